@@ -1,0 +1,72 @@
+# Project-wide build settings and helpers for ReplayScope.
+
+if(NOT EXISTS "${RS_HSA_INCLUDE_DIR}/hsa.h" OR NOT EXISTS "${RS_HSA_INCLUDE_DIR}/hsa_api_trace.h")
+    message(FATAL_ERROR "RS_HSA_INCLUDE_DIR=${RS_HSA_INCLUDE_DIR} has no hsa.h/hsa_api_trace.h: "
+                        "install Debian's libhsa-runtime-dev (packaging/install-deps.sh) or point it at other headers")
+endif()
+file(STRINGS "${RS_HSA_INCLUDE_DIR}/hsa_api_trace.h" _rs_major REGEX "#define HSA_API_TABLE_MAJOR_VERSION")
+string(REGEX MATCH "0x[0-9a-fA-F]+" RS_HSA_API_TABLE_MAJOR "${_rs_major}")
+message(STATUS "ReplayScope: HSA headers ${RS_HSA_INCLUDE_DIR} (HsaApiTable major ${RS_HSA_API_TABLE_MAJOR})")
+
+# Every HSA-facing target uses this: the chosen header set, as system headers, with AMD_INTERNAL_BUILD so
+# that hsa_api_trace.h finds its siblings (Debian's copy otherwise includes "inc/hsa_ext_amd.h").
+add_library(rs_hsa_headers INTERFACE)
+target_include_directories(rs_hsa_headers SYSTEM INTERFACE "${RS_HSA_INCLUDE_DIR}")
+target_compile_definitions(rs_hsa_headers INTERFACE AMD_INTERNAL_BUILD)
+add_library(rs::hsa_headers ALIAS rs_hsa_headers)
+
+# Warnings for our own code.
+add_library(rs_warnings INTERFACE)
+target_compile_options(rs_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+                                             -Wold-style-cast -Wcast-align -Wunused -Woverloaded-virtual
+                                             -Wnull-dereference -Wformat=2 -Wimplicit-fallthrough)
+if(RS_WERROR)
+    target_compile_options(rs_warnings INTERFACE -Werror)
+endif()
+add_library(rs::warnings ALIAS rs_warnings)
+
+if(RS_SANITIZER STREQUAL "thread")
+    add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=thread)
+elseif(RS_SANITIZER STREQUAL "address")
+    add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    add_link_options(-fsanitize=address,undefined)
+elseif(NOT RS_SANITIZER STREQUAL "")
+    message(FATAL_ERROR "RS_SANITIZER must be '', 'thread' or 'address' (got '${RS_SANITIZER}')")
+endif()
+
+# Programs written against the real HSA API link -lhsa-runtime64 as usual. On ROCr 5.2.3 headers that is
+# Debian's real library (proving the simulator is a drop-in replacement); tests then run them with
+# LD_LIBRARY_PATH pointing at the simulator. With other headers (no matching real library installed),
+# they link against the simulator itself.
+find_library(RS_REAL_HSA_RUNTIME NAMES hsa-runtime64 PATHS /usr/lib/x86_64-linux-gnu NO_DEFAULT_PATH)
+if(RS_REAL_HSA_RUNTIME AND RS_HSA_API_TABLE_MAJOR STREQUAL "0x01")
+    set(RS_HSA_LINK_LIBRARY "${RS_REAL_HSA_RUNTIME}" CACHE STRING "Library HSA programs link against")
+else()
+    set(RS_HSA_LINK_LIBRARY hsa_sim CACHE STRING "Library HSA programs link against")
+endif()
+
+# Directory holding the simulator's libhsa-runtime64.so.1 (for LD_LIBRARY_PATH).
+set(RS_SIM_LIBRARY_DIR "${CMAKE_BINARY_DIR}/sim/lib")
+
+#[[ rs_add_hsa_program(NAME SOURCES...)
+    An executable written against the real HSA API, linked like any ROCm program. ]]
+function(rs_add_hsa_program name)
+    add_executable(${name} ${ARGN})
+    target_link_libraries(${name} PRIVATE rs::hsa_headers rs::warnings ${RS_HSA_LINK_LIBRARY} Threads::Threads)
+endfunction()
+
+#[[ rs_sim_test_environment(TEST)
+    Runs TEST on the simulated runtime: the simulator first on the library path. ]]
+function(rs_sim_test_environment test)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "LD_LIBRARY_PATH=${RS_SIM_LIBRARY_DIR}")
+    if(RS_SANITIZER STREQUAL "thread")
+        set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+                     "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 exitcode=66")
+    elseif(RS_SANITIZER STREQUAL "address")
+        set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+                     "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "UBSAN_OPTIONS=print_stacktrace=1")
+    endif()
+endfunction()
+
+find_package(Threads REQUIRED)

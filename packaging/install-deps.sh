@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package ReplayScope needs to build, test and package itself.
+# Idempotent; run as root on Debian 12 (bookworm). Later parts add their packages here.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps.sh: run as root (apt-get needs it)" >&2
+    exit 1
+fi
+packages=(
+    # toolchain
+    build-essential cmake ninja-build pkg-config git python3 clang-format
+    # HSA: the real headers and the real runtime (workloads link against it; the tests swap in the simulator)
+    libhsa-runtime-dev
+    # Qt 6: inspector (Widgets, Charts, SQL over SQLite) and QtTest for every suite
+    qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libgl-dev
+    # session pipeline: wire format, storage, options, hashing
+    libflatbuffers-dev flatbuffers-compiler libsqlite3-dev sqlite3 libcli11-dev libxxhash-dev
+    # headless GUI runs and screenshots
+    xvfb xauth
+    # packaging
+    dpkg-dev file
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps.sh: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
