@@ -1,0 +1,67 @@
+// Simulated agents and their memory pools (also presented as regions for hsa_memory_allocate).
+#pragma once
+
+#include <hsa.h>
+#include <hsa_ext_amd.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace sim {
+
+struct Agent;
+
+/// A memory pool of an agent. The same object answers as an hsa_region_t (hsa_agent_iterate_regions,
+/// hsa_memory_allocate). Memory is host memory; device pools reuse recently freed blocks the way ROCr's
+/// fragment allocator does, so a free followed by a smaller allocation can land at the same address.
+struct MemoryPool {
+    static constexpr uint64_t kMagic = 0x6873615f706f6f6cull; // "hsa_pool"
+    uint64_t magic = kMagic;
+    Agent* owner = nullptr;
+    uint32_t global_flags = 0; ///< hsa_amd_memory_pool_global_flag_t bits
+    size_t size = 0;           ///< bytes reported as the pool size
+    bool device = false;       ///< owned by a GPU agent
+    std::string name;
+
+    /// Returns a block of at least `bytes` (page aligned), reusing a recently freed one when the request
+    /// fits it and is at least half its capacity; nullptr when host memory is exhausted.
+    void* take_block(size_t bytes, size_t& capacity);
+    /// Returns a block; kept for reuse (up to a small number of blocks), otherwise released.
+    void give_back(void* block, size_t capacity);
+    /// Releases every cached block (hsa_shut_down).
+    void release_cache();
+
+    hsa_amd_memory_pool_t pool_handle() const { return {reinterpret_cast<uint64_t>(this)}; }
+    hsa_region_t region_handle() const { return {reinterpret_cast<uint64_t>(this)}; }
+
+private:
+    struct CachedBlock {
+        void* ptr;
+        size_t capacity;
+    };
+    std::mutex cache_mutex_;
+    std::vector<CachedBlock> cache_; ///< most recent last
+};
+
+/// A simulated agent: the CPU agent (node 0) or a GPU agent (nodes 1..N).
+struct Agent {
+    static constexpr uint64_t kMagic = 0x6873615f6167656eull; // "hsa_agen"
+    uint64_t magic = kMagic;
+    hsa_device_type_t type = HSA_DEVICE_TYPE_CPU;
+    uint32_t node = 0;
+    uint32_t gpu_index = 0; ///< 0-based among GPU agents
+    std::string name;       ///< HSA_AGENT_INFO_NAME
+    std::string product_name;
+    std::vector<MemoryPool*> pools; ///< owned by the Runtime
+
+    hsa_agent_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
+    bool is_gpu() const { return type == HSA_DEVICE_TYPE_GPU; }
+};
+
+/// ISA of the simulated GPU agents.
+inline constexpr const char* kGpuIsaName = "amdgcn-amd-amdhsa--gfx90a";
+inline constexpr const char* kGpuAgentName = "gfx90a";
+
+} // namespace sim

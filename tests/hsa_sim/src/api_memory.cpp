@@ -1,0 +1,267 @@
+// Memory entry points: pools and regions, pointer info, copies, locking (HSA 1.2 §2.8, hsa_ext_amd.h).
+#include "api.h"
+#include "runtime.h"
+#include "sim_signal.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace sim::api {
+
+namespace {
+
+constexpr uint32_t kExecutableAllocationFlag = 1u << 2;
+
+hsa_status_t allocate_from(MemoryPool* pool, size_t size, uint32_t flags, void** ptr) {
+    if (!pool || !ptr)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (size == 0 || size > pool->size)
+        return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+    auto& rt = Runtime::instance();
+    if (rt.config().next_allocation_fails())
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    size_t capacity = 0;
+    void* p = pool->take_block(size, capacity);
+    if (!p)
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    Allocation a;
+    a.base = reinterpret_cast<uintptr_t>(p);
+    a.size = size;
+    a.capacity = capacity;
+    a.source = Allocation::Source::Pool;
+    a.type = HSA_EXT_POINTER_TYPE_HSA;
+    a.owner = pool->owner;
+    a.pool = pool;
+    a.global_flags = pool->global_flags;
+    a.executable = (flags & kExecutableAllocationFlag) != 0;
+    rt.allocations().insert(a);
+    *ptr = p;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t free_pool_memory(void* ptr) {
+    if (!ptr)
+        return HSA_STATUS_SUCCESS; // as ROCr: freeing null is a no-op
+    auto& rt = Runtime::instance();
+    auto found = rt.allocations().find(ptr);
+    if (!found || found->source != Allocation::Source::Pool || found->base != reinterpret_cast<uintptr_t>(ptr))
+        return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+    auto a = rt.allocations().erase(found->base);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_ALLOCATION; // lost a race with another free of the same pointer
+    a->pool->give_back(ptr, a->capacity);
+    return HSA_STATUS_SUCCESS;
+}
+
+/// True when `p` lies in memory owned by a GPU agent (device memory of either granularity).
+bool is_device_memory(const void* p) {
+    auto a = Runtime::instance().allocations().find(p);
+    return a && a->owner && a->owner->is_gpu();
+}
+
+} // namespace
+
+hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags, void** ptr) {
+    SIM_REQUIRE_INIT();
+    MemoryPool* pool = Runtime::instance().pool(memory_pool.handle);
+    if (!pool)
+        return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+    return allocate_from(pool, size, flags, ptr);
+}
+
+hsa_status_t hsa_amd_memory_pool_free(void* ptr) {
+    SIM_REQUIRE_INIT();
+    return free_pool_memory(ptr);
+}
+
+hsa_status_t hsa_memory_allocate(hsa_region_t region, size_t size, void** ptr) {
+    SIM_REQUIRE_INIT();
+    MemoryPool* pool = Runtime::instance().pool(region.handle);
+    if (!pool)
+        return HSA_STATUS_ERROR_INVALID_REGION;
+    return allocate_from(pool, size, 0, ptr);
+}
+
+hsa_status_t hsa_memory_free(void* ptr) {
+    SIM_REQUIRE_INIT();
+    return free_pool_memory(ptr);
+}
+
+hsa_status_t hsa_memory_register(void* ptr, size_t size) {
+    SIM_REQUIRE_INIT();
+    return (ptr == nullptr && size != 0) ? HSA_STATUS_ERROR_INVALID_ARGUMENT : HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_memory_deregister(void*, size_t) {
+    SIM_REQUIRE_INIT();
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_memory_assign_agent(void* ptr, hsa_agent_t agent, hsa_access_permission_t) {
+    SIM_REQUIRE_INIT();
+    if (!ptr || !Runtime::instance().agent(agent))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_memory_copy(void* dst, const void* src, size_t size) {
+    SIM_REQUIRE_INIT();
+    if (!dst || !src)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (size == 0)
+        return HSA_STATUS_SUCCESS;
+    auto& cfg = Runtime::instance().config();
+    const bool src_dev = is_device_memory(src), dst_dev = is_device_memory(dst);
+    if (src_dev && !dst_dev && cfg.next_d2h_copy_fails())
+        return HSA_STATUS_ERROR;
+    if (!src_dev && dst_dev && cfg.next_h2d_copy_fails())
+        return HSA_STATUS_ERROR;
+    std::memmove(dst, src, size);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent,
+                                       size_t size, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
+                                       hsa_signal_t completion_signal) {
+    SIM_REQUIRE_INIT();
+    auto& rt = Runtime::instance();
+    if (!dst || !src || !rt.agent(dst_agent) || !rt.agent(src_agent) || (num_dep_signals && !dep_signals))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    Signal* completion = Signal::from(completion_signal);
+    if (!completion)
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    std::vector<Signal*> deps;
+    for (uint32_t i = 0; i < num_dep_signals; ++i) {
+        Signal* d = Signal::from(dep_signals[i]);
+        if (!d)
+            return HSA_STATUS_ERROR_INVALID_SIGNAL;
+        deps.push_back(d);
+    }
+    // The copy engine: waits for every dependency to reach 0, copies, then decrements the completion signal.
+    rt.copy_engine().post([=] {
+        for (Signal* d : deps)
+            d->wait(HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX);
+        std::memmove(dst, src, size);
+        int64_t v = completion->value.fetch_sub(1) - 1;
+        completion->changed(v);
+    });
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_fill(void* ptr, uint32_t value, size_t count) {
+    SIM_REQUIRE_INIT();
+    if (!ptr || (reinterpret_cast<uintptr_t>(ptr) % 4) != 0)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    std::fill_n(static_cast<uint32_t*>(ptr), count, value);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents, const uint32_t* flags,
+                                         const void* ptr) {
+    SIM_REQUIRE_INIT();
+    (void)flags;
+    auto& rt = Runtime::instance();
+    if (num_agents == 0 || !agents || !ptr)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    std::vector<Agent*> list;
+    for (uint32_t i = 0; i < num_agents; ++i) {
+        Agent* a = rt.agent(agents[i]);
+        if (!a)
+            return HSA_STATUS_ERROR_INVALID_AGENT;
+        list.push_back(a);
+    }
+    bool known = rt.allocations().update(ptr, [&](Allocation& a) {
+        for (Agent* ag : list) {
+            if (std::find(a.accessible.begin(), a.accessible.end(), ag) == a.accessible.end())
+                a.accessible.push_back(ag);
+        }
+    });
+    return known ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+hsa_status_t hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t* agents, int num_agent, void** agent_ptr) {
+    SIM_REQUIRE_INIT();
+    auto& rt = Runtime::instance();
+    if (!host_ptr || size == 0 || !agent_ptr || (num_agent > 0 && !agents))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    Allocation a;
+    a.base = reinterpret_cast<uintptr_t>(host_ptr);
+    a.size = size;
+    a.capacity = size;
+    a.source = Allocation::Source::Locked;
+    a.type = HSA_EXT_POINTER_TYPE_LOCKED;
+    a.owner = rt.cpu_agent();
+    a.global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
+    for (int i = 0; i < num_agent; ++i) {
+        if (Agent* ag = rt.agent(agents[i]))
+            a.accessible.push_back(ag);
+    }
+    rt.allocations().insert(a);
+    // Host and agents share one address space in the simulator: the agent address is the host address.
+    *agent_ptr = host_ptr;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_unlock(void* host_ptr) {
+    SIM_REQUIRE_INIT();
+    auto& rt = Runtime::instance();
+    auto a = rt.allocations().find(host_ptr);
+    if (!a || a->source != Allocation::Source::Locked)
+        return HSA_STATUS_SUCCESS; // ROCr ignores unlocking memory that is not locked
+    rt.allocations().erase(a->base);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_t* info, void* (*alloc)(size_t),
+                                  uint32_t* num_agents_accessible, hsa_agent_t** accessible) {
+    SIM_REQUIRE_INIT();
+    if (!info || info->size == 0)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    const uint32_t caller_size = info->size;
+    hsa_amd_pointer_info_t out{};
+    out.size = static_cast<uint32_t>(std::min<size_t>(caller_size, sizeof(hsa_amd_pointer_info_t)));
+    auto a = Runtime::instance().allocations().find(ptr);
+    std::vector<Agent*> agents;
+    if (!a) {
+        out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+    } else {
+        out.type = a->type;
+        out.agentBaseAddress = reinterpret_cast<void*>(a->base);
+        out.hostBaseAddress = reinterpret_cast<void*>(a->base);
+        out.sizeInBytes = a->size;
+        out.userData = a->user_data;
+        out.agentOwner = a->owner ? a->owner->handle() : hsa_agent_t{0};
+        out.global_flags = a->global_flags;
+        if (a->owner)
+            agents.push_back(a->owner);
+        for (Agent* ag : a->accessible) {
+            if (std::find(agents.begin(), agents.end(), ag) == agents.end())
+                agents.push_back(ag);
+        }
+    }
+    std::memcpy(info, &out, out.size);
+    if (num_agents_accessible && accessible) {
+        if (!alloc)
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        *num_agents_accessible = static_cast<uint32_t>(agents.size());
+        *accessible = nullptr;
+        if (!agents.empty()) {
+            auto* list = static_cast<hsa_agent_t*>(alloc(agents.size() * sizeof(hsa_agent_t)));
+            if (!list)
+                return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+            for (size_t i = 0; i < agents.size(); ++i)
+                list[i] = agents[i]->handle();
+            *accessible = list;
+        }
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_pointer_info_set_userdata(const void* ptr, void* userdata) {
+    SIM_REQUIRE_INIT();
+    bool known = Runtime::instance().allocations().update(ptr, [&](Allocation& a) { a.user_data = userdata; });
+    return known ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+} // namespace sim::api

@@ -1,0 +1,450 @@
+// Runtime, system, agent, ISA, region and pool queries (HSA 1.2 §2.1, §2.2, §2.8; hsa_ext_amd.h).
+#include "api.h"
+#include "api_table.h"
+#include "clock.h"
+#include "loader_extension.h"
+#include "runtime.h"
+
+#include <cstring>
+#include <string>
+
+namespace sim::api {
+
+namespace {
+
+/// The one ISA the simulated GPU agents have; its handle is the address of this object.
+struct SimIsa {
+    const char* name = kGpuIsaName;
+} g_gpu_isa;
+
+hsa_isa_t gpu_isa() { return {reinterpret_cast<uint64_t>(&g_gpu_isa)}; }
+
+void copy_name(void* value, const std::string& s, size_t capacity = 64) {
+    auto* out = static_cast<char*>(value);
+    std::memset(out, 0, capacity);
+    std::memcpy(out, s.data(), std::min(s.size(), capacity - 1));
+}
+
+template <typename T>
+hsa_status_t put(void* value, T v) {
+    std::memcpy(value, &v, sizeof(T));
+    return HSA_STATUS_SUCCESS;
+}
+
+} // namespace
+
+hsa_status_t hsa_init() { return Runtime::instance().acquire(); }
+hsa_status_t hsa_shut_down() { return Runtime::instance().release(); }
+
+hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (static_cast<int>(attribute)) {
+    case HSA_SYSTEM_INFO_VERSION_MAJOR:
+        return put<uint16_t>(value, 1);
+    case HSA_SYSTEM_INFO_VERSION_MINOR:
+        return put<uint16_t>(value, 1);
+    case HSA_SYSTEM_INFO_TIMESTAMP:
+        return put<uint64_t>(value, now_ns());
+    case HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY:
+        return put<uint64_t>(value, kSystemTimestampFrequency);
+    case HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT:
+        return put<uint64_t>(value, UINT64_MAX);
+    case HSA_SYSTEM_INFO_ENDIANNESS:
+        return put(value, HSA_ENDIANNESS_LITTLE);
+    case HSA_SYSTEM_INFO_MACHINE_MODEL:
+        return put(value, HSA_MACHINE_MODEL_LARGE);
+    case HSA_SYSTEM_INFO_EXTENSIONS: {
+        uint8_t bits[128] = {};
+        bits[HSA_EXTENSION_AMD_LOADER / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_LOADER % 8));
+        std::memcpy(value, bits, sizeof(bits));
+        return HSA_STATUS_SUCCESS;
+    }
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major, uint16_t, bool* result) {
+    SIM_REQUIRE_INIT();
+    if (!result)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *result = extension == HSA_EXTENSION_AMD_LOADER && version_major == 1;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t version_major,
+                                                  uint16_t* version_minor, bool* result) {
+    SIM_REQUIRE_INIT();
+    if (!result || !version_minor)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *result = extension == HSA_EXTENSION_AMD_LOADER && version_major == 1;
+    *version_minor = *result ? 3 : 0;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major, uint16_t, void* table) {
+    // The deprecated form copies the 1.00 table (the first members of every later version).
+    return api::hsa_system_get_major_extension_table(extension, version_major, sizeof(hsa_ven_amd_loader_1_00_pfn_t), table);
+}
+
+hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major, size_t table_length,
+                                                  void* table) {
+    SIM_REQUIRE_INIT();
+    if (!table || table_length == 0)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    hsa_ven_amd_loader_1_03_pfn_t full = loader_extension_table();
+    if (table_length > sizeof(full))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    std::memcpy(table, &full, table_length);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t agent, uint16_t version_major,
+                                                 uint16_t* version_minor, bool* result) {
+    SIM_REQUIRE_INIT();
+    if (!Runtime::instance().agent(agent))
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    return api::hsa_system_major_extension_supported(extension, version_major, version_minor, result);
+}
+
+hsa_status_t hsa_agent_extension_supported(uint16_t extension, hsa_agent_t agent, uint16_t version_major,
+                                           uint16_t, bool* result) {
+    uint16_t minor = 0;
+    return api::hsa_agent_major_extension_supported(extension, agent, version_major, &minor, result);
+}
+
+hsa_status_t hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void* data), void* data) {
+    SIM_REQUIRE_INIT();
+    if (!callback)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    for (Agent* a : Runtime::instance().agents()) {
+        hsa_status_t s = callback(a->handle(), data);
+        if (s != HSA_STATUS_SUCCESS)
+            return s;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    Agent* a = Runtime::instance().agent(agent_handle);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    const bool gpu = a->is_gpu();
+    switch (static_cast<int>(attribute)) {
+    case HSA_AGENT_INFO_NAME:
+        copy_name(value, a->name);
+        return HSA_STATUS_SUCCESS;
+    case HSA_AGENT_INFO_VENDOR_NAME:
+        copy_name(value, gpu ? "AMD" : "CPU");
+        return HSA_STATUS_SUCCESS;
+    case HSA_AGENT_INFO_FEATURE:
+        return put(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : HSA_AGENT_FEATURE_AGENT_DISPATCH);
+    case HSA_AGENT_INFO_MACHINE_MODEL:
+        return put(value, HSA_MACHINE_MODEL_LARGE);
+    case HSA_AGENT_INFO_PROFILE:
+        return put(value, HSA_PROFILE_BASE);
+    case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
+        return put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
+    case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
+        return put<uint32_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
+    case HSA_AGENT_INFO_FAST_F16_OPERATION:
+        return put(value, false);
+    case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+        return put<uint32_t>(value, gpu ? 64 : 0);
+    case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
+        uint16_t dims[3] = {1024, 1024, 1024};
+        std::memcpy(value, dims, sizeof(dims));
+        return HSA_STATUS_SUCCESS;
+    }
+    case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
+        return put<uint32_t>(value, gpu ? 1024 : 0);
+    case HSA_AGENT_INFO_GRID_MAX_DIM: {
+        hsa_dim3_t d{UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        return put(value, d);
+    }
+    case HSA_AGENT_INFO_GRID_MAX_SIZE:
+        return put<uint32_t>(value, UINT32_MAX);
+    case HSA_AGENT_INFO_FBARRIER_MAX_SIZE:
+        return put<uint32_t>(value, 32);
+    case HSA_AGENT_INFO_QUEUES_MAX:
+        return put<uint32_t>(value, gpu ? 128 : 0);
+    case HSA_AGENT_INFO_QUEUE_MIN_SIZE:
+        return put<uint32_t>(value, gpu ? 64 : 0);
+    case HSA_AGENT_INFO_QUEUE_MAX_SIZE:
+        return put<uint32_t>(value, gpu ? 131072 : 0);
+    case HSA_AGENT_INFO_QUEUE_TYPE:
+        return put(value, HSA_QUEUE_TYPE_MULTI);
+    case HSA_AGENT_INFO_NODE:
+        return put<uint32_t>(value, a->node);
+    case HSA_AGENT_INFO_DEVICE:
+        return put(value, a->type);
+    case HSA_AGENT_INFO_CACHE_SIZE: {
+        uint32_t caches[4] = {gpu ? 16384u : 32768u, gpu ? 8388608u : 1048576u, 0, 0};
+        std::memcpy(value, caches, sizeof(caches));
+        return HSA_STATUS_SUCCESS;
+    }
+    case HSA_AGENT_INFO_ISA:
+        return put(value, gpu ? gpu_isa() : hsa_isa_t{0});
+    case HSA_AGENT_INFO_EXTENSIONS: {
+        uint8_t bits[128] = {};
+        std::memcpy(value, bits, sizeof(bits));
+        return HSA_STATUS_SUCCESS;
+    }
+    case HSA_AGENT_INFO_VERSION_MAJOR:
+        return put<uint16_t>(value, 1);
+    case HSA_AGENT_INFO_VERSION_MINOR:
+        return put<uint16_t>(value, 1);
+    case HSA_AMD_AGENT_INFO_CHIP_ID:
+        return put<uint32_t>(value, gpu ? 0x740f : 0);
+    case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
+        return put<uint32_t>(value, 64);
+    case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
+        return put<uint32_t>(value, gpu ? 104 : 2);
+    case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
+        return put<uint32_t>(value, gpu ? 1700 : 3000);
+    case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
+        return put<uint32_t>(value, a->node);
+    case HSA_AMD_AGENT_INFO_BDFID:
+        return put<uint32_t>(value, gpu ? ((a->gpu_index + 1) << 8) : 0);
+    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+        copy_name(value, a->product_name);
+        return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU:
+        return put<uint32_t>(value, gpu ? 32 : 0);
+    case HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU:
+        return put<uint32_t>(value, gpu ? 4 : 0);
+    case HSA_AMD_AGENT_INFO_UUID:
+        copy_name(value, gpu ? "GPU-5253494d" + std::to_string(a->gpu_index) : "CPU-XX", 21);
+        return HSA_STATUS_SUCCESS;
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_isa_from_name(const char* name, hsa_isa_t* isa) {
+    SIM_REQUIRE_INIT();
+    if (!name || !isa)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (std::strcmp(name, kGpuIsaName) != 0)
+        return HSA_STATUS_ERROR_INVALID_ISA_NAME;
+    *isa = gpu_isa();
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa, void* data), void* data) {
+    SIM_REQUIRE_INIT();
+    Agent* a = Runtime::instance().agent(agent);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (!callback)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    return a->is_gpu() ? callback(gpu_isa(), data) : HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    if (isa.handle != gpu_isa().handle)
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (attribute) {
+    case HSA_ISA_INFO_NAME_LENGTH:
+        return put<uint32_t>(value, static_cast<uint32_t>(std::strlen(kGpuIsaName)));
+    case HSA_ISA_INFO_NAME:
+        std::memcpy(value, kGpuIsaName, std::strlen(kGpuIsaName));
+        return HSA_STATUS_SUCCESS;
+    case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
+        return put<uint32_t>(value, 1024);
+    case HSA_ISA_INFO_GRID_MAX_SIZE:
+        return put<uint32_t>(value, UINT32_MAX);
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent, hsa_status_t (*callback)(hsa_region_t region, void* data),
+                                       void* data) {
+    SIM_REQUIRE_INIT();
+    Agent* a = Runtime::instance().agent(agent);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (!callback)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    for (MemoryPool* p : a->pools) {
+        // Like ROCr, the fine-grained device pool is not offered as a region.
+        if (a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)
+            continue;
+        hsa_status_t s = callback(p->region_handle(), data);
+        if (s != HSA_STATUS_SUCCESS)
+            return s;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    MemoryPool* p = Runtime::instance().pool(region.handle);
+    if (!p)
+        return HSA_STATUS_ERROR_INVALID_REGION;
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (static_cast<int>(attribute)) {
+    case HSA_REGION_INFO_SEGMENT:
+        return put(value, HSA_REGION_SEGMENT_GLOBAL);
+    case HSA_REGION_INFO_GLOBAL_FLAGS:
+        // hsa_region_global_flag_t uses the same bit values as the pool flags (KERNARG 1, FINE 2, COARSE 4).
+        return put<uint32_t>(value, p->global_flags);
+    case HSA_REGION_INFO_SIZE:
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+        return put<size_t>(value, p->size);
+    case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
+        return put<uint32_t>(value, 0);
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
+        return put(value, true);
+    case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
+    case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
+        return put<size_t>(value, 4096);
+    case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
+        return put(value, !p->device);
+    case HSA_AMD_REGION_INFO_BASE:
+        return put<void*>(value, nullptr);
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent,
+                                                hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void* data),
+                                                void* data) {
+    SIM_REQUIRE_INIT();
+    Agent* a = Runtime::instance().agent(agent);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (!callback)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    for (MemoryPool* p : a->pools) {
+        hsa_status_t s = callback(p->pool_handle(), data);
+        if (s != HSA_STATUS_SUCCESS)
+            return s;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool, hsa_amd_memory_pool_info_t attribute,
+                                          void* value) {
+    SIM_REQUIRE_INIT();
+    MemoryPool* p = Runtime::instance().pool(memory_pool.handle);
+    if (!p)
+        return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (attribute) {
+    case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
+        return put(value, HSA_AMD_SEGMENT_GLOBAL);
+    case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
+        return put<uint32_t>(value, p->global_flags);
+    case HSA_AMD_MEMORY_POOL_INFO_SIZE:
+    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
+        return put<size_t>(value, p->size);
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
+        return put(value, true);
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
+    case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
+        return put<size_t>(value, 4096);
+    case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
+        return put(value, !p->device);
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t memory_pool,
+                                                hsa_amd_agent_memory_pool_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    auto& rt = Runtime::instance();
+    Agent* a = rt.agent(agent);
+    MemoryPool* p = rt.pool(memory_pool.handle);
+    if (!a)
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    if (!p)
+        return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (attribute) {
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS: {
+        hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+        if (p->device && p->owner != a)
+            access = HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
+        return put(value, access);
+    }
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS:
+        return put<uint32_t>(value, p->owner == a ? 0 : 1);
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+hsa_status_t hsa_status_string(hsa_status_t status, const char** status_string) {
+    if (!status_string)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    switch (status) {
+    case HSA_STATUS_SUCCESS:
+        *status_string = "HSA_STATUS_SUCCESS: The function has been executed successfully.";
+        break;
+    case HSA_STATUS_INFO_BREAK:
+        *status_string = "HSA_STATUS_INFO_BREAK: A traversal over a list of elements has been interrupted.";
+        break;
+    case HSA_STATUS_ERROR:
+        *status_string = "HSA_STATUS_ERROR: A generic error has occurred.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_ARGUMENT:
+        *status_string = "HSA_STATUS_ERROR_INVALID_ARGUMENT: One of the actual arguments does not meet a precondition.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_AGENT:
+        *status_string = "HSA_STATUS_ERROR_INVALID_AGENT: The agent is invalid.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_ALLOCATION:
+        *status_string = "HSA_STATUS_ERROR_INVALID_ALLOCATION: The allocation is invalid.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_SIGNAL:
+        *status_string = "HSA_STATUS_ERROR_INVALID_SIGNAL: The signal is invalid.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_QUEUE:
+        *status_string = "HSA_STATUS_ERROR_INVALID_QUEUE: The queue is invalid.";
+        break;
+    case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
+        *status_string = "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.";
+        break;
+    case HSA_STATUS_ERROR_NOT_INITIALIZED:
+        *status_string = "HSA_STATUS_ERROR_NOT_INITIALIZED: The HSA runtime has not been initialized.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_EXECUTABLE:
+        *status_string = "HSA_STATUS_ERROR_INVALID_EXECUTABLE: The executable is invalid.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_CODE_OBJECT:
+        *status_string = "HSA_STATUS_ERROR_INVALID_CODE_OBJECT: The code object is invalid.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_SYMBOL_NAME:
+        *status_string = "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME: There is no symbol with the given name.";
+        break;
+    case HSA_STATUS_ERROR_FROZEN_EXECUTABLE:
+        *status_string = "HSA_STATUS_ERROR_FROZEN_EXECUTABLE: The executable is frozen.";
+        break;
+    case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT:
+        *status_string = "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: The AQL packet is malformed.";
+        break;
+    default:
+        *status_string = "HSA_STATUS_ERROR: an error status the simulator does not describe.";
+        break;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+} // namespace sim::api

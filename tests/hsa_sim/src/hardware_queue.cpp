@@ -1,0 +1,289 @@
+#include "hardware_queue.h"
+
+#include "agent.h"
+#include "clock.h"
+#include "executable.h"
+#include "runtime.h"
+#include "sim_signal.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <pthread.h>
+#include <signal.h>
+
+namespace sim {
+
+namespace {
+
+std::atomic<uint64_t> g_next_queue_id{1};
+
+constexpr uint16_t packet_type(uint16_t header) { return header & 0xff; }
+constexpr bool barrier_bit(uint16_t header) { return (header >> HSA_PACKET_HEADER_BARRIER) & 1; }
+
+uint16_t load_header(const void* slot) {
+    return __atomic_load_n(static_cast<const uint16_t*>(slot), __ATOMIC_ACQUIRE);
+}
+
+} // namespace
+
+void* allocate_packet_ring(uint32_t size) {
+    void* ring = std::aligned_alloc(4096, static_cast<size_t>(size) * 64);
+    if (!ring)
+        return nullptr;
+    std::memset(ring, 0, static_cast<size_t>(size) * 64);
+    for (uint32_t i = 0; i < size; ++i)
+        *reinterpret_cast<uint16_t*>(static_cast<char*>(ring) + i * 64ull) = HSA_PACKET_TYPE_INVALID;
+    return ring;
+}
+
+void free_packet_ring(void* ring) { std::free(ring); }
+
+HardwareQueue::HardwareQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
+                             void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data)
+    : error_callback_(callback), error_data_(data) {
+    doorbell_ = new Signal();
+    doorbell_->value.store(-1);
+    doorbell_->doorbell_of = this;
+    header_.queue.type = type;
+    header_.queue.features = HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH;
+    header_.queue.base_address = allocate_packet_ring(size);
+    header_.queue.doorbell_signal = doorbell_->handle();
+    header_.queue.size = size;
+    header_.queue.id = g_next_queue_id.fetch_add(1);
+    header_.controller = this;
+    header_.agent = agent;
+    processor_ = std::thread([this] { process(); });
+}
+
+HardwareQueue::~HardwareQueue() {
+    {
+        std::unique_lock lock(mutex_);
+        stopping_ = true;
+        cv_.notify_all();
+    }
+    if (processor_.joinable())
+        processor_.join();
+    for (auto& w : workers_)
+        w.join();
+    header_.magic = 0;
+    doorbell_->doorbell_of = nullptr;
+    doorbell_->magic = 0;
+    delete doorbell_;
+    free_packet_ring(header_.queue.base_address);
+}
+
+uint16_t HardwareQueue::slot_header(uint64_t index) const {
+    const char* base = static_cast<const char*>(header_.queue.base_address);
+    return load_header(base + (index % header_.queue.size) * 64);
+}
+
+void HardwareQueue::on_doorbell(int64_t value) {
+    std::lock_guard lock(mutex_);
+    if (value > announced_)
+        announced_ = value;
+    cv_.notify_all();
+}
+
+void HardwareQueue::inactivate() {
+    std::lock_guard lock(mutex_);
+    inactive_ = true;
+    cv_.notify_all();
+}
+
+bool HardwareQueue::submit(const void* packets, uint64_t count) {
+    std::lock_guard writer_lock(submit_mutex_);
+    const uint64_t size = header_.queue.size;
+    uint64_t write = header_.write_index.load(std::memory_order_acquire);
+    if (write + count - header_.read_index.load(std::memory_order_acquire) > size)
+        return false;
+    header_.write_index.store(write + count, std::memory_order_release);
+    char* base = static_cast<char*>(header_.queue.base_address);
+    const char* src = static_cast<const char*>(packets);
+    for (uint64_t i = 0; i < count; ++i) {
+        char* slot = base + ((write + i) % size) * 64;
+        // Body first, header last with release ordering (HSA 1.2 §2.9.1).
+        std::memcpy(slot + 2, src + i * 64 + 2, 62);
+        uint16_t h = 0;
+        std::memcpy(&h, src + i * 64, 2);
+        __atomic_store_n(reinterpret_cast<uint16_t*>(slot), h, __ATOMIC_RELEASE);
+    }
+    int64_t last = static_cast<int64_t>(write + count - 1);
+    doorbell_->value.store(last);
+    doorbell_->changed(last);
+    return true;
+}
+
+void HardwareQueue::fail(hsa_status_t status) {
+    {
+        std::lock_guard lock(mutex_);
+        inactive_ = true;
+    }
+    if (error_callback_) {
+        error_callback_(status, &header_.queue, error_data_);
+        return;
+    }
+    std::fprintf(stderr, "hsa_sim: queue %llu error 0x%x with no error callback: aborting, as ROCr does\n",
+                 static_cast<unsigned long long>(header_.queue.id), static_cast<unsigned>(status));
+    std::abort();
+}
+
+void HardwareQueue::process() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    const uint64_t size = header_.queue.size;
+    char* base = static_cast<char*>(header_.queue.base_address);
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        const uint64_t index = header_.read_index.load(std::memory_order_relaxed);
+        // Wait for a published packet: announced on the doorbell and its header valid.
+        cv_.wait_for(lock, std::chrono::milliseconds(5), [&] {
+            return stopping_ ||
+                   (!inactive_ && announced_ >= static_cast<int64_t>(index) && packet_type(slot_header(index)) != HSA_PACKET_TYPE_INVALID);
+        });
+        if (stopping_) {
+            cv_.wait(lock, [&] { return in_flight_ == 0; });
+            return;
+        }
+        if (inactive_ || announced_ < static_cast<int64_t>(index) ||
+            packet_type(slot_header(index)) == HSA_PACKET_TYPE_INVALID)
+            continue;
+        char* slot = base + (index % size) * 64;
+        const uint16_t h = load_header(slot);
+        if (barrier_bit(h))
+            cv_.wait(lock, [&] { return in_flight_ == 0; });
+        alignas(64) unsigned char packet[64];
+        std::memcpy(packet, slot, 64);
+        const auto type = packet_type(h);
+        if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+            cv_.wait(lock, [&] { return in_flight_ < kMaxInFlight; });
+            ++in_flight_;
+            hsa_kernel_dispatch_packet_t dispatch;
+            std::memcpy(&dispatch, packet, 64);
+            launches_.push_back(dispatch);
+            if (idle_workers_ == 0 && workers_.size() < kMaxInFlight)
+                workers_.emplace_back([this] { worker(); });
+            cv_.notify_all();
+        } else if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR) {
+            hsa_barrier_and_packet_t barrier;
+            std::memcpy(&barrier, packet, 64);
+            lock.unlock();
+            const uint64_t start = now_ns();
+            // AND: every non-null dependency reaches 0. OR: any one does (a packet with none completes at once).
+            std::vector<Signal*> deps;
+            for (auto d : barrier.dep_signal) {
+                if (Signal* s = Signal::from(d))
+                    deps.push_back(s);
+            }
+            if (type == HSA_PACKET_TYPE_BARRIER_AND) {
+                for (Signal* s : deps) {
+                    while (s->wait(HSA_SIGNAL_CONDITION_EQ, 0, 5'000'000) != 0) {
+                        std::lock_guard check(mutex_);
+                        if (stopping_)
+                            break;
+                    }
+                }
+            } else if (!deps.empty()) {
+                for (bool done = false; !done;) {
+                    uint64_t epoch = SignalMonitor::instance().epoch();
+                    for (Signal* s : deps)
+                        done = done || s->value.load() == 0;
+                    std::lock_guard check(mutex_);
+                    if (done || stopping_)
+                        break;
+                    SignalMonitor::instance().wait_for_change(epoch, now_ns() + 5'000'000);
+                }
+            }
+            // Consume the slot before signalling completion.
+            __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
+                             __ATOMIC_RELEASE);
+            header_.read_index.store(index + 1, std::memory_order_release);
+            complete(barrier.completion_signal, start, now_ns());
+            if (space_listener_)
+                space_listener_();
+            lock.lock();
+            continue;
+        } else {
+            lock.unlock();
+            fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+            lock.lock();
+            continue;
+        }
+        __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
+                         __ATOMIC_RELEASE);
+        header_.read_index.store(index + 1, std::memory_order_release);
+        if (space_listener_) {
+            lock.unlock();
+            space_listener_();
+            lock.lock();
+        }
+    }
+}
+
+void HardwareQueue::worker() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        ++idle_workers_;
+        cv_.wait(lock, [&] { return stopping_ || !launches_.empty(); });
+        --idle_workers_;
+        if (launches_.empty())
+            return;
+        hsa_kernel_dispatch_packet_t packet = launches_.front();
+        launches_.pop_front();
+        lock.unlock();
+        run_kernel(packet);
+        lock.lock();
+        --in_flight_;
+        cv_.notify_all();
+    }
+}
+
+void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
+    std::shared_ptr<KernelObject> kernel = ExecutableRegistry::instance().find_kernel(packet.kernel_object);
+    if (!kernel) {
+        fail(HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+        return;
+    }
+    hsa_sim_dispatch_t d{};
+    d.dimensions = (packet.setup >> HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS) & 0x3;
+    d.grid_size[0] = packet.grid_size_x;
+    d.grid_size[1] = packet.grid_size_y;
+    d.grid_size[2] = packet.grid_size_z;
+    d.workgroup_size[0] = packet.workgroup_size_x;
+    d.workgroup_size[1] = packet.workgroup_size_y;
+    d.workgroup_size[2] = packet.workgroup_size_z;
+    d.kernarg = packet.kernarg_address;
+    d.variables = kernel->variables.data();
+    d.variable_count = static_cast<uint32_t>(kernel->variables.size());
+    d.agent_index = header_.agent ? header_.agent->gpu_index : 0;
+    d.agent_handle = header_.agent ? header_.agent->handle().handle : 0;
+    const uint64_t start = now_ns();
+    kernel->entry(&d);
+    const uint64_t min_ns = Runtime::instance().config().kernel_min_time_ns(kernel->name);
+    if (min_ns) {
+        const uint64_t until = start + min_ns;
+        for (uint64_t now = now_ns(); now < until; now = now_ns())
+            std::this_thread::sleep_for(std::chrono::nanoseconds(until - now));
+    }
+    complete(packet.completion_signal, start, now_ns());
+}
+
+void HardwareQueue::complete(hsa_signal_t completion, uint64_t start, uint64_t end) {
+    Signal* s = Signal::from(completion);
+    if (!s)
+        return;
+    if (header_.profiling.load(std::memory_order_acquire)) {
+        s->dispatch_start.store(start, std::memory_order_relaxed);
+        s->dispatch_end.store(end, std::memory_order_release);
+    }
+    int64_t v = s->value.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    s->changed(v);
+}
+
+} // namespace sim

@@ -1,0 +1,75 @@
+// A simulated hardware AQL queue with its packet processor (HSA 1.2 §2.6 queues, §2.9 AQL packets).
+#pragma once
+
+#include "queue_controller.h"
+
+#include <hsa.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace sim {
+
+struct Signal;
+
+/// A user-mode queue of a GPU agent. One packet-processor thread consumes packets in order, from the
+/// read index up to the last index announced on the doorbell: kernel-dispatch packets are launched on a
+/// small pool of kernel threads (up to kMaxInFlight at once, so packets without the barrier bit overlap);
+/// a packet with the barrier bit waits until every earlier packet of the queue completed; barrier-AND/OR
+/// packets block the queue until their dependency signals are satisfied. A consumed slot's header is
+/// set to INVALID and the read index advanced; a packet's completion signal is decremented when it
+/// completes, with its start/end ticks recorded there when profiling is enabled.
+class HardwareQueue final : public QueueController {
+public:
+    static constexpr unsigned kMaxInFlight = 4;
+
+    /// Creates the ring and starts the processor. `callback` (may be null) receives queue errors.
+    HardwareQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
+                  void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data);
+    /// Lets in-flight packets finish, stops the threads, releases the ring and doorbell.
+    ~HardwareQueue() override;
+
+    void on_doorbell(int64_t value) override;
+    void inactivate() override;
+    QueueHeader& header() override { return header_; }
+
+    /// Writes `count` packets at the write index and rings the doorbell (the intercept writer's path).
+    /// Returns false, writing nothing, when the ring lacks room for all of them.
+    bool submit(const void* packets, uint64_t count);
+
+    /// Called (on the processor thread) whenever slots were freed; the intercept queue drains its stash.
+    void set_space_listener(std::function<void()> listener) { space_listener_ = std::move(listener); }
+
+private:
+    void process();
+    void launch_kernel(const hsa_kernel_dispatch_packet_t& packet);
+    void run_kernel(const hsa_kernel_dispatch_packet_t& packet);
+    void complete(hsa_signal_t completion, uint64_t start, uint64_t end);
+    void fail(hsa_status_t status);
+    void worker();
+    uint16_t slot_header(uint64_t index) const;
+
+    QueueHeader header_;
+    Signal* doorbell_ = nullptr;
+    void (*error_callback_)(hsa_status_t, hsa_queue_t*, void*) = nullptr;
+    void* error_data_ = nullptr;
+    std::function<void()> space_listener_;
+
+    std::mutex mutex_;
+    std::condition_variable cv_;      ///< doorbell, completions, stop
+    int64_t announced_ = -1;          ///< highest index stored to the doorbell
+    unsigned in_flight_ = 0;
+    bool stopping_ = false;
+    bool inactive_ = false;
+    std::deque<hsa_kernel_dispatch_packet_t> launches_;
+    std::vector<std::thread> workers_;
+    unsigned idle_workers_ = 0;
+    std::mutex submit_mutex_;         ///< serialises submit() writers
+    std::thread processor_;
+};
+
+} // namespace sim

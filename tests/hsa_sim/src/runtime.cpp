@@ -1,0 +1,148 @@
+#include "runtime.h"
+
+#include "api_table.h"
+#include "executable.h"
+#include "queue_controller.h"
+#include "sim_signal.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace sim {
+
+Runtime& Runtime::instance() {
+    static Runtime* rt = new Runtime();
+    return *rt;
+}
+
+hsa_status_t Runtime::acquire() {
+    std::lock_guard lock(lifecycle_mutex_);
+    if (ref_count_.load() > 0) {
+        ref_count_.fetch_add(1);
+        return HSA_STATUS_SUCCESS;
+    }
+    config_.load_from_environment();
+    build_agents();
+    ref_count_.store(1, std::memory_order_release);
+    // As ROCr: tools load once the runtime is up, with the live table; the version handed over is the
+    // root table's major version.
+    HsaApiTable* table = ApiTable::instance().root();
+    tools_.load(table, table->version.major_id);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t Runtime::release() {
+    std::lock_guard lock(lifecycle_mutex_);
+    if (ref_count_.load() == 0)
+        return HSA_STATUS_ERROR_NOT_INITIALIZED;
+    if (ref_count_.load() > 1) {
+        ref_count_.fetch_sub(1);
+        return HSA_STATUS_SUCCESS;
+    }
+    tools_.unload();
+    ApiTable::instance().reset();
+    teardown();
+    ref_count_.store(0, std::memory_order_release);
+    return HSA_STATUS_SUCCESS;
+}
+
+void Runtime::build_agents() {
+    agents_.clear();
+    pools_.clear();
+    agent_list_.clear();
+    auto add_pool = [&](Agent* a, uint32_t flags, size_t size, bool device, const char* name) {
+        auto p = std::make_unique<MemoryPool>();
+        p->owner = a;
+        p->global_flags = flags;
+        p->size = size;
+        p->device = device;
+        p->name = name;
+        a->pools.push_back(p.get());
+        pools_.push_back(std::move(p));
+    };
+    const size_t host_bytes = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    auto cpu = std::make_unique<Agent>();
+    cpu->type = HSA_DEVICE_TYPE_CPU;
+    cpu->node = 0;
+    cpu->name = "ReplayScope simulated CPU";
+    cpu->product_name = "ReplayScope simulated CPU";
+    add_pool(cpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
+             host_bytes, false, "kernarg");
+    add_pool(cpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, host_bytes, false, "system fine-grained");
+    agent_list_.push_back(cpu.get());
+    agents_.push_back(std::move(cpu));
+    constexpr size_t kDeviceBytes = 16ull << 30;
+    for (uint32_t i = 0; i < config_.gpu_agent_count; ++i) {
+        auto gpu = std::make_unique<Agent>();
+        gpu->type = HSA_DEVICE_TYPE_GPU;
+        gpu->node = i + 1;
+        gpu->gpu_index = i;
+        gpu->name = kGpuAgentName;
+        gpu->product_name = "ReplayScope simulated GPU";
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, kDeviceBytes, true, "device coarse-grained");
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, kDeviceBytes, true, "device fine-grained");
+        agent_list_.push_back(gpu.get());
+        agents_.push_back(std::move(gpu));
+    }
+}
+
+void Runtime::teardown() {
+    std::vector<QueueController*> queues;
+    {
+        std::lock_guard lock(queues_mutex_);
+        queues.swap(queues_);
+    }
+    for (auto* q : queues)
+        delete q;
+    copy_engine_.stop();
+    doorbell_deferral_.stop();
+    SignalMonitor::instance().stop();
+    ExecutableRegistry::instance().destroy_all();
+    for (auto& a : allocations_.drain()) {
+        if (a.source == Allocation::Source::Pool && a.pool)
+            std::free(reinterpret_cast<void*>(a.base));
+    }
+    for (auto& p : pools_)
+        p->release_cache();
+    // Agents and pools stay allocated (handles held by a misbehaving application must not dangle into
+    // freed memory); they are rebuilt at the next hsa_init.
+    for (auto& a : agents_)
+        a->magic = 0;
+    for (auto& p : pools_)
+        p->magic = 0;
+    retired_agents_.insert(retired_agents_.end(), std::make_move_iterator(agents_.begin()),
+                           std::make_move_iterator(agents_.end()));
+    retired_pools_.insert(retired_pools_.end(), std::make_move_iterator(pools_.begin()),
+                          std::make_move_iterator(pools_.end()));
+    agents_.clear();
+    pools_.clear();
+    agent_list_.clear();
+}
+
+Agent* Runtime::agent(hsa_agent_t handle) const {
+    auto* a = reinterpret_cast<Agent*>(handle.handle);
+    if (!a)
+        return nullptr;
+    return std::find(agent_list_.begin(), agent_list_.end(), a) != agent_list_.end() ? a : nullptr;
+}
+
+MemoryPool* Runtime::pool(uint64_t handle) const {
+    for (const auto& p : pools_) {
+        if (reinterpret_cast<uint64_t>(p.get()) == handle)
+            return p.get();
+    }
+    return nullptr;
+}
+
+void Runtime::track_queue(QueueController* q) {
+    std::lock_guard lock(queues_mutex_);
+    queues_.push_back(q);
+}
+
+void Runtime::untrack_queue(QueueController* q) {
+    std::lock_guard lock(queues_mutex_);
+    queues_.erase(std::remove(queues_.begin(), queues_.end(), q), queues_.end());
+}
+
+} // namespace sim

@@ -1,0 +1,114 @@
+#include "sim_config.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace sim {
+
+namespace {
+
+const char* env(const char* name) {
+    const char* v = std::getenv(name);
+    return (v && *v) ? v : nullptr;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, sep)) {
+        if (!item.empty())
+            out.push_back(item);
+    }
+    return out;
+}
+
+bool parse_u64(const std::string& s, uint64_t& out) {
+    if (s.empty())
+        return false;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (!end || *end != '\0')
+        return false;
+    out = v;
+    return true;
+}
+
+std::vector<uint64_t> parse_list(const char* name) {
+    std::vector<uint64_t> out;
+    const char* v = env(name);
+    if (!v)
+        return out;
+    for (const auto& item : split(v, ',')) {
+        uint64_t k = 0;
+        if (parse_u64(item, k) && k > 0)
+            out.push_back(k);
+        else
+            std::fprintf(stderr, "hsa_sim: %s: ignoring '%s' (expected a positive count)\n", name, item.c_str());
+    }
+    return out;
+}
+
+} // namespace
+
+void SimConfig::load_from_environment() {
+    gpu_agent_count = 1;
+    if (const char* v = env("HSA_SIM_GPU_AGENTS")) {
+        uint64_t n = 0;
+        if (parse_u64(v, n) && n >= 1 && n <= 8)
+            gpu_agent_count = static_cast<uint32_t>(n);
+        else
+            std::fprintf(stderr, "hsa_sim: HSA_SIM_GPU_AGENTS='%s' is not 1..8; using 1\n", v);
+    }
+    multiple_writer_calls = false;
+    if (const char* v = env("HSA_SIM_INTERCEPT_SEMANTICS"))
+        multiple_writer_calls = std::string(v) == "6";
+    const char* refuse = env("HSA_SIM_REFUSE_SYMBOL_ITERATION");
+    refuse_symbol_iteration = refuse ? refuse : "";
+    fail_d2h_ = parse_list("HSA_SIM_FAIL_D2H_COPY");
+    fail_h2d_ = parse_list("HSA_SIM_FAIL_H2D_COPY");
+    fail_alloc_ = parse_list("HSA_SIM_FAIL_ALLOC");
+    d2h_count_ = 0;
+    h2d_count_ = 0;
+    alloc_count_ = 0;
+    kernel_times_.clear();
+    if (const char* v = env("HSA_SIM_KERNEL_TIME_NS")) {
+        for (const auto& item : split(v, ',')) {
+            auto eq = item.rfind('=');
+            uint64_t ns = 0;
+            if (eq == std::string::npos || eq == 0 || !parse_u64(item.substr(eq + 1), ns)) {
+                std::fprintf(stderr, "hsa_sim: HSA_SIM_KERNEL_TIME_NS: ignoring '%s' (expected NAME=NS)\n",
+                             item.c_str());
+                continue;
+            }
+            kernel_times_.emplace_back(item.substr(0, eq), ns);
+        }
+    }
+}
+
+bool SimConfig::hits(const std::vector<uint64_t>& list, std::atomic<uint64_t>& counter) {
+    uint64_t n = counter.fetch_add(1, std::memory_order_relaxed) + 1;
+    return std::find(list.begin(), list.end(), n) != list.end();
+}
+
+bool SimConfig::next_d2h_copy_fails() { return hits(fail_d2h_, d2h_count_); }
+bool SimConfig::next_h2d_copy_fails() { return hits(fail_h2d_, h2d_count_); }
+bool SimConfig::next_allocation_fails() { return hits(fail_alloc_, alloc_count_); }
+
+uint64_t SimConfig::kernel_min_time_ns(const std::string& kernel_name) const {
+    for (const auto& [name, ns] : kernel_times_) {
+        if (name == "*" || name == kernel_name)
+            return ns;
+    }
+    return 0;
+}
+
+bool SimConfig::refuses_symbol_iteration(const std::string& uri) const {
+    if (refuse_symbol_iteration.empty())
+        return false;
+    return refuse_symbol_iteration == "*" || uri.find(refuse_symbol_iteration) != std::string::npos;
+}
+
+} // namespace sim
