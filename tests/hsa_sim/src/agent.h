@@ -64,4 +64,10 @@ struct Agent {
 inline constexpr const char* kGpuIsaName = "amdgcn-amd-amdhsa--gfx90a";
 inline constexpr const char* kGpuAgentName = "gfx90a";
 
+/// HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY (uint64_t, Hz): named by ROCr headers newer than 5.2.3, answered by
+/// the simulator on every header generation (a documented difference, docs/sim-fidelity.md).
+inline constexpr int kAgentInfoTimestampFrequency = 0xA016;
+/// Timestamp frequency the simulated GPU agents report through that attribute.
+inline constexpr uint64_t kGpuTimestampFrequency = 100'000'000ull;
+
 } // namespace sim

@@ -223,6 +223,8 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
     case HSA_AMD_AGENT_INFO_UUID:
         copy_name(value, gpu ? "GPU-5253494d" + std::to_string(a->gpu_index) : "CPU-XX", 21);
         return HSA_STATUS_SUCCESS;
+    case kAgentInfoTimestampFrequency:
+        return put<uint64_t>(value, gpu ? kGpuTimestampFrequency : kSystemTimestampFrequency);
     default:
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
