@@ -1,0 +1,53 @@
+// Workload accumulate: one in-place dispatch of a[i] += 1 on a coarse-grained buffer. The kernel is not
+// idempotent, so a tool that replays it must restore the buffer in between: after ONE dispatch as seen by
+// the program, every a[i] must equal its initial value + 1.
+#include "hsa_session.h"
+#include "kernels/kernargs.h"
+
+#include <cstdio>
+#include <vector>
+
+using namespace rs::workloads;
+
+int main(int argc, char** argv) {
+    constexpr uint32_t kCount = 4096;
+    constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
+
+    HsaSession session(argc, argv);
+    const hsa_agent_t gpu = session.gpu();
+    {
+        const Executable executable = session.load("accumulate_kernels.so");
+        const Kernel kernel = executable.kernel("accumulate.kd", gpu);
+        Queue queue(gpu);
+
+        std::vector<uint32_t> initial(kCount);
+        for (uint32_t i = 0; i < kCount; ++i) {
+            initial[i] = 1000 + 7 * i;
+        }
+        auto* data = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
+        session.copy_to_device(data, initial.data(), kBytes);
+
+        void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
+        KernelDispatch dispatch;
+        dispatch.kernel_object = kernel.object;
+        dispatch.kernarg = kernarg;
+        dispatch.grid_size = kCount;
+        queue.dispatch_and_wait(dispatch);
+        std::printf("accumulate: one dispatch of accumulate.kd on %p (%u uint32, coarse-grained)\n",
+                    static_cast<void*>(data), kCount);
+
+        std::vector<uint32_t> result(kCount);
+        session.copy_to_host(result.data(), data, kBytes);
+        for (uint32_t i = 0; i < kCount; ++i) {
+            if (result[i] != initial[i] + 1) {
+                fail("a[%u] = %u, expected %u (initial %u + 1): the in-place update ran %s", i, result[i],
+                     initial[i] + 1, initial[i],
+                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
+            }
+        }
+        session.free(kernarg);
+        session.free(data);
+    }
+    std::printf("accumulate: every a[i] == initial + 1\nPASS\n");
+    return 0;
+}
