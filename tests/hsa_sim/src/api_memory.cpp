@@ -143,8 +143,7 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const v
         for (Signal* d : deps)
             d->wait(HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX);
         std::memmove(dst, src, size);
-        int64_t v = completion->value.fetch_sub(1) - 1;
-        completion->changed(v);
+        completion->modify([](auto& value) { return value.fetch_sub(1) - 1; });
     });
     return HSA_STATUS_SUCCESS;
 }

@@ -15,11 +15,7 @@ Signal* checked(hsa_signal_t s) { return Signal::from(s); }
 template <typename Op>
 int64_t modify(hsa_signal_t s, Op op) {
     Signal* sig = checked(s);
-    if (!sig)
-        return 0;
-    int64_t stored = op(sig->value);
-    sig->changed(stored);
-    return stored;
+    return sig ? sig->modify(op) : 0;
 }
 
 } // namespace
@@ -46,8 +42,7 @@ hsa_status_t hsa_signal_destroy(hsa_signal_t signal) {
     Signal* s = checked(signal);
     if (!s || s->doorbell_of)
         return HSA_STATUS_ERROR_INVALID_SIGNAL;
-    s->magic = 0;
-    delete s;
+    s->destroy();
     return HSA_STATUS_SUCCESS;
 }
 
@@ -90,8 +85,8 @@ hsa_signal_value_t hsa_signal_exchange_relaxed(hsa_signal_t s, hsa_signal_value_
     Signal* sig = checked(s);
     if (!sig)
         return 0;
-    int64_t old = sig->value.exchange(v);
-    sig->changed(v);
+    int64_t old = 0;
+    sig->modify([&](auto& a) { old = a.exchange(v); return v; });
     return old;
 }
 hsa_signal_value_t hsa_signal_exchange_scacquire(hsa_signal_t s, hsa_signal_value_t v) { return api::hsa_signal_exchange_relaxed(s, v); }
@@ -103,10 +98,7 @@ hsa_signal_value_t hsa_signal_cas_relaxed(hsa_signal_t s, hsa_signal_value_t exp
     if (!sig)
         return 0;
     int64_t observed = expected;
-    if (sig->value.compare_exchange_strong(observed, v)) {
-        sig->changed(v);
-        return expected;
-    }
+    sig->modify([&](auto& a) { return a.compare_exchange_strong(observed, v) ? v : observed; });
     return observed;
 }
 hsa_signal_value_t hsa_signal_cas_scacquire(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) { return api::hsa_signal_cas_relaxed(s, e, v); }

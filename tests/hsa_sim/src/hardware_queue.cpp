@@ -70,8 +70,7 @@ HardwareQueue::~HardwareQueue() {
         w.join();
     header_.magic = 0;
     doorbell_->doorbell_of = nullptr;
-    doorbell_->magic = 0;
-    delete doorbell_;
+    doorbell_->destroy();
     free_packet_ring(header_.queue.base_address);
 }
 
@@ -110,9 +109,11 @@ bool HardwareQueue::submit(const void* packets, uint64_t count) {
         std::memcpy(&h, src + i * 64, 2);
         __atomic_store_n(reinterpret_cast<uint16_t*>(slot), h, __ATOMIC_RELEASE);
     }
-    int64_t last = static_cast<int64_t>(write + count - 1);
-    doorbell_->value.store(last);
-    doorbell_->changed(last);
+    const auto last = static_cast<int64_t>(write + count - 1);
+    doorbell_->modify([last](auto& value) {
+        value.store(last);
+        return last;
+    });
     return true;
 }
 
@@ -282,8 +283,7 @@ void HardwareQueue::complete(hsa_signal_t completion, uint64_t start, uint64_t e
         s->dispatch_start.store(start, std::memory_order_relaxed);
         s->dispatch_end.store(end, std::memory_order_release);
     }
-    int64_t v = s->value.fetch_sub(1, std::memory_order_acq_rel) - 1;
-    s->changed(v);
+    s->modify([](auto& value) { return value.fetch_sub(1, std::memory_order_acq_rel) - 1; });
 }
 
 } // namespace sim

@@ -30,8 +30,7 @@ InterceptQueue::~InterceptQueue() {
     hardware_.reset();
     header_.magic = 0;
     doorbell_->doorbell_of = nullptr;
-    doorbell_->magic = 0;
-    delete doorbell_;
+    doorbell_->destroy();
     free_packet_ring(header_.queue.base_address);
 }
 

@@ -31,6 +31,15 @@ void Signal::changed(int64_t stored) {
         doorbell_of->on_doorbell(stored);
 }
 
+void Signal::destroy() {
+    magic = 0;
+    while (users.load(std::memory_order_seq_cst) != 0)
+        std::this_thread::yield();
+    // The publication ends with a lock of `mutex`; taking it once more orders the delete after it.
+    { std::lock_guard lock(mutex); }
+    delete this;
+}
+
 int64_t Signal::wait(hsa_signal_condition_t condition, int64_t compare, uint64_t timeout_ns) {
     int64_t v = value.load(std::memory_order_seq_cst);
     if (satisfied(condition, v, compare) || timeout_ns == 0)

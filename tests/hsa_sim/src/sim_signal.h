@@ -25,6 +25,10 @@ struct Signal {
     std::mutex mutex;
     std::condition_variable cv;
     std::atomic<uint32_t> waiters{0};
+    /// Runtime-side operations in progress (a change being published). hsa_signal_destroy waits for 0, so
+    /// an application that destroys a signal as soon as it observes the completion value never frees it
+    /// under the packet processor's feet.
+    std::atomic<uint32_t> users{0};
     QueueController* doorbell_of = nullptr; ///< set for a queue's doorbell signal
     /// Profiling: ticks (ns) of the last dispatch that completed this signal.
     std::atomic<uint64_t> dispatch_start{0};
@@ -39,6 +43,20 @@ struct Signal {
 
     /// Call after every modification of `value`; `stored` is the new value.
     void changed(int64_t stored);
+
+    /// Applies `op` to `value` (it returns the stored value) and publishes the change, holding a use count
+    /// throughout so the signal outlives the publication.
+    template <typename Op>
+    int64_t modify(Op op) {
+        users.fetch_add(1, std::memory_order_seq_cst);
+        int64_t stored = op(value);
+        changed(stored);
+        users.fetch_sub(1, std::memory_order_seq_cst);
+        return stored;
+    }
+
+    /// Invalidates the handle and frees the signal once no runtime operation is still using it.
+    void destroy();
 
     /// Waits until `condition` holds for the value or `timeout_ns` passes (UINT64_MAX: no limit);
     /// returns the last value observed (HSA 1.2 §2.3.1: the caller re-checks the condition).
