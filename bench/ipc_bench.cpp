@@ -1,0 +1,186 @@
+// Session pipeline benchmark (issue 3). Prints:
+//  1. emitter cost on the producing thread, ns/event (bursts that fit the queue; target <= 100 ns);
+//  2. end-to-end ingest, events/s: 10^6 dispatch events emitted, sent through the socket, verified and
+//     stored by the real collector (target >= 1,000,000 events/s), counts checked in the session file;
+//  3. session bytes per dispatch in steady state with an unchanged inventory (target <= 100 bytes).
+//   ipc_bench [events]   (default 1000000)
+#include "replayscope/ipc/collector.hpp"
+#include "replayscope/ipc/emitter.hpp"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace rs::ipc;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string tempPath(const char* name) {
+    return std::string("/tmp/rs-bench-") + std::to_string(::getpid()) + "-" + name;
+}
+
+void removeSession(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm", ".spool"}) {
+        ::unlink((path + suffix).c_str());
+    }
+}
+
+long long scalar(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    long long v = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        v = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+long long fileSize(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+DispatchRecord dispatch(std::uint64_t id, DispatchDecision decision) {
+    return DispatchRecord{id, 0x7f3a00001000,   0x7f3a00200000, 0x7f3a10000100,
+                          7,  {1u << 20, 1, 1}, {256, 1, 1},    decision};
+}
+
+/// Waits until the emitter's queue is at most `limit` records deep (bench producers do not spill).
+void throttle(const Emitter& e, std::uint64_t limit) {
+    for (;;) {
+        const auto s = e.stats();
+        if (s.accepted - s.sent - s.spooled <= limit) {
+            return;
+        }
+        std::this_thread::yield();
+    }
+}
+
+struct Session {
+    std::string path;
+    std::unique_ptr<Collector> collector;
+    Emitter emitter;
+    explicit Session(const char* name, std::size_t queue) : path(tempPath(name)) {
+        removeSession(path);
+        std::string error;
+        collector = Collector::create({path, true, {}, kMaxPayloadBytes}, error);
+        if (!collector || !collector->start()) {
+            std::fprintf(stderr, "collector: %s\n", error.c_str());
+            std::exit(1);
+        }
+        emitter.start({collector->socketPath(), collector->token(), collector->spoolPath(), queue});
+    }
+};
+
+void emitterCost() {
+    Session s("cost.rsdb", 16384);
+    constexpr int kBurst = 8192, kBursts = 64;
+    double total_ns = 0;
+    for (int b = 0; b < kBursts; ++b) {
+        throttle(s.emitter, 0);
+        const auto t0 = Clock::now();
+        for (int i = 0; i < kBurst; ++i) {
+            s.emitter.emitEvent(
+                dispatch(static_cast<std::uint64_t>(b) * kBurst + i + 1, DispatchDecision::replayed));
+        }
+        total_ns += std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    }
+    s.emitter.stop(std::chrono::seconds(10));
+    s.collector->finish(std::chrono::seconds(10));
+    std::printf(
+        "emitter cost on the producing thread: %.1f ns/event (%d events in bursts of %d; target <= 100)\n",
+        total_ns / (kBurst * kBursts), kBurst * kBursts, kBurst);
+    removeSession(s.path);
+}
+
+void ingest(std::uint64_t n) {
+    Session s("ingest.rsdb", 65536);
+    const auto t0 = Clock::now();
+    for (std::uint64_t i = 1; i <= n; ++i) {
+        if ((i & 1023) == 0) {
+            throttle(s.emitter, 32768);
+        }
+        s.emitter.emitEvent(dispatch(i, DispatchDecision::declined_filtered));
+    }
+    while (s.collector->eventsStored() < n) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    s.emitter.stop(std::chrono::seconds(10));
+    const auto stats = s.emitter.stats();
+    const auto summary = s.collector->finish(std::chrono::seconds(30));
+    const long long stored = scalar(s.path, "SELECT count(*) FROM dispatches");
+    const long long sent = scalar(s.path, "SELECT sent FROM event_counts WHERE name='dispatch'");
+    std::printf("end-to-end ingest: %.0f events/s (%llu dispatch events emitted, sent, verified and stored "
+                "in %.3f s; "
+                "target >= 1000000)\n",
+                static_cast<double>(n) / seconds, static_cast<unsigned long long>(n), seconds);
+    std::printf("  counts: sent %lld, stored %lld, spooled %llu, lost %llu, session %s -> %s\n", sent, stored,
+                static_cast<unsigned long long>(stats.spooled), static_cast<unsigned long long>(stats.lost),
+                summary.complete ? "complete" : "incomplete",
+                sent == static_cast<long long>(n) && stored == static_cast<long long>(n) ? "EQUAL"
+                                                                                         : "MISMATCH");
+    removeSession(s.path);
+}
+
+/// Session size for `n` replayed dispatches (snapshot + `passes` passes each) with an unchanged inventory.
+long long sessionBytes(std::uint64_t n, unsigned passes, bool replayed) {
+    Session s("bytes.rsdb", 65536);
+    s.emitter.emitSessionStart("/usr/bin/app", "app", "host", "0.1.0", "REPLAYSCOPE_PASSES=2\n");
+    const InventoryRegion regions[] = {{0x7f3a40000000, 1 << 26, 1, RegionKind::allocation},
+                                       {0x7f3a48000000, 1 << 26, 2, RegionKind::allocation},
+                                       {0x7f3a50001000, 256, 0, RegionKind::module_variable}};
+    std::uint64_t tick = 1'000'000'000;
+    for (std::uint64_t i = 1; i <= n; ++i) {
+        if ((i & 255) == 0) {
+            throttle(s.emitter, 32768);
+        }
+        s.emitter.emitInventory(0x7f3a00001000, 3, regions); // unchanged: sent once
+        s.emitter.emitEvent(
+            dispatch(i, replayed ? DispatchDecision::replayed : DispatchDecision::declined_filtered));
+        if (!replayed) {
+            continue;
+        }
+        s.emitter.emitEvent(SnapshotRecord{i, 0x7f3a00001000, 3, (2ull << 26) + 256, 21000, 3, 0, true});
+        for (unsigned p = 0; p < passes; ++p) {
+            s.emitter.emitEvent(PassRecord{i, tick, tick + 5200, p == 0 ? 0u : 19000u,
+                                           p == 0 ? 0 : (2ull << 26) + 256, p, p == 0 ? 0u : 3u, 0});
+            tick += 40000;
+        }
+    }
+    s.emitter.stop(std::chrono::seconds(30));
+    s.collector->finish(std::chrono::seconds(30));
+    const long long size = fileSize(s.path) + std::max(0LL, fileSize(s.path + "-wal"));
+    removeSession(s.path);
+    return size;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1000000;
+    std::printf("ReplayScope session pipeline benchmark (%u hardware threads)\n",
+                std::thread::hardware_concurrency());
+    emitterCost();
+    ingest(n);
+    const std::uint64_t small = 10000, large = 110000;
+    const double replayed =
+        static_cast<double>(sessionBytes(large, 2, true) - sessionBytes(small, 2, true)) / (large - small);
+    const double declined =
+        static_cast<double>(sessionBytes(large, 0, false) - sessionBytes(small, 0, false)) / (large - small);
+    std::printf(
+        "session bytes per dispatch, unchanged inventory: %.1f bytes per replayed dispatch (dispatch + "
+        "snapshot + 2 passes), %.1f bytes per declined dispatch (target <= 100)\n",
+        replayed, declined);
+    return 0;
+}

@@ -1,0 +1,27 @@
+// Environment variables through which replayscope-run configures the target (emitter and engine).
+// Documented in docs/session-schema.md ("Target environment").
+#pragma once
+
+namespace rs::ipc::env {
+
+/// Collector socket path (absolute, in a private 0700 directory).
+inline constexpr const char* kSocket = "REPLAYSCOPE_SOCKET";
+/// Per-session token (64 hex characters) the emitter sends in its Hello frame.
+inline constexpr const char* kToken = "REPLAYSCOPE_TOKEN";
+/// Spool file the emitter appends to when the queue is full or the collector is gone.
+inline constexpr const char* kSpool = "REPLAYSCOPE_SPOOL";
+/// Emitter queue capacity in records (rounded up to a power of two; default 16384).
+inline constexpr const char* kQueueCapacity = "REPLAYSCOPE_QUEUE_CAPACITY";
+
+// Replay options, read by the engine.
+inline constexpr const char* kPasses = "REPLAYSCOPE_PASSES"; ///< passes per dispatch
+inline constexpr const char* kKernelIncludeRegex = "REPLAYSCOPE_KERNEL_INCLUDE_REGEX"; ///< ECMAScript regex
+inline constexpr const char* kKernelExcludeRegex = "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX"; ///< ECMAScript regex
+inline constexpr const char* kDispatchSkip = "REPLAYSCOPE_DISPATCH_SKIP"; ///< dispatches to let through first
+inline constexpr const char* kDispatchCount =
+    "REPLAYSCOPE_DISPATCH_COUNT";                                       ///< dispatches to replay (0 = all)
+inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
+inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
+inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
+
+} // namespace rs::ipc::env

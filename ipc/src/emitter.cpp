@@ -1,0 +1,607 @@
+#include "replayscope/ipc/emitter.hpp"
+
+#include "record_queue.hpp"
+#include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/frame.hpp"
+#include "spool_writer.hpp"
+
+#include <flatbuffers/flatbuffers.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <pthread.h>
+#include <signal.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+namespace rs::ipc {
+
+namespace {
+
+constexpr std::size_t kSendBatchBytes = 256 * 1024;
+constexpr std::size_t kMaxInternedTexts = 65536;
+constexpr std::size_t kInventoryAgents = 64;
+constexpr std::uint64_t kNoGeneration = ~std::uint64_t{0};
+
+enum class State : int { idle, running, stopping, stopped, forked_child };
+
+void sleepNs(long ns) {
+    timespec ts{0, ns};
+    nanosleep(&ts, nullptr);
+}
+
+} // namespace
+
+EmitterConfig EmitterConfig::fromEnvironment() {
+    EmitterConfig config;
+    if (const char* v = std::getenv(env::kSocket)) {
+        config.socket_path = v;
+    }
+    if (const char* v = std::getenv(env::kToken)) {
+        config.token = v;
+    }
+    if (const char* v = std::getenv(env::kSpool)) {
+        config.spool_path = v;
+    }
+    if (const char* v = std::getenv(env::kQueueCapacity)) {
+        const unsigned long long n = std::strtoull(v, nullptr, 10);
+        if (n > 0 && n <= (1ull << 24)) {
+            config.queue_capacity = static_cast<std::size_t>(n);
+        }
+    }
+    return config;
+}
+
+/// State shared by the producing threads and the sender thread of one Emitter.
+class EmitterCore {
+  public:
+    EmitterCore(const EmitterConfig& config)
+        : config_(config), queue_(config.queue_capacity), spool_(config.spool_path) {
+        for (auto& slot : inventory_) {
+            slot.agent.store(0, std::memory_order_relaxed);
+            slot.generation.store(kNoGeneration, std::memory_order_relaxed);
+        }
+    }
+
+    bool startThread() noexcept;
+    bool push(EventType type, const void* payload, std::size_t bytes) noexcept;
+    bool stop(std::chrono::milliseconds timeout) noexcept;
+    StringId intern(std::string_view text) noexcept;
+    bool inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept;
+    Emitter::Stats stats() const noexcept {
+        return {accepted_.load(std::memory_order_relaxed), sent_.load(std::memory_order_relaxed),
+                spooled_.load(std::memory_order_relaxed), lost_.load(std::memory_order_relaxed),
+                connected_.load(std::memory_order_relaxed)};
+    }
+    State state() const noexcept { return state_.load(std::memory_order_acquire); }
+
+    // Fork handling (see emitter.hpp).
+    void prepareFork() noexcept {
+        intern_mutex_.lock();
+        spool_.lockForFork();
+    }
+    void parentAfterFork() noexcept {
+        spool_.unlockAfterFork();
+        intern_mutex_.unlock();
+    }
+    void childAfterFork() noexcept {
+        spool_.unlockAfterFork();
+        intern_mutex_.unlock();
+        state_.store(State::forked_child, std::memory_order_release);
+        const int fd = socket_.exchange(-1);
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        spool_.closeInChild();
+        thread_started_ = false; // the sender thread does not exist in the child: never join it
+    }
+
+  private:
+    static void* senderMain(void* self) noexcept;
+    void senderLoop() noexcept;
+    void connect() noexcept;
+    void deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                 std::size_t records) noexcept;
+    bool sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept;
+    bool pastDeadline() const noexcept {
+        const std::uint64_t d = deadline_ns_.load(std::memory_order_acquire);
+        return d != 0 && monotonicNs() > d;
+    }
+
+    EmitterConfig config_;
+    RecordQueue queue_;
+    SpoolWriter spool_;
+    std::atomic<State> state_{State::idle};
+    std::atomic<int> in_flight_{0};
+    std::atomic<std::uint64_t> next_sequence_{1};
+    std::atomic<std::uint64_t> accepted_{0}, sent_{0}, spooled_{0}, lost_{0};
+    std::atomic<bool> connected_{false};
+    std::atomic<int> socket_{-1};
+    std::atomic<std::uint64_t> deadline_ns_{0};
+    std::atomic<bool> sender_done_{false};
+    pthread_t thread_{};
+    bool thread_started_ = false;
+    // Per-type counts: the sender counts what it consumed, the overflow path what it spooled (under
+    // spool_'s lock via overflow_counts_ atomics).
+    std::uint64_t sender_counts_[kEventTypeSlots] = {};
+    std::atomic<std::uint64_t> overflow_counts_[kEventTypeSlots] = {};
+    std::mutex intern_mutex_;
+    std::unordered_map<std::string, StringId> interned_;
+    std::atomic<StringId> next_string_id_{1};
+    struct InventorySlot {
+        std::atomic<std::uint64_t> agent;
+        std::atomic<std::uint64_t> generation;
+    };
+    InventorySlot inventory_[kInventoryAgents];
+};
+
+// ---- fork registry ---------------------------------------------------------------------------------
+
+namespace {
+constexpr int kMaxCores = 8;
+std::atomic<EmitterCore*> g_cores[kMaxCores];
+std::once_flag g_atfork_once;
+
+void forEachCore(void (EmitterCore::*fn)()) {
+    for (auto& slot : g_cores) {
+        if (EmitterCore* core = slot.load(std::memory_order_acquire)) {
+            (core->*fn)();
+        }
+    }
+}
+void atforkPrepare() {
+    forEachCore(&EmitterCore::prepareFork);
+}
+void atforkParent() {
+    forEachCore(&EmitterCore::parentAfterFork);
+}
+void atforkChild() {
+    forEachCore(&EmitterCore::childAfterFork);
+}
+
+bool registerCore(EmitterCore* core) {
+    std::call_once(g_atfork_once, [] { pthread_atfork(atforkPrepare, atforkParent, atforkChild); });
+    for (auto& slot : g_cores) {
+        EmitterCore* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, core)) {
+            return true;
+        }
+    }
+    return false;
+}
+void unregisterCore(EmitterCore* core) {
+    for (auto& slot : g_cores) {
+        EmitterCore* expected = core;
+        slot.compare_exchange_strong(expected, nullptr);
+    }
+}
+} // namespace
+
+// ---- producing side ----------------------------------------------------------------------------------
+
+bool EmitterCore::push(EventType type, const void* payload, std::size_t bytes) noexcept {
+    in_flight_.fetch_add(1, std::memory_order_acq_rel);
+    if (state_.load(std::memory_order_acquire) != State::running) {
+        in_flight_.fetch_sub(1, std::memory_order_release);
+        return false;
+    }
+    const std::uint64_t sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed);
+    const std::uint64_t now = monotonicNs();
+    auto fill = [&](Record& r) {
+        r.type = type;
+        r.sequence = sequence;
+        r.timestamp_ns = now;
+        std::memcpy(static_cast<void*>(&r.hello), payload, bytes);
+    };
+    bool ok = true;
+    accepted_.fetch_add(1, std::memory_order_relaxed);
+    if (!queue_.tryPush(fill)) {
+        Record overflow;
+        fill(overflow);
+        if (spool_.appendRecord(overflow)) {
+            spooled_.fetch_add(1, std::memory_order_relaxed);
+            overflow_counts_[static_cast<std::size_t>(type)].fetch_add(1, std::memory_order_relaxed);
+        } else {
+            lost_.fetch_add(1, std::memory_order_relaxed);
+            ok = false;
+        }
+    }
+    in_flight_.fetch_sub(1, std::memory_order_release);
+    return ok;
+}
+
+StringId EmitterCore::intern(std::string_view text) noexcept {
+    if (state_.load(std::memory_order_acquire) != State::running) {
+        return 0;
+    }
+    StringId id = 0;
+    try {
+        std::lock_guard lock(intern_mutex_);
+        if (auto it = interned_.find(std::string(text)); it != interned_.end()) {
+            return it->second;
+        }
+        id = next_string_id_.fetch_add(1, std::memory_order_relaxed);
+        if (interned_.size() < kMaxInternedTexts) {
+            interned_.emplace(std::string(text), id);
+        }
+    } catch (...) {
+        id = next_string_id_.fetch_add(1, std::memory_order_relaxed); // table full of memory: no dedup
+    }
+    StringRecord s;
+    s.id = id;
+    s.original_length = static_cast<std::uint32_t>(std::min<std::size_t>(text.size(), UINT32_MAX));
+    s.length = static_cast<std::uint16_t>(std::min(text.size(), kMaxStringBytes));
+    std::memcpy(s.text, text.data(), s.length);
+    push(EventType::string, &s, offsetof(StringRecord, text) + s.length);
+    return id;
+}
+
+bool EmitterCore::inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept {
+    for (auto& slot : inventory_) {
+        std::uint64_t owner = slot.agent.load(std::memory_order_acquire);
+        if (owner == 0) {
+            std::uint64_t expected = 0;
+            if (slot.agent.compare_exchange_strong(expected, agent)) {
+                owner = agent;
+            } else {
+                owner = expected;
+            }
+        }
+        if (owner == agent) {
+            return slot.generation.exchange(generation, std::memory_order_acq_rel) != generation;
+        }
+    }
+    return true; // more agents than slots: always emit
+}
+
+// ---- sender thread -----------------------------------------------------------------------------------
+
+bool EmitterCore::startThread() noexcept {
+    if (!registerCore(this)) {
+        return false;
+    }
+    state_.store(State::running, std::memory_order_release);
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous); // the sender inherits a fully blocked mask
+    const int rc = pthread_create(&thread_, nullptr, &EmitterCore::senderMain, this);
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (rc != 0) {
+        state_.store(State::stopped, std::memory_order_release);
+        unregisterCore(this);
+        return false;
+    }
+    thread_started_ = true;
+    return true;
+}
+
+void* EmitterCore::senderMain(void* self) noexcept {
+    static_cast<EmitterCore*>(self)->senderLoop();
+    return nullptr;
+}
+
+void EmitterCore::connect() noexcept {
+    if (config_.socket_path.empty() || config_.socket_path.size() >= sizeof(sockaddr_un::sun_path)) {
+        return;
+    }
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return;
+    }
+    timeval connect_timeout{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &connect_timeout, sizeof connect_timeout);
+    int sndbuf = 4 << 20;
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, config_.socket_path.c_str(), config_.socket_path.size() + 1);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return;
+    }
+    timeval send_timeout{0, 50 * 1000}; // blocking sends wake every 50 ms to look at the deadline
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
+    socket_.store(fd);
+    Record hello{};
+    hello.type = EventType::hello;
+    std::memset(hello.hello.token, 0, sizeof hello.hello.token);
+    std::memcpy(hello.hello.token, config_.token.data(),
+                std::min(config_.token.size(), HelloRecord::kTokenBytes));
+    hello.hello.pid = static_cast<std::uint32_t>(::getpid());
+    hello.hello.protocol_version = kProtocolVersion;
+    try {
+        flatbuffers::FlatBufferBuilder builder(256);
+        std::vector<std::uint8_t> frame;
+        appendFrame(hello, builder, frame);
+        std::size_t sent = 0;
+        if (sendAll(frame.data(), frame.size(), sent)) {
+            connected_.store(true, std::memory_order_relaxed);
+            return;
+        }
+    } catch (...) {
+    }
+    if (const int old = socket_.exchange(-1); old >= 0) {
+        ::close(old);
+    }
+}
+
+bool EmitterCore::sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept {
+    sent_bytes = 0;
+    const int fd = socket_.load();
+    if (fd < 0) {
+        return false;
+    }
+    while (sent_bytes < size) {
+        const ssize_t n = ::send(fd, data + sent_bytes, size - sent_bytes, MSG_NOSIGNAL);
+        if (n > 0) {
+            sent_bytes += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !pastDeadline()) {
+            continue; // collector busy: keep trying until the stop deadline
+        }
+        return false;
+    }
+    return true;
+}
+
+void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                          std::size_t records) noexcept {
+    std::size_t sent_bytes = 0;
+    if (socket_.load() >= 0 && !pastDeadline()) {
+        if (sendAll(frames.data(), frames.size(), sent_bytes)) {
+            sent_.fetch_add(records, std::memory_order_relaxed);
+            frames.clear();
+            frame_ends.clear();
+            return;
+        }
+        // Collector gone or too slow at stop: from here on everything goes to the spool.
+        connected_.store(false, std::memory_order_relaxed);
+        if (const int fd = socket_.exchange(-1); fd >= 0) {
+            ::close(fd);
+        }
+    }
+    // Frames fully sent stay sent; the frame cut in the middle and the rest go to the spool whole.
+    std::size_t first_unsent = 0, frame_start = 0, sent_records = 0;
+    for (const std::size_t end : frame_ends) {
+        if (end <= sent_bytes) {
+            ++sent_records;
+            frame_start = end;
+        } else {
+            break;
+        }
+    }
+    first_unsent = frame_start;
+    sent_.fetch_add(sent_records, std::memory_order_relaxed);
+    const std::size_t unsent_records = records - sent_records;
+    if (spool_.appendFrames(frames.data() + first_unsent, frames.size() - first_unsent)) {
+        spooled_.fetch_add(unsent_records, std::memory_order_relaxed);
+    } else {
+        lost_.fetch_add(unsent_records, std::memory_order_relaxed);
+    }
+    frames.clear();
+    frame_ends.clear();
+}
+
+void EmitterCore::senderLoop() noexcept {
+    connect();
+    std::vector<std::uint8_t> frames;
+    std::vector<std::size_t> frame_ends;
+    std::unique_ptr<flatbuffers::FlatBufferBuilder> builder;
+    try {
+        frames.reserve(kSendBatchBytes + 4096);
+        frame_ends.reserve(kSendBatchBytes / 32);
+        builder = std::make_unique<flatbuffers::FlatBufferBuilder>(1024);
+    } catch (...) {
+        sender_done_.store(true, std::memory_order_release);
+        return;
+    }
+    std::uint64_t last_sequence = 0;
+    int idle_rounds = 0;
+    for (;;) {
+        std::size_t records = 0;
+        try {
+            while (frames.size() < kSendBatchBytes && queue_.tryConsume([&](const Record& r) {
+                appendFrame(r, *builder, frames);
+                frame_ends.push_back(frames.size());
+                ++sender_counts_[static_cast<std::size_t>(r.type)];
+                last_sequence = std::max(last_sequence, r.sequence);
+            })) {
+                ++records;
+            }
+        } catch (...) {
+            // Out of memory while encoding: the batch so far is delivered; the record that failed is lost.
+            lost_.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (records > 0) {
+            deliver(frames, frame_ends, records);
+            idle_rounds = 0;
+            continue;
+        }
+        const State state = state_.load(std::memory_order_acquire);
+        if (state == State::stopping && in_flight_.load(std::memory_order_acquire) == 0 && queue_.empty()) {
+            break;
+        }
+        sleepNs(++idle_rounds < 20 ? 50 * 1000 : 250 * 1000);
+    }
+    // Session end: everything accepted, by type, and where it went.
+    Record end{};
+    end.type = EventType::session_end;
+    end.sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed);
+    end.timestamp_ns = monotonicNs();
+    for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
+        end.session_end.counts[i] = sender_counts_[i] + overflow_counts_[i].load(std::memory_order_relaxed);
+    }
+    end.session_end.counts[static_cast<std::size_t>(EventType::session_end)] = 1;
+    end.session_end.spooled = spooled_.load(std::memory_order_relaxed);
+    end.session_end.last_sequence = end.sequence;
+    accepted_.fetch_add(1, std::memory_order_relaxed);
+    try {
+        appendFrame(end, *builder, frames);
+        frame_ends.push_back(frames.size());
+        deliver(frames, frame_ends, 1);
+    } catch (...) {
+        lost_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (const int fd = socket_.exchange(-1); fd >= 0) {
+        ::shutdown(fd, SHUT_RDWR);
+        ::close(fd);
+    }
+    connected_.store(false, std::memory_order_relaxed);
+    (void)last_sequence;
+    sender_done_.store(true, std::memory_order_release);
+}
+
+bool EmitterCore::stop(std::chrono::milliseconds timeout) noexcept {
+    State expected = State::running;
+    if (!state_.compare_exchange_strong(expected, State::stopping)) {
+        if (expected == State::forked_child) {
+            return false; // the child owns no sender thread and no connection
+        }
+        return expected == State::stopped;
+    }
+    const auto ms = static_cast<std::uint64_t>(std::max<std::int64_t>(timeout.count(), 0));
+    deadline_ns_.store(monotonicNs() + ms * 1000000ull, std::memory_order_release);
+    if (thread_started_) {
+        pthread_join(thread_, nullptr);
+        thread_started_ = false;
+    }
+    state_.store(State::stopped, std::memory_order_release);
+    unregisterCore(this);
+    return lost_.load() == 0;
+}
+
+// ---- Emitter ---------------------------------------------------------------------------------------------
+
+Emitter::Emitter() noexcept = default;
+
+Emitter::~Emitter() {
+    if (core_ && core_->state() == State::running) {
+        core_->stop(std::chrono::milliseconds(500));
+    } else if (core_ && core_->state() == State::forked_child) {
+        unregisterCore(core_.get());
+        (void)core_.release(); // inherited from the parent: its queue may hold half-written slots; leak it
+    }
+}
+
+bool Emitter::start(const EmitterConfig& config) noexcept {
+    if (core_ || !config.enabled()) {
+        return false;
+    }
+    try {
+        core_ = std::make_unique<EmitterCore>(config);
+    } catch (...) {
+        return false;
+    }
+    if (!core_->startThread()) {
+        core_.reset();
+        return false;
+    }
+    return true;
+}
+
+bool Emitter::stop(std::chrono::milliseconds timeout) noexcept {
+    return core_ ? core_->stop(timeout) : true;
+}
+
+bool Emitter::running() const noexcept {
+    return core_ && core_->state() == State::running;
+}
+
+StringId Emitter::internString(std::string_view text) noexcept {
+    return core_ ? core_->intern(text) : 0;
+}
+
+bool Emitter::push(EventType type, const void* payload, std::size_t bytes) noexcept {
+    return core_ && core_->push(type, payload, bytes);
+}
+
+bool Emitter::emitSessionStart(std::string_view executable, std::string_view argv, std::string_view hostname,
+                               std::string_view engine_version, std::string_view configuration) noexcept {
+    SessionStartRecord s{};
+    s.pid = static_cast<std::uint32_t>(::getpid());
+    s.protocol_version = kProtocolVersion;
+    s.wall_clock_ns = wallClockNs();
+    s.executable = internString(executable);
+    s.argv = internString(argv);
+    s.hostname = internString(hostname);
+    s.engine_version = internString(engine_version);
+    s.configuration = internString(configuration);
+    return push(EventType::session_start, &s, sizeof s);
+}
+
+bool Emitter::emitEvent(const AgentRecord& r) noexcept {
+    return push(EventType::agent, &r, sizeof r);
+}
+bool Emitter::emitEvent(const AllocationRecord& r) noexcept {
+    return push(EventType::allocation, &r, sizeof r);
+}
+bool Emitter::emitEvent(const FreeRecord& r) noexcept {
+    return push(EventType::free, &r, sizeof r);
+}
+bool Emitter::emitEvent(const ExecutableRecord& r) noexcept {
+    return push(EventType::executable_loaded, &r, sizeof r);
+}
+bool Emitter::emitEvent(const ModuleVariableRecord& r) noexcept {
+    return push(EventType::module_variable, &r, sizeof r);
+}
+bool Emitter::emitEvent(const DispatchRecord& r) noexcept {
+    return push(EventType::dispatch, &r, sizeof r);
+}
+bool Emitter::emitEvent(const SnapshotRecord& r) noexcept {
+    return push(EventType::snapshot, &r, sizeof r);
+}
+bool Emitter::emitEvent(const SnapshotFailureRecord& r) noexcept {
+    return push(EventType::snapshot_failure, &r, sizeof r);
+}
+bool Emitter::emitEvent(const PassRecord& r) noexcept {
+    return push(EventType::pass, &r, sizeof r);
+}
+bool Emitter::emitEvent(const RestoreSkipRecord& r) noexcept {
+    return push(EventType::restore_skip, &r, sizeof r);
+}
+bool Emitter::emitEvent(const WarningRecord& r) noexcept {
+    return push(EventType::warning, &r, sizeof r);
+}
+
+bool Emitter::emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
+    WarningRecord w{dispatch_id, internString(text), code};
+    return emitEvent(w);
+}
+
+bool Emitter::emitInventory(std::uint64_t agent, std::uint64_t generation,
+                            std::span<const InventoryRegion> regions) noexcept {
+    if (!running() || !core_->inventoryChanged(agent, generation)) {
+        return false;
+    }
+    InventoryRecord inv{agent, generation, 0, static_cast<std::uint32_t>(regions.size())};
+    for (const auto& region : regions) {
+        inv.bytes += region.size;
+    }
+    push(EventType::inventory, &inv, sizeof inv);
+    std::uint32_t index = 0;
+    for (const auto& region : regions) {
+        InventoryRegionRecord r{agent,   generation, region.address, region.size, region.allocation_id,
+                                index++, region.kind};
+        push(EventType::inventory_region, &r, sizeof r);
+    }
+    return true;
+}
+
+Emitter::Stats Emitter::stats() const noexcept {
+    return core_ ? core_->stats() : Stats{0, 0, 0, 0, false};
+}
+
+} // namespace rs::ipc

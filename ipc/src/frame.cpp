@@ -1,0 +1,632 @@
+#include "replayscope/ipc/frame.hpp"
+
+#include "session_events_generated.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+namespace rs::ipc {
+
+std::string_view eventTypeName(EventType type) noexcept {
+    switch (type) {
+    case EventType::hello:
+        return "hello";
+    case EventType::session_start:
+        return "session_start";
+    case EventType::string:
+        return "string";
+    case EventType::agent:
+        return "agent";
+    case EventType::allocation:
+        return "allocation";
+    case EventType::free:
+        return "free";
+    case EventType::executable_loaded:
+        return "executable_loaded";
+    case EventType::module_variable:
+        return "module_variable";
+    case EventType::dispatch:
+        return "dispatch";
+    case EventType::inventory:
+        return "inventory";
+    case EventType::inventory_region:
+        return "inventory_region";
+    case EventType::snapshot:
+        return "snapshot";
+    case EventType::snapshot_failure:
+        return "snapshot_failure";
+    case EventType::pass:
+        return "pass";
+    case EventType::restore_skip:
+        return "restore_skip";
+    case EventType::warning:
+        return "warning";
+    case EventType::session_end:
+        return "session_end";
+    }
+    return "unknown";
+}
+
+std::uint64_t monotonicNs() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+std::uint64_t wallClockNs() noexcept {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+namespace {
+
+template <typename E>
+std::uint8_t u8(E e) {
+    return static_cast<std::uint8_t>(e);
+}
+
+/// Builds the FlatBuffers payload of `r` into `b` (finished).
+void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
+    const std::uint64_t ts = r.timestamp_ns;
+    switch (r.type) {
+    case EventType::hello: {
+        const auto& h = r.hello;
+        auto token = b.CreateString(h.token, strnlen(h.token, HelloRecord::kTokenBytes));
+        b.Finish(fb::CreateHello(b, token, h.pid, h.protocol_version));
+        break;
+    }
+    case EventType::session_start: {
+        const auto& s = r.session_start;
+        b.Finish(fb::CreateSessionStart(b, ts, s.pid, s.protocol_version, s.wall_clock_ns, s.executable,
+                                        s.argv, s.hostname, s.engine_version, s.configuration));
+        break;
+    }
+    case EventType::string: {
+        const auto& s = r.string;
+        auto text = b.CreateString(s.text, std::min<std::size_t>(s.length, kMaxStringBytes));
+        b.Finish(fb::CreateInternedString(b, ts, s.id, s.original_length, text));
+        break;
+    }
+    case EventType::agent: {
+        const auto& a = r.agent;
+        b.Finish(fb::CreateAgent(b, ts, a.handle, a.name, a.isa, u8(a.device_type), a.node));
+        break;
+    }
+    case EventType::allocation: {
+        const auto& a = r.allocation;
+        b.Finish(fb::CreateAllocation(b, ts, a.id, a.address, a.size, a.agent, a.pool_flags, u8(a.api),
+                                      u8(a.pointer_type), u8(a.classification)));
+        break;
+    }
+    case EventType::free:
+        b.Finish(fb::CreateFree(b, ts, r.free.allocation_id, r.free.address));
+        break;
+    case EventType::executable_loaded: {
+        const auto& e = r.executable;
+        b.Finish(fb::CreateExecutableLoaded(b, ts, e.executable, e.code_object, e.agent, e.uri));
+        break;
+    }
+    case EventType::module_variable: {
+        const auto& v = r.module_variable;
+        b.Finish(fb::CreateModuleVariable(b, ts, v.executable, v.agent, v.address, v.size, v.symbol,
+                                          u8(v.status)));
+        break;
+    }
+    case EventType::dispatch: {
+        const auto& d = r.dispatch;
+        b.Finish(fb::CreateDispatch(b, ts, d.id, d.agent, d.queue, d.kernel_object, d.kernel_name, d.grid[0],
+                                    d.grid[1], d.grid[2], d.workgroup[0], d.workgroup[1], d.workgroup[2],
+                                    u8(d.decision)));
+        break;
+    }
+    case EventType::inventory: {
+        const auto& i = r.inventory;
+        b.Finish(fb::CreateInventory(b, ts, i.agent, i.generation, i.bytes, i.regions));
+        break;
+    }
+    case EventType::inventory_region: {
+        const auto& g = r.inventory_region;
+        b.Finish(fb::CreateInventoryRegion(b, ts, g.agent, g.generation, g.address, g.size, g.allocation_id,
+                                           g.index, u8(g.kind)));
+        break;
+    }
+    case EventType::snapshot: {
+        const auto& s = r.snapshot;
+        b.Finish(fb::CreateSnapshot(b, ts, s.dispatch_id, s.agent, s.generation, s.bytes, s.duration_ns,
+                                    s.regions, s.failures, s.ok));
+        break;
+    }
+    case EventType::snapshot_failure: {
+        const auto& f = r.snapshot_failure;
+        b.Finish(fb::CreateSnapshotFailure(b, ts, f.dispatch_id, f.address, f.size, f.allocation_id,
+                                           u8(f.reason)));
+        break;
+    }
+    case EventType::pass: {
+        const auto& p = r.pass;
+        b.Finish(fb::CreatePass(b, ts, p.dispatch_id, p.start_tick, p.end_tick, p.restore_ns,
+                                p.bytes_restored, p.index, p.regions_restored, p.skips));
+        break;
+    }
+    case EventType::restore_skip: {
+        const auto& s = r.restore_skip;
+        b.Finish(fb::CreateRestoreSkip(b, ts, s.dispatch_id, s.address, s.size, s.allocation_id, s.pass_index,
+                                       u8(s.reason)));
+        break;
+    }
+    case EventType::warning: {
+        const auto& w = r.warning;
+        b.Finish(fb::CreateWarning(b, ts, w.dispatch_id, w.text, static_cast<std::uint16_t>(w.code)));
+        break;
+    }
+    case EventType::session_end: {
+        const auto& e = r.session_end;
+        auto counts = b.CreateVector(e.counts, kEventTypeSlots);
+        b.Finish(fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence));
+        break;
+    }
+    }
+}
+
+template <typename T>
+const T* verified(const std::uint8_t* payload, std::size_t length) {
+    flatbuffers::Verifier verifier(payload, length, 16, 4096);
+    if (!verifier.VerifyBuffer<T>(nullptr)) {
+        return nullptr;
+    }
+    return flatbuffers::GetRoot<T>(payload);
+}
+
+template <typename E>
+bool toEnum(std::uint32_t value, std::uint32_t max, E& out) {
+    if (value > max) {
+        return false;
+    }
+    out = static_cast<E>(value);
+    return true;
+}
+
+/// Verifies and decodes a payload of `type` into `r`; false when invalid.
+bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record& r) {
+    r.type = type;
+    switch (type) {
+    case EventType::hello: {
+        const auto* t = verified<fb::Hello>(p, n);
+        if (t == nullptr || t->token() == nullptr || t->token()->size() != HelloRecord::kTokenBytes) {
+            return false;
+        }
+        std::memcpy(r.hello.token, t->token()->data(), HelloRecord::kTokenBytes);
+        r.hello.pid = t->pid();
+        r.hello.protocol_version = t->protocol_version();
+        r.timestamp_ns = 0;
+        return true;
+    }
+    case EventType::session_start: {
+        const auto* t = verified<fb::SessionStart>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.session_start;
+        s.pid = t->pid();
+        s.protocol_version = t->protocol_version();
+        s.wall_clock_ns = t->wall_clock_ns();
+        s.executable = t->executable();
+        s.argv = t->argv();
+        s.hostname = t->hostname();
+        s.engine_version = t->engine_version();
+        s.configuration = t->configuration();
+        return true;
+    }
+    case EventType::string: {
+        const auto* t = verified<fb::InternedString>(p, n);
+        if (t == nullptr || (t->text() != nullptr && t->text()->size() > kMaxStringBytes)) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.string;
+        s.id = t->id();
+        s.original_length = t->original_length();
+        s.length = static_cast<std::uint16_t>(t->text() ? t->text()->size() : 0);
+        if (s.length > 0) {
+            std::memcpy(s.text, t->text()->data(), s.length);
+        }
+        return true;
+    }
+    case EventType::agent: {
+        const auto* t = verified<fb::Agent>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& a = r.agent;
+        a.handle = t->handle();
+        a.name = t->name();
+        a.isa = t->isa();
+        a.node = t->node();
+        return toEnum(t->device_type(), 3, a.device_type);
+    }
+    case EventType::allocation: {
+        const auto* t = verified<fb::Allocation>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& a = r.allocation;
+        a.id = t->id();
+        a.address = t->address();
+        a.size = t->size();
+        a.agent = t->agent();
+        a.pool_flags = t->pool_flags();
+        return toEnum(t->api(), 1, a.api) && toEnum(t->pointer_type(), 4, a.pointer_type) &&
+               toEnum(t->classification(), 6, a.classification);
+    }
+    case EventType::free: {
+        const auto* t = verified<fb::Free>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        r.free.allocation_id = t->allocation_id();
+        r.free.address = t->address();
+        return true;
+    }
+    case EventType::executable_loaded: {
+        const auto* t = verified<fb::ExecutableLoaded>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& e = r.executable;
+        e.executable = t->executable();
+        e.code_object = t->code_object();
+        e.agent = t->agent();
+        e.uri = t->uri();
+        return true;
+    }
+    case EventType::module_variable: {
+        const auto* t = verified<fb::ModuleVariable>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& v = r.module_variable;
+        v.executable = t->executable();
+        v.agent = t->agent();
+        v.address = t->address();
+        v.size = t->size();
+        v.symbol = t->symbol();
+        return toEnum(t->status(), 3, v.status);
+    }
+    case EventType::dispatch: {
+        const auto* t = verified<fb::Dispatch>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& d = r.dispatch;
+        d.id = t->id();
+        d.agent = t->agent();
+        d.queue = t->queue();
+        d.kernel_object = t->kernel_object();
+        d.kernel_name = t->kernel_name();
+        d.grid[0] = t->grid_x();
+        d.grid[1] = t->grid_y();
+        d.grid[2] = t->grid_z();
+        d.workgroup[0] = t->workgroup_x();
+        d.workgroup[1] = t->workgroup_y();
+        d.workgroup[2] = t->workgroup_z();
+        return toEnum(t->decision(), 7, d.decision);
+    }
+    case EventType::inventory: {
+        const auto* t = verified<fb::Inventory>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& i = r.inventory;
+        i.agent = t->agent();
+        i.generation = t->generation();
+        i.bytes = t->bytes();
+        i.regions = t->regions();
+        return true;
+    }
+    case EventType::inventory_region: {
+        const auto* t = verified<fb::InventoryRegion>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& g = r.inventory_region;
+        g.agent = t->agent();
+        g.generation = t->generation();
+        g.address = t->address();
+        g.size = t->size();
+        g.allocation_id = t->allocation_id();
+        g.index = t->index();
+        return toEnum(t->kind(), 1, g.kind);
+    }
+    case EventType::snapshot: {
+        const auto* t = verified<fb::Snapshot>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.snapshot;
+        s.dispatch_id = t->dispatch_id();
+        s.agent = t->agent();
+        s.generation = t->generation();
+        s.bytes = t->bytes();
+        s.duration_ns = t->duration_ns();
+        s.regions = t->regions();
+        s.failures = t->failures();
+        s.ok = t->ok();
+        return true;
+    }
+    case EventType::snapshot_failure: {
+        const auto* t = verified<fb::SnapshotFailure>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& f = r.snapshot_failure;
+        f.dispatch_id = t->dispatch_id();
+        f.address = t->address();
+        f.size = t->size();
+        f.allocation_id = t->allocation_id();
+        return toEnum(t->reason(), 3, f.reason);
+    }
+    case EventType::pass: {
+        const auto* t = verified<fb::Pass>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.pass;
+        s.dispatch_id = t->dispatch_id();
+        s.start_tick = t->start_tick();
+        s.end_tick = t->end_tick();
+        s.restore_ns = t->restore_ns();
+        s.bytes_restored = t->bytes_restored();
+        s.index = t->index();
+        s.regions_restored = t->regions_restored();
+        s.skips = t->skips();
+        return true;
+    }
+    case EventType::restore_skip: {
+        const auto* t = verified<fb::RestoreSkip>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.restore_skip;
+        s.dispatch_id = t->dispatch_id();
+        s.address = t->address();
+        s.size = t->size();
+        s.allocation_id = t->allocation_id();
+        s.pass_index = t->pass_index();
+        return toEnum(t->reason(), 2, s.reason);
+    }
+    case EventType::warning: {
+        const auto* t = verified<fb::Warning>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        r.warning.dispatch_id = t->dispatch_id();
+        r.warning.text = t->text();
+        return toEnum(t->code(), 6, r.warning.code);
+    }
+    case EventType::session_end: {
+        const auto* t = verified<fb::SessionEnd>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& e = r.session_end;
+        std::memset(e.counts, 0, sizeof e.counts);
+        if (t->counts() != nullptr) {
+            if (t->counts()->size() > kEventTypeSlots) {
+                return false;
+            }
+            for (flatbuffers::uoffset_t i = 0; i < t->counts()->size(); ++i) {
+                e.counts[i] = t->counts()->Get(i);
+            }
+        }
+        e.spooled = t->spooled();
+        e.last_sequence = t->last_sequence();
+        return true;
+    }
+    }
+    return false;
+}
+
+} // namespace
+
+void appendFrame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
+                 std::vector<std::uint8_t>& out) {
+    builder.Clear();
+    encodePayload(record, builder);
+    const std::size_t padded = (builder.GetSize() + 7) & ~std::size_t{7}; // keeps the next frame 8-aligned
+    FrameHeader header{kFrameMagic,
+                       kProtocolVersion,
+                       static_cast<std::uint16_t>(record.type),
+                       static_cast<std::uint32_t>(padded),
+                       0,
+                       record.sequence};
+    const std::size_t at = out.size();
+    out.resize(at + kFrameHeaderBytes + padded, 0);
+    std::memcpy(out.data() + at, &header, kFrameHeaderBytes);
+    std::memcpy(out.data() + at + kFrameHeaderBytes, builder.GetBufferPointer(), builder.GetSize());
+}
+
+std::string describe(FrameError error, const FrameHeader& header) {
+    char text[200];
+    switch (error) {
+    case FrameError::none:
+        return "valid frame";
+    case FrameError::incomplete:
+        return "truncated frame (stream ended inside a frame)";
+    case FrameError::bad_magic:
+        std::snprintf(text, sizeof text, "wrong magic 0x%08x (not a ReplayScope frame)", header.magic);
+        return text;
+    case FrameError::bad_version:
+        std::snprintf(text, sizeof text, "unsupported protocol version %u (this collector speaks %u)",
+                      header.version, kProtocolVersion);
+        return text;
+    case FrameError::oversized:
+        std::snprintf(text, sizeof text, "oversized frame: length %u above the maximum of %u bytes",
+                      header.length, kMaxPayloadBytes);
+        return text;
+    case FrameError::unknown_type:
+        std::snprintf(text, sizeof text, "unknown frame type %u", header.type);
+        return text;
+    case FrameError::invalid_payload:
+        std::snprintf(text, sizeof text,
+                      "invalid %s payload (%u bytes, sequence %llu) rejected by the verifier",
+                      std::string(eventTypeName(static_cast<EventType>(header.type))).c_str(), header.length,
+                      static_cast<unsigned long long>(header.sequence));
+        return text;
+    }
+    return "unknown frame error";
+}
+
+FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
+                       FrameHeader& header, std::size_t& frame_bytes) noexcept {
+    if (size < kFrameHeaderBytes) {
+        return FrameError::incomplete;
+    }
+    std::memcpy(&header, data, kFrameHeaderBytes);
+    if (header.magic != kFrameMagic) {
+        return FrameError::bad_magic;
+    }
+    if (header.version != kProtocolVersion) {
+        return FrameError::bad_version;
+    }
+    if (header.length > max_payload) {
+        return FrameError::oversized;
+    }
+    if (header.type == 0 || header.type >= kEventTypeSlots) {
+        return FrameError::unknown_type;
+    }
+    if (size < kFrameHeaderBytes + header.length) {
+        return FrameError::incomplete;
+    }
+    // FlatBuffers wants its root aligned. Senders pad every payload to a multiple of 8 bytes, so frames
+    // in an 8-aligned buffer stay aligned; anything else is copied to an aligned heap buffer first.
+    const std::uint8_t* payload = data + kFrameHeaderBytes;
+    std::vector<std::uint64_t> aligned;
+    if (reinterpret_cast<std::uintptr_t>(payload) % 8 != 0) {
+        try {
+            aligned.resize((header.length + 7) / 8);
+        } catch (...) {
+            return FrameError::invalid_payload;
+        }
+        std::memcpy(aligned.data(), payload, header.length);
+        payload = reinterpret_cast<const std::uint8_t*>(aligned.data());
+    }
+    record.sequence = header.sequence;
+    if (!decodePayload(static_cast<EventType>(header.type), payload, header.length, record)) {
+        return FrameError::invalid_payload;
+    }
+    frame_bytes = kFrameHeaderBytes + header.length;
+    return FrameError::none;
+}
+
+bool recordsEqual(const Record& a, const Record& b) noexcept {
+    if (a.type != b.type || a.sequence != b.sequence || a.timestamp_ns != b.timestamp_ns) {
+        return false;
+    }
+    switch (a.type) {
+    case EventType::hello:
+        return std::memcmp(a.hello.token, b.hello.token, HelloRecord::kTokenBytes) == 0 &&
+               a.hello.pid == b.hello.pid && a.hello.protocol_version == b.hello.protocol_version;
+    case EventType::session_start: {
+        const auto &x = a.session_start, &y = b.session_start;
+        return x.pid == y.pid && x.protocol_version == y.protocol_version &&
+               x.wall_clock_ns == y.wall_clock_ns && x.executable == y.executable && x.argv == y.argv &&
+               x.hostname == y.hostname && x.engine_version == y.engine_version &&
+               x.configuration == y.configuration;
+    }
+    case EventType::string:
+        return a.string.id == b.string.id && a.string.original_length == b.string.original_length &&
+               a.string.view() == b.string.view();
+    case EventType::agent: {
+        const auto &x = a.agent, &y = b.agent;
+        return x.handle == y.handle && x.name == y.name && x.isa == y.isa && x.device_type == y.device_type &&
+               x.node == y.node;
+    }
+    case EventType::allocation: {
+        const auto &x = a.allocation, &y = b.allocation;
+        return x.id == y.id && x.address == y.address && x.size == y.size && x.agent == y.agent &&
+               x.pool_flags == y.pool_flags && x.api == y.api && x.pointer_type == y.pointer_type &&
+               x.classification == y.classification;
+    }
+    case EventType::free:
+        return a.free.allocation_id == b.free.allocation_id && a.free.address == b.free.address;
+    case EventType::executable_loaded: {
+        const auto &x = a.executable, &y = b.executable;
+        return x.executable == y.executable && x.code_object == y.code_object && x.agent == y.agent &&
+               x.uri == y.uri;
+    }
+    case EventType::module_variable: {
+        const auto &x = a.module_variable, &y = b.module_variable;
+        return x.executable == y.executable && x.agent == y.agent && x.address == y.address &&
+               x.size == y.size && x.symbol == y.symbol && x.status == y.status;
+    }
+    case EventType::dispatch: {
+        const auto &x = a.dispatch, &y = b.dispatch;
+        return x.id == y.id && x.agent == y.agent && x.queue == y.queue &&
+               x.kernel_object == y.kernel_object && x.kernel_name == y.kernel_name &&
+               std::equal(x.grid, x.grid + 3, y.grid) &&
+               std::equal(x.workgroup, x.workgroup + 3, y.workgroup) && x.decision == y.decision;
+    }
+    case EventType::inventory: {
+        const auto &x = a.inventory, &y = b.inventory;
+        return x.agent == y.agent && x.generation == y.generation && x.bytes == y.bytes &&
+               x.regions == y.regions;
+    }
+    case EventType::inventory_region: {
+        const auto &x = a.inventory_region, &y = b.inventory_region;
+        return x.agent == y.agent && x.generation == y.generation && x.address == y.address &&
+               x.size == y.size && x.allocation_id == y.allocation_id && x.index == y.index &&
+               x.kind == y.kind;
+    }
+    case EventType::snapshot: {
+        const auto &x = a.snapshot, &y = b.snapshot;
+        return x.dispatch_id == y.dispatch_id && x.agent == y.agent && x.generation == y.generation &&
+               x.bytes == y.bytes && x.duration_ns == y.duration_ns && x.regions == y.regions &&
+               x.failures == y.failures && x.ok == y.ok;
+    }
+    case EventType::snapshot_failure: {
+        const auto &x = a.snapshot_failure, &y = b.snapshot_failure;
+        return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
+               x.allocation_id == y.allocation_id && x.reason == y.reason;
+    }
+    case EventType::pass: {
+        const auto &x = a.pass, &y = b.pass;
+        return x.dispatch_id == y.dispatch_id && x.start_tick == y.start_tick && x.end_tick == y.end_tick &&
+               x.restore_ns == y.restore_ns && x.bytes_restored == y.bytes_restored && x.index == y.index &&
+               x.regions_restored == y.regions_restored && x.skips == y.skips;
+    }
+    case EventType::restore_skip: {
+        const auto &x = a.restore_skip, &y = b.restore_skip;
+        return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
+               x.allocation_id == y.allocation_id && x.pass_index == y.pass_index && x.reason == y.reason;
+    }
+    case EventType::warning:
+        return a.warning.dispatch_id == b.warning.dispatch_id && a.warning.text == b.warning.text &&
+               a.warning.code == b.warning.code;
+    case EventType::session_end: {
+        const auto &x = a.session_end, &y = b.session_end;
+        return std::equal(x.counts, x.counts + kEventTypeSlots, y.counts) && x.spooled == y.spooled &&
+               x.last_sequence == y.last_sequence;
+    }
+    }
+    return false;
+}
+
+} // namespace rs::ipc

@@ -1,0 +1,690 @@
+#include "replayscope/ipc/session_store.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rs::ipc {
+
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE session(
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  format_version INTEGER NOT NULL,
+  created_wall_ns INTEGER NOT NULL,
+  protocol_version INTEGER, pid INTEGER, executable_id INTEGER, argv_id INTEGER, hostname_id INTEGER,
+  engine_version_id INTEGER, configuration_id INTEGER,
+  start_seq INTEGER, start_ns INTEGER, start_wall_ns INTEGER,
+  end_seq INTEGER, end_ns INTEGER, spooled INTEGER,
+  complete INTEGER NOT NULL DEFAULT 0,
+  last_sequence INTEGER NOT NULL DEFAULT 0,
+  events_stored INTEGER NOT NULL DEFAULT 0,
+  end_reason TEXT);
+CREATE TABLE event_counts(event_type INTEGER PRIMARY KEY, name TEXT NOT NULL, sent INTEGER, stored INTEGER NOT NULL);
+CREATE TABLE sequence_gaps(first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL);
+CREATE TABLE enum_names(enum TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (enum, code)) WITHOUT ROWID;
+CREATE TABLE strings(id INTEGER PRIMARY KEY, text TEXT NOT NULL, original_length INTEGER NOT NULL, seq INTEGER NOT NULL);
+CREATE TABLE agents(handle INTEGER PRIMARY KEY, seq INTEGER, ts_ns INTEGER, name_id INTEGER, isa_id INTEGER,
+  device_type INTEGER, node INTEGER);
+CREATE TABLE allocations(id INTEGER PRIMARY KEY, alloc_seq INTEGER, alloc_ns INTEGER, address INTEGER, size INTEGER,
+  agent INTEGER, api INTEGER, pool_flags INTEGER, pointer_type INTEGER, classification INTEGER,
+  free_seq INTEGER, free_ns INTEGER);
+CREATE TABLE executables(seq INTEGER PRIMARY KEY, ts_ns INTEGER, executable INTEGER, code_object INTEGER,
+  agent INTEGER, uri_id INTEGER);
+CREATE TABLE module_variables(seq INTEGER PRIMARY KEY, ts_ns INTEGER, executable INTEGER, agent INTEGER,
+  address INTEGER, size INTEGER, symbol_id INTEGER, status INTEGER);
+CREATE TABLE inventories(agent INTEGER NOT NULL, generation INTEGER NOT NULL, seq INTEGER, ts_ns INTEGER,
+  bytes INTEGER, region_count INTEGER, PRIMARY KEY (agent, generation)) WITHOUT ROWID;
+CREATE TABLE inventory_regions(agent INTEGER NOT NULL, generation INTEGER NOT NULL, idx INTEGER NOT NULL,
+  seq INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, kind INTEGER,
+  PRIMARY KEY (agent, generation, idx)) WITHOUT ROWID;
+CREATE TABLE dispatches(id INTEGER PRIMARY KEY, seq INTEGER, ts_ns INTEGER, agent INTEGER, queue INTEGER,
+  kernel_object INTEGER, kernel_name_id INTEGER, grid_x INTEGER, grid_y INTEGER, grid_z INTEGER,
+  workgroup_x INTEGER, workgroup_y INTEGER, workgroup_z INTEGER, decision INTEGER);
+CREATE TABLE snapshots(dispatch_id INTEGER PRIMARY KEY, seq INTEGER, ts_ns INTEGER, agent INTEGER,
+  generation INTEGER, regions INTEGER, bytes INTEGER, duration_ns INTEGER, ok INTEGER, failures INTEGER);
+CREATE TABLE snapshot_failures(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER, address INTEGER,
+  size INTEGER, allocation_id INTEGER, reason INTEGER);
+CREATE TABLE passes(dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER, ts_ns INTEGER,
+  start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER, bytes_restored INTEGER,
+  skips INTEGER, PRIMARY KEY (dispatch_id, idx)) WITHOUT ROWID;
+CREATE TABLE restore_skips(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER, pass_idx INTEGER,
+  address INTEGER, size INTEGER, allocation_id INTEGER, reason INTEGER);
+CREATE TABLE warnings(seq INTEGER PRIMARY KEY, ts_ns INTEGER, code INTEGER, dispatch_id INTEGER, text_id INTEGER);
+CREATE VIEW declines AS
+  SELECT d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code, e.name AS reason
+  FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision WHERE d.decision <> 0;
+INSERT INTO enum_names VALUES
+ ('device_type',0,'cpu'),('device_type',1,'gpu'),('device_type',2,'dsp'),('device_type',3,'other'),
+ ('api',0,'hsa_amd_memory_pool_allocate'),('api',1,'hsa_memory_allocate'),
+ ('pointer_type',0,'unknown'),('pointer_type',1,'hsa'),('pointer_type',2,'locked'),('pointer_type',3,'graphics'),
+ ('pointer_type',4,'ipc'),
+ ('classification',0,'tracked'),('classification',1,'kernarg'),('classification',2,'host'),
+ ('classification',3,'fine-grained'),('classification',4,'executable'),('classification',5,'not-owned'),
+ ('classification',6,'unknown-pointer'),
+ ('variable_status',0,'captured'),('variable_status',1,'zero-address'),('variable_status',2,'zero-size'),
+ ('variable_status',3,'too-large'),
+ ('decision',0,'replayed'),('decision',1,'multi-packet'),('decision',2,'graph-launch'),
+ ('decision',3,'snapshot-incomplete'),('decision',4,'footprint-budget'),('decision',5,'drain-timeout'),
+ ('decision',6,'filtered'),('decision',7,'restore-failed'),
+ ('region_kind',0,'allocation'),('region_kind',1,'module-variable'),
+ ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
+ ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),
+ ('restore_skip',0,'freed'),('restore_skip',1,'reallocated'),('restore_skip',2,'copy-failed'),
+ ('warning',0,'general'),('warning',1,'graph-launch'),('warning',2,'snapshot-incomplete'),
+ ('warning',3,'restore-failed'),('warning',4,'fidelity-mismatch'),('warning',5,'configuration'),
+ ('warning',6,'emitter');
+)sql";
+
+constexpr const char* kIndexes = R"sql(
+CREATE INDEX IF NOT EXISTS dispatches_kernel ON dispatches(kernel_name_id);
+CREATE INDEX IF NOT EXISTS dispatches_seq ON dispatches(seq);
+CREATE INDEX IF NOT EXISTS allocations_address ON allocations(address);
+CREATE INDEX IF NOT EXISTS snapshot_failures_dispatch ON snapshot_failures(dispatch_id);
+CREATE INDEX IF NOT EXISTS restore_skips_dispatch ON restore_skips(dispatch_id, pass_idx);
+CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(dispatch_id);
+)sql";
+
+struct InsertSql {
+    EventType type;
+    const char* sql;
+};
+constexpr InsertSql kInserts[] = {
+    {EventType::session_start,
+     "UPDATE session SET protocol_version=?1, pid=?2, executable_id=?3, argv_id=?4, hostname_id=?5, "
+     "engine_version_id=?6, configuration_id=?7, start_seq=?8, start_ns=?9, start_wall_ns=?10 WHERE id=1"},
+    {EventType::string, "INSERT OR IGNORE INTO strings VALUES (?1,?2,?3,?4)"},
+    {EventType::agent, "INSERT OR IGNORE INTO agents VALUES (?1,?2,?3,?4,?5,?6,?7)"},
+    {EventType::allocation,
+     "INSERT INTO "
+     "allocations(id,alloc_seq,alloc_ns,address,size,agent,api,pool_flags,pointer_type,classification) "
+     "VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10) ON CONFLICT(id) DO UPDATE SET alloc_seq=?2, alloc_ns=?3, "
+     "address=?4, size=?5, agent=?6, api=?7, pool_flags=?8, pointer_type=?9, classification=?10"},
+    {EventType::free, "INSERT OR IGNORE INTO allocations(id,address,free_seq,free_ns) VALUES (?1,?2,?3,?4)"},
+    {EventType::executable_loaded, "INSERT OR IGNORE INTO executables VALUES (?1,?2,?3,?4,?5,?6)"},
+    {EventType::module_variable, "INSERT OR IGNORE INTO module_variables VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
+    {EventType::dispatch,
+     "INSERT OR IGNORE INTO dispatches VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
+    {EventType::inventory, "INSERT OR IGNORE INTO inventories VALUES (?1,?2,?3,?4,?5,?6)"},
+    {EventType::inventory_region, "INSERT OR IGNORE INTO inventory_regions VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
+    {EventType::snapshot, "INSERT OR IGNORE INTO snapshots VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
+    {EventType::snapshot_failure, "INSERT OR IGNORE INTO snapshot_failures VALUES (?1,?2,?3,?4,?5,?6,?7)"},
+    {EventType::pass, "INSERT OR IGNORE INTO passes VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
+    {EventType::restore_skip, "INSERT OR IGNORE INTO restore_skips VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
+    {EventType::warning, "INSERT OR IGNORE INTO warnings VALUES (?1,?2,?3,?4,?5)"},
+    {EventType::session_end, "UPDATE session SET end_seq=?1, end_ns=?2, spooled=?3 WHERE id=1"},
+};
+
+/// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
+inline void bind(sqlite3_stmt* s, int i, std::uint64_t v) {
+    sqlite3_bind_int64(s, i, static_cast<sqlite3_int64>(v));
+}
+template <typename E>
+inline void bindEnum(sqlite3_stmt* s, int i, E v) {
+    sqlite3_bind_int(s, i, static_cast<int>(v));
+}
+
+bool fileHasContent(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
+}
+
+} // namespace
+
+SessionFileCheck checkSessionFile(const std::string& path) {
+    SessionFileCheck check;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        check.message = path + ": cannot be opened";
+        return check;
+    }
+    char magic[16] = {};
+    in.read(magic, sizeof magic);
+    if (in.gcount() < 16 || std::memcmp(magic, "SQLite format 3", 16) != 0) {
+        check.message = path + ": not a SQLite database (foreign file), refusing to use it as a session file";
+        return check;
+    }
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        check.message = path + ": cannot be opened by SQLite: " + sqlite3_errmsg(db);
+        sqlite3_close(db);
+        return check;
+    }
+    auto scalar = [&](const char* sql, sqlite3_int64& value, std::string& text) {
+        sqlite3_stmt* st = nullptr;
+        int rc = sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW) {
+                value = sqlite3_column_int64(st, 0);
+                const auto* t = sqlite3_column_text(st, 0);
+                text = t ? reinterpret_cast<const char*>(t) : "";
+                rc = SQLITE_OK;
+            }
+        }
+        if (rc != SQLITE_OK) {
+            text = sqlite3_errmsg(db);
+        }
+        sqlite3_finalize(st);
+        return rc == SQLITE_OK;
+    };
+    sqlite3_int64 value = 0;
+    std::string text;
+    if (!scalar("PRAGMA quick_check", value, text) || text != "ok") {
+        check.message = path + ": corrupt session file (SQLite integrity check: " + text + ")";
+    } else if (!scalar("PRAGMA application_id", value, text) || value != kSessionApplicationId) {
+        check.message = path + ": foreign SQLite database (application_id " + std::to_string(value) +
+                        ", not a ReplayScope session)";
+    } else if (!scalar("PRAGMA user_version", value, text) || value > kSessionFormatVersion) {
+        check.message = path + ": session format version " + std::to_string(value) +
+                        " is newer than this ReplayScope supports (" + std::to_string(kSessionFormatVersion) +
+                        "); use a newer ReplayScope";
+    } else if (value < 1) {
+        check.message = path + ": session format version " + std::to_string(value) + " is not valid";
+    } else {
+        check.ok = true;
+    }
+    sqlite3_close(db);
+    return check;
+}
+
+std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode mode, std::string& error) {
+    const bool exists = fileHasContent(path);
+    bool fresh = true;
+    if (exists) {
+        if (mode == Mode::create) {
+            error = path + ": already exists (use --force to overwrite)";
+            return nullptr;
+        }
+        if (mode == Mode::overwrite) {
+            ::unlink(path.c_str());
+            ::unlink((path + "-wal").c_str());
+            ::unlink((path + "-shm").c_str());
+        } else {
+            const SessionFileCheck check = checkSessionFile(path);
+            if (!check.ok) {
+                error = check.message;
+                return nullptr;
+            }
+            fresh = false;
+        }
+    }
+    std::unique_ptr<SessionStore> store(new SessionStore());
+    if (sqlite3_open_v2(path.c_str(), &store->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        error = path + ": cannot create: " + sqlite3_errmsg(store->db_);
+        return nullptr;
+    }
+    auto fail = [&]() -> std::unique_ptr<SessionStore> {
+        error = path + ": " + store->error_;
+        return nullptr;
+    };
+    if (!store->exec("PRAGMA journal_mode=WAL") || !store->exec("PRAGMA synchronous=NORMAL")) {
+        return fail();
+    }
+    if (fresh) {
+        char pragmas[128];
+        std::snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
+                      kSessionApplicationId, kSessionFormatVersion);
+        if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(kSchema)) {
+            return fail();
+        }
+        char row[160];
+        std::snprintf(row, sizeof row,
+                      "INSERT INTO session(id, format_version, created_wall_ns) VALUES (1, %d, %lld)",
+                      kSessionFormatVersion, static_cast<long long>(wallClockNs()));
+        if (!store->exec(row) || !store->exec("COMMIT")) {
+            return fail();
+        }
+    }
+    if (!store->prepareAll() || (!fresh && !store->loadState())) {
+        return fail();
+    }
+    return store;
+}
+
+SessionStore::~SessionStore() {
+    if (in_transaction_) {
+        commit();
+    }
+    for (auto* s : statements_) {
+        sqlite3_finalize(s);
+    }
+    sqlite3_finalize(free_update_);
+    sqlite3_finalize(session_update_);
+    sqlite3_close(db_);
+}
+
+bool SessionStore::exec(const char* sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+        error_ = message ? message : sqlite3_errmsg(db_);
+        sqlite3_free(message);
+        return false;
+    }
+    return true;
+}
+
+bool SessionStore::prepareAll() {
+    for (const auto& insert : kInserts) {
+        if (sqlite3_prepare_v3(db_, insert.sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               &statements_[static_cast<std::size_t>(insert.type)], nullptr) != SQLITE_OK) {
+            error_ = sqlite3_errmsg(db_);
+            return false;
+        }
+    }
+    if (sqlite3_prepare_v3(db_, "UPDATE allocations SET free_seq=?2, free_ns=?3 WHERE id=?1", -1,
+                           SQLITE_PREPARE_PERSISTENT, &free_update_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v3(db_,
+                           "UPDATE session SET last_sequence=?1, events_stored=events_stored+?2 WHERE id=1",
+                           -1, SQLITE_PREPARE_PERSISTENT, &session_update_, nullptr) != SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    return true;
+}
+
+bool SessionStore::loadState() {
+    // Rebuild the sequence bitmap: everything up to last_sequence except the recorded gaps.
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, "SELECT last_sequence, end_seq FROM session WHERE id=1", -1, &st, nullptr) !=
+            SQLITE_OK ||
+        sqlite3_step(st) != SQLITE_ROW) {
+        error_ = std::string("no session row: ") + sqlite3_errmsg(db_);
+        sqlite3_finalize(st);
+        return false;
+    }
+    const auto last = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+    saw_end_ = sqlite3_column_type(st, 1) != SQLITE_NULL;
+    sqlite3_finalize(st);
+    for (std::uint64_t s = 1; s <= last; ++s) {
+        markSequence(s);
+    }
+    last_sequence_ = last;
+    if (sqlite3_prepare_v2(db_, "SELECT first_seq, last_seq FROM sequence_gaps", -1, &st, nullptr) !=
+        SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (auto s = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+             s <= static_cast<std::uint64_t>(sqlite3_column_int64(st, 1)); ++s) {
+            seen_[s / 64] &= ~(1ull << (s % 64));
+        }
+    }
+    sqlite3_finalize(st);
+    return true;
+}
+
+void SessionStore::markSequence(std::uint64_t sequence) {
+    const std::size_t word = sequence / 64;
+    if (word >= seen_.size()) {
+        seen_.resize(std::max(word + 1, seen_.size() * 2), 0);
+    }
+    seen_[word] |= 1ull << (sequence % 64);
+    last_sequence_ = std::max(last_sequence_, sequence);
+}
+
+bool SessionStore::begin() {
+    if (!in_transaction_) {
+        if (!exec("BEGIN")) {
+            return false;
+        }
+        in_transaction_ = true;
+    }
+    return true;
+}
+
+bool SessionStore::insert(const Record& r) {
+    if (r.type == EventType::hello) {
+        return true;
+    }
+    if (r.sequence != 0 && r.sequence / 64 < seen_.size() &&
+        (seen_[r.sequence / 64] >> (r.sequence % 64)) & 1) {
+        return true; // duplicate (spool imported twice, or a frame both sent and spooled)
+    }
+    if (!begin()) {
+        return false;
+    }
+    sqlite3_stmt* s = statement(r.type);
+    if (s == nullptr) {
+        return true;
+    }
+    const std::uint64_t seq = r.sequence, ts = r.timestamp_ns;
+    switch (r.type) {
+    case EventType::hello:
+        break;
+    case EventType::session_start: {
+        const auto& x = r.session_start;
+        sqlite3_bind_int(s, 1, x.protocol_version);
+        bind(s, 2, x.pid);
+        bind(s, 3, x.executable);
+        bind(s, 4, x.argv);
+        bind(s, 5, x.hostname);
+        bind(s, 6, x.engine_version);
+        bind(s, 7, x.configuration);
+        bind(s, 8, seq);
+        bind(s, 9, ts);
+        bind(s, 10, x.wall_clock_ns);
+        break;
+    }
+    case EventType::string: {
+        const auto& x = r.string;
+        bind(s, 1, x.id);
+        sqlite3_bind_text(s, 2, x.text, x.length, SQLITE_STATIC);
+        bind(s, 3, x.original_length);
+        bind(s, 4, seq);
+        break;
+    }
+    case EventType::agent: {
+        const auto& x = r.agent;
+        bind(s, 1, x.handle);
+        bind(s, 2, seq);
+        bind(s, 3, ts);
+        bind(s, 4, x.name);
+        bind(s, 5, x.isa);
+        bindEnum(s, 6, x.device_type);
+        bind(s, 7, x.node);
+        break;
+    }
+    case EventType::allocation: {
+        const auto& x = r.allocation;
+        bind(s, 1, x.id);
+        bind(s, 2, seq);
+        bind(s, 3, ts);
+        bind(s, 4, x.address);
+        bind(s, 5, x.size);
+        bind(s, 6, x.agent);
+        bindEnum(s, 7, x.api);
+        bind(s, 8, x.pool_flags);
+        bindEnum(s, 9, x.pointer_type);
+        bindEnum(s, 10, x.classification);
+        break;
+    }
+    case EventType::free: {
+        // Normally the allocation row exists: set its free sequence. Otherwise (its allocation event is
+        // still to come, e.g. in a spool) a placeholder row keeps the free; the allocation upsert fills it.
+        bind(free_update_, 1, r.free.allocation_id);
+        bind(free_update_, 2, seq);
+        bind(free_update_, 3, ts);
+        const int rc = sqlite3_step(free_update_);
+        sqlite3_reset(free_update_);
+        if (rc != SQLITE_DONE) {
+            error_ = sqlite3_errmsg(db_);
+            return false;
+        }
+        if (sqlite3_changes(db_) > 0) {
+            markSequence(seq);
+            ++stored_;
+            return true;
+        }
+        bind(s, 1, r.free.allocation_id);
+        bind(s, 2, r.free.address);
+        bind(s, 3, seq);
+        bind(s, 4, ts);
+        break;
+    }
+    case EventType::executable_loaded: {
+        const auto& x = r.executable;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.executable);
+        bind(s, 4, x.code_object);
+        bind(s, 5, x.agent);
+        bind(s, 6, x.uri);
+        break;
+    }
+    case EventType::module_variable: {
+        const auto& x = r.module_variable;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.executable);
+        bind(s, 4, x.agent);
+        bind(s, 5, x.address);
+        bind(s, 6, x.size);
+        bind(s, 7, x.symbol);
+        bindEnum(s, 8, x.status);
+        break;
+    }
+    case EventType::dispatch: {
+        const auto& x = r.dispatch;
+        bind(s, 1, x.id);
+        bind(s, 2, seq);
+        bind(s, 3, ts);
+        bind(s, 4, x.agent);
+        bind(s, 5, x.queue);
+        bind(s, 6, x.kernel_object);
+        bind(s, 7, x.kernel_name);
+        for (int i = 0; i < 3; ++i) {
+            bind(s, 8 + i, x.grid[i]);
+            bind(s, 11 + i, x.workgroup[i]);
+        }
+        bindEnum(s, 14, x.decision);
+        break;
+    }
+    case EventType::inventory: {
+        const auto& x = r.inventory;
+        bind(s, 1, x.agent);
+        bind(s, 2, x.generation);
+        bind(s, 3, seq);
+        bind(s, 4, ts);
+        bind(s, 5, x.bytes);
+        bind(s, 6, x.regions);
+        break;
+    }
+    case EventType::inventory_region: {
+        const auto& x = r.inventory_region;
+        bind(s, 1, x.agent);
+        bind(s, 2, x.generation);
+        bind(s, 3, x.index);
+        bind(s, 4, seq);
+        bind(s, 5, x.address);
+        bind(s, 6, x.size);
+        bind(s, 7, x.allocation_id);
+        bindEnum(s, 8, x.kind);
+        break;
+    }
+    case EventType::snapshot: {
+        const auto& x = r.snapshot;
+        bind(s, 1, x.dispatch_id);
+        bind(s, 2, seq);
+        bind(s, 3, ts);
+        bind(s, 4, x.agent);
+        bind(s, 5, x.generation);
+        bind(s, 6, x.regions);
+        bind(s, 7, x.bytes);
+        bind(s, 8, x.duration_ns);
+        sqlite3_bind_int(s, 9, x.ok ? 1 : 0);
+        bind(s, 10, x.failures);
+        break;
+    }
+    case EventType::snapshot_failure: {
+        const auto& x = r.snapshot_failure;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.dispatch_id);
+        bind(s, 4, x.address);
+        bind(s, 5, x.size);
+        bind(s, 6, x.allocation_id);
+        bindEnum(s, 7, x.reason);
+        break;
+    }
+    case EventType::pass: {
+        const auto& x = r.pass;
+        bind(s, 1, x.dispatch_id);
+        bind(s, 2, x.index);
+        bind(s, 3, seq);
+        bind(s, 4, ts);
+        bind(s, 5, x.start_tick);
+        bind(s, 6, x.end_tick);
+        bind(s, 7, x.restore_ns);
+        bind(s, 8, x.regions_restored);
+        bind(s, 9, x.bytes_restored);
+        bind(s, 10, x.skips);
+        break;
+    }
+    case EventType::restore_skip: {
+        const auto& x = r.restore_skip;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.dispatch_id);
+        bind(s, 4, x.pass_index);
+        bind(s, 5, x.address);
+        bind(s, 6, x.size);
+        bind(s, 7, x.allocation_id);
+        bindEnum(s, 8, x.reason);
+        break;
+    }
+    case EventType::warning: {
+        const auto& x = r.warning;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bindEnum(s, 3, x.code);
+        bind(s, 4, x.dispatch_id);
+        bind(s, 5, x.text);
+        break;
+    }
+    case EventType::session_end: {
+        const auto& x = r.session_end;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.spooled);
+        // Sent counts are kept for finish(); the row is written in event_counts there.
+        sqlite3_stmt* counts = nullptr;
+        if (sqlite3_prepare_v2(db_,
+                               "INSERT INTO event_counts(event_type,name,sent,stored) VALUES (?1,?2,?3,0) "
+                               "ON CONFLICT(event_type) DO UPDATE SET sent=?3",
+                               -1, &counts, nullptr) != SQLITE_OK) {
+            error_ = sqlite3_errmsg(db_);
+            return false;
+        }
+        for (std::size_t i = 2; i < kEventTypeSlots; ++i) {
+            const auto name = eventTypeName(static_cast<EventType>(i));
+            sqlite3_bind_int(counts, 1, static_cast<int>(i));
+            sqlite3_bind_text(counts, 2, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
+            bind(counts, 3, x.counts[i]);
+            sqlite3_step(counts);
+            sqlite3_reset(counts);
+        }
+        sqlite3_finalize(counts);
+        saw_end_ = true;
+        break;
+    }
+    }
+    const int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_DONE) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    markSequence(seq);
+    ++stored_;
+    return true;
+}
+
+bool SessionStore::commit() {
+    if (!in_transaction_) {
+        return true;
+    }
+    bind(session_update_, 1, last_sequence_);
+    // events_stored accumulates per commit: count rows added since the previous commit.
+    bind(session_update_, 2, stored_ - committed_stored_);
+    const int rc = sqlite3_step(session_update_);
+    sqlite3_reset(session_update_);
+    if (rc != SQLITE_DONE) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    if (!exec("COMMIT")) {
+        return false;
+    }
+    committed_stored_ = stored_;
+    in_transaction_ = false;
+    return true;
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> SessionStore::gaps() const {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> result;
+    std::uint64_t s = 1;
+    while (s <= last_sequence_) {
+        if ((seen_[s / 64] >> (s % 64)) & 1) {
+            ++s;
+            continue;
+        }
+        const std::uint64_t first = s;
+        while (s <= last_sequence_ && !((seen_[s / 64] >> (s % 64)) & 1)) {
+            ++s;
+        }
+        result.emplace_back(first, s - 1);
+    }
+    return result;
+}
+
+bool SessionStore::finish(const std::string& end_reason) {
+    if (!begin()) {
+        return false;
+    }
+    const auto missing = gaps();
+    if (!exec("DELETE FROM sequence_gaps")) {
+        return false;
+    }
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db_, "INSERT INTO sequence_gaps VALUES (?1, ?2)", -1, &st, nullptr) != SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    for (const auto& [first, last] : missing) {
+        bind(st, 1, first);
+        bind(st, 2, last);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    // Stored counts, per event type, from the tables themselves.
+    static constexpr const char* kStored = R"sql(
+INSERT INTO event_counts(event_type, name, sent, stored)
+SELECT t.code, t.name, NULL, t.n FROM (
+  SELECT 2 AS code, 'session_start' AS name, (SELECT count(*) FROM session WHERE start_seq IS NOT NULL) AS n
+  UNION ALL SELECT 3, 'string', (SELECT count(*) FROM strings)
+  UNION ALL SELECT 4, 'agent', (SELECT count(*) FROM agents)
+  UNION ALL SELECT 5, 'allocation', (SELECT count(*) FROM allocations WHERE alloc_seq IS NOT NULL)
+  UNION ALL SELECT 6, 'free', (SELECT count(*) FROM allocations WHERE free_seq IS NOT NULL)
+  UNION ALL SELECT 7, 'executable_loaded', (SELECT count(*) FROM executables)
+  UNION ALL SELECT 8, 'module_variable', (SELECT count(*) FROM module_variables)
+  UNION ALL SELECT 9, 'dispatch', (SELECT count(*) FROM dispatches)
+  UNION ALL SELECT 10, 'inventory', (SELECT count(*) FROM inventories)
+  UNION ALL SELECT 11, 'inventory_region', (SELECT count(*) FROM inventory_regions)
+  UNION ALL SELECT 12, 'snapshot', (SELECT count(*) FROM snapshots)
+  UNION ALL SELECT 13, 'snapshot_failure', (SELECT count(*) FROM snapshot_failures)
+  UNION ALL SELECT 14, 'pass', (SELECT count(*) FROM passes)
+  UNION ALL SELECT 15, 'restore_skip', (SELECT count(*) FROM restore_skips)
+  UNION ALL SELECT 16, 'warning', (SELECT count(*) FROM warnings)
+  UNION ALL SELECT 17, 'session_end', (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)) AS t WHERE true
+ON CONFLICT(event_type) DO UPDATE SET stored = excluded.stored;
+)sql";
+    if (!exec(kStored)) {
+        return false;
+    }
+    if (sqlite3_prepare_v2(db_, "UPDATE session SET complete=?1, end_reason=?2 WHERE id=1", -1, &st,
+                           nullptr) != SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    sqlite3_bind_int(st, 1, saw_end_ && missing.empty() ? 1 : 0);
+    sqlite3_bind_text(st, 2, end_reason.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (!exec(kIndexes) || !commit()) {
+        return false;
+    }
+    return exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+} // namespace rs::ipc

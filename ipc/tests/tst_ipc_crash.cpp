@@ -1,0 +1,124 @@
+// Crash consistency: the sender killed with SIGKILL mid-stream, and the collector killed mid-stream.
+#include "test_support.hpp"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace rs::ipc;
+using rs::test::SessionDb;
+
+class CrashTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void senderKilledMidStream() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/killed.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        QProcess sender;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("REPLAYSCOPE_SOCKET", QString::fromStdString(collector->socketPath()));
+        env.insert("REPLAYSCOPE_TOKEN", QString::fromStdString(collector->token()));
+        env.insert("REPLAYSCOPE_SPOOL", QString::fromStdString(collector->spoolPath()));
+        sender.setProcessEnvironment(env);
+        sender.start(RS_TEST_SENDER, {"100000000", "200"}); // would run for minutes
+        QVERIFY(sender.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= 3000, 15000);
+        ::kill(static_cast<pid_t>(sender.processId()), SIGKILL);
+        QVERIFY(sender.waitForFinished());
+        QCOMPARE(sender.exitStatus(), QProcess::CrashExit);
+        const auto summary = collector->finish(std::chrono::seconds(5));
+        QVERIFY(!summary.complete);
+        QVERIFY(summary.events_stored >= 3000);
+
+        SessionDb db(session);
+        QVERIFY(db.ok());
+        QCOMPARE(db.text("PRAGMA integrity_check"), QString("ok"));
+        QCOMPARE(db.integer("SELECT complete FROM session"), 0);
+        // Killed between frames, or inside one (a truncated last frame is dropped, everything before kept).
+        const QString reason = db.text("SELECT end_reason FROM session");
+        QVERIFY2(reason == "connection closed without session end" ||
+                     reason == "truncated frame at end of stream",
+                 qPrintable(reason));
+        // Every event received is stored, in order, with no hole: dispatches 1..K, sequence 1..last.
+        const long long dispatches = db.integer("SELECT count(*) FROM dispatches");
+        QVERIFY(dispatches >= 2990);
+        QCOMPARE(db.integer("SELECT max(id) FROM dispatches"), dispatches);
+        QCOMPARE(db.integer("SELECT last_sequence FROM session"),
+                 static_cast<long long>(summary.last_sequence));
+        QCOMPARE(db.integer("SELECT events_stored FROM session"),
+                 static_cast<long long>(summary.events_stored));
+        QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT last_sequence FROM session")),
+                 summary.events_stored);
+        QCOMPARE(db.integer("SELECT count(*) FROM sequence_gaps"), 0);
+    }
+
+    void collectorKilledMidStream() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/collector-killed.rsdb";
+        QProcess collector;
+        collector.start(RS_TEST_COLLECTOR, {session});
+        QVERIFY(collector.waitForStarted());
+        QString socket, token, spool;
+        while (spool.isEmpty()) {
+            QVERIFY(collector.waitForReadyRead(10000) || collector.canReadLine());
+            while (collector.canReadLine()) {
+                const QString line = QString::fromUtf8(collector.readLine()).trimmed();
+                if (line.startsWith("SOCKET "))
+                    socket = line.mid(7);
+                if (line.startsWith("TOKEN "))
+                    token = line.mid(6);
+                if (line.startsWith("SPOOL "))
+                    spool = line.mid(6);
+            }
+        }
+        Emitter e;
+        QVERIFY(e.start({socket.toStdString(), token.toStdString(), spool.toStdString(), 1024}));
+        for (std::uint64_t i = 1; i <= 1000; ++i) {
+            QVERIFY(
+                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+        }
+        // Wait until the collector has committed the first 1000, then kill it.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            SessionDb(session.toStdString()).integer("SELECT count(*) FROM dispatches") == 1000, 10000);
+        ::kill(static_cast<pid_t>(collector.processId()), SIGKILL);
+        QVERIFY(collector.waitForFinished());
+        // The sender process (this one) carries on normally; the rest goes to the spool.
+        for (std::uint64_t i = 1001; i <= 2000; ++i) {
+            QVERIFY(
+                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+        }
+        QVERIFY(e.stop(std::chrono::seconds(5)));
+        const auto stats = e.stats();
+        QCOMPARE(stats.lost, 0u);
+        QCOMPARE(stats.sent + stats.spooled, stats.accepted);
+        QCOMPARE(stats.spooled, 1001u); // dispatches 1001..2000 and session end
+        QVERIFY(QFileInfo(spool).size() > 0);
+        // The killed collector's file opens, incomplete; replayscope-run --import-spool completes it.
+        SessionDb before(session.toStdString());
+        QCOMPARE(before.integer("SELECT complete FROM session"), 0);
+        QProcess import;
+        import.start(RS_REPLAYSCOPE_RUN, {"--import-spool", spool, "-o", session});
+        QVERIFY(import.waitForFinished(20000));
+        QCOMPARE(import.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(import.readAllStandardError()).contains("imported 1001 frames"));
+        SessionDb db(session.toStdString());
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 2000);
+        QCOMPARE(db.integer("SELECT complete FROM session"), 1);
+        QCOMPARE(db.integer("SELECT count(*) FROM sequence_gaps"), 0);
+        QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='dispatch'"), 2000);
+        QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='dispatch'"), 2000);
+        // Clean up the killed collector's socket directory.
+        QFile::remove(socket);
+        QDir().rmdir(QFileInfo(socket).path());
+    }
+};
+
+QTEST_GUILESS_MAIN(CrashTest)
+#include "tst_ipc_crash.moc"

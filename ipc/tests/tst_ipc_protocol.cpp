@@ -1,0 +1,151 @@
+// Round trip of every event type through the frame codec, and frame-header checks.
+#include "test_support.hpp"
+
+#include <QtTest>
+
+using namespace rs::ipc;
+
+namespace {
+
+/// One record of every type with distinctive, non-default field values.
+std::vector<Record> everyType() {
+    std::vector<Record> v;
+    auto add = [&](EventType t) -> Record& {
+        Record r{};
+        r.type = t;
+        r.sequence = v.size() + 1;
+        r.timestamp_ns = 1'700'000'000'000'000'000ull + v.size() * 17;
+        v.push_back(r);
+        return v.back();
+    };
+    std::memset(add(EventType::hello).hello.token, 'a', 64);
+    v.back().sequence = 0;
+    v.back().timestamp_ns = 0;
+    v.back().hello.pid = 77;
+    v.back().hello.protocol_version = kProtocolVersion;
+    add(EventType::session_start).session_start = {1234, kProtocolVersion, 99'000'000'000ull, 1, 2, 3, 4, 5};
+    auto& s = add(EventType::string).string;
+    s.id = 9;
+    s.original_length = 1000;
+    s.length = static_cast<std::uint16_t>(kMaxStringBytes);
+    std::memset(s.text, 'k', kMaxStringBytes);
+    add(EventType::agent).agent = {0xfeed, 3, 4, DeviceType::gpu, 2};
+    add(EventType::allocation).allocation = {11,
+                                             0x7f0000001000,
+                                             4096,
+                                             0xfeed,
+                                             0x5,
+                                             AllocationApi::memory_allocate,
+                                             PointerType::hsa,
+                                             AllocationClass::excluded_fine_grained};
+    add(EventType::free).free = {11, 0x7f0000001000};
+    add(EventType::executable_loaded).executable = {0xe1, 0xc1, 0xfeed, 6};
+    add(EventType::module_variable).module_variable = {0xe1, 0xfeed, 0x9000,
+                                                       8,    7,      VariableStatus::skipped_too_large};
+    add(EventType::dispatch).dispatch = {
+        42, 0xfeed, 0x9a, 0xdead, 8, {1024, 2, 3}, {256, 4, 1}, DispatchDecision::declined_drain_timeout};
+    add(EventType::inventory).inventory = {0xfeed, 5, 8192, 2};
+    add(EventType::inventory_region).inventory_region = {
+        0xfeed, 5, 0x7f0000002000, 4096, 12, 1, RegionKind::module_variable};
+    add(EventType::snapshot).snapshot = {42, 0xfeed, 5, 8192, 3500, 2, 1, false};
+    add(EventType::snapshot_failure).snapshot_failure = {42, 0x7f0000002000, 4096, 12,
+                                                         SnapshotFailureReason::symbol_enumeration};
+    add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1};
+    add(EventType::restore_skip).restore_skip = {
+        42, 0x7f0000002000, 4096, 12, 1, RestoreSkipReason::reallocated};
+    add(EventType::warning).warning = {42, 10, WarningCode::fidelity_mismatch};
+    auto& e = add(EventType::session_end).session_end;
+    for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
+        e.counts[i] = i * 3;
+    }
+    e.spooled = 5;
+    e.last_sequence = 17;
+    return v;
+}
+
+} // namespace
+
+class ProtocolTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void roundTripEveryEventType() {
+        const auto records = everyType();
+        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..17
+        const auto bytes = rs::test::frames(records);
+        std::size_t offset = 0;
+        for (const auto& expected : records) {
+            Record got{};
+            FrameHeader header{};
+            std::size_t n = 0;
+            const auto err =
+                decodeFrame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, got, header, n);
+            QVERIFY2(err == FrameError::none, describe(err, header).c_str());
+            QCOMPARE(header.magic, kFrameMagic);
+            QCOMPARE(header.version, kProtocolVersion);
+            QCOMPARE(header.type, static_cast<std::uint16_t>(expected.type));
+            QCOMPARE(header.sequence, expected.sequence);
+            QCOMPARE(header.length % 8, 0u);
+            QVERIFY2(recordsEqual(expected, got), std::string(eventTypeName(expected.type)).c_str());
+            offset += n;
+        }
+        QCOMPARE(offset, bytes.size());
+    }
+
+    void recordsEqualDetectsADifferentField() {
+        auto records = everyType();
+        Record changed = records[8]; // dispatch
+        changed.dispatch.workgroup[2] = 9;
+        QVERIFY(!recordsEqual(records[8], changed));
+    }
+
+    void truncatedFrameIsIncomplete() {
+        const auto bytes = rs::test::frames({rs::test::dispatchRecord(1, 1)});
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        QCOMPARE(decodeFrame(bytes.data(), 10, kMaxPayloadBytes, r, h, n), FrameError::incomplete);
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size() - 1, kMaxPayloadBytes, r, h, n),
+                 FrameError::incomplete);
+    }
+
+    void headerErrorsAreNamed() {
+        auto bytes = rs::test::frames({rs::test::dispatchRecord(1, 1)});
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        auto bad = bytes;
+        bad[0] = 'X';
+        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_magic);
+        QVERIFY(QString::fromStdString(describe(FrameError::bad_magic, h)).contains("wrong magic"));
+        bad = bytes;
+        bad[4] = 99; // version
+        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_version);
+        bad = bytes;
+        const std::uint32_t huge = 1u << 30;
+        std::memcpy(bad.data() + 8, &huge, 4);
+        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::oversized);
+        QVERIFY(QString::fromStdString(describe(FrameError::oversized, h)).contains("oversized"));
+        bad = bytes;
+        bad[6] = 200; // type
+        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::unknown_type);
+        bad = bytes;
+        for (std::size_t i = kFrameHeaderBytes; i < bad.size(); ++i) {
+            bad[i] = 0xff;
+        }
+        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::invalid_payload);
+    }
+
+    void outOfRangeEnumIsInvalid() {
+        auto rec = rs::test::dispatchRecord(1, 1);
+        rec.dispatch.decision = static_cast<DispatchDecision>(200);
+        const auto bytes = rs::test::frames({rec});
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+                 FrameError::invalid_payload);
+    }
+};
+
+QTEST_GUILESS_MAIN(ProtocolTest)
+#include "tst_ipc_protocol.moc"

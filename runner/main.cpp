@@ -1,0 +1,258 @@
+// replayscope-run: runs a program under the ReplayScope engine and records its session file.
+//
+//   replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]
+//   replayscope-run --import-spool FILE -o SESSION.rsdb
+//
+// Exit status: the program's (128+signal when it was killed); 125 when replayscope-run itself fails
+// before or instead of running the program (bad option, engine missing, session file refused).
+#include "replayscope/ipc/collector.hpp"
+#include "replayscope/ipc/environment.hpp"
+#include "run_support.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#ifndef RS_VERSION
+#define RS_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr int kToolFailure = 125;
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "replayscope-run: %s\n", message.c_str());
+    return kToolFailure;
+}
+
+bool fileExists(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+std::string joinArgs(const std::vector<std::string>& args) {
+    std::string s;
+    for (const auto& a : args) {
+        s += (s.empty() ? "" : " ") + a;
+    }
+    return s;
+}
+
+volatile std::sig_atomic_t g_forward_pid = 0;
+void forwardSignal(int sig) {
+    if (g_forward_pid > 0) {
+        ::kill(static_cast<pid_t>(g_forward_pid), sig);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Split at the first "--": options before, program and its arguments after.
+    std::vector<std::string> program_args;
+    int option_argc = argc;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--") {
+            option_argc = i;
+            for (int j = i + 1; j < argc; ++j) {
+                program_args.emplace_back(argv[j]);
+            }
+            break;
+        }
+    }
+
+    CLI::App app{"Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
+                 "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
+                 "  replayscope-run --import-spool FILE -o SESSION.rsdb",
+                 "replayscope-run"};
+    app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION);
+    std::string output, engine, import_spool, host_budget_text, preload = "auto";
+    bool force = false, simulate = false, no_progress = false;
+    unsigned drain_ms = 5000;
+    rs::runner::ReplayOptions replay;
+    app.add_option("-o,--output", output, "Session file to write (.rsdb)")->required();
+    app.add_flag("-f,--force", force, "Overwrite an existing session file");
+    app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
+        ->check(CLI::Range(1u, 1000u))
+        ->capture_default_str();
+    app.add_option("--kernel-include-regex", replay.kernel_include_regex,
+                   "Replay only kernels whose name matches (ECMAScript regex)");
+    app.add_option("--kernel-exclude-regex", replay.kernel_exclude_regex,
+                   "Never replay kernels whose name matches (ECMAScript regex)");
+    app.add_option("--dispatch-skip,--launch-skip", replay.dispatch_skip,
+                   "Let this many matching dispatches through before replaying");
+    app.add_option("--dispatch-count,--launch-count", replay.dispatch_count,
+                   "Replay at most this many dispatches (0: no limit)");
+    app.add_option("--agent", replay.agent_filter,
+                   "Replay only on these agents (comma-separated indices or names)");
+    app.add_option("--host-memory-budget", host_budget_text,
+                   "Decline a replay whose snapshot would exceed this many host bytes (suffix K/M/G/T)");
+    app.add_flag("--fidelity-check", replay.fidelity_check,
+                 "Hash tracked regions after each pass and record whether the output matched pass 1");
+    app.add_flag("--simulate", simulate, "Run the program on ReplayScope's simulated HSA runtime");
+    app.add_option("--engine", engine, "Engine library to inject (default: next to this binary)");
+    app.add_option(
+           "--preload-engine", preload,
+           "Also LD_PRELOAD the engine (needed only for the hipGraphLaunch interposer): auto (when the "
+           "program links libamdhip64), on, off")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->capture_default_str();
+    app.add_option("--import-spool", import_spool,
+                   "Ingest a spool file into SESSION instead of running a program");
+    app.add_option("--drain-timeout", drain_ms,
+                   "Milliseconds to wait for the event stream after the program ends")
+        ->capture_default_str();
+    app.add_flag("--no-progress", no_progress, "No progress line on the terminal");
+    try {
+        app.parse(option_argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : kToolFailure;
+    }
+    if (!host_budget_text.empty()) {
+        const auto bytes = rs::runner::parseBytes(host_budget_text);
+        if (!bytes) {
+            return fail("--host-memory-budget: not a byte count: " + host_budget_text);
+        }
+        replay.host_memory_budget = *bytes;
+    }
+
+    // --import-spool: no program.
+    if (!import_spool.empty()) {
+        if (!program_args.empty()) {
+            return fail("--import-spool takes no program");
+        }
+        const auto result = rs::ipc::SpoolImporter::import(import_spool, output);
+        if (!result.ok) {
+            return fail(result.message);
+        }
+        if (!result.message.empty()) {
+            std::fprintf(stderr, "replayscope-run: %s\n", result.message.c_str());
+        }
+        std::fprintf(stderr,
+                     "replayscope-run: imported %llu frames from %s into %s (%llu new events); session %s\n",
+                     static_cast<unsigned long long>(result.frames_read), import_spool.c_str(),
+                     output.c_str(), static_cast<unsigned long long>(result.events_stored),
+                     result.complete ? "complete" : "incomplete");
+        return 0;
+    }
+    if (program_args.empty()) {
+        return fail("no program given: replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]");
+    }
+
+    const auto layout = rs::runner::InstallLayout::fromRunningBinary();
+    if (engine.empty()) {
+        engine = layout.defaultEnginePath();
+    }
+    if (!fileExists(engine)) {
+        return fail("engine library not found: " + engine +
+                    " (build the replayscope_engine target, or pass --engine PATH)");
+    }
+    char resolved_engine[PATH_MAX];
+    if (::realpath(engine.c_str(), resolved_engine) != nullptr) {
+        engine = resolved_engine;
+    }
+    const std::string program = rs::runner::resolveProgram(program_args.front());
+    if (program.empty()) {
+        return fail("program not found or not executable: " + program_args.front());
+    }
+
+    rs::runner::TargetEnvironment env;
+    if (simulate) {
+        const std::string sim = layout.simulatorDirectory();
+        if (sim.empty()) {
+            std::string where;
+            for (const auto& c : layout.simulatorCandidates()) {
+                where += " " + c;
+            }
+            return fail("--simulate: no simulated runtime (libhsa-runtime64.so.1) in:" + where);
+        }
+        env.prepend("LD_LIBRARY_PATH", sim);
+    }
+
+    std::string error;
+    rs::ipc::CollectorOptions options;
+    options.session_path = output;
+    options.overwrite = force;
+    auto collector = rs::ipc::Collector::create(options, error);
+    if (!collector) {
+        return fail(error);
+    }
+    namespace envn = rs::ipc::env;
+    env.set("HSA_TOOLS_LIB", engine);
+    env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
+    env.set(envn::kSocket, collector->socketPath());
+    env.set(envn::kToken, collector->token());
+    env.set(envn::kSpool, collector->spoolPath());
+    env.setReplayOptions(replay);
+    if (preload == "on" || (preload == "auto" && rs::runner::programUsesHip(program))) {
+        env.prepend("LD_PRELOAD", engine);
+    }
+    ::unlink(collector->spoolPath().c_str()); // a stale spool of an earlier run must not be imported
+
+    if (!collector->start()) {
+        return fail("cannot start the collector thread");
+    }
+    // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGQUIT, SIG_IGN);
+    rs::runner::ProgramLauncher launcher;
+    if (!launcher.launch(program, program_args, env, error)) {
+        collector->finish(std::chrono::milliseconds(0));
+        return fail(error);
+    }
+    g_forward_pid = launcher.pid();
+    std::signal(SIGTERM, forwardSignal);
+    std::signal(SIGHUP, forwardSignal);
+
+    rs::runner::ProgressLine progress(!no_progress);
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<int> status;
+    int ticks = 0;
+    while (!(status = launcher.poll())) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (++ticks % 10 == 0) {
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            progress.update(collector->eventsStored(), collector->dispatchesStored(), s);
+        }
+    }
+    g_forward_pid = 0;
+    progress.clear();
+    const auto summary = collector->finish(std::chrono::milliseconds(drain_ms));
+    collector.reset();
+
+    std::string spool_note;
+    if (fileExists(options.session_path + ".spool")) {
+        const auto imported = rs::ipc::SpoolImporter::import(options.session_path + ".spool", output);
+        if (imported.ok) {
+            spool_note = ", " + std::to_string(imported.events_stored) + " events imported from the spool" +
+                         (imported.complete ? " (session now complete)" : "");
+            ::unlink((options.session_path + ".spool").c_str());
+        } else {
+            spool_note = ", spool not imported: " + imported.message;
+        }
+    }
+    std::fprintf(
+        stderr,
+        "replayscope-run: %s: %llu events, %llu dispatches, %s (%s), %llu sequence gaps%s; %s exited with "
+        "status %d\n",
+        output.c_str(), static_cast<unsigned long long>(summary.events_stored),
+        static_cast<unsigned long long>(summary.dispatches), summary.complete ? "complete" : "incomplete",
+        summary.end_reason.c_str(), static_cast<unsigned long long>(summary.gaps), spool_note.c_str(),
+        joinArgs(program_args).c_str(), *status);
+    if (!summary.error.empty()) {
+        std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
+    }
+    return *status;
+}

@@ -1,0 +1,260 @@
+#include "run_support.hpp"
+
+#include "replayscope/ipc/environment.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace rs::runner {
+
+namespace {
+bool isFile(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+bool startsWith(const std::string& s, const std::string& prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+}
+} // namespace
+
+InstallLayout InstallLayout::fromRunningBinary() {
+    char buf[PATH_MAX];
+    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+    std::string exe = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string(".");
+    const auto slash = exe.rfind('/');
+    return InstallLayout(slash == std::string::npos ? std::string(".") : exe.substr(0, slash));
+}
+
+std::string InstallLayout::defaultEnginePath() const {
+    return exe_dir_ + "/../lib/replayscope/libreplayscope_engine.so";
+}
+
+std::vector<std::string> InstallLayout::simulatorCandidates() const {
+    return {exe_dir_ + "/../lib/replayscope/sim", exe_dir_ + "/../sim/lib"};
+}
+
+std::string InstallLayout::simulatorDirectory() const {
+    for (const auto& dir : simulatorCandidates()) {
+        if (isFile(dir + "/libhsa-runtime64.so.1")) {
+            char resolved[PATH_MAX];
+            return ::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir;
+        }
+    }
+    return {};
+}
+
+TargetEnvironment::TargetEnvironment() {
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string entry(*e);
+        if (startsWith(entry, "REPLAYSCOPE_") || startsWith(entry, "HSA_TOOLS_LIB=") ||
+            startsWith(entry, "HSA_TOOLS_ROCPROFILER_V1_TOOLS=")) {
+            continue; // stale settings of an outer session never leak into this one
+        }
+        entries_.push_back(entry);
+    }
+}
+
+void TargetEnvironment::set(const std::string& name, const std::string& value) {
+    const std::string prefix = name + "=";
+    for (auto& entry : entries_) {
+        if (startsWith(entry, prefix)) {
+            entry = prefix + value;
+            return;
+        }
+    }
+    entries_.push_back(prefix + value);
+}
+
+std::optional<std::string> TargetEnvironment::get(const std::string& name) const {
+    const std::string prefix = name + "=";
+    for (const auto& entry : entries_) {
+        if (startsWith(entry, prefix)) {
+            return entry.substr(prefix.size());
+        }
+    }
+    return std::nullopt;
+}
+
+void TargetEnvironment::prepend(const std::string& name, const std::string& entry) {
+    const auto current = get(name);
+    set(name, current && !current->empty() ? entry + ":" + *current : entry);
+}
+
+void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
+    namespace env = rs::ipc::env;
+    set(env::kPasses, std::to_string(o.passes));
+    if (!o.kernel_include_regex.empty()) {
+        set(env::kKernelIncludeRegex, o.kernel_include_regex);
+    }
+    if (!o.kernel_exclude_regex.empty()) {
+        set(env::kKernelExcludeRegex, o.kernel_exclude_regex);
+    }
+    set(env::kDispatchSkip, std::to_string(o.dispatch_skip));
+    set(env::kDispatchCount, std::to_string(o.dispatch_count));
+    if (!o.agent_filter.empty()) {
+        set(env::kAgentFilter, o.agent_filter);
+    }
+    set(env::kHostMemoryBudget, std::to_string(o.host_memory_budget));
+    set(env::kFidelityCheck, o.fidelity_check ? "1" : "0");
+}
+
+std::string TargetEnvironment::describeReplayOptions() const {
+    std::string text;
+    for (const auto& entry : entries_) {
+        if (startsWith(entry, "REPLAYSCOPE_") && !startsWith(entry, "REPLAYSCOPE_TOKEN=")) {
+            text += entry + "\n";
+        }
+    }
+    return text;
+}
+
+bool programUsesHip(const std::string& program_path) {
+    std::ifstream in(program_path, std::ios::binary);
+    if (!in) {
+        return false;
+    }
+    static const std::string needle = "libamdhip64.so";
+    std::string window;
+    char chunk[1 << 16];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+        window.append(chunk, static_cast<std::size_t>(in.gcount()));
+        if (window.find(needle) != std::string::npos) {
+            return true;
+        }
+        window.erase(0, window.size() > needle.size() ? window.size() - needle.size() : 0);
+    }
+    return false;
+}
+
+std::string resolveProgram(const std::string& program) {
+    if (program.find('/') != std::string::npos) {
+        return ::access(program.c_str(), X_OK) == 0 ? program : std::string();
+    }
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        const auto end = dirs.find(':', start);
+        std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+        if (isFile(candidate) && ::access(candidate.c_str(), X_OK) == 0) {
+            return candidate;
+        }
+        if (end == std::string::npos) {
+            break;
+        }
+        start = end + 1;
+    }
+    return {};
+}
+
+bool ProgramLauncher::launch(const std::string& path, const std::vector<std::string>& argv,
+                             const TargetEnvironment& env, std::string& error) {
+    std::vector<char*> args, envp;
+    for (const auto& a : argv) {
+        args.push_back(const_cast<char*>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    for (const auto& e : env.entries()) {
+        envp.push_back(const_cast<char*>(e.c_str()));
+    }
+    envp.push_back(nullptr);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults, empty;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGQUIT);
+    sigaddset(&defaults, SIGPIPE);
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    const int rc = ::posix_spawn(&pid_, path.c_str(), nullptr, &attr, args.data(), envp.data());
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        error = "cannot start " + path + ": " + std::strerror(rc);
+        pid_ = -1;
+        return false;
+    }
+    return true;
+}
+
+std::optional<int> ProgramLauncher::poll() {
+    int status = 0;
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+        if (WIFEXITED(status)) {
+            return WEXITSTATUS(status);
+        }
+        if (WIFSIGNALED(status)) {
+            return 128 + WTERMSIG(status);
+        }
+    }
+    if (r < 0 && errno != EINTR) {
+        return 127; // lost the child: report like a shell that cannot find the status
+    }
+    return std::nullopt;
+}
+
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO) == 1) {}
+
+void ProgressLine::update(std::uint64_t events, std::uint64_t dispatches, double seconds) {
+    if (!enabled_) {
+        return;
+    }
+    std::fprintf(stderr, "\r\033[Kreplayscope-run: %.1f s, %llu events, %llu dispatches", seconds,
+                 static_cast<unsigned long long>(events), static_cast<unsigned long long>(dispatches));
+    std::fflush(stderr);
+    shown_ = true;
+}
+
+void ProgressLine::clear() {
+    if (shown_) {
+        std::fprintf(stderr, "\r\033[K");
+        std::fflush(stderr);
+        shown_ = false;
+    }
+}
+
+std::optional<std::uint64_t> parseBytes(const std::string& text) {
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    if (errno != 0 || end == text.c_str() || text[0] == '-') {
+        return std::nullopt;
+    }
+    std::uint64_t scale = 1;
+    const std::string suffix(end);
+    if (suffix.empty() || suffix == "B") {
+        scale = 1;
+    } else if (suffix == "K" || suffix == "KiB") {
+        scale = 1ull << 10;
+    } else if (suffix == "M" || suffix == "MiB") {
+        scale = 1ull << 20;
+    } else if (suffix == "G" || suffix == "GiB") {
+        scale = 1ull << 30;
+    } else if (suffix == "T" || suffix == "TiB") {
+        scale = 1ull << 40;
+    } else {
+        return std::nullopt;
+    }
+    return value * scale;
+}
+
+} // namespace rs::runner

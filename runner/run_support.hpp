@@ -1,0 +1,99 @@
+// Building blocks of replayscope-run: where the engine and the simulator are, the target's
+// environment, launching and waiting for the program, and the terminal progress line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace rs::runner {
+
+/// Locations relative to the replayscope-run binary (never a compile-time path):
+/// engine `<exe_dir>/../lib/replayscope/libreplayscope_engine.so`; simulated runtime
+/// `<exe_dir>/../lib/replayscope/sim` (installed) or `<exe_dir>/../sim/lib` (build tree).
+class InstallLayout {
+  public:
+    /// From /proc/self/exe.
+    static InstallLayout fromRunningBinary();
+    explicit InstallLayout(std::string exe_dir) : exe_dir_(std::move(exe_dir)) {}
+    const std::string& exeDir() const noexcept { return exe_dir_; }
+    std::string defaultEnginePath() const;
+    /// First candidate directory holding libhsa-runtime64.so.1; empty when none does.
+    std::string simulatorDirectory() const;
+    /// The candidates searched by simulatorDirectory(), for error messages.
+    std::vector<std::string> simulatorCandidates() const;
+
+  private:
+    std::string exe_dir_;
+};
+
+/// Replay options passed to the engine (REPLAYSCOPE_* variables, ipc/environment.hpp).
+struct ReplayOptions {
+    unsigned passes = 2;
+    std::string kernel_include_regex;
+    std::string kernel_exclude_regex;
+    std::uint64_t dispatch_skip = 0;
+    std::uint64_t dispatch_count = 0; ///< 0 = no limit
+    std::string agent_filter;
+    std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
+    bool fidelity_check = false;
+};
+
+/// The environment of the target: the current environment minus any stale ReplayScope/HSA tool
+/// variables, plus the tool library, connection and replay variables.
+class TargetEnvironment {
+  public:
+    TargetEnvironment();
+    void set(const std::string& name, const std::string& value);
+    /// Prepends `entry` to a ':'-separated list variable (LD_LIBRARY_PATH, LD_PRELOAD).
+    void prepend(const std::string& name, const std::string& entry);
+    void setReplayOptions(const ReplayOptions& options);
+    std::optional<std::string> get(const std::string& name) const;
+    /// "KEY=value" lines of the REPLAYSCOPE_* replay variables (recorded in the session).
+    std::string describeReplayOptions() const;
+    /// NAME=VALUE strings for execve/posix_spawn.
+    const std::vector<std::string>& entries() const noexcept { return entries_; }
+
+  private:
+    std::vector<std::string> entries_;
+};
+
+/// True when the program file names libamdhip64 among its bytes (a direct HIP dependency): then the
+/// engine is also LD_PRELOADed so that its hipGraphLaunch interposer precedes HIP's.
+bool programUsesHip(const std::string& program_path);
+
+/// Resolves `program` like execvp (contains '/': as is; else searched in PATH). Empty when not found.
+std::string resolveProgram(const std::string& program);
+
+/// Starts the program with posix_spawn (SIGINT/SIGQUIT default in the child, as with system()).
+class ProgramLauncher {
+  public:
+    /// Returns false with `error` set when the program cannot be started.
+    bool launch(const std::string& path, const std::vector<std::string>& argv, const TargetEnvironment& env,
+                std::string& error);
+    pid_t pid() const noexcept { return pid_; }
+    /// Non-blocking: the exit status when the program has ended (exit code, or 128+signal).
+    std::optional<int> poll();
+
+  private:
+    pid_t pid_ = -1;
+};
+
+/// A single self-overwriting status line on stderr, only when stderr is a terminal.
+class ProgressLine {
+  public:
+    explicit ProgressLine(bool enabled);
+    void update(std::uint64_t events, std::uint64_t dispatches, double seconds);
+    void clear();
+
+  private:
+    bool enabled_;
+    bool shown_ = false;
+};
+
+/// Parses a byte count with an optional K/M/G/T suffix (powers of 1024). Nullopt when malformed.
+std::optional<std::uint64_t> parseBytes(const std::string& text);
+
+} // namespace rs::runner

@@ -1,0 +1,147 @@
+// replayscope-run end to end: environment handed to the target, session recorded, exit status
+// propagated (128+signal when killed), clear errors for a missing engine / refused session file.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    QString err;
+};
+
+Run run(const QStringList& args) {
+    QProcess p;
+    p.start(RS_REPLAYSCOPE_RUN, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString scalar(const QString& path, const char* sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    QString value;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const auto* t = sqlite3_column_text(st, 0);
+        value = t ? QString::fromUtf8(reinterpret_cast<const char*>(t)) : QString();
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return value;
+}
+
+} // namespace
+
+class ReplayScopeRunTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void recordsSessionAndPropagatesExitStatus() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/run.rsdb";
+        const Run r = run({"--engine",
+                           RS_PROBE,
+                           "--passes",
+                           "3",
+                           "--kernel-include-regex",
+                           "^acc.*",
+                           "--kernel-exclude-regex",
+                           "slow",
+                           "--dispatch-skip",
+                           "2",
+                           "--dispatch-count",
+                           "5",
+                           "--agent",
+                           "1",
+                           "--host-memory-budget",
+                           "2G",
+                           "--fidelity-check",
+                           "-o",
+                           session,
+                           "--",
+                           RS_PROBE,
+                           "250",
+                           "7"});
+        QCOMPARE(r.exit_code, 7);
+        QVERIFY2(r.err.contains("250 dispatches"), qPrintable(r.err));
+        QVERIFY(r.err.contains("complete"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("250"));
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+        const QString config =
+            scalar(session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id");
+        const QString engine = QFileInfo(RS_PROBE).canonicalFilePath();
+        QVERIFY2(config.contains("HSA_TOOLS_LIB=" + engine + "\n"), qPrintable(config));
+        QVERIFY(config.contains("HSA_TOOLS_ROCPROFILER_V1_TOOLS=1\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_PASSES=3\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_KERNEL_INCLUDE_REGEX=^acc.*\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_KERNEL_EXCLUDE_REGEX=slow\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_DISPATCH_SKIP=2\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_DISPATCH_COUNT=5\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_AGENT_FILTER=1\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_HOST_MEMORY_BUDGET=2147483648\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_FIDELITY_CHECK=1\n"));
+        QVERIFY(!config.contains("LD_PRELOAD=" + engine)); // the probe does not link HIP: no preload
+        QVERIFY(!QFileInfo::exists(session + ".spool"));
+    }
+
+    void killedProgramGives128PlusSignal() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/killed.rsdb";
+        const Run r = run({"--engine", RS_PROBE, "-o", session, "--", RS_PROBE, "10", "0", "9"});
+        QCOMPARE(r.exit_code, 128 + 9);
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("10"));
+    }
+
+    void missingEngineIsAClearError() {
+        QTemporaryDir dir;
+        const Run r = run(
+            {"--engine", dir.path() + "/nope.so", "-o", dir.path() + "/x.rsdb", "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("engine library not found: " + dir.path() + "/nope.so"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir.path() + "/x.rsdb"));
+    }
+
+    void existingSessionNeedsForce() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/again.rsdb";
+        QCOMPARE(run({"--engine", RS_PROBE, "-o", session, "--", RS_PROBE, "1", "0"}).exit_code, 0);
+        const Run refused = run({"--engine", RS_PROBE, "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(refused.exit_code, 125);
+        QVERIFY(refused.err.contains("already exists"));
+        QCOMPARE(run({"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE, "3", "0"}).exit_code, 0);
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("3"));
+    }
+
+    void importSpoolRefusesForeignFile() {
+        QTemporaryDir dir;
+        QFile foreign(dir.path() + "/foreign.rsdb");
+        QVERIFY(foreign.open(QIODevice::WriteOnly));
+        foreign.write("not a session");
+        foreign.close();
+        QFile spool(dir.path() + "/x.spool");
+        QVERIFY(spool.open(QIODevice::WriteOnly));
+        spool.close();
+        const Run r = run({"--import-spool", dir.path() + "/x.spool", "-o", dir.path() + "/foreign.rsdb"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("not a SQLite database (foreign file)"), qPrintable(r.err));
+    }
+
+    void versionAndUsage() {
+        const Run v = run({"--version"});
+        QCOMPARE(v.exit_code, 0);
+        QProcess p;
+        p.start(RS_REPLAYSCOPE_RUN, {"--version"});
+        p.waitForFinished();
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).startsWith("replayscope-run "));
+        const Run noProgram = run({"-o", "/tmp/unused.rsdb"});
+        QCOMPARE(noProgram.exit_code, 125);
+        QVERIFY(noProgram.err.contains("no program given"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ReplayScopeRunTest)
+#include "tst_replayscope_run.moc"
