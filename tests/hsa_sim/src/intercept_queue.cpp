@@ -27,6 +27,10 @@ InterceptQueue::InterceptQueue(Agent* agent, uint32_t size, hsa_queue_type32_t t
 }
 
 InterceptQueue::~InterceptQueue() {
+    {
+        std::lock_guard lock(liveness_->mutex);
+        liveness_->alive = false;
+    }
     hardware_.reset();
     header_.magic = 0;
     doorbell_->doorbell_of = nullptr;
@@ -44,7 +48,11 @@ void InterceptQueue::inactivate() { hardware_->inactivate(); }
 void InterceptQueue::on_doorbell(int64_t value) {
     if (current_ != nullptr) {
         // A store from inside a handler on this thread would re-enter the proxy lock: ROCr defers it.
-        Runtime::instance().doorbell_deferral().post([this, value] { process_published(value); });
+        Runtime::instance().doorbell_deferral().post([this, value, liveness = liveness_] {
+            std::lock_guard lock(liveness->mutex);
+            if (liveness->alive)
+                process_published(value);
+        });
         return;
     }
     process_published(value);

@@ -65,6 +65,13 @@ private:
     std::mutex overflow_mutex_;
     std::deque<std::vector<unsigned char>> overflow_;
     bool multiple_writer_calls_ = false;
+    /// Shared with deferred doorbell tasks: a task for a queue destroyed meanwhile does nothing, and
+    /// destruction waits for a task that is running.
+    struct Liveness {
+        std::mutex mutex;
+        bool alive = true;
+    };
+    std::shared_ptr<Liveness> liveness_ = std::make_shared<Liveness>();
     static thread_local Invocation* current_;
 };
 
