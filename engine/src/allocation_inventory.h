@@ -1,0 +1,51 @@
+// The inventory of live tracked device allocations (seed: "Allocation tracking"), behind Synchronized.
+#pragma once
+
+#include "synchronized.h"
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace rs::engine {
+
+/// One tracked allocation. `id` is its allocation generation: unique for the process, so an address
+/// that is freed and handed out again gets a new id and a snapshot region never matches it.
+struct TrackedAllocation {
+    uint64_t id = 0;
+    uintptr_t address = 0;
+    uint64_t size = 0;
+    uint64_t agent = 0; ///< owner agent handle (hsa_amd_pointer_info::agentOwner)
+};
+
+/// Live tracked allocations keyed by base address. Reads (snapshot listing, restore validation) take
+/// the read lock; allocate/free wrappers take the write lock.
+class AllocationInventory {
+  public:
+    using Map = std::map<uintptr_t, TrackedAllocation>;
+
+    /// A fresh allocation id (also used for excluded allocations, so every reported one has an id).
+    uint64_t next_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
+    void add(const TrackedAllocation& a);
+    /// Removes the allocation starting at `address`; returns it when it was tracked.
+    std::optional<TrackedAllocation> remove(uintptr_t address);
+    /// The tracked allocations owned by `agent`. Throws std::bad_alloc (metadata reservation failure).
+    std::vector<TrackedAllocation> owned_by(uint64_t agent) const;
+    /// Changes whenever an allocation is added or removed (the inventory generation of a snapshot).
+    uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+    /// Runs `fn(const Map&)` under the read lock (restore validates and copies inside it).
+    template <typename Fn>
+    decltype(auto) rlock(Fn&& fn) const {
+        return map_.rlock(std::forward<Fn>(fn));
+    }
+
+  private:
+    Synchronized<Map> map_;
+    std::atomic<uint64_t> next_id_{1};
+    std::atomic<uint64_t> generation_{0};
+};
+
+} // namespace rs::engine

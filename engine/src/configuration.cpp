@@ -1,0 +1,126 @@
+#include "configuration.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+namespace rs::engine {
+
+namespace {
+
+const char* get(const char* name) {
+    const char* v = std::getenv(name);
+    return (v && *v) ? v : nullptr;
+}
+
+bool parse_u64(const char* text, uint64_t& out) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
+        return false;
+    out = v;
+    return true;
+}
+
+void read_u64(Configuration& c, const char* name, uint64_t& field) {
+    if (const char* v = get(name)) {
+        uint64_t parsed = 0;
+        if (parse_u64(v, parsed))
+            field = parsed;
+        else
+            c.problems.push_back(std::string(name) + "='" + v + "' is not a non-negative integer; ignored");
+    }
+}
+
+void read_regex(Configuration& c, const char* name, std::optional<std::regex>& field, std::string& text) {
+    if (const char* v = get(name)) {
+        try {
+            field.emplace(v, std::regex::ECMAScript);
+            text = v;
+        } catch (const std::regex_error& e) {
+            c.problems.push_back(std::string(name) + "='" + v + "' is not a valid regex (" + e.what() +
+                                 "); ignored");
+        }
+    }
+}
+
+} // namespace
+
+Configuration Configuration::from_environment() {
+    Configuration c;
+    uint64_t passes = c.passes;
+    read_u64(c, env::kPasses, passes);
+    c.passes = static_cast<uint32_t>(passes > 1000 ? 1000 : passes);
+    read_regex(c, env::kKernelIncludeRegex, c.kernel_include, c.kernel_include_text);
+    read_regex(c, env::kKernelExcludeRegex, c.kernel_exclude, c.kernel_exclude_text);
+    read_u64(c, env::kDispatchSkip, c.dispatch_skip);
+    read_u64(c, env::kDispatchCount, c.dispatch_count);
+    read_u64(c, env::kHostMemoryBudget, c.host_memory_budget);
+    if (const char* v = get(env::kAgentFilter)) {
+        std::stringstream ss(v);
+        std::string item;
+        while (std::getline(ss, item, ','))
+            if (!item.empty())
+                c.agent_filter.push_back(item);
+    }
+    if (const char* v = get(env::kFidelityCheck))
+        c.fidelity_check = std::string(v) == "1";
+    if (const char* v = get(env::kLog))
+        c.log = std::string(v) == "1";
+    uint64_t ms = static_cast<uint64_t>(c.drain_timeout.count());
+    read_u64(c, env::kDrainTimeoutMs, ms);
+    c.drain_timeout = std::chrono::milliseconds(ms);
+    ms = static_cast<uint64_t>(c.pass_timeout.count());
+    read_u64(c, env::kPassTimeoutMs, ms);
+    c.pass_timeout = std::chrono::milliseconds(ms);
+    return c;
+}
+
+bool Configuration::kernel_selected(const std::string& name) const {
+    if (kernel_include && !std::regex_search(name, *kernel_include))
+        return false;
+    if (kernel_exclude && std::regex_search(name, *kernel_exclude))
+        return false;
+    return true;
+}
+
+bool Configuration::dispatch_selected(uint64_t n) const {
+    if (n < dispatch_skip)
+        return false;
+    return dispatch_count == 0 || n - dispatch_skip < dispatch_count;
+}
+
+bool Configuration::agent_selected(uint32_t gpu_index, const std::string& name) const {
+    if (agent_filter.empty())
+        return true;
+    for (const auto& f : agent_filter) {
+        if (f == std::to_string(gpu_index) || f == name)
+            return true;
+    }
+    return false;
+}
+
+std::string Configuration::describe() const {
+    std::ostringstream out;
+    out << env::kPasses << '=' << passes << '\n';
+    if (!kernel_include_text.empty())
+        out << env::kKernelIncludeRegex << '=' << kernel_include_text << '\n';
+    if (!kernel_exclude_text.empty())
+        out << env::kKernelExcludeRegex << '=' << kernel_exclude_text << '\n';
+    out << env::kDispatchSkip << '=' << dispatch_skip << '\n';
+    out << env::kDispatchCount << '=' << dispatch_count << '\n';
+    if (!agent_filter.empty()) {
+        out << env::kAgentFilter << '=';
+        for (size_t i = 0; i < agent_filter.size(); ++i)
+            out << (i ? "," : "") << agent_filter[i];
+        out << '\n';
+    }
+    out << env::kHostMemoryBudget << '=' << host_memory_budget << '\n';
+    out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
+    out << env::kDrainTimeoutMs << '=' << drain_timeout.count() << '\n';
+    out << env::kPassTimeoutMs << '=' << pass_timeout.count() << '\n';
+    return out.str();
+}
+
+} // namespace rs::engine

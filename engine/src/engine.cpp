@@ -1,0 +1,166 @@
+// Tool entry points (rocr-facts.md "Tool loading", "Table layout and versions").
+#include "engine.h"
+
+#include "hsa_api.h"
+#include "memory_tracker.h"
+#include "queue_interceptor.h"
+
+#include <cstdio>
+#include <mutex>
+
+namespace rs::engine {
+
+std::atomic<bool> g_recording{false};
+std::atomic<bool> g_finalized{false};
+
+namespace {
+
+std::atomic<Engine*> g_engine{nullptr};
+
+/// Owns the engine; its destructor is the teardown guard: wrappers stay in the table for the process
+/// lifetime, so a free arriving after this point must only forward.
+struct EngineHolder {
+    std::unique_ptr<Engine> engine;
+    ~EngineHolder() {
+        g_recording.store(false, std::memory_order_relaxed);
+        g_finalized.store(true, std::memory_order_release);
+        g_engine.store(nullptr, std::memory_order_release);
+        if (engine)
+            engine->sink->finish();
+        // The Engine object itself is left allocated: a handler or wrapper racing with exit on another
+        // thread may still hold a pointer to it. The process is ending.
+        (void)engine.release();
+    }
+};
+EngineHolder g_holder;
+std::mutex g_load_mutex;
+
+hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
+    const hsa_status_t st = hsa().core.hsa_executable_freeze_fn(exe, options);
+    Engine* e = engine();
+    if (st == HSA_STATUS_SUCCESS && e && !g_finalized.load(std::memory_order_acquire)) {
+        try {
+            const uint32_t kernels = e->executables.add(exe);
+            e->sink->executable({exe.handle, kernels});
+        } catch (...) {
+        }
+    }
+    return st;
+}
+
+hsa_status_t executable_destroy(hsa_executable_t exe) {
+    Engine* e = engine();
+    if (e && !g_finalized.load(std::memory_order_acquire)) {
+        try {
+            e->executables.remove(exe);
+        } catch (...) {
+        }
+    }
+    return hsa().core.hsa_executable_destroy_fn(exe);
+}
+
+/// One stderr line naming what was found and what this build expects; false when unusable.
+bool check_versions(const HsaApiTable* table) {
+    if (!table || !table->core_ || !table->amd_ext_) {
+        std::fprintf(stderr,
+                     "replayscope: refusing to load: HSA API table %s is missing (expected core and AMD "
+                     "extension tables of ROCr 5.2.3 layout)\n",
+                     !table          ? ""
+                     : !table->core_ ? "core_"
+                                     : "amd_ext_");
+        return false;
+    }
+    if (table->version.major_id != HSA_API_TABLE_MAJOR_VERSION) {
+        std::fprintf(stderr,
+                     "replayscope: refusing to load: HsaApiTable major version %u, expected %u (ROCr 5.2.3 "
+                     "layout; rebuild the engine against this runtime's headers)\n",
+                     table->version.major_id, unsigned{HSA_API_TABLE_MAJOR_VERSION});
+        return false;
+    }
+    const ApiTableVersion& core = table->core_->version;
+    if (core.major_id != HSA_CORE_API_TABLE_MAJOR_VERSION || core.minor_id < sizeof(CoreApiTable)) {
+        std::fprintf(stderr,
+                     "replayscope: refusing to load: CoreApiTable version %u with %u bytes, expected "
+                     "version %u with at least %zu bytes (ROCr 5.2.3 layout)\n",
+                     core.major_id, core.minor_id, unsigned{HSA_CORE_API_TABLE_MAJOR_VERSION},
+                     sizeof(CoreApiTable));
+        return false;
+    }
+    const ApiTableVersion& amd = table->amd_ext_->version;
+    if (amd.major_id != HSA_AMD_EXT_API_TABLE_MAJOR_VERSION || amd.minor_id < sizeof(AmdExtTable)) {
+        std::fprintf(stderr,
+                     "replayscope: refusing to load: AmdExtTable version %u with %u bytes, expected "
+                     "version %u with at least %zu bytes (ROCr 5.2.3 layout; ROCm 6 shifted its "
+                     "entries)\n",
+                     amd.major_id, amd.minor_id, unsigned{HSA_AMD_EXT_API_TABLE_MAJOR_VERSION},
+                     sizeof(AmdExtTable));
+        return false;
+    }
+    return true;
+}
+
+std::unique_ptr<EventSink> make_sink(const Configuration& config) {
+    std::unique_ptr<EventSink> emitter = make_emitter_sink();
+    std::unique_ptr<EventSink> log = config.log ? make_log_sink() : nullptr;
+    return make_tee_sink(std::move(log), std::move(emitter));
+}
+
+} // namespace
+
+Engine* engine() {
+    return g_engine.load(std::memory_order_acquire);
+}
+
+} // namespace rs::engine
+
+using namespace rs::engine;
+
+extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table, uint64_t runtime_version,
+                                                              uint64_t failed_tool_count,
+                                                              const char* const* failed_tool_names) {
+    (void)runtime_version;
+    (void)failed_tool_count;
+    (void)failed_tool_names;
+    try {
+        std::lock_guard lock(g_load_mutex);
+        if (!check_versions(table))
+            return false;
+        CoreApiTable& core = *table->core_;
+        AmdExtTable& amd = *table->amd_ext_;
+        // Save the originals unless this table already carries our wrappers (a second OnLoad on the
+        // same table would otherwise save the wrappers as "originals" and recurse: first instance only).
+        if (core.hsa_executable_freeze_fn != executable_freeze) {
+            hsa().core = core;
+            hsa().amd = amd;
+        }
+        if (!g_holder.engine) {
+            Configuration config = Configuration::from_environment();
+            auto sink = make_sink(config);
+            g_holder.engine = std::make_unique<Engine>(std::move(config), std::move(sink));
+            Engine& e = *g_holder.engine;
+            e.sink->session_start(e.config.describe());
+            for (const std::string& problem : e.config.problems)
+                e.sink->warning(WarningCode::configuration, 0, problem);
+        }
+        Engine& e = *g_holder.engine;
+        g_engine.store(&e, std::memory_order_release);
+        install_memory_tracker(core, amd);
+        if (core.hsa_executable_freeze_fn != executable_freeze) {
+            core.hsa_executable_freeze_fn = executable_freeze;
+            core.hsa_executable_destroy_fn = executable_destroy;
+        }
+        install_queue_interceptor(core);
+        g_recording.store(e.config.replay_enabled(), std::memory_order_relaxed);
+        return true;
+    } catch (...) {
+        std::fprintf(stderr, "replayscope: refusing to load: out of memory while starting the engine\n");
+        return false;
+    }
+}
+
+extern "C" __attribute__((visibility("default"))) void OnUnload() {
+    std::lock_guard lock(g_load_mutex);
+    g_recording.store(false, std::memory_order_relaxed);
+    if (Engine* e = engine())
+        e->sink->finish();
+}

@@ -1,0 +1,46 @@
+// The engine's process-wide state and the teardown guard (seed: "Teardown guard").
+#pragma once
+
+#include "agent_context.h"
+#include "allocation_classifier.h"
+#include "allocation_inventory.h"
+#include "configuration.h"
+#include "event_sink.h"
+#include "executable_registry.h"
+#include "memory_snapshot.h"
+#include "queue_interceptor.h"
+#include "synchronized.h"
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace rs::engine {
+
+/// Everything the wrappers and handlers share. Created by the first successful OnLoad.
+struct Engine {
+    explicit Engine(Configuration c, std::unique_ptr<EventSink> s)
+        : config(std::move(c)), sink(std::move(s)), snapshotter(inventory, executables, *sink) {}
+
+    Configuration config;
+    std::unique_ptr<EventSink> sink;
+    AllocationInventory inventory;
+    AllocationClassifier classifier;
+    ExecutableRegistry executables;
+    MemorySnapshotter snapshotter;
+    AgentDirectory agents;
+    Synchronized<std::vector<std::unique_ptr<QueueContext>>>
+        queues; ///< intercepted queues (never freed early)
+    std::atomic<uint64_t> next_dispatch_id{1};
+};
+
+/// The engine, or nullptr before OnLoad and once its statics are being destroyed.
+Engine* engine();
+
+/// Recording gate (seed: a relaxed atomic flag set when replay is configured). Trivially destructible.
+extern std::atomic<bool> g_recording;
+/// Set when the engine's statics are destroyed: wrappers then only forward (a late free from HIP's
+/// __cxa_finalize must not lock a destroyed mutex).
+extern std::atomic<bool> g_finalized;
+
+} // namespace rs::engine

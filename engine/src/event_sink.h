@@ -1,0 +1,165 @@
+// What the engine reports, one virtual per event kind. The value types mirror the session records of
+// ipc/include/replayscope/ipc/records.hpp so that binding to the emitter is a field-by-field adapter
+// (emitter_sink.cpp). Implementations must be thread-safe, must not throw and must never block for long:
+// they are called from application threads, inside allocation wrappers and intercept handlers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace rs::engine {
+
+/// Tracking decision for an allocation (seed: "What is tracked").
+enum class AllocationClass : uint8_t {
+    tracked,
+    excluded_kernarg,
+    excluded_host,
+    excluded_fine_grained,
+    excluded_executable,
+    excluded_not_owned,
+    excluded_unknown_pointer,
+};
+enum class AllocationApi : uint8_t { memory_pool_allocate, memory_allocate };
+/// hsa_amd_pointer_type_t as reported (unknown when not queried).
+enum class PointerType : uint8_t { unknown, hsa, locked, graphics, ipc };
+enum class VariableStatus : uint8_t { captured, skipped_zero_address, skipped_zero_size, skipped_too_large };
+/// What the engine did with a dispatch.
+enum class DispatchDecision : uint8_t {
+    replayed,
+    declined_multi_packet,
+    declined_graph_launch,
+    declined_snapshot_incomplete,
+    declined_footprint_budget,
+    declined_drain_timeout,
+    declined_filtered,
+    declined_restore_failed,
+};
+enum class RegionKind : uint8_t { allocation, module_variable };
+enum class SnapshotFailureReason : uint8_t {
+    host_allocation,
+    copy_failed,
+    inventory_reserve,
+    symbol_enumeration
+};
+enum class RestoreSkipReason : uint8_t { freed, reallocated, copy_failed };
+enum class WarningCode : uint16_t {
+    general,
+    graph_launch,
+    snapshot_incomplete,
+    restore_failed,
+    fidelity_mismatch,
+    configuration,
+};
+
+std::string_view name(AllocationClass v);
+std::string_view name(AllocationApi v);
+std::string_view name(PointerType v);
+std::string_view name(VariableStatus v);
+std::string_view name(DispatchDecision v);
+std::string_view name(SnapshotFailureReason v);
+std::string_view name(RestoreSkipReason v);
+std::string_view name(WarningCode v);
+
+struct AllocationEvent {
+    uint64_t id; ///< engine-assigned, never reused (an address can be)
+    uint64_t address;
+    uint64_t size;
+    uint64_t agent; ///< owner agent handle, 0 when unknown
+    uint32_t pool_flags;
+    AllocationApi api;
+    PointerType pointer_type;
+    AllocationClass classification;
+};
+struct FreeEvent {
+    uint64_t allocation_id;
+    uint64_t address;
+};
+struct ExecutableEvent {
+    uint64_t executable;
+    uint32_t kernels; ///< kernel symbols indexed for names
+};
+struct ModuleVariableEvent {
+    uint64_t executable;
+    uint64_t agent;
+    uint64_t address;
+    uint64_t size;
+    std::string_view symbol;
+    VariableStatus status;
+};
+struct DispatchEvent {
+    uint64_t id;
+    uint64_t agent;
+    uint64_t queue;
+    uint64_t kernel_object;
+    std::string_view kernel_name;
+    uint32_t grid[3];
+    uint16_t workgroup[3];
+    DispatchDecision decision;
+};
+struct SnapshotEvent {
+    uint64_t dispatch_id;
+    uint64_t agent;
+    uint64_t generation;
+    uint64_t bytes;
+    uint64_t duration_ns;
+    uint32_t regions;
+    uint32_t failures;
+    bool ok;
+};
+struct SnapshotFailureEvent {
+    uint64_t dispatch_id;
+    uint64_t address; ///< 0 for whole-snapshot conditions
+    uint64_t size;
+    uint64_t allocation_id;
+    SnapshotFailureReason reason;
+};
+struct PassEvent {
+    uint64_t dispatch_id;
+    uint64_t start_tick;
+    uint64_t end_tick;
+    uint64_t restore_ns;
+    uint64_t bytes_restored;
+    uint32_t index; ///< 0-based
+    uint32_t regions_restored;
+    uint32_t skips;
+};
+struct RestoreSkipEvent {
+    uint64_t dispatch_id;
+    uint64_t address;
+    uint64_t size;
+    uint64_t allocation_id;
+    uint32_t pass_index;
+    RestoreSkipReason reason;
+};
+
+/// Receiver of engine events.
+class EventSink {
+  public:
+    virtual ~EventSink() = default;
+    virtual void session_start(std::string_view configuration) noexcept = 0;
+    virtual void allocation(const AllocationEvent& e) noexcept = 0;
+    virtual void free(const FreeEvent& e) noexcept = 0;
+    virtual void executable(const ExecutableEvent& e) noexcept = 0;
+    virtual void module_variable(const ModuleVariableEvent& e) noexcept = 0;
+    virtual void dispatch(const DispatchEvent& e) noexcept = 0;
+    virtual void snapshot(const SnapshotEvent& e) noexcept = 0;
+    virtual void snapshot_failure(const SnapshotFailureEvent& e) noexcept = 0;
+    virtual void pass(const PassEvent& e) noexcept = 0;
+    virtual void restore_skip(const RestoreSkipEvent& e) noexcept = 0;
+    virtual void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept = 0;
+    /// Flushes, bounded (OnUnload).
+    virtual void finish() noexcept = 0;
+};
+
+/// Discards everything (no collector, no log).
+std::unique_ptr<EventSink> make_null_sink();
+/// One line per event on stderr, "replayscope: <kind> key=value ..." (format in docs/replay-failures.md).
+std::unique_ptr<EventSink> make_log_sink();
+/// Sends to the session collector through rs::ipc::Emitter; nullptr when the emitter is not built in or
+/// has nowhere to send (REPLAYSCOPE_SOCKET / REPLAYSCOPE_SPOOL unset).
+std::unique_ptr<EventSink> make_emitter_sink();
+/// Forwards to both (either may be null).
+std::unique_ptr<EventSink> make_tee_sink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b);
+
+} // namespace rs::engine

@@ -1,0 +1,69 @@
+#include "executable_registry.h"
+
+#include "hsa_api.h"
+
+namespace rs::engine {
+
+namespace {
+
+struct KernelScan {
+    std::vector<std::pair<uint64_t, std::string>> kernels;
+};
+
+hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, void* data) {
+    auto* scan = static_cast<KernelScan*>(data);
+    const auto& core = hsa().core;
+    hsa_symbol_kind_t kind{};
+    if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind) !=
+            HSA_STATUS_SUCCESS ||
+        kind != HSA_SYMBOL_KIND_KERNEL)
+        return HSA_STATUS_SUCCESS;
+    uint64_t object = 0;
+    uint32_t length = 0;
+    if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object) !=
+            HSA_STATUS_SUCCESS ||
+        core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length) !=
+            HSA_STATUS_SUCCESS)
+        return HSA_STATUS_SUCCESS;
+    std::string name(length, '\0');
+    if (length > 0 && core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME,
+                                                             name.data()) != HSA_STATUS_SUCCESS)
+        name.clear();
+    scan->kernels.emplace_back(object, std::move(name));
+    return HSA_STATUS_SUCCESS;
+}
+
+} // namespace
+
+uint32_t ExecutableRegistry::add(hsa_executable_t exe) {
+    KernelScan scan;
+    // A refused iteration only loses kernel names (filters then see ""): not an error here.
+    (void)hsa().core.hsa_executable_iterate_symbols_fn(exe, collect_kernel, &scan);
+    state_.wlock([&](State& s) {
+        s.executables.insert(exe.handle);
+        for (auto& [object, name] : scan.kernels)
+            s.kernels[object] = {exe.handle, name};
+    });
+    return static_cast<uint32_t>(scan.kernels.size());
+}
+
+void ExecutableRegistry::remove(hsa_executable_t exe) {
+    state_.wlock([&](State& s) {
+        s.executables.erase(exe.handle);
+        for (auto it = s.kernels.begin(); it != s.kernels.end();) {
+            if (it->second.first == exe.handle)
+                it = s.kernels.erase(it);
+            else
+                ++it;
+        }
+    });
+}
+
+std::string ExecutableRegistry::kernel_name(uint64_t kernel_object) const {
+    return state_.rlock([&](const State& s) {
+        auto it = s.kernels.find(kernel_object);
+        return it == s.kernels.end() ? std::string() : it->second.second;
+    });
+}
+
+} // namespace rs::engine

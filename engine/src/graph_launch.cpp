@@ -1,0 +1,58 @@
+// The hipGraphLaunch interposer, exported as hipGraphLaunch@@hip_4.3 (engine.map) so that an
+// LD_PRELOADed engine sits in front of libamdhip64.so.5's definition (rocr-facts.md "HIP graph launches").
+#include "graph_launch.h"
+
+#include <atomic>
+#include <cstdio>
+#include <dlfcn.h>
+
+namespace rs::engine {
+
+namespace {
+
+thread_local int t_graph_launch_depth = 0;
+std::atomic<bool> g_graph_warned{false};
+
+/// Marks the calling thread as inside hipGraphLaunch for its lifetime (exception-safe).
+struct GraphLaunchScope {
+    GraphLaunchScope() { ++t_graph_launch_depth; }
+    ~GraphLaunchScope() { --t_graph_launch_depth; }
+    GraphLaunchScope(const GraphLaunchScope&) = delete;
+    GraphLaunchScope& operator=(const GraphLaunchScope&) = delete;
+};
+
+using HipGraphLaunchFn = int (*)(void*, void*);
+
+HipGraphLaunchFn next_hip_graph_launch() {
+    static const HipGraphLaunchFn next = [] {
+        void* sym = dlvsym(RTLD_NEXT, "hipGraphLaunch", "hip_4.3");
+        if (!sym)
+            sym = dlsym(RTLD_NEXT, "hipGraphLaunch");
+        return reinterpret_cast<HipGraphLaunchFn>(sym);
+    }();
+    return next;
+}
+
+} // namespace
+
+bool graph_launch_active() noexcept {
+    return t_graph_launch_depth > 0;
+}
+
+bool first_graph_launch_decline() noexcept {
+    return !g_graph_warned.exchange(true, std::memory_order_relaxed);
+}
+
+} // namespace rs::engine
+
+/// hipGraphLaunch(hipGraphExec_t, hipStream_t): forwards to the next definition with the thread marked.
+extern "C" __attribute__((visibility("default"))) int hipGraphLaunch(void* graph_exec, void* stream) {
+    const auto next = rs::engine::next_hip_graph_launch();
+    if (!next) {
+        std::fputs("replayscope: hipGraphLaunch interposer found no libamdhip64 definition to forward to\n",
+                   stderr);
+        return 1; // hipErrorInvalidValue
+    }
+    rs::engine::GraphLaunchScope scope;
+    return next(graph_exec, stream);
+}

@@ -1,0 +1,304 @@
+// Null, stderr-log and tee sinks. The log format is stable (tests parse it; docs/replay-failures.md):
+//   replayscope: <kind> key=value key=value ...
+// one line per event, written with a single fwrite so lines of concurrent threads never interleave.
+#include "event_sink.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+namespace rs::engine {
+
+std::string_view name(AllocationClass v) {
+    switch (v) {
+    case AllocationClass::tracked:
+        return "tracked";
+    case AllocationClass::excluded_kernarg:
+        return "excluded_kernarg";
+    case AllocationClass::excluded_host:
+        return "excluded_host";
+    case AllocationClass::excluded_fine_grained:
+        return "excluded_fine_grained";
+    case AllocationClass::excluded_executable:
+        return "excluded_executable";
+    case AllocationClass::excluded_not_owned:
+        return "excluded_not_owned";
+    case AllocationClass::excluded_unknown_pointer:
+        return "excluded_unknown_pointer";
+    }
+    return "?";
+}
+std::string_view name(AllocationApi v) {
+    return v == AllocationApi::memory_pool_allocate ? "memory_pool_allocate" : "memory_allocate";
+}
+std::string_view name(PointerType v) {
+    switch (v) {
+    case PointerType::unknown:
+        return "unknown";
+    case PointerType::hsa:
+        return "hsa";
+    case PointerType::locked:
+        return "locked";
+    case PointerType::graphics:
+        return "graphics";
+    case PointerType::ipc:
+        return "ipc";
+    }
+    return "?";
+}
+std::string_view name(VariableStatus v) {
+    switch (v) {
+    case VariableStatus::captured:
+        return "captured";
+    case VariableStatus::skipped_zero_address:
+        return "skipped_zero_address";
+    case VariableStatus::skipped_zero_size:
+        return "skipped_zero_size";
+    case VariableStatus::skipped_too_large:
+        return "skipped_too_large";
+    }
+    return "?";
+}
+std::string_view name(DispatchDecision v) {
+    switch (v) {
+    case DispatchDecision::replayed:
+        return "replayed";
+    case DispatchDecision::declined_multi_packet:
+        return "declined_multi_packet";
+    case DispatchDecision::declined_graph_launch:
+        return "declined_graph_launch";
+    case DispatchDecision::declined_snapshot_incomplete:
+        return "declined_snapshot_incomplete";
+    case DispatchDecision::declined_footprint_budget:
+        return "declined_footprint_budget";
+    case DispatchDecision::declined_drain_timeout:
+        return "declined_drain_timeout";
+    case DispatchDecision::declined_filtered:
+        return "declined_filtered";
+    case DispatchDecision::declined_restore_failed:
+        return "declined_restore_failed";
+    }
+    return "?";
+}
+std::string_view name(SnapshotFailureReason v) {
+    switch (v) {
+    case SnapshotFailureReason::host_allocation:
+        return "host_allocation";
+    case SnapshotFailureReason::copy_failed:
+        return "copy_failed";
+    case SnapshotFailureReason::inventory_reserve:
+        return "inventory_reserve";
+    case SnapshotFailureReason::symbol_enumeration:
+        return "symbol_enumeration";
+    }
+    return "?";
+}
+std::string_view name(RestoreSkipReason v) {
+    switch (v) {
+    case RestoreSkipReason::freed:
+        return "freed";
+    case RestoreSkipReason::reallocated:
+        return "reallocated";
+    case RestoreSkipReason::copy_failed:
+        return "copy_failed";
+    }
+    return "?";
+}
+std::string_view name(WarningCode v) {
+    switch (v) {
+    case WarningCode::general:
+        return "general";
+    case WarningCode::graph_launch:
+        return "graph_launch";
+    case WarningCode::snapshot_incomplete:
+        return "snapshot_incomplete";
+    case WarningCode::restore_failed:
+        return "restore_failed";
+    case WarningCode::fidelity_mismatch:
+        return "fidelity_mismatch";
+    case WarningCode::configuration:
+        return "configuration";
+    }
+    return "?";
+}
+
+namespace {
+
+using ull = unsigned long long;
+
+class NullSink final : public EventSink {
+  public:
+    void session_start(std::string_view) noexcept override {}
+    void allocation(const AllocationEvent&) noexcept override {}
+    void free(const FreeEvent&) noexcept override {}
+    void executable(const ExecutableEvent&) noexcept override {}
+    void module_variable(const ModuleVariableEvent&) noexcept override {}
+    void dispatch(const DispatchEvent&) noexcept override {}
+    void snapshot(const SnapshotEvent&) noexcept override {}
+    void snapshot_failure(const SnapshotFailureEvent&) noexcept override {}
+    void pass(const PassEvent&) noexcept override {}
+    void restore_skip(const RestoreSkipEvent&) noexcept override {}
+    void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
+    void finish() noexcept override {}
+};
+
+/// Formats into a stack buffer and writes the line at once.
+__attribute__((format(printf, 1, 2))) void line(const char* format, ...) noexcept {
+    char buffer[1024];
+    va_list args;
+    va_start(args, format);
+    int n = std::vsnprintf(buffer, sizeof buffer - 1, format, args);
+    va_end(args);
+    if (n < 0)
+        return;
+    size_t len = static_cast<size_t>(n) < sizeof buffer - 1 ? static_cast<size_t>(n) : sizeof buffer - 2;
+    buffer[len++] = '\n';
+    std::fwrite(buffer, 1, len, stderr);
+}
+
+int len(std::string_view s) {
+    return static_cast<int>(s.size() > 400 ? 400 : s.size());
+}
+
+class LogSink final : public EventSink {
+  public:
+    void session_start(std::string_view configuration) noexcept override {
+        std::string flat(configuration);
+        for (char& c : flat)
+            if (c == '\n')
+                c = ' ';
+        line("replayscope: session_start configuration=\"%s\"", flat.c_str());
+    }
+    void allocation(const AllocationEvent& e) noexcept override {
+        line("replayscope: allocation id=%llu address=0x%llx size=%llu agent=0x%llx pool_flags=%u api=%.*s "
+             "pointer=%.*s class=%.*s",
+             ull(e.id), ull(e.address), ull(e.size), ull(e.agent), e.pool_flags, len(name(e.api)),
+             name(e.api).data(), len(name(e.pointer_type)), name(e.pointer_type).data(),
+             len(name(e.classification)), name(e.classification).data());
+    }
+    void free(const FreeEvent& e) noexcept override {
+        line("replayscope: free allocation=%llu address=0x%llx", ull(e.allocation_id), ull(e.address));
+    }
+    void executable(const ExecutableEvent& e) noexcept override {
+        line("replayscope: executable handle=0x%llx kernels=%u", ull(e.executable), e.kernels);
+    }
+    void module_variable(const ModuleVariableEvent& e) noexcept override {
+        line("replayscope: module_variable executable=0x%llx agent=0x%llx address=0x%llx size=%llu "
+             "symbol=%.*s status=%.*s",
+             ull(e.executable), ull(e.agent), ull(e.address), ull(e.size), len(e.symbol), e.symbol.data(),
+             len(name(e.status)), name(e.status).data());
+    }
+    void dispatch(const DispatchEvent& e) noexcept override {
+        line("replayscope: dispatch id=%llu agent=0x%llx queue=%llu kernel_object=0x%llx kernel=%.*s "
+             "grid=%u,%u,%u workgroup=%u,%u,%u decision=%.*s",
+             ull(e.id), ull(e.agent), ull(e.queue), ull(e.kernel_object), len(e.kernel_name),
+             e.kernel_name.data(), e.grid[0], e.grid[1], e.grid[2], e.workgroup[0], e.workgroup[1],
+             e.workgroup[2], len(name(e.decision)), name(e.decision).data());
+    }
+    void snapshot(const SnapshotEvent& e) noexcept override {
+        line("replayscope: snapshot dispatch=%llu agent=0x%llx generation=%llu ok=%d regions=%u bytes=%llu "
+             "failures=%u duration_ns=%llu",
+             ull(e.dispatch_id), ull(e.agent), ull(e.generation), e.ok ? 1 : 0, e.regions, ull(e.bytes),
+             e.failures, ull(e.duration_ns));
+    }
+    void snapshot_failure(const SnapshotFailureEvent& e) noexcept override {
+        line("replayscope: snapshot_failure dispatch=%llu reason=%.*s address=0x%llx size=%llu "
+             "allocation=%llu",
+             ull(e.dispatch_id), len(name(e.reason)), name(e.reason).data(), ull(e.address), ull(e.size),
+             ull(e.allocation_id));
+    }
+    void pass(const PassEvent& e) noexcept override {
+        line("replayscope: pass dispatch=%llu index=%u start=%llu end=%llu restore_ns=%llu "
+             "regions_restored=%u "
+             "bytes_restored=%llu skips=%u",
+             ull(e.dispatch_id), e.index, ull(e.start_tick), ull(e.end_tick), ull(e.restore_ns),
+             e.regions_restored, ull(e.bytes_restored), e.skips);
+    }
+    void restore_skip(const RestoreSkipEvent& e) noexcept override {
+        line("replayscope: restore_skip dispatch=%llu pass=%u reason=%.*s address=0x%llx size=%llu "
+             "allocation=%llu",
+             ull(e.dispatch_id), e.pass_index, len(name(e.reason)), name(e.reason).data(), ull(e.address),
+             ull(e.size), ull(e.allocation_id));
+    }
+    void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
+        line("replayscope: warning code=%.*s dispatch=%llu text=\"%.*s\"", len(name(code)), name(code).data(),
+             ull(dispatch_id), len(text), text.data());
+    }
+    void finish() noexcept override { std::fflush(stderr); }
+};
+
+class TeeSink final : public EventSink {
+  public:
+    TeeSink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b)
+        : a_(std::move(a)), b_(std::move(b)) {}
+    template <typename Fn>
+    void both(Fn&& fn) noexcept {
+        if (a_)
+            fn(*a_);
+        if (b_)
+            fn(*b_);
+    }
+    void session_start(std::string_view c) noexcept override {
+        both([&](EventSink& s) { s.session_start(c); });
+    }
+    void allocation(const AllocationEvent& e) noexcept override {
+        both([&](EventSink& s) { s.allocation(e); });
+    }
+    void free(const FreeEvent& e) noexcept override {
+        both([&](EventSink& s) { s.free(e); });
+    }
+    void executable(const ExecutableEvent& e) noexcept override {
+        both([&](EventSink& s) { s.executable(e); });
+    }
+    void module_variable(const ModuleVariableEvent& e) noexcept override {
+        both([&](EventSink& s) { s.module_variable(e); });
+    }
+    void dispatch(const DispatchEvent& e) noexcept override {
+        both([&](EventSink& s) { s.dispatch(e); });
+    }
+    void snapshot(const SnapshotEvent& e) noexcept override {
+        both([&](EventSink& s) { s.snapshot(e); });
+    }
+    void snapshot_failure(const SnapshotFailureEvent& e) noexcept override {
+        both([&](EventSink& s) { s.snapshot_failure(e); });
+    }
+    void pass(const PassEvent& e) noexcept override {
+        both([&](EventSink& s) { s.pass(e); });
+    }
+    void restore_skip(const RestoreSkipEvent& e) noexcept override {
+        both([&](EventSink& s) { s.restore_skip(e); });
+    }
+    void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
+        both([&](EventSink& s) { s.warning(code, id, text); });
+    }
+    void finish() noexcept override {
+        both([&](EventSink& s) { s.finish(); });
+    }
+
+  private:
+    std::unique_ptr<EventSink> a_, b_;
+};
+
+} // namespace
+
+std::unique_ptr<EventSink> make_null_sink() {
+    return std::make_unique<NullSink>();
+}
+std::unique_ptr<EventSink> make_log_sink() {
+    return std::make_unique<LogSink>();
+}
+std::unique_ptr<EventSink> make_tee_sink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b) {
+    if (!a)
+        return b ? std::move(b) : make_null_sink();
+    if (!b)
+        return a;
+    return std::make_unique<TeeSink>(std::move(a), std::move(b));
+}
+
+#ifndef RS_ENGINE_WITH_EMITTER
+std::unique_ptr<EventSink> make_emitter_sink() {
+    return nullptr;
+}
+#endif
+
+} // namespace rs::engine

@@ -1,0 +1,77 @@
+// snap(agent) / restore(): the seed's "What snap() captures", "Failure handling" and "What restore()
+// writes back". A plain full host copy per region, one hsa_memory_copy each (original, un-wrapped).
+#pragma once
+
+#include "allocation_inventory.h"
+#include "event_sink.h"
+#include "executable_registry.h"
+
+#include <hsa.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rs::engine {
+
+/// One captured region and its host copy.
+struct SnapshotRegion {
+    RegionKind kind = RegionKind::allocation;
+    uintptr_t address = 0;
+    uint64_t size = 0;
+    uint64_t allocation_id = 0; ///< allocation generation; 0 for module variables
+    uint64_t executable = 0;    ///< owning executable of a module variable
+    std::string name;           ///< symbol name of a module variable
+    std::vector<std::byte> host;
+};
+
+/// The result of snap(): `ok` false means incomplete (replay must be declined), `over_budget` means
+/// nothing was copied because the footprint exceeds the host-memory budget.
+struct DeviceSnapshot {
+    bool ok = true;
+    bool over_budget = false;
+    uint64_t footprint = 0; ///< bytes of every region that was to be captured
+    uint64_t bytes = 0;     ///< bytes actually copied
+    uint64_t generation = 0;
+    std::vector<SnapshotRegion> regions;
+    std::vector<SnapshotFailureEvent> failures;
+};
+
+/// What one restore() did.
+struct RestoreResult {
+    uint32_t regions_restored = 0;
+    uint64_t bytes_restored = 0;
+    uint32_t skips = 0;
+    bool failed = false; ///< a copy failed: the dispatch must stop replaying
+};
+
+/// 1 GiB sanity cap on module variables (seed: "Module-scope variables").
+inline constexpr uint64_t kMaxModuleVariableBytes = 1ull << 30;
+
+class MemorySnapshotter {
+  public:
+    MemorySnapshotter(const AllocationInventory& inventory, const ExecutableRegistry& executables,
+                      EventSink& sink)
+        : inventory_(inventory), executables_(executables), sink_(sink) {}
+
+    /// Captures every tracked allocation owned by `agent` plus the module-scope variables discovered now
+    /// for `agent`. `budget` (0 = none) caps the host bytes. Reports failures to the sink.
+    DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget);
+
+    /// Writes every region back before pass `pass_index`; tracked allocations are re-validated under the
+    /// inventory read lock together with the copy (skip freed / reallocated). Reports skips.
+    RestoreResult restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id, uint32_t pass_index);
+
+    /// XXH3 of every allocation region's current device contents (fidelity check); 0 for a region that
+    /// is no longer the same live allocation or could not be read.
+    std::vector<uint64_t> hash_regions(const DeviceSnapshot& snapshot);
+
+  private:
+    const AllocationInventory& inventory_;
+    const ExecutableRegistry& executables_;
+    EventSink& sink_;
+    Synchronized<std::vector<std::pair<uint64_t, uint64_t>>> reported_variables_; ///< (agent, address)
+};
+
+} // namespace rs::engine

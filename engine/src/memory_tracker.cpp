@@ -1,0 +1,87 @@
+#include "memory_tracker.h"
+
+#include "engine.h"
+#include "hsa_api.h"
+
+namespace rs::engine {
+
+namespace {
+
+void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool_flags,
+                  AllocationApi api) noexcept {
+    if (g_finalized.load(std::memory_order_acquire))
+        return;
+    Engine* e = engine();
+    if (!e || !ptr)
+        return;
+    try {
+        const Classification c = e->classifier.classify(ptr, size, allocate_flags, pool_flags);
+        const uint64_t id = e->inventory.next_id();
+        if (c.classification == AllocationClass::tracked)
+            e->inventory.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
+        e->sink->allocation({id, reinterpret_cast<uint64_t>(ptr), size, c.agent, c.pool_flags, api,
+                             c.pointer_type, c.classification});
+    } catch (...) {
+        // Never let tracking harm the application: an untracked allocation is only not snapshotted.
+    }
+}
+
+void record_free(void* ptr) noexcept {
+    if (!ptr || g_finalized.load(std::memory_order_acquire))
+        return;
+    Engine* e = engine();
+    if (!e)
+        return;
+    try {
+        if (auto a = e->inventory.remove(reinterpret_cast<uintptr_t>(ptr)))
+            e->sink->free({a->id, a->address});
+    } catch (...) {
+    }
+}
+
+hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void** ptr) {
+    const hsa_status_t st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
+    if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
+        uint32_t pool_flags = 0;
+        (void)hsa().amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
+                                                        &pool_flags);
+        record_alloc(*ptr, size, flags, pool_flags, AllocationApi::memory_pool_allocate);
+    }
+    return st;
+}
+
+hsa_status_t pool_free(void* ptr) {
+    // Forget first: once freed, another thread may be handed the same address.
+    if (g_recording.load(std::memory_order_relaxed))
+        record_free(ptr);
+    return hsa().amd.hsa_amd_memory_pool_free_fn(ptr);
+}
+
+hsa_status_t memory_allocate(hsa_region_t region, size_t size, void** ptr) {
+    const hsa_status_t st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
+    if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
+        uint32_t region_flags = 0; // HSA_REGION_GLOBAL_FLAG_* share the pool flags' bit values
+        (void)hsa().core.hsa_region_get_info_fn(region, HSA_REGION_INFO_GLOBAL_FLAGS, &region_flags);
+        record_alloc(*ptr, size, 0, region_flags, AllocationApi::memory_allocate);
+    }
+    return st;
+}
+
+hsa_status_t memory_free(void* ptr) {
+    if (g_recording.load(std::memory_order_relaxed))
+        record_free(ptr);
+    return hsa().core.hsa_memory_free_fn(ptr);
+}
+
+} // namespace
+
+void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd) {
+    if (amd.hsa_amd_memory_pool_allocate_fn == pool_allocate)
+        return; // already ours
+    amd.hsa_amd_memory_pool_allocate_fn = pool_allocate;
+    amd.hsa_amd_memory_pool_free_fn = pool_free;
+    core.hsa_memory_allocate_fn = memory_allocate;
+    core.hsa_memory_free_fn = memory_free;
+}
+
+} // namespace rs::engine

@@ -1,0 +1,33 @@
+// Turns the application's GPU queues into intercept queues and decides, per AQL packet, whether a
+// dispatch is replayed (rocr-facts.md "Intercept queues in 5.2.3").
+#pragma once
+
+#include <hsa.h>
+#include <hsa_api_trace.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace rs::engine {
+
+class AgentContext;
+
+/// One intercepted queue. Touched only from its handler (which the runtime serialises per proxy queue).
+struct QueueContext {
+    hsa_queue_t* proxy = nullptr;
+    AgentContext* agent = nullptr;
+    /// Multi-packet heuristic: every packet below this index belongs to a batch published together.
+    uint64_t batch_end = 0;
+    /// fence/done signals of earlier windows, destroyed once a later window's fence has fired (which
+    /// proves every barrier referencing them completed).
+    std::vector<hsa_signal_t> retired;
+};
+
+/// Stores the hsa_queue_create wrapper in the live table (unless already there).
+void install_queue_interceptor(CoreApiTable& core);
+
+/// Forwards one application packet with ONE writer call: [packet, marker] when the agent's in-flight
+/// count is kept (marker = barrier-AND, barrier bit, completion = in-flight signal), else [packet].
+void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer);
+
+} // namespace rs::engine
