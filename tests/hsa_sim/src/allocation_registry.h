@@ -17,7 +17,7 @@ struct MemoryPool;
 
 /// One allocation as ROCr's pointer-info map would know it.
 struct Allocation {
-    enum class Source { Pool, Locked, CodeObject };
+    enum class Source { Pool, Locked, CodeObject, VmemMapping };
     uintptr_t base = 0;
     size_t size = 0;     ///< bytes requested
     size_t capacity = 0; ///< bytes of the underlying block

@@ -129,6 +129,25 @@
     X(hsa_amd_pointer_info_set_userdata)                                                                     \
     X(hsa_amd_signal_create)
 
+// Virtual-memory entries, present from ROCr 6.x headers (AMD extension table major 2) on: exported with
+// ROCR_1 by Debian's ROCr 6.1.2. Empty on 5.2.3 headers.
+#if HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2
+#define SIM_HAS_VMEM 1
+#define SIM_AMD_EXT_VMEM_API(X)                                                                              \
+    X(hsa_amd_vmem_address_reserve)                                                                          \
+    X(hsa_amd_vmem_address_free)                                                                             \
+    X(hsa_amd_vmem_handle_create)                                                                            \
+    X(hsa_amd_vmem_handle_release)                                                                           \
+    X(hsa_amd_vmem_map)                                                                                      \
+    X(hsa_amd_vmem_unmap)                                                                                    \
+    X(hsa_amd_vmem_set_access)                                                                               \
+    X(hsa_amd_vmem_get_access)                                                                               \
+    X(hsa_amd_vmem_get_alloc_properties_from_handle)
+#else
+#define SIM_HAS_VMEM 0
+#define SIM_AMD_EXT_VMEM_API(X)
+#endif
+
 // AMD extension table entries that ROCr 5.2.3 reaches only through the table (not exported).
 #define SIM_AMD_EXT_TABLE_ONLY_API(X)                                                                        \
     X(hsa_amd_queue_intercept_create)                                                                        \
@@ -175,6 +194,7 @@ namespace sim::api {
 #define SIM_DECLARE(name) decltype(::name) name;
 SIM_CORE_API(SIM_DECLARE)
 SIM_AMD_EXT_API(SIM_DECLARE)
+SIM_AMD_EXT_VMEM_API(SIM_DECLARE)
 SIM_AMD_EXT_TABLE_ONLY_API(SIM_DECLARE)
 #undef SIM_DECLARE
 } // namespace sim::api

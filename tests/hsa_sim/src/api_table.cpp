@@ -38,10 +38,16 @@ void ApiTable::reset() {
     root_.amd_ext_ = &amd_ext_;
     root_.finalizer_ext_ = &finalizer_ext_;
     root_.image_ext_ = &image_ext_;
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+    // ROCr 6.x adds a tools table (scratch events); the simulator raises none of them.
+    set_version(tools_, HSA_TOOLS_API_TABLE_MAJOR_VERSION, HSA_TOOLS_API_TABLE_STEP_VERSION);
+    root_.tools_ = &tools_;
+#endif
 #define SIM_FILL_CORE(name) core_.name##_fn = &api::name;
 #define SIM_FILL_AMD(name) amd_ext_.name##_fn = &api::name;
     SIM_CORE_API(SIM_FILL_CORE)
     SIM_AMD_EXT_API(SIM_FILL_AMD)
+    SIM_AMD_EXT_VMEM_API(SIM_FILL_AMD)
     SIM_AMD_EXT_TABLE_ONLY_API(SIM_FILL_AMD)
 #undef SIM_FILL_CORE
 #undef SIM_FILL_AMD

@@ -6,7 +6,8 @@
 namespace sim {
 
 /// Owns the HsaApiTable and its sub-tables. Versions follow the headers the simulator is built with
-/// (ROCr 5.2.3: every major_id 1, minor_id == sizeof(table)), as ROCr's HsaApiTableContainer does.
+/// (ROCr 5.2.3: every major_id 1; ROCr 6.1: root 3, core/AMD/finalizer/image 2, AMD step 1, tools 1;
+/// minor_id == sizeof(table) in both), as ROCr's HsaApiTableContainer does.
 /// Tools patch entries in place; reset() restores the simulator's own entries (done at hsa_shut_down,
 /// after OnUnload, as ROCr resets its table).
 class ApiTable {
@@ -30,6 +31,9 @@ private:
     AmdExtTable amd_ext_{};
     FinalizerExtTable finalizer_ext_{};
     ImageExtTable image_ext_{};
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+    ToolsApiTable tools_{};
+#endif
 };
 
 } // namespace sim

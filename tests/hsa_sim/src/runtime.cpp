@@ -4,6 +4,7 @@
 #include "executable.h"
 #include "queue_controller.h"
 #include "sim_signal.h"
+#include "virtual_memory.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -99,8 +100,11 @@ void Runtime::teardown() {
     doorbell_deferral_.stop();
     SignalMonitor::instance().stop();
     ExecutableRegistry::instance().destroy_all();
+#if SIM_HAS_VMEM
+    VirtualMemory::instance().release_all();
+#endif
     for (auto& a : allocations_.drain()) {
-        if (a.source == Allocation::Source::Pool && a.pool)
+        if (a.source == Allocation::Source::Pool)
             std::free(reinterpret_cast<void*>(a.base));
     }
     for (auto& p : pools_)

@@ -1,5 +1,7 @@
 #include "sim_config.h"
 
+#include <hsa_api_trace.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -62,7 +64,8 @@ void SimConfig::load_from_environment() {
         else
             std::fprintf(stderr, "hsa_sim: HSA_SIM_GPU_AGENTS='%s' is not 1..8; using 1\n", v);
     }
-    multiple_writer_calls = false;
+    // The generation of the headers decides the default: ROCr 6.0+ allows several writer calls.
+    multiple_writer_calls = HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2;
     if (const char* v = env("HSA_SIM_INTERCEPT_SEMANTICS"))
         multiple_writer_calls = std::string(v) == "6";
     const char* refuse = env("HSA_SIM_REFUSE_SYMBOL_ITERATION");

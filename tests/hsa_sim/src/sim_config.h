@@ -14,7 +14,7 @@ namespace sim {
 /// | variable | meaning |
 /// |---|---|
 /// | HSA_SIM_GPU_AGENTS=N | simulated GPU agents (default 1, 1..8) |
-/// | HSA_SIM_INTERCEPT_SEMANTICS=5\|6 | one writer call per intercept invocation (ROCr 5.2.3, default) or several (6.x) |
+/// | HSA_SIM_INTERCEPT_SEMANTICS=5\|6 | one writer call per intercept invocation (ROCr 5.2.3) or several (6.x); default: the generation of the headers |
 /// | HSA_SIM_FAIL_D2H_COPY=k[,k...] | the k-th device-to-host hsa_memory_copy fails (1-based) |
 /// | HSA_SIM_FAIL_H2D_COPY=k[,k...] | the k-th host-to-device hsa_memory_copy fails |
 /// | HSA_SIM_FAIL_ALLOC=k[,k...] | the k-th pool/region allocation fails with OUT_OF_RESOURCES |

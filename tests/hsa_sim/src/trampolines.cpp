@@ -34,6 +34,7 @@ namespace {
 #define SIM_ALIAS_TRAMPOLINE(name, slot) SIM_TRAMPOLINE(sim_core_table, CoreApiTable, name, slot)
     SIM_CORE_API(SIM_CORE_TRAMPOLINE)
     SIM_AMD_EXT_API(SIM_AMD_TRAMPOLINE)
+    SIM_AMD_EXT_VMEM_API(SIM_AMD_TRAMPOLINE)
     SIM_CORE_ALIASES(SIM_ALIAS_TRAMPOLINE)
 }
 } // namespace
