@@ -78,7 +78,8 @@ class EmitterCore {
     StringId intern(std::string_view text) noexcept;
     bool inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept;
     Emitter::Stats stats() const noexcept {
-        return {accepted_.load(std::memory_order_relaxed), sent_.load(std::memory_order_relaxed),
+        // Every accepted record took exactly one sequence number (session_end included).
+        return {next_sequence_.load(std::memory_order_relaxed) - 1, sent_.load(std::memory_order_relaxed),
                 spooled_.load(std::memory_order_relaxed), lost_.load(std::memory_order_relaxed),
                 connected_.load(std::memory_order_relaxed)};
     }
@@ -120,10 +121,12 @@ class EmitterCore {
     EmitterConfig config_;
     RecordQueue queue_;
     SpoolWriter spool_;
-    std::atomic<State> state_{State::idle};
+    // Written by producers on every emit: a cache line of their own, apart from the sender's counters
+    // (false sharing with sent_ cost a cross-core line transfer per emit).
+    alignas(64) std::atomic<State> state_{State::idle};
     std::atomic<int> in_flight_{0};
     std::atomic<std::uint64_t> next_sequence_{1};
-    std::atomic<std::uint64_t> accepted_{0}, sent_{0}, spooled_{0}, lost_{0};
+    alignas(64) std::atomic<std::uint64_t> sent_{0}, spooled_{0}, lost_{0};
     std::atomic<bool> connected_{false};
     std::atomic<int> socket_{-1};
     std::atomic<std::uint64_t> deadline_ns_{0};
@@ -203,7 +206,6 @@ bool EmitterCore::push(EventType type, const void* payload, std::size_t bytes) n
         std::memcpy(static_cast<void*>(&r.hello), payload, bytes);
     };
     bool ok = true;
-    accepted_.fetch_add(1, std::memory_order_relaxed);
     if (!queue_.tryPush(fill)) {
         Record overflow;
         fill(overflow);
@@ -447,7 +449,6 @@ void EmitterCore::senderLoop() noexcept {
     end.session_end.counts[static_cast<std::size_t>(EventType::session_end)] = 1;
     end.session_end.spooled = spooled_.load(std::memory_order_relaxed);
     end.session_end.last_sequence = end.sequence;
-    accepted_.fetch_add(1, std::memory_order_relaxed);
     try {
         appendFrame(end, *builder, frames);
         frame_ends.push_back(frames.size());

@@ -48,6 +48,12 @@ class RecordQueue {
                 pos = enqueue_.load(std::memory_order_relaxed);
             }
         }
+        // The slots ahead were last written by the consumer (their turn): fetch them for writing now so
+        // that later pushes do not stall on cross-core cache misses (perf: the emitter's cost was the
+        // store buffer draining those misses at the next locked instruction).
+        const Slot* ahead = &slots_[(pos + kPrefetchAhead) & mask_];
+        __builtin_prefetch(ahead, 1);
+        __builtin_prefetch(reinterpret_cast<const char*>(ahead) + 64, 1);
         fill(slot->record);
         slot->turn.store(pos + 1, std::memory_order_release);
         return true;
@@ -71,6 +77,7 @@ class RecordQueue {
     bool empty() const noexcept { return enqueue_.load(std::memory_order_acquire) == dequeue_; }
 
   private:
+    static constexpr std::uint64_t kPrefetchAhead = 8;
     struct alignas(64) Slot {
         std::atomic<std::uint64_t> turn{0};
         Record record;

@@ -12,12 +12,113 @@
 #include <flatbuffers/flatbuffers.h>
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
 #include <memory>
 #include <mutex>
+#include <poll.h>
+#include <spawn.h>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace rs::test {
+
+/// A child process started with posix_spawn, stdout and stderr piped together. The crash tests use it instead
+/// of QProcess: Qt 6.4 starts children with clone(CLONE_VM) (vfork semantics), and ThreadSanitizer's clone
+/// interceptor then runs its fork-child bookkeeping in the parent's memory, marking the *parent* as
+/// "after a multi-threaded fork" (it dies at its next pthread_create, or with die_after_fork=0 reports
+/// bogus races, e.g. between a producer filling an emitter queue slot and the sender reading it).
+/// glibc's posix_spawn clones internally, unseen by the interceptor.
+class ChildProcess {
+  public:
+    /// Starts `program` with `args` and the current environment plus `env` ("NAME=value").
+    bool start(const std::string& program, const std::vector<std::string>& args,
+               const std::vector<std::string>& env = {}) {
+        int fds[2];
+        if (::pipe2(fds, O_CLOEXEC) != 0) {
+            return false;
+        }
+        std::vector<std::string> strings{program};
+        strings.insert(strings.end(), args.begin(), args.end());
+        std::vector<char*> argv, envp;
+        for (auto& a : strings) {
+            argv.push_back(a.data());
+        }
+        argv.push_back(nullptr);
+        std::vector<std::string> environment(env);
+        for (char** e = environ; *e != nullptr; ++e) {
+            environment.emplace_back(*e); // duplicates: the first (ours) wins with getenv
+        }
+        for (auto& e : environment) {
+            envp.push_back(e.data());
+        }
+        envp.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+        const int rc = ::posix_spawn(&pid_, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(fds[1]);
+        out_ = fds[0];
+        return rc == 0;
+    }
+    ~ChildProcess() {
+        if (pid_ > 0 && !exited_) {
+            ::kill(pid_, SIGKILL);
+            wait();
+        }
+        if (out_ >= 0) {
+            ::close(out_);
+        }
+    }
+    pid_t pid() const { return pid_; }
+    /// Next stdout line (without newline); empty after `timeout_ms` or at end of output.
+    std::string readLine(int timeout_ms) {
+        for (;;) {
+            if (const auto nl = buffered_.find('\n'); nl != std::string::npos) {
+                std::string line = buffered_.substr(0, nl);
+                buffered_.erase(0, nl + 1);
+                return line;
+            }
+            pollfd p{out_, POLLIN, 0};
+            char chunk[4096];
+            const ssize_t n = ::poll(&p, 1, timeout_ms) > 0 ? ::read(out_, chunk, sizeof chunk) : 0;
+            if (n <= 0) {
+                return {};
+            }
+            buffered_.append(chunk, static_cast<std::size_t>(n));
+        }
+    }
+    /// All remaining output, until end of output or `timeout_ms` without any.
+    std::string readAll(int timeout_ms) {
+        std::string all;
+        for (std::string line = readLine(timeout_ms); !line.empty() || !buffered_.empty();
+             line = readLine(timeout_ms)) {
+            all += line + '\n';
+        }
+        return all + buffered_;
+    }
+    /// Waits for the child; its wait status.
+    int wait() {
+        if (!exited_) {
+            while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+            }
+            exited_ = true;
+        }
+        return status_;
+    }
+
+  private:
+    pid_t pid_ = -1;
+    int out_ = -1;
+    int status_ = 0;
+    bool exited_ = false;
+    std::string buffered_;
+};
 
 /// Read-only connection to a session file; query helpers return NULL as -1 / "".
 class SessionDb {

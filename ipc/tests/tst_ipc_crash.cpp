@@ -1,7 +1,6 @@
 // Crash consistency: the sender killed with SIGKILL mid-stream, and the collector killed mid-stream.
 #include "test_support.hpp"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,18 +20,16 @@ class CrashTest : public QObject {
         auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
-        QProcess sender;
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("REPLAYSCOPE_SOCKET", QString::fromStdString(collector->socketPath()));
-        env.insert("REPLAYSCOPE_TOKEN", QString::fromStdString(collector->token()));
-        env.insert("REPLAYSCOPE_SPOOL", QString::fromStdString(collector->spoolPath()));
-        sender.setProcessEnvironment(env);
-        sender.start(RS_TEST_SENDER, {"100000000", "200"}); // would run for minutes
-        QVERIFY(sender.waitForStarted());
+        rs::test::ChildProcess sender;
+        QVERIFY(sender.start(RS_TEST_SENDER, {"100000000", "200"}, // would run for minutes
+                             {"REPLAYSCOPE_SOCKET=" + collector->socketPath(),
+                              "REPLAYSCOPE_TOKEN=" + collector->token(),
+                              "REPLAYSCOPE_SPOOL=" + collector->spoolPath()}));
         QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= 3000, 15000);
-        ::kill(static_cast<pid_t>(sender.processId()), SIGKILL);
-        QVERIFY(sender.waitForFinished());
-        QCOMPARE(sender.exitStatus(), QProcess::CrashExit);
+        ::kill(sender.pid(), SIGKILL);
+        const int status = sender.wait();
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(WTERMSIG(status), SIGKILL);
         const auto summary = collector->finish(std::chrono::seconds(5));
         QVERIFY(!summary.complete);
         QVERIFY(summary.events_stored >= 3000);
@@ -62,21 +59,18 @@ class CrashTest : public QObject {
     void collectorKilledMidStream() {
         QTemporaryDir dir;
         const QString session = dir.path() + "/collector-killed.rsdb";
-        QProcess collector;
-        collector.start(RS_TEST_COLLECTOR, {session});
-        QVERIFY(collector.waitForStarted());
+        rs::test::ChildProcess collector;
+        QVERIFY(collector.start(RS_TEST_COLLECTOR, {session.toStdString()}));
         QString socket, token, spool;
         while (spool.isEmpty()) {
-            QVERIFY(collector.waitForReadyRead(10000) || collector.canReadLine());
-            while (collector.canReadLine()) {
-                const QString line = QString::fromUtf8(collector.readLine()).trimmed();
-                if (line.startsWith("SOCKET "))
-                    socket = line.mid(7);
-                if (line.startsWith("TOKEN "))
-                    token = line.mid(6);
-                if (line.startsWith("SPOOL "))
-                    spool = line.mid(6);
-            }
+            const QString line = QString::fromStdString(collector.readLine(10000));
+            QVERIFY(!line.isEmpty());
+            if (line.startsWith("SOCKET "))
+                socket = line.mid(7);
+            if (line.startsWith("TOKEN "))
+                token = line.mid(6);
+            if (line.startsWith("SPOOL "))
+                spool = line.mid(6);
         }
         Emitter e;
         QVERIFY(e.start({socket.toStdString(), token.toStdString(), spool.toStdString(), 1024}));
@@ -87,8 +81,8 @@ class CrashTest : public QObject {
         // Wait until the collector has committed the first 1000, then kill it.
         QTRY_VERIFY_WITH_TIMEOUT(
             SessionDb(session.toStdString()).integer("SELECT count(*) FROM dispatches") == 1000, 10000);
-        ::kill(static_cast<pid_t>(collector.processId()), SIGKILL);
-        QVERIFY(collector.waitForFinished());
+        ::kill(collector.pid(), SIGKILL);
+        QVERIFY(WIFSIGNALED(collector.wait()));
         // The sender process (this one) carries on normally; the rest goes to the spool.
         for (std::uint64_t i = 1001; i <= 2000; ++i) {
             QVERIFY(
@@ -103,11 +97,14 @@ class CrashTest : public QObject {
         // The killed collector's file opens, incomplete; replayscope-run --import-spool completes it.
         SessionDb before(session.toStdString());
         QCOMPARE(before.integer("SELECT complete FROM session"), 0);
-        QProcess import;
-        import.start(RS_REPLAYSCOPE_RUN, {"--import-spool", spool, "-o", session});
-        QVERIFY(import.waitForFinished(20000));
-        QCOMPARE(import.exitCode(), 0);
-        QVERIFY(QString::fromUtf8(import.readAllStandardError()).contains("imported 1001 frames"));
+        rs::test::ChildProcess import;
+        QVERIFY(import.start(RS_REPLAYSCOPE_RUN,
+                             {"--import-spool", spool.toStdString(), "-o", session.toStdString()}));
+        const QString output = QString::fromStdString(import.readAll(20000));
+        const int status = import.wait();
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QVERIFY2(output.contains("imported 1001 frames"), qPrintable(output));
         SessionDb db(session.toStdString());
         QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 2000);
         QCOMPARE(db.integer("SELECT complete FROM session"), 1);

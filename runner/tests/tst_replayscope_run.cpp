@@ -130,6 +130,21 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(r.err.contains("not a SQLite database (foreign file)"), qPrintable(r.err));
     }
 
+    void simulatePicksTheSimulatedRuntime() {
+        // hsa-info links Debian's real libhsa-runtime64; --simulate must put build/sim/lib first.
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/simulate.rsdb";
+        QProcess p;
+        p.start(RS_REPLAYSCOPE_RUN,
+                {"--simulate", "--engine", RS_NOOP_TOOL, "--no-progress", "-o", session, "--", RS_HSA_INFO});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(out.contains("gfx90a"), qPrintable(out + err));
+    }
+
     void versionAndUsage() {
         const Run v = run({"--version"});
         QCOMPARE(v.exit_code, 0);

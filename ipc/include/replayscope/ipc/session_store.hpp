@@ -75,12 +75,21 @@ class SessionStore {
     bool loadState();
     bool begin();
     void markSequence(std::uint64_t sequence);
+    void bindDispatch(sqlite3_stmt* s, int first, const Record& r);
+    /// Inserts the buffered dispatch rows (one multi-row INSERT when the buffer is full). Called before
+    /// any other row, at commit and at finish, so the file never misses a row counted as stored.
+    bool flushDispatches();
     sqlite3_stmt* statement(EventType type) const { return statements_[static_cast<std::size_t>(type)]; }
 
     sqlite3* db_ = nullptr;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
     sqlite3_stmt* free_update_ = nullptr;
     sqlite3_stmt* session_update_ = nullptr;
+    /// Dispatch rows are inserted kDispatchBatch at a time (one statement execution instead of 32).
+    static constexpr int kDispatchBatch = 32;
+    sqlite3_stmt* dispatch_batch_ = nullptr;
+    Record pending_dispatches_[kDispatchBatch];
+    int pending_count_ = 0;
     bool in_transaction_ = false;
     bool saw_end_ = false;
     std::uint64_t stored_ = 0;
