@@ -32,7 +32,18 @@ AgentContext::AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string na
 }
 
 AgentContext::~AgentContext() {
-    // Runs at engine teardown only; the runtime may already be gone, so nothing is released here.
+    // Runtime objects are released by release_runtime_objects() (OnUnload); a context destroyed without
+    // it (process exit) leaves them to the runtime, which may already be gone.
+}
+
+void AgentContext::release_runtime_objects() {
+    std::lock_guard lock(queue_mutex_);
+    if (queue_)
+        (void)hsa().core.hsa_queue_destroy_fn(queue_);
+    queue_ = nullptr;
+    queue_failed_ = true;
+    destroy_signal(in_flight_);
+    in_flight_.handle = 0;
 }
 
 hsa_queue_t* AgentContext::private_queue() {
@@ -84,6 +95,14 @@ hsa_status_t collect_gpu(hsa_agent_t agent, void* data) {
 }
 
 } // namespace
+
+void AgentDirectory::clear() {
+    agents_.wlock([](auto& m) {
+        for (auto& [handle, context] : m)
+            context->release_runtime_objects();
+        m.clear();
+    });
+}
 
 AgentContext* AgentDirectory::get(hsa_agent_t agent, const Configuration& config) {
     AgentContext* found = agents_.rlock([&](const auto& m) -> AgentContext* {

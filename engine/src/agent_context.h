@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hsa_api.h"
+#include "memory_snapshot.h"
 #include "synchronized.h"
 
 #include <hsa.h>
@@ -46,6 +47,16 @@ class AgentContext {
     /// hsa_queue_create, profiling enabled) and rings its doorbell. False when there is no queue.
     bool submit_private(const void* packets, uint32_t count);
 
+    /// Host memory of this agent's snapshots (used under the exclusive replay lock).
+    HostArena& arena() { return arena_; }
+    /// Inventory generation last reported for this agent (under the exclusive replay lock); an
+    /// inventory is sent only when a snapshot's generation differs from it.
+    uint64_t& reported_generation() { return reported_generation_; }
+
+    /// Destroys the private queue and the in-flight signal through the saved originals (OnUnload, while
+    /// the runtime is still up). The context is unusable afterwards.
+    void release_runtime_objects();
+
   private:
     hsa_queue_t* private_queue();
 
@@ -58,6 +69,8 @@ class AgentContext {
     std::mutex queue_mutex_;
     hsa_queue_t* queue_ = nullptr;
     bool queue_failed_ = false;
+    HostArena arena_;
+    uint64_t reported_generation_ = UINT64_MAX;
 };
 
 /// GPU agents by handle, created on first use (index = position among GPU agents of hsa_iterate_agents).
@@ -65,6 +78,9 @@ class AgentDirectory {
   public:
     /// The context of `agent`, or nullptr for a non-GPU agent.
     AgentContext* get(hsa_agent_t agent, const Configuration& config);
+    /// Releases every context's runtime objects and forgets them (OnUnload: a later hsa_init has new
+    /// agents, signals and queues).
+    void clear();
 
   private:
     Synchronized<std::map<uint64_t, std::unique_ptr<AgentContext>>> agents_;

@@ -21,8 +21,16 @@ std::optional<TrackedAllocation> AllocationInventory::remove(uintptr_t address) 
     });
 }
 
-std::vector<TrackedAllocation> AllocationInventory::owned_by(uint64_t agent) const {
+void AllocationInventory::clear() {
+    map_.wlock([&](Map& m) {
+        m.clear();
+        generation_.fetch_add(1, std::memory_order_acq_rel);
+    });
+}
+
+std::vector<TrackedAllocation> AllocationInventory::owned_by(uint64_t agent, uint64_t& generation) const {
     return map_.rlock([&](const Map& m) {
+        generation = generation_.load(std::memory_order_acquire);
         std::vector<TrackedAllocation> out;
         out.reserve(m.size()); // may throw std::bad_alloc: the caller reports inventory_reserve
         for (const auto& [address, a] : m)

@@ -31,8 +31,11 @@ class AllocationInventory {
     void add(const TrackedAllocation& a);
     /// Removes the allocation starting at `address`; returns it when it was tracked.
     std::optional<TrackedAllocation> remove(uintptr_t address);
-    /// The tracked allocations owned by `agent`. Throws std::bad_alloc (metadata reservation failure).
-    std::vector<TrackedAllocation> owned_by(uint64_t agent) const;
+    /// The tracked allocations owned by `agent` and the generation they were listed at (one read lock).
+    /// Throws std::bad_alloc (metadata reservation failure).
+    std::vector<TrackedAllocation> owned_by(uint64_t agent, uint64_t& generation) const;
+    /// Forgets every allocation (OnUnload: hsa_shut_down frees them without free calls). Ids go on.
+    void clear();
     /// Changes whenever an allocation is added or removed (the inventory generation of a snapshot).
     uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 

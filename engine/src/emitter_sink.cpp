@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace rs::engine {
 
@@ -68,8 +69,31 @@ class EmitterSink final : public EventSink {
     void free(const FreeEvent& e) noexcept override {
         emitter_.emitEvent(ipc::FreeRecord{e.allocation_id, e.address});
     }
+    void agent(const AgentEvent& e) noexcept override {
+        ipc::AgentRecord r{};
+        r.handle = e.handle;
+        r.name = emitter_.internString(e.name);
+        r.isa = emitter_.internString(e.isa);
+        r.device_type =
+            e.device_type <= 2 ? static_cast<ipc::DeviceType>(e.device_type) : ipc::DeviceType::other;
+        r.node = e.node;
+        emitter_.emitEvent(r);
+    }
+    void inventory(const InventoryEvent& e) noexcept override {
+        // The emitter takes a span of its own region type: converted in bounded chunks on the stack
+        // would split one inventory, so one heap vector per (rare) new generation.
+        try {
+            std::vector<ipc::InventoryRegion> regions(e.count);
+            for (size_t i = 0; i < e.count; ++i)
+                regions[i] = {e.regions[i].address, e.regions[i].size, e.regions[i].allocation_id,
+                              as<ipc::RegionKind>(e.regions[i].kind)};
+            (void)emitter_.emitInventory(e.agent, e.generation, regions);
+        } catch (...) {
+        }
+    }
     void executable(const ExecutableEvent& e) noexcept override {
-        emitter_.emitEvent(ipc::ExecutableRecord{e.executable, 0, 0, 0});
+        emitter_.emitEvent(
+            ipc::ExecutableRecord{e.executable, e.code_object, e.agent, emitter_.internString(e.uri)});
     }
     void module_variable(const ModuleVariableEvent& e) noexcept override {
         ipc::ModuleVariableRecord r{};

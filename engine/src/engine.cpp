@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace rs::engine {
 
@@ -41,11 +43,57 @@ hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
     if (st == HSA_STATUS_SUCCESS && e && !g_finalized.load(std::memory_order_acquire)) {
         try {
             const uint32_t kernels = e->executables.add(exe);
-            e->sink->executable({exe.handle, kernels});
+            // One record per loaded code object, with its URI (loader extension; not from inside
+            // iterate_executables, which would block executable create/destroy).
+            const std::vector<LoadedCodeObject> objects = loaded_code_objects(exe);
+            for (const LoadedCodeObject& c : objects)
+                e->sink->executable({exe.handle, c.handle, c.agent, c.uri, kernels});
+            if (objects.empty())
+                e->sink->executable({exe.handle, 0, 0, {}, kernels});
         } catch (...) {
         }
     }
     return st;
+}
+
+struct AgentScan {
+    std::vector<hsa_agent_t> agents;
+};
+
+hsa_status_t collect_agent(hsa_agent_t agent, void* data) {
+    static_cast<AgentScan*>(data)->agents.push_back(agent);
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t first_isa(hsa_isa_t isa, void* data) {
+    *static_cast<hsa_isa_t*>(data) = isa;
+    return HSA_STATUS_INFO_BREAK;
+}
+
+/// One agent record per agent of this runtime instance (handles change across hsa_shut_down/hsa_init).
+void report_agents(EventSink& sink) {
+    const CoreApiTable& core = hsa().core;
+    AgentScan scan;
+    (void)core.hsa_iterate_agents_fn(collect_agent, &scan);
+    for (hsa_agent_t agent : scan.agents) {
+        uint32_t node = 0;
+        (void)core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_NODE, &node);
+        hsa_isa_t isa{0};
+        std::string isa_name;
+        (void)core.hsa_agent_iterate_isas_fn(agent, first_isa, &isa);
+        uint32_t length = 0;
+        if (isa.handle != 0 &&
+            core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME_LENGTH, &length) == HSA_STATUS_SUCCESS &&
+            length > 0) {
+            isa_name.assign(length, '\0');
+            if (core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME, isa_name.data()) != HSA_STATUS_SUCCESS)
+                isa_name.clear();
+            while (!isa_name.empty() && isa_name.back() == '\0')
+                isa_name.pop_back();
+        }
+        const std::string agent_label = agent_name(agent);
+        sink.agent({agent.handle, agent_label, isa_name, static_cast<uint8_t>(device_type(agent)), node});
+    }
 }
 
 hsa_status_t executable_destroy(hsa_executable_t exe) {
@@ -132,6 +180,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         if (core.hsa_executable_freeze_fn != executable_freeze) {
             hsa().core = core;
             hsa().amd = amd;
+            load_loader_extension();
         }
         if (!g_holder.engine) {
             Configuration config = Configuration::from_environment();
@@ -144,6 +193,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         }
         Engine& e = *g_holder.engine;
         g_engine.store(&e, std::memory_order_release);
+        report_agents(*e.sink);
         install_memory_tracker(core, amd);
         if (core.hsa_executable_freeze_fn != executable_freeze) {
             core.hsa_executable_freeze_fn = executable_freeze;
@@ -158,9 +208,20 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
     }
 }
 
+/// hsa_shut_down: the runtime is about to destroy every agent-side object and reset its table. The
+/// engine (linked -z nodelete, so a later hsa_init finds the same instance) forgets what belonged to this
+/// runtime instance and keeps its session open; the session ends at process exit (EngineHolder).
 extern "C" __attribute__((visibility("default"))) void OnUnload() {
     std::lock_guard lock(g_load_mutex);
     g_recording.store(false, std::memory_order_relaxed);
-    if (Engine* e = engine())
-        e->sink->finish();
+    Engine* e = engine();
+    if (!e)
+        return;
+    try {
+        release_intercepted_queues();
+        e->agents.clear();
+        e->inventory.clear();
+        e->executables.clear();
+    } catch (...) {
+    }
 }

@@ -32,6 +32,8 @@ struct Engine {
     Synchronized<std::vector<std::unique_ptr<QueueContext>>>
         queues; ///< intercepted queues (never freed early)
     std::atomic<uint64_t> next_dispatch_id{1};
+    /// Dispatch handlers between taking an id and reporting the decision (see forward_packet).
+    std::atomic<uint64_t> open_windows{0};
 };
 
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.

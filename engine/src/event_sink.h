@@ -4,6 +4,7 @@
 // they are called from application threads, inside allocation wrappers and intercept handlers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -75,9 +76,35 @@ struct FreeEvent {
     uint64_t allocation_id;
     uint64_t address;
 };
+/// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
+struct AgentEvent {
+    uint64_t handle;
+    std::string_view name; ///< HSA_AGENT_INFO_NAME
+    std::string_view isa;  ///< HSA_ISA_INFO_NAME of the agent's first ISA ("" when none)
+    uint8_t device_type;   ///< hsa_device_type_t: 0 CPU, 1 GPU, 2 DSP
+    uint32_t node;         ///< HSA_AGENT_INFO_NODE
+};
+/// One loaded code object of a frozen executable (loader extension, rocr-facts.md "Module-scope variables").
 struct ExecutableEvent {
     uint64_t executable;
-    uint32_t kernels; ///< kernel symbols indexed for names
+    uint64_t code_object; ///< hsa_loaded_code_object_t handle (0 when the loader reported none)
+    uint64_t agent;       ///< agent the code object is loaded for
+    std::string_view uri; ///< HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI
+    uint32_t kernels;     ///< kernel symbols of the executable indexed for names
+};
+/// One region of an agent's snapshot inventory.
+struct InventoryRegion {
+    uint64_t address;
+    uint64_t size;
+    uint64_t allocation_id; ///< 0 for module variables
+    RegionKind kind;
+};
+/// An agent's inventory at one generation; sent before the first snapshot that references it.
+struct InventoryEvent {
+    uint64_t agent;
+    uint64_t generation;
+    const InventoryRegion* regions;
+    size_t count;
 };
 struct ModuleVariableEvent {
     uint64_t executable;
@@ -140,6 +167,8 @@ class EventSink {
     virtual void session_start(std::string_view configuration) noexcept = 0;
     virtual void allocation(const AllocationEvent& e) noexcept = 0;
     virtual void free(const FreeEvent& e) noexcept = 0;
+    virtual void agent(const AgentEvent& e) noexcept = 0;
+    virtual void inventory(const InventoryEvent& e) noexcept = 0;
     virtual void executable(const ExecutableEvent& e) noexcept = 0;
     virtual void module_variable(const ModuleVariableEvent& e) noexcept = 0;
     virtual void dispatch(const DispatchEvent& e) noexcept = 0;

@@ -41,6 +41,7 @@ uint32_t ExecutableRegistry::add(hsa_executable_t exe) {
     (void)hsa().core.hsa_executable_iterate_symbols_fn(exe, collect_kernel, &scan);
     state_.wlock([&](State& s) {
         s.executables.insert(exe.handle);
+        ++s.generation;
         for (auto& [object, name] : scan.kernels)
             s.kernels[object] = {exe.handle, name};
     });
@@ -50,12 +51,21 @@ uint32_t ExecutableRegistry::add(hsa_executable_t exe) {
 void ExecutableRegistry::remove(hsa_executable_t exe) {
     state_.wlock([&](State& s) {
         s.executables.erase(exe.handle);
+        ++s.generation;
         for (auto it = s.kernels.begin(); it != s.kernels.end();) {
             if (it->second.first == exe.handle)
                 it = s.kernels.erase(it);
             else
                 ++it;
         }
+    });
+}
+
+void ExecutableRegistry::clear() {
+    state_.wlock([](State& s) {
+        s.executables.clear();
+        s.kernels.clear();
+        ++s.generation;
     });
 }
 

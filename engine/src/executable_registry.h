@@ -21,10 +21,13 @@ class ExecutableRegistry {
     uint32_t add(hsa_executable_t exe);
     /// Before destroy: forgets `exe` and its kernels.
     void remove(hsa_executable_t exe);
+    /// Forgets everything (OnUnload: hsa_shut_down destroys every executable without a destroy call).
+    void clear();
     /// Kernel symbol name of `kernel_object` ("" when unknown).
     std::string kernel_name(uint64_t kernel_object) const;
 
     struct State {
+        uint64_t generation = 0; ///< changes with every add/remove (part of a snapshot's generation)
         std::set<uint64_t> executables;
         std::map<uint64_t, std::pair<uint64_t, std::string>> kernels; ///< object -> (executable, name)
     };

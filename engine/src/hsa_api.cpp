@@ -60,6 +60,43 @@ std::string agent_name(hsa_agent_t agent) {
     return name;
 }
 
+void load_loader_extension() {
+    g_hsa.has_loader = g_hsa.core.hsa_system_get_major_extension_table_fn(
+                           HSA_EXTENSION_AMD_LOADER, 1, sizeof(hsa_ven_amd_loader_1_03_pfn_t),
+                           &g_hsa.loader) == HSA_STATUS_SUCCESS;
+}
+
+namespace {
+
+hsa_status_t collect_code_object(hsa_executable_t, hsa_loaded_code_object_t lco, void* data) {
+    auto* out = static_cast<std::vector<LoadedCodeObject>*>(data);
+    const auto get = g_hsa.loader.hsa_ven_amd_loader_loaded_code_object_get_info;
+    LoadedCodeObject c{lco.handle, 0, {}};
+    hsa_agent_t agent{0};
+    if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &agent) == HSA_STATUS_SUCCESS)
+        c.agent = agent.handle;
+    uint32_t length = 0;
+    if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &length) == HSA_STATUS_SUCCESS &&
+        length > 0) {
+        c.uri.assign(length, '\0');
+        if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, c.uri.data()) != HSA_STATUS_SUCCESS)
+            c.uri.clear();
+    }
+    out->push_back(std::move(c));
+    return HSA_STATUS_SUCCESS;
+}
+
+} // namespace
+
+std::vector<LoadedCodeObject> loaded_code_objects(hsa_executable_t exe) {
+    std::vector<LoadedCodeObject> out;
+    if (g_hsa.has_loader && g_hsa.loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects &&
+        g_hsa.loader.hsa_ven_amd_loader_loaded_code_object_get_info)
+        (void)g_hsa.loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(exe, collect_code_object,
+                                                                                     &out);
+    return out;
+}
+
 std::string hex(uint64_t value) {
     char buffer[24];
     std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(value));

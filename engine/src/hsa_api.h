@@ -6,10 +6,12 @@
 #include <hsa.h>
 #include <hsa_api_trace.h>
 #include <hsa_ext_amd.h>
+#include <hsa_ven_amd_loader.h>
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace rs::engine {
 
@@ -17,6 +19,10 @@ namespace rs::engine {
 struct HsaApi {
     CoreApiTable core;
     AmdExtTable amd;
+    /// Loader extension 1.03 (rocr-facts.md: Debian's ROCr exports no hsa_ven_amd_loader_* symbol, the
+    /// table comes from hsa_system_get_major_extension_table). `has_loader` false when refused.
+    hsa_ven_amd_loader_1_03_pfn_t loader;
+    bool has_loader;
 };
 
 /// The process-wide copy (filled by OnLoad).
@@ -36,6 +42,18 @@ void destroy_signal(hsa_signal_t signal);
 hsa_device_type_t device_type(hsa_agent_t agent);
 /// HSA_AGENT_INFO_NAME of `agent` ("" on error).
 std::string agent_name(hsa_agent_t agent);
+
+/// Fills hsa().loader through the saved hsa_system_get_major_extension_table (call after saving core).
+void load_loader_extension();
+
+/// The loaded code objects of a frozen executable: (handle, agent, URI) each; empty without the loader
+/// extension or when it refuses the executable.
+struct LoadedCodeObject {
+    uint64_t handle;
+    uint64_t agent;
+    std::string uri;
+};
+std::vector<LoadedCodeObject> loaded_code_objects(hsa_executable_t exe);
 
 /// "0x" + hex.
 std::string hex(uint64_t value);

@@ -131,6 +131,8 @@ class NullSink final : public EventSink {
     void session_start(std::string_view) noexcept override {}
     void allocation(const AllocationEvent&) noexcept override {}
     void free(const FreeEvent&) noexcept override {}
+    void agent(const AgentEvent&) noexcept override {}
+    void inventory(const InventoryEvent&) noexcept override {}
     void executable(const ExecutableEvent&) noexcept override {}
     void module_variable(const ModuleVariableEvent&) noexcept override {}
     void dispatch(const DispatchEvent&) noexcept override {}
@@ -179,8 +181,21 @@ class LogSink final : public EventSink {
     void free(const FreeEvent& e) noexcept override {
         line("replayscope: free allocation=%llu address=0x%llx", ull(e.allocation_id), ull(e.address));
     }
+    void agent(const AgentEvent& e) noexcept override {
+        line("replayscope: agent handle=0x%llx device_type=%u node=%u name=\"%.*s\" isa=\"%.*s\"",
+             ull(e.handle), unsigned{e.device_type}, e.node, len(e.name), e.name.data(), len(e.isa),
+             e.isa.data());
+    }
+    void inventory(const InventoryEvent& e) noexcept override {
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < e.count; ++i)
+            bytes += e.regions[i].size;
+        line("replayscope: inventory agent=0x%llx generation=%llu regions=%zu bytes=%llu", ull(e.agent),
+             ull(e.generation), e.count, ull(bytes));
+    }
     void executable(const ExecutableEvent& e) noexcept override {
-        line("replayscope: executable handle=0x%llx kernels=%u", ull(e.executable), e.kernels);
+        line("replayscope: executable handle=0x%llx code_object=0x%llx agent=0x%llx kernels=%u uri=\"%.*s\"",
+             ull(e.executable), ull(e.code_object), ull(e.agent), e.kernels, len(e.uri), e.uri.data());
     }
     void module_variable(const ModuleVariableEvent& e) noexcept override {
         line("replayscope: module_variable executable=0x%llx agent=0x%llx address=0x%llx size=%llu "
@@ -246,6 +261,12 @@ class TeeSink final : public EventSink {
     }
     void free(const FreeEvent& e) noexcept override {
         both([&](EventSink& s) { s.free(e); });
+    }
+    void agent(const AgentEvent& e) noexcept override {
+        both([&](EventSink& s) { s.agent(e); });
+    }
+    void inventory(const InventoryEvent& e) noexcept override {
+        both([&](EventSink& s) { s.inventory(e); });
     }
     void executable(const ExecutableEvent& e) noexcept override {
         both([&](EventSink& s) { s.executable(e); });

@@ -66,12 +66,25 @@ hsa_status_t collect_variable(hsa_executable_t exe, hsa_agent_t, hsa_executable_
 
 } // namespace
 
-DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget) {
+std::byte* HostArena::reserve(uint64_t bytes) noexcept {
+    if (bytes > capacity_ || (capacity_ > (64ull << 20) && bytes < capacity_ / 4)) {
+        block_.reset();
+        capacity_ = 0;
+        // Default-initialised: no zero fill (every byte is overwritten by the device-to-host copy).
+        block_.reset(new (std::nothrow) std::byte[bytes == 0 ? 1 : bytes]);
+        if (!block_)
+            return nullptr;
+        capacity_ = bytes;
+    }
+    return block_.get();
+}
+
+DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget,
+                                       HostArena& arena) {
     DeviceSnapshot s;
-    s.generation = inventory_.generation();
     // 1. Tracked allocations owned by the agent (metadata reservation may fail: whole-snapshot condition).
     try {
-        for (const TrackedAllocation& a : inventory_.owned_by(agent.handle)) {
+        for (const TrackedAllocation& a : inventory_.owned_by(agent.handle, s.generation)) {
             SnapshotRegion r;
             r.kind = RegionKind::allocation;
             r.address = a.address;
@@ -86,6 +99,7 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, 
     // 2. Module-scope variables, discovered now (constant memory may be populated after load). The
     //    registry read lock is held through the copies so no executable is destroyed under them.
     executables_.rlock([&](const ExecutableRegistry::State& state) {
+        s.generation += state.generation;
         for (uint64_t exe : state.executables) {
             VariableScan scan{agent, exe, &s.regions, {}, {}};
             hsa_status_t st = HSA_STATUS_SUCCESS;
@@ -123,18 +137,21 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, 
             s.over_budget = true;
             return;
         }
-        // 3. Copy device -> host, region by region; every failure is recorded, any failure is fatal.
+        // 3. Copy device -> host, region by region, into the agent's arena; every failure is recorded,
+        //    any failure is fatal. A failed host allocation leaves every region without a copy.
+        std::byte* block = arena.reserve(s.footprint);
+        uint64_t offset = 0;
         for (SnapshotRegion& r : s.regions) {
-            try {
-                r.host.resize(r.size);
-            } catch (const std::bad_alloc&) {
+            if (!block) {
                 s.ok = false;
                 s.failures.push_back({dispatch_id, r.address, r.size, r.allocation_id,
                                       SnapshotFailureReason::host_allocation});
                 continue;
             }
+            r.host = block + offset;
+            offset += r.size;
             const void* src = reinterpret_cast<const void*>(r.address);
-            if (hsa().core.hsa_memory_copy_fn(r.host.data(), src, r.size) != HSA_STATUS_SUCCESS) {
+            if (hsa().core.hsa_memory_copy_fn(r.host, src, r.size) != HSA_STATUS_SUCCESS) {
                 s.ok = false;
                 s.failures.push_back(
                     {dispatch_id, r.address, r.size, r.allocation_id, SnapshotFailureReason::copy_failed});
@@ -156,7 +173,7 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         sink_.restore_skip({dispatch_id, r.address, r.size, r.allocation_id, pass_index, reason});
     };
     auto copy_back = [&](const SnapshotRegion& r) {
-        if (hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(r.address), r.host.data(), r.size) !=
+        if (hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(r.address), r.host, r.size) !=
             HSA_STATUS_SUCCESS) {
             result.failed = true;
             return false;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,23 @@ struct SnapshotRegion {
     uint64_t allocation_id = 0; ///< allocation generation; 0 for module variables
     uint64_t executable = 0;    ///< owning executable of a module variable
     std::string name;           ///< symbol name of a module variable
-    std::vector<std::byte> host;
+    std::byte* host = nullptr;  ///< the host copy, inside the agent's HostArena
+};
+
+/// The host memory one agent's snapshots are copied into: one block, kept from one window to the next
+/// so that a steady replay does no per-region heap allocation and touches no fresh pages (the
+/// seed's "host buffer per region", laid out contiguously). Used under the agent's replay lock only.
+class HostArena {
+  public:
+    /// A block of at least `bytes` (contents undefined), or nullptr when the host allocation fails.
+    /// Reallocates when too small, or when more than four times too large (returns memory after a
+    /// large snapshot). Invalidates earlier blocks.
+    std::byte* reserve(uint64_t bytes) noexcept;
+    uint64_t capacity() const { return capacity_; }
+
+  private:
+    std::unique_ptr<std::byte[]> block_;
+    uint64_t capacity_ = 0;
 };
 
 /// The result of snap(): `ok` false means incomplete (replay must be declined), `over_budget` means
@@ -56,8 +73,10 @@ class MemorySnapshotter {
         : inventory_(inventory), executables_(executables), sink_(sink) {}
 
     /// Captures every tracked allocation owned by `agent` plus the module-scope variables discovered now
-    /// for `agent`. `budget` (0 = none) caps the host bytes. Reports failures to the sink.
-    DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget);
+    /// for `agent`, into `arena`. `budget` (0 = none) caps the host bytes. Reports failures to the sink.
+    /// The generation is the inventory's plus the executable registry's: it changes whenever a region
+    /// could have appeared or gone.
+    DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget, HostArena& arena);
 
     /// Writes every region back before pass `pass_index`; tracked allocations are re-validated under the
     /// inventory read lock together with the copy (skip freed / reallocated). Reports skips.

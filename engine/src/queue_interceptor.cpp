@@ -69,7 +69,14 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
     }
     hsa_kernel_dispatch_packet_t p;
     std::memcpy(&p, packets, sizeof p);
-    const uint64_t id = e->next_dispatch_id.fetch_add(1, std::memory_order_relaxed);
+    // Counted open before the id is taken: forward_packet drops its marker only when every id is past
+    // the dispatch window AND no handler that took an id is still open (seq_cst pairs with it).
+    e->open_windows.fetch_add(1);
+    struct CloseWindow {
+        Engine& engine;
+        ~CloseWindow() { engine.open_windows.fetch_sub(1); }
+    } close_window{*e};
+    const uint64_t id = e->next_dispatch_id.fetch_add(1);
     std::string kernel;
     DispatchDecision decision = DispatchDecision::replayed;
     try {
@@ -136,7 +143,45 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
     return HSA_STATUS_SUCCESS;
 }
 
+hsa_status_t queue_destroy(hsa_queue_t* queue) {
+    Engine* e = engine();
+    std::unique_ptr<QueueContext> context;
+    if (e && queue && !g_finalized.load(std::memory_order_acquire)) {
+        try {
+            e->queues.wlock([&](auto& list) {
+                for (auto it = list.begin(); it != list.end(); ++it) {
+                    if ((*it)->proxy == queue) {
+                        context = std::move(*it);
+                        list.erase(it);
+                        return;
+                    }
+                }
+            });
+        } catch (...) {
+        }
+    }
+    const hsa_status_t st = hsa().core.hsa_queue_destroy_fn(queue);
+    // The application waited for its packets (HSA: destroying a queue with packets in flight is
+    // undefined), so every barrier that referenced the last windows' fence/done signals has completed.
+    if (context)
+        for (hsa_signal_t s : context->retired)
+            destroy_signal(s);
+    return st;
+}
+
 } // namespace
+
+void release_intercepted_queues() {
+    Engine* e = engine();
+    if (!e)
+        return;
+    e->queues.wlock([](auto& list) {
+        for (auto& q : list)
+            for (hsa_signal_t s : q->retired)
+                destroy_signal(s);
+        list.clear();
+    });
+}
 
 void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer) {
     AgentContext& agent = *q.agent;
@@ -147,6 +192,12 @@ void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept
     if (!lock.try_lock_for(timeout) && e)
         e->sink->warning(WarningCode::general, 0,
                          "forwarded a packet while a replay window held the agent too long");
+    if (e && e->config.dispatch_count != 0 &&
+        e->next_dispatch_id.load() > e->config.dispatch_skip + e->config.dispatch_count &&
+        e->open_windows.load() == 0) {
+        writer(packet, 1); // no replay window can open on any agent again: no marker needed
+        return;
+    }
     struct {
         unsigned char packet[64];
         hsa_barrier_and_packet_t marker;
@@ -159,8 +210,10 @@ void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept
 }
 
 void install_queue_interceptor(CoreApiTable& core) {
-    if (core.hsa_queue_create_fn != queue_create)
+    if (core.hsa_queue_create_fn != queue_create) {
         core.hsa_queue_create_fn = queue_create;
+        core.hsa_queue_destroy_fn = queue_destroy;
+    }
 }
 
 } // namespace rs::engine

@@ -23,11 +23,17 @@ struct QueueContext {
     std::vector<hsa_signal_t> retired;
 };
 
-/// Stores the hsa_queue_create wrapper in the live table (unless already there).
+/// Stores the hsa_queue_create / hsa_queue_destroy wrappers in the live table (unless already there).
 void install_queue_interceptor(CoreApiTable& core);
 
-/// Forwards one application packet with ONE writer call: [packet, marker] when the agent's in-flight
-/// count is kept (marker = barrier-AND, barrier bit, completion = in-flight signal), else [packet].
+/// Forgets every intercepted queue, destroying the window signals they still hold (OnUnload, while the
+/// runtime is up: hsa_shut_down destroys the queues themselves).
+void release_intercepted_queues();
+
+/// Forwards one application packet with ONE writer call: [packet, marker] (marker = barrier-AND, barrier
+/// bit, completion = the agent's in-flight signal), or [packet] alone once no replay window can open any
+/// more (dispatch count reached, none open): the marker is what lets a window know the agent's other
+/// queues are idle, and its barrier bit serialises the queue (docs/replay-window.md).
 void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer);
 
 } // namespace rs::engine

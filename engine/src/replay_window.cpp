@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace rs::engine {
 
@@ -94,8 +95,9 @@ DispatchDecision ReplayWindow::after_barriers(hsa_signal_t fence) {
 
     // 3. Snapshot.
     const auto t0 = Clock::now();
-    DeviceSnapshot snapshot =
-        engine_.snapshotter.snap(agent.agent(), dispatch_id_, engine_.config.host_memory_budget);
+    DeviceSnapshot snapshot = engine_.snapshotter.snap(agent.agent(), dispatch_id_,
+                                                       engine_.config.host_memory_budget, agent.arena());
+    report_inventory(snapshot);
     engine_.sink->snapshot({dispatch_id_, agent.agent().handle, snapshot.generation, snapshot.bytes,
                             elapsed_ns(t0), static_cast<uint32_t>(snapshot.regions.size()),
                             static_cast<uint32_t>(snapshot.failures.size()),
@@ -202,6 +204,23 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     // No restore after the last pass: memory holds exactly one execution's effect.
     hsa().core.hsa_signal_store_screlease_fn(done_, 0);
     return decision;
+}
+
+void ReplayWindow::report_inventory(const DeviceSnapshot& snapshot) noexcept {
+    uint64_t& reported = queue_.agent->reported_generation();
+    if (reported == snapshot.generation)
+        return;
+    try {
+        std::vector<InventoryRegion> regions;
+        regions.reserve(snapshot.regions.size());
+        for (const SnapshotRegion& r : snapshot.regions)
+            regions.push_back({r.address, r.size, r.allocation_id, r.kind});
+        engine_.sink->inventory(
+            {queue_.agent->agent().handle, snapshot.generation, regions.data(), regions.size()});
+        reported = snapshot.generation;
+    } catch (...) {
+        // Out of memory for the listing: the inventory is sent with a later snapshot.
+    }
 }
 
 void ReplayWindow::run_once_locked() {

@@ -39,6 +39,9 @@ class ReplayWindow {
     void run_once_after(hsa_signal_t fence);
     /// P once on the private queue, completing `done`, waited for (bounded) under the replay lock.
     void run_once_locked();
+    /// Sends the agent's inventory when the snapshot's generation is not the one last sent for it (the
+    /// snapshot row references it by (agent, generation)).
+    void report_inventory(const struct DeviceSnapshot& snapshot) noexcept;
     /// Runs the passes; returns the final decision.
     DispatchDecision run_passes(const struct DeviceSnapshot& snapshot);
 
