@@ -12,7 +12,7 @@ packages=(
     # HSA: the real headers and the real runtime (workloads link against it; the tests swap in the simulator)
     libhsa-runtime-dev
     # Qt 6: inspector (Widgets, Charts, SQL over SQLite) and QtTest for every suite
-    qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libgl-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     # session pipeline: wire format, storage, options, hashing
     libflatbuffers-dev flatbuffers-compiler libsqlite3-dev sqlite3 libcli11-dev libxxhash-dev
     # headless GUI runs and screenshots

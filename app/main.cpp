@@ -1,0 +1,109 @@
+// replayscope: the ReplayScope inspector.
+//   replayscope [SESSION.rsdb...]                 open sessions (tabs)
+//   replayscope --summary SESSION                 terminal summary
+//   replayscope --export-charts SESSION DIR       every chart as PNG, headless
+//   replayscope --screenshots SESSION DIR         every page as PNG, headless
+//   replayscope --version
+#include "model/SessionLoader.h"
+#include "model/TerminalSummary.h"
+#include "ui/HeadlessExporter.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+/// Headless commands and machines without a display use the offscreen platform.
+void chooseOffscreenWhenNeeded(bool headless) {
+    const bool noDisplay =
+        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && (headless || noDisplay)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+}
+
+int usageError(const QString& message) {
+    std::fprintf(stderr, "replayscope: %s\n", qPrintable(message));
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool headless = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        headless = headless || a == "--export-charts" || a == "--screenshots" || a == "--summary" ||
+                   a == "--version" || a == "-v" || a == "--help" || a == "-h";
+    }
+    chooseOffscreenWhenNeeded(headless);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("replayscope"));
+    QApplication::setOrganizationName(QStringLiteral("ReplayScope"));
+    QApplication::setApplicationVersion(QStringLiteral(RS_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("ReplayScope inspector: launch replay-enabled runs, open "
+                                                    "session files (*.rsdb), chart and audit them."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption summary(QStringLiteral("summary"),
+                                     QStringLiteral("Print a summary of SESSION and exit."));
+    const QCommandLineOption charts(QStringLiteral("export-charts"),
+                                    QStringLiteral("Write every chart of SESSION as PNG into DIR and exit."));
+    const QCommandLineOption shots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Write a screenshot of every page for SESSION into DIR and exit."));
+    parser.addOption(summary);
+    parser.addOption(charts);
+    parser.addOption(shots);
+    parser.addPositionalArgument(QStringLiteral("sessions"), QStringLiteral("Session files to open."),
+                                 QStringLiteral("[SESSION...] [DIR]"));
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+
+    if (parser.isSet(summary)) {
+        if (args.size() != 1) {
+            return usageError(QStringLiteral("--summary takes one session file"));
+        }
+        rs::app::SessionError error;
+        const auto s = rs::app::SessionLoader::loadAll(args[0], error);
+        if (error.isError()) {
+            std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(args[0]), qPrintable(error.title()),
+                         qPrintable(error.message));
+            return 1;
+        }
+        std::fputs(qPrintable(rs::app::TerminalSummary::text(s)), stdout);
+        return 0;
+    }
+    if (parser.isSet(charts) || parser.isSet(shots)) {
+        if (args.size() != 2) {
+            return usageError(QStringLiteral("--export-charts / --screenshots take SESSION DIR"));
+        }
+        QStringList written;
+        QString error;
+        const bool ok = parser.isSet(charts)
+                            ? rs::app::HeadlessExporter::exportCharts(args[0], args[1], written, error)
+                            : rs::app::HeadlessExporter::screenshots(args[0], args[1], written, error);
+        for (const QString& f : written) {
+            std::printf("%s\n", qPrintable(f));
+        }
+        if (!ok) {
+            std::fprintf(stderr, "replayscope: %s\n",
+                         qPrintable(error.isEmpty() ? QStringLiteral("export failed") : error));
+            return 1;
+        }
+        return 0;
+    }
+
+    rs::app::MainWindow window;
+    window.show();
+    for (const QString& path : args) {
+        window.openSession(path);
+    }
+    return app.exec();
+}

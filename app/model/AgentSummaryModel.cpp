@@ -1,0 +1,137 @@
+#include "model/AgentSummaryModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rs::app {
+
+namespace {
+enum Column { Agent, Isa, Tracked, Peak, Replayed, Declined, SnapshotBytes, SnapshotMs, RestoreMs };
+}
+
+AgentSummaryModel::AgentSummaryModel(QObject* parent)
+    : SessionTableModel({QStringLiteral("Agent"), QStringLiteral("ISA"), QStringLiteral("Tracked at end"),
+                         QStringLiteral("Tracked peak"), QStringLiteral("Replayed"),
+                         QStringLiteral("Declined"), QStringLiteral("Snapshot bytes"),
+                         QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms")},
+                        {{},
+                         {},
+                         QStringLiteral("Tracked allocations still live at the end of the session"),
+                         QStringLiteral("Largest tracked footprint at any time"),
+                         QStringLiteral("Dispatches replayed"),
+                         QStringLiteral("Dispatches declined"),
+                         QStringLiteral("Bytes copied by all snapshots"),
+                         QStringLiteral("Total snapshot time"),
+                         QStringLiteral("Total restore time")},
+                        parent) {}
+
+void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
+    QVector<Row> rows;
+    if (!snapshot.isNull()) {
+        QHash<qint64, int> at;
+        auto row = [&](qint64 handle) -> Row& {
+            auto it = at.constFind(handle);
+            if (it == at.cend()) {
+                it = at.insert(handle, int(rows.size()));
+                rows.push_back(Row{handle});
+            }
+            return rows[*it];
+        };
+        for (const AgentInfo& a : snapshot->agents) {
+            if (a.deviceType == 1) {
+                row(a.handle);
+            }
+        }
+        for (const DispatchRow& d : snapshot->dispatches) {
+            Row& r = row(d.agent);
+            (d.decision == 0 ? r.replayed : r.declined)++;
+            r.snapshotBytes += d.snapshotBytes;
+            r.snapshotNs += d.snapshotNs;
+            r.restoreNs += d.restoreNs;
+        }
+        // Tracked footprint over the session: +size at allocation, -size at free, in sequence order.
+        std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (seq, delta)
+        for (const AllocationRow& a : snapshot->allocations) {
+            if (a.classification != 0) {
+                continue;
+            }
+            events[a.agent].push_back({a.allocSeq, a.size});
+            if (a.freeSeq >= 0) {
+                events[a.agent].push_back({a.freeSeq, -a.size});
+            }
+        }
+        for (auto& [agent, list] : events) {
+            std::sort(list.begin(), list.end());
+            Row& r = row(agent);
+            qint64 now = 0;
+            for (const auto& e : list) {
+                now += e.second;
+                r.peakTrackedBytes = std::max(r.peakTrackedBytes, now);
+            }
+            r.trackedBytes = now;
+        }
+    }
+    rows_ = rows;
+    install(snapshot, int(rows_.size()), false);
+}
+
+QVariant AgentSummaryModel::value(int row, int column) const {
+    const Row& r = rows_[row];
+    switch (column) {
+    case Tracked:
+        return r.trackedBytes;
+    case Peak:
+        return r.peakTrackedBytes;
+    case Replayed:
+        return r.replayed;
+    case Declined:
+        return r.declined;
+    case SnapshotBytes:
+        return r.snapshotBytes;
+    case SnapshotMs:
+        return double(r.snapshotNs) / 1e6;
+    case RestoreMs:
+        return double(r.restoreNs) / 1e6;
+    default:
+        return text(row, column);
+    }
+}
+
+QString AgentSummaryModel::text(int row, int column) const {
+    const Row& r = rows_[row];
+    switch (column) {
+    case Agent:
+        return snapshot_.agentName(r.handle);
+    case Isa: {
+        const int i = snapshot_.agentIndex(r.handle);
+        return i >= 0 ? snapshot_->agents[i].isa : QString();
+    }
+    case Tracked:
+        return format::bytes(r.trackedBytes);
+    case Peak:
+        return format::bytes(r.peakTrackedBytes);
+    case Replayed:
+        return format::count(r.replayed);
+    case Declined:
+        return format::count(r.declined);
+    case SnapshotBytes:
+        return format::bytes(r.snapshotBytes);
+    case SnapshotMs:
+        return format::ms(r.snapshotNs);
+    case RestoreMs:
+        return format::ms(r.restoreNs);
+    }
+    return {};
+}
+
+QVariant AgentSummaryModel::extra(int row, int, int role) const {
+    if (role == AgentRole) {
+        return rows_[row].handle;
+    }
+    return {};
+}
+
+} // namespace rs::app

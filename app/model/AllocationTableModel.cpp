@@ -1,0 +1,122 @@
+#include "model/AllocationTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <QColor>
+
+namespace rs::app {
+
+namespace {
+enum Column { Id, Address, Size, Agent, Api, Classification, Allocated, Freed, Lifetime, Captured, Skipped };
+}
+
+AllocationTableModel::AllocationTableModel(QObject* parent)
+    : SessionTableModel({QStringLiteral("Id"), QStringLiteral("Address"), QStringLiteral("Size"),
+                         QStringLiteral("Agent"), QStringLiteral("API"), QStringLiteral("Tracking"),
+                         QStringLiteral("Allocated (seq)"), QStringLiteral("Freed (seq)"),
+                         QStringLiteral("Lifetime ms"), QStringLiteral("Captured"),
+                         QStringLiteral("Skipped")},
+                        {QStringLiteral("Allocation id (unique per session)"),
+                         {},
+                         {},
+                         QStringLiteral("Owner agent"),
+                         QStringLiteral("Entry point"),
+                         QStringLiteral("tracked, or the reason it is excluded from snapshots"),
+                         QStringLiteral("Event sequence number of the allocation"),
+                         QStringLiteral("Event sequence number of the free (live: never freed)"),
+                         QStringLiteral("Time from allocation to free"),
+                         QStringLiteral("Snapshots that copied it"),
+                         QStringLiteral("Restores that skipped it")},
+                        parent) {}
+
+void AllocationTableModel::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool same =
+        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
+    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->allocations.size()), same);
+}
+
+QVariant AllocationTableModel::value(int row, int column) const {
+    const AllocationRow& a = snapshot_->allocations[row];
+    switch (column) {
+    case Id:
+        return a.id;
+    case Address:
+        return a.address;
+    case Size:
+        return a.size;
+    case Allocated:
+        return a.allocSeq;
+    case Freed:
+        return a.freeSeq;
+    case Lifetime:
+        return a.freeNs >= 0 ? double(a.freeNs - a.allocNs) / 1e6 : -1.0;
+    case Captured:
+        return a.captured;
+    case Skipped:
+        return a.skipped;
+    default:
+        return text(row, column);
+    }
+}
+
+QString AllocationTableModel::text(int row, int column) const {
+    const AllocationRow& a = snapshot_->allocations[row];
+    switch (column) {
+    case Id:
+        return QString::number(a.id);
+    case Address:
+        return format::address(a.address);
+    case Size:
+        return format::bytes(a.size);
+    case Agent:
+        return snapshot_.agentName(a.agent);
+    case Api:
+        return snapshot_.enumName(QStringLiteral("api"), a.api);
+    case Classification:
+        return snapshot_.enumName(QStringLiteral("classification"), a.classification);
+    case Allocated:
+        return QString::number(a.allocSeq);
+    case Freed:
+        return a.freeSeq >= 0 ? QString::number(a.freeSeq) : QStringLiteral("live");
+    case Lifetime:
+        return a.freeNs >= 0 ? format::ms(a.freeNs - a.allocNs) : QStringLiteral("until exit");
+    case Captured:
+        return snapshot_->regionsLoaded ? QString::number(a.captured) : QStringLiteral("…");
+    case Skipped:
+        return QString::number(a.skipped);
+    }
+    return {};
+}
+
+QVariant AllocationTableModel::extra(int row, int column, int role) const {
+    const AllocationRow& a = snapshot_->allocations[row];
+    switch (role) {
+    case AgentRole:
+        return a.agent;
+    case CodeRole:
+        return a.classification;
+    case RowIdRole:
+        return a.id;
+    case FilterTextRole:
+        return format::address(a.address);
+    case Qt::ForegroundRole:
+        if (column == Classification) {
+            return a.classification == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+        }
+        if (column == Skipped && a.skipped > 0) {
+            return QColor(0xc6, 0x28, 0x28);
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (column == Size) {
+            return QStringLiteral("%1 bytes, pool flags 0x%2")
+                .arg(format::count(a.size))
+                .arg(a.poolFlags, 0, 16);
+        }
+        return {};
+    }
+    return {};
+}
+
+} // namespace rs::app

@@ -1,0 +1,20 @@
+// Every allocation seen: tracked or excluded with the reason, lifetime, how often captured and skipped.
+#pragma once
+
+#include "model/SessionTableModel.h"
+
+namespace rs::app {
+
+class AllocationTableModel : public SessionTableModel {
+    Q_OBJECT
+  public:
+    explicit AllocationTableModel(QObject* parent = nullptr);
+    void setSnapshot(const SessionSnapshot& snapshot);
+
+  protected:
+    QVariant value(int row, int column) const override;
+    QString text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+};
+
+} // namespace rs::app

@@ -1,0 +1,188 @@
+#include "model/ChartSeriesBuilder.h"
+
+#include <QMap>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace rs::app {
+
+namespace {
+constexpr double kMiB = 1024.0 * 1024.0;
+}
+
+QColor ChartSeriesBuilder::color(int i) {
+    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                     QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                     QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
+    return palette[i % 8];
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() const {
+    QVector<qint64> agents;
+    for (const AgentInfo& a : s_->agents) {
+        if (a.deviceType == 1) {
+            agents << a.handle;
+        }
+    }
+    for (const DispatchRow& d : s_->dispatches) {
+        if (!agents.contains(d.agent)) {
+            agents << d.agent;
+        }
+    }
+    QVector<Series> out;
+    for (int i = 0; i < agents.size(); ++i) {
+        out.push_back({s_.agentName(agents[i]), {}, color(i)});
+        out.back().points.reserve(qsizetype(s_->dispatches.size()));
+    }
+    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[x];
+        double top = 0;
+        for (int i = 0; i < agents.size(); ++i) {
+            if (agents[i] == d.agent) {
+                top += double(d.snapshotBytes) / kMiB;
+            }
+            out[i].points.append(QPointF(double(x), top));
+        }
+    }
+    return out;
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotAndRestoreTime() const {
+    Series snap{QStringLiteral("snapshot"), {}, color(0)},
+        restore{QStringLiteral("restore (all passes)"), {}, color(1)};
+    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[x];
+        if (d.hasSnapshot) {
+            snap.points.append(QPointF(double(x), double(d.snapshotNs) / 1e6));
+            restore.points.append(QPointF(double(x), double(d.restoreNs) / 1e6));
+        }
+    }
+    return {snap, restore};
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::kernelTimePerPass() const {
+    QVector<Series> out;
+    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
+        for (int p = s_->passBegin[x]; p < s_->passBegin[x + 1]; ++p) {
+            const PassRow& pass = s_->passes[p];
+            while (out.size() <= pass.index) {
+                out.push_back({QStringLiteral("pass %1").arg(out.size()), {}, color(int(out.size()))});
+            }
+            out[pass.index].points.append(QPointF(double(x), double(pass.endTick - pass.startTick) / 1e3));
+        }
+    }
+    return out;
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::skippedRegions() const {
+    Series skipped{QStringLiteral("regions skipped at restore"), {}, color(3)};
+    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[x];
+        if (d.decision == 0 || d.skips > 0) {
+            skipped.points.append(QPointF(double(x), d.skips));
+        }
+    }
+    return {skipped};
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::declines() const {
+    QMap<int, Series> byReason;
+    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[x];
+        if (d.decision != 0) {
+            Series& s = byReason[d.decision];
+            if (s.name.isEmpty()) {
+                s.name = s_.enumName(QStringLiteral("decision"), d.decision);
+            }
+            s.points.append(QPointF(double(x), 0));
+        }
+    }
+    QVector<Series> out;
+    int row = 1;
+    for (auto it = byReason.begin(); it != byReason.end(); ++it, ++row) {
+        it->color = color(row + 2);
+        for (QPointF& p : it->points) {
+            p.setY(row);
+        }
+        out.push_back(*it);
+    }
+    return out;
+}
+
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() const {
+    std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (ts, delta)
+    qint64 t0 = std::numeric_limits<qint64>::max(), t1 = 0;
+    for (const AllocationRow& a : s_->allocations) {
+        t0 = std::min(t0, a.allocNs);
+        t1 = std::max(t1, std::max(a.allocNs, a.freeNs));
+        if (a.classification != 0) {
+            continue;
+        }
+        events[a.agent].push_back({a.allocNs, a.size});
+        if (a.freeNs >= 0) {
+            events[a.agent].push_back({a.freeNs, -a.size});
+        }
+    }
+    if (!s_->dispatches.empty()) {
+        t1 = std::max(t1, s_->dispatches.back().tsNs);
+    }
+    QVector<Series> out;
+    int i = 0;
+    for (auto& [agent, list] : events) {
+        std::sort(list.begin(), list.end());
+        Series s{s_.agentName(agent), {}, color(i++)};
+        qint64 now = 0;
+        s.points.append(QPointF(0, 0));
+        for (const auto& [ts, delta] : list) {
+            const double x = double(ts - t0) / 1e9;
+            s.points.append(QPointF(x, double(now) / kMiB));
+            now += delta;
+            s.points.append(QPointF(x, double(now) / kMiB));
+        }
+        s.points.append(QPointF(double(t1 - t0) / 1e9, double(now) / kMiB));
+        out.push_back(s);
+    }
+    return out;
+}
+
+QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::allocationReasons() const {
+    QMap<int, qint64> counts;
+    for (const AllocationRow& a : s_->allocations) {
+        ++counts[a.classification];
+    }
+    QVector<Bar> out;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        out.push_back({s_.enumName(QStringLiteral("classification"), it.key()), it.value()});
+    }
+    return out;
+}
+
+QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() const {
+    QMap<QString, qint64> counts;
+    for (const DispatchRow& d : s_->dispatches) {
+        if (d.decision != 0) {
+            ++counts[QStringLiteral("declined: ") + s_.enumName(QStringLiteral("decision"), d.decision)];
+        }
+    }
+    for (const SkipRow& k : s_->skips) {
+        counts[k.pass < 0
+                   ? QStringLiteral("snapshot: ") + s_.enumName(QStringLiteral("snapshot_failure"), k.reason)
+                   : QStringLiteral("restore skip: ") +
+                         s_.enumName(QStringLiteral("restore_skip"), k.reason)]++;
+    }
+    for (const ModuleVariableRow& v : s_->moduleVariables) {
+        if (v.status != 0) {
+            ++counts[QStringLiteral("variable: ") + s_.enumName(QStringLiteral("variable_status"), v.status)];
+        }
+    }
+    QVector<Bar> out;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        out.push_back({it.key(), it.value()});
+    }
+    return out;
+}
+
+} // namespace rs::app

@@ -1,0 +1,51 @@
+// Turns a snapshot into the data of the inspector's charts (x = dispatch order unless noted). Pure
+// data, no chart classes: the charts page hands the result to its ChartAdapter.
+#pragma once
+
+#include "model/SessionSnapshot.h"
+
+#include <QColor>
+#include <QPointF>
+#include <QVector>
+
+namespace rs::app {
+
+class ChartSeriesBuilder {
+  public:
+    struct Series {
+        QString name;
+        QVector<QPointF> points;
+        QColor color;
+    };
+    struct Bar {
+        QString label;
+        qint64 value = 0;
+    };
+
+    explicit ChartSeriesBuilder(const SessionSnapshot& snapshot) : s_(snapshot) {}
+
+    /// Snapshot bytes (MiB) per dispatch, stacked by agent: series i is the cumulative top of agents 0..i.
+    QVector<Series> snapshotBytesStacked() const;
+    /// Snapshot duration and total restore time per dispatch (ms).
+    QVector<Series> snapshotAndRestoreTime() const;
+    /// Kernel time of each pass index per dispatch (µs).
+    QVector<Series> kernelTimePerPass() const;
+    /// Regions skipped at restore per dispatch.
+    QVector<Series> skippedRegions() const;
+    /// Declined dispatches: one series per reason, y = reason row (1..n); names are the reasons.
+    QVector<Series> declines() const;
+    /// Tracked bytes (MiB) of each agent over time (x = seconds since the first event), step lines.
+    QVector<Series> footprintOverTime() const;
+    /// Allocation counts by tracking decision (tracked or exclusion reason).
+    QVector<Bar> allocationReasons() const;
+    /// Counts of every non-tracking outcome: declines, restore skips and module-variable skips by reason.
+    QVector<Bar> declineAndSkipReasons() const;
+
+    /// Colour of series `i` (stable palette).
+    static QColor color(int i);
+
+  private:
+    SessionSnapshot s_;
+};
+
+} // namespace rs::app

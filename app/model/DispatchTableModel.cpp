@@ -1,0 +1,136 @@
+#include "model/DispatchTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <QColor>
+
+namespace rs::app {
+
+DispatchTableModel::DispatchTableModel(QObject* parent)
+    : SessionTableModel(
+          {QStringLiteral("#"), QStringLiteral("Kernel"), QStringLiteral("Agent"), QStringLiteral("Outcome"),
+           QStringLiteral("Passes"), QStringLiteral("Snapshot"), QStringLiteral("Regions"),
+           QStringLiteral("Skipped"), QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
+           QStringLiteral("Kernel min µs"), QStringLiteral("Kernel med µs"), QStringLiteral("Kernel max µs")},
+          {QStringLiteral("Dispatch id"), QStringLiteral("Kernel symbol"),
+           QStringLiteral("Agent the dispatch ran on"),
+           QStringLiteral("Replayed, or the reason replay was declined"), QStringLiteral("Passes run"),
+           QStringLiteral("Bytes copied to the host by the snapshot"),
+           QStringLiteral("Regions captured by the snapshot"),
+           QStringLiteral("Regions skipped at restore, all passes"), QStringLiteral("Snapshot duration"),
+           QStringLiteral("Restore time, all passes"),
+           QStringLiteral("Shortest kernel pass (agent ticks at 1 GHz)"),
+           QStringLiteral("Median kernel pass"), QStringLiteral("Longest kernel pass")},
+          parent) {}
+
+void DispatchTableModel::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool same =
+        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
+    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->dispatches.size()), same);
+}
+
+QVariant DispatchTableModel::value(int row, int column) const {
+    const DispatchRow& d = snapshot_->dispatches[row];
+    switch (column) {
+    case Id:
+        return d.id;
+    case Kernel:
+        return snapshot_->kernelNames.value(d.kernel);
+    case Agent:
+        return snapshot_.agentName(d.agent);
+    case Outcome:
+        return snapshot_.enumName(QStringLiteral("decision"), d.decision);
+    case Passes:
+        return d.passes;
+    case SnapshotBytes:
+        return d.snapshotBytes;
+    case RegionsCaptured:
+        return d.snapshotRegions;
+    case RegionsSkipped:
+        return d.skips;
+    case SnapshotMs:
+        return double(d.snapshotNs) / 1e6;
+    case RestoreMs:
+        return double(d.restoreNs) / 1e6;
+    case KernelMin:
+        return double(d.kernelMin) / 1e3;
+    case KernelMedian:
+        return double(d.kernelMedian) / 1e3;
+    case KernelMax:
+        return double(d.kernelMax) / 1e3;
+    }
+    return {};
+}
+
+QString DispatchTableModel::text(int row, int column) const {
+    const DispatchRow& d = snapshot_->dispatches[row];
+    const bool snap = d.hasSnapshot;
+    switch (column) {
+    case Id:
+        return QString::number(d.id);
+    case Kernel:
+    case Agent:
+    case Outcome:
+        return value(row, column).toString();
+    case Passes:
+        return d.passes ? QString::number(d.passes) : QString();
+    case SnapshotBytes:
+        return snap ? format::bytes(d.snapshotBytes) : QString();
+    case RegionsCaptured:
+        return snap ? QString::number(d.snapshotRegions) : QString();
+    case RegionsSkipped:
+        return snap || d.skips ? QString::number(d.skips) : QString();
+    case SnapshotMs:
+        return snap ? format::ms(d.snapshotNs) : QString();
+    case RestoreMs:
+        return d.passes > 1 ? format::ms(d.restoreNs) : QString();
+    case KernelMin:
+        return d.kernelMin >= 0 ? format::us(d.kernelMin) : QString();
+    case KernelMedian:
+        return d.kernelMedian >= 0 ? format::us(d.kernelMedian) : QString();
+    case KernelMax:
+        return d.kernelMax >= 0 ? format::us(d.kernelMax) : QString();
+    }
+    return {};
+}
+
+QVariant DispatchTableModel::extra(int row, int column, int role) const {
+    const DispatchRow& d = snapshot_->dispatches[row];
+    switch (role) {
+    case FilterTextRole:
+        return snapshot_->kernelNames.value(d.kernel);
+    case AgentRole:
+        return d.agent;
+    case CodeRole:
+        return d.decision;
+    case RowIdRole:
+        return d.id;
+    case Qt::ForegroundRole:
+        if (column == Outcome) {
+            return d.decision == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
+        }
+        if (column == RegionsSkipped && d.skips > 0) {
+            return QColor(0xc6, 0x28, 0x28);
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (column == Kernel) {
+            return QStringLiteral("%1\ngrid %2×%3×%4, workgroup %5×%6×%7")
+                .arg(snapshot_->kernelNames.value(d.kernel))
+                .arg(d.grid[0])
+                .arg(d.grid[1])
+                .arg(d.grid[2])
+                .arg(d.workgroup[0])
+                .arg(d.workgroup[1])
+                .arg(d.workgroup[2]);
+        }
+        if (column == SnapshotBytes && d.hasSnapshot) {
+            return QStringLiteral("%1 bytes").arg(format::count(d.snapshotBytes));
+        }
+        return {};
+    }
+    return {};
+}
+
+} // namespace rs::app

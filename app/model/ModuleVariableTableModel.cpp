@@ -1,0 +1,79 @@
+#include "model/ModuleVariableTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <QColor>
+
+namespace rs::app {
+
+namespace {
+enum Column { Symbol, Address, Size, Agent, Status, Executable };
+}
+
+ModuleVariableTableModel::ModuleVariableTableModel(QObject* parent)
+    : SessionTableModel({QStringLiteral("Symbol"), QStringLiteral("Address"), QStringLiteral("Size"),
+                         QStringLiteral("Agent"), QStringLiteral("Status"), QStringLiteral("Executable")},
+                        {QStringLiteral("Module-scope (__device__ / __constant__) variable"),
+                         {},
+                         {},
+                         {},
+                         QStringLiteral("captured, or why it was skipped")},
+                        parent) {}
+
+void ModuleVariableTableModel::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool same =
+        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
+    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->moduleVariables.size()), same);
+}
+
+QVariant ModuleVariableTableModel::value(int row, int column) const {
+    const ModuleVariableRow& v = snapshot_->moduleVariables[row];
+    switch (column) {
+    case Address:
+        return v.address;
+    case Size:
+        return v.size;
+    default:
+        return text(row, column);
+    }
+}
+
+QString ModuleVariableTableModel::text(int row, int column) const {
+    const ModuleVariableRow& v = snapshot_->moduleVariables[row];
+    switch (column) {
+    case Symbol:
+        return v.symbol;
+    case Address:
+        return format::address(v.address);
+    case Size:
+        return format::bytes(v.size);
+    case Agent:
+        return snapshot_.agentName(v.agent);
+    case Status:
+        return snapshot_.enumName(QStringLiteral("variable_status"), v.status);
+    case Executable:
+        return format::address(v.executable);
+    }
+    return {};
+}
+
+QVariant ModuleVariableTableModel::extra(int row, int column, int role) const {
+    const ModuleVariableRow& v = snapshot_->moduleVariables[row];
+    switch (role) {
+    case AgentRole:
+        return v.agent;
+    case CodeRole:
+        return v.status;
+    case FilterTextRole:
+        return v.symbol;
+    case Qt::ForegroundRole:
+        if (column == Status) {
+            return v.status == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+        }
+        return {};
+    }
+    return {};
+}
+
+} // namespace rs::app

@@ -1,0 +1,20 @@
+// Module-scope variables found at snapshot time: captured, or skipped with the reason.
+#pragma once
+
+#include "model/SessionTableModel.h"
+
+namespace rs::app {
+
+class ModuleVariableTableModel : public SessionTableModel {
+    Q_OBJECT
+  public:
+    explicit ModuleVariableTableModel(QObject* parent = nullptr);
+    void setSnapshot(const SessionSnapshot& snapshot);
+
+  protected:
+    QVariant value(int row, int column) const override;
+    QString text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+};
+
+} // namespace rs::app

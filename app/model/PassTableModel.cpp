@@ -1,0 +1,70 @@
+#include "model/PassTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+namespace rs::app {
+
+namespace {
+enum Column { Pass, KernelUs, RestoreMs, Regions, Bytes, Skips };
+}
+
+PassTableModel::PassTableModel(QObject* parent)
+    : SessionTableModel(
+          {QStringLiteral("Pass"), QStringLiteral("Kernel µs"), QStringLiteral("Restore ms"),
+           QStringLiteral("Regions restored"), QStringLiteral("Bytes restored"), QStringLiteral("Skipped")},
+          {QStringLiteral("Pass index (0 is the first run)"),
+           QStringLiteral("Kernel time (agent ticks at 1 GHz)"), QStringLiteral("Restore before this pass")},
+          parent) {}
+
+void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
+    int rows = 0;
+    first_ = 0;
+    if (!snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size())) {
+        first_ = snapshot->passBegin[dispatchRow];
+        rows = snapshot->passBegin[dispatchRow + 1] - first_;
+    }
+    install(snapshot, rows, false);
+}
+
+QVariant PassTableModel::value(int row, int column) const {
+    const PassRow& p = snapshot_->passes[first_ + row];
+    switch (column) {
+    case Pass:
+        return p.index;
+    case KernelUs:
+        return double(p.endTick - p.startTick) / 1e3;
+    case RestoreMs:
+        return double(p.restoreNs) / 1e6;
+    case Regions:
+        return p.regionsRestored;
+    case Bytes:
+        return p.bytesRestored;
+    case Skips:
+        return p.skips;
+    }
+    return {};
+}
+
+QString PassTableModel::text(int row, int column) const {
+    const PassRow& p = snapshot_->passes[first_ + row];
+    switch (column) {
+    case KernelUs:
+        return format::us(p.endTick - p.startTick);
+    case RestoreMs:
+        return p.index == 0 ? QStringLiteral("-") : format::ms(p.restoreNs);
+    case Bytes:
+        return format::bytes(p.bytesRestored);
+    default:
+        return value(row, column).toString();
+    }
+}
+
+QVariant PassTableModel::extra(int row, int, int role) const {
+    if (role == RowIdRole) {
+        return snapshot_->passes[first_ + row].index;
+    }
+    return {};
+}
+
+} // namespace rs::app

@@ -1,0 +1,77 @@
+#include "model/RestoreSkipTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <QColor>
+
+namespace rs::app {
+
+namespace {
+enum Column { Pass, Address, Size, Allocation, Reason };
+}
+
+RestoreSkipTableModel::RestoreSkipTableModel(QObject* parent)
+    : SessionTableModel({QStringLiteral("Pass"), QStringLiteral("Address"), QStringLiteral("Size"),
+                         QStringLiteral("Allocation"), QStringLiteral("Reason")},
+                        {QStringLiteral("Pass whose restore skipped the region (\"snapshot\": the snapshot "
+                                        "could not copy it)")},
+                        parent) {}
+
+void RestoreSkipTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
+    int rows = 0;
+    first_ = 0;
+    if (!snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size())) {
+        first_ = snapshot->skipBegin[dispatchRow];
+        rows = snapshot->skipBegin[dispatchRow + 1] - first_;
+    }
+    install(snapshot, rows, false);
+}
+
+QVariant RestoreSkipTableModel::value(int row, int column) const {
+    const SkipRow& k = snapshot_->skips[first_ + row];
+    switch (column) {
+    case Pass:
+        return k.pass;
+    case Address:
+        return k.address;
+    case Size:
+        return k.size;
+    case Allocation:
+        return k.allocationId;
+    case Reason:
+        return text(row, column);
+    }
+    return {};
+}
+
+QString RestoreSkipTableModel::text(int row, int column) const {
+    const SkipRow& k = snapshot_->skips[first_ + row];
+    switch (column) {
+    case Pass:
+        return k.pass < 0 ? QStringLiteral("snapshot") : QString::number(k.pass);
+    case Address:
+        return k.address ? format::address(k.address) : QStringLiteral("(whole snapshot)");
+    case Size:
+        return format::bytes(k.size);
+    case Allocation:
+        return k.allocationId ? QString::number(k.allocationId) : QString();
+    case Reason:
+        return snapshot_.enumName(
+            k.pass < 0 ? QStringLiteral("snapshot_failure") : QStringLiteral("restore_skip"), k.reason);
+    }
+    return {};
+}
+
+QVariant RestoreSkipTableModel::extra(int row, int column, int role) const {
+    const SkipRow& k = snapshot_->skips[first_ + row];
+    if (role == CodeRole) {
+        return k.reason;
+    }
+    if (role == Qt::ForegroundRole && column == Reason) {
+        return QColor(0xc6, 0x28, 0x28);
+    }
+    return {};
+}
+
+} // namespace rs::app

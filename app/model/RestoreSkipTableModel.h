@@ -1,0 +1,23 @@
+// Regions of one dispatch that were not restored before a pass (with the reason), and snapshot failures.
+#pragma once
+
+#include "model/SessionTableModel.h"
+
+namespace rs::app {
+
+class RestoreSkipTableModel : public SessionTableModel {
+    Q_OBJECT
+  public:
+    explicit RestoreSkipTableModel(QObject* parent = nullptr);
+    void setDispatch(const SessionSnapshot& snapshot, int dispatchRow);
+
+  protected:
+    QVariant value(int row, int column) const override;
+    QString text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+
+  private:
+    int first_ = 0;
+};
+
+} // namespace rs::app

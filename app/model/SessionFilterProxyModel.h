@@ -1,0 +1,37 @@
+// Filters and sorts any SessionTableModel: text (kernel or symbol; case-insensitive substring or regex),
+// agent, and outcome / reason code. Sorting uses the raw values (SortRole).
+#pragma once
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+
+#include <optional>
+
+namespace rs::app {
+
+class SessionFilterProxyModel : public QSortFilterProxyModel {
+    Q_OBJECT
+  public:
+    /// Code filter value meaning "any non-zero code" (every declined dispatch, every excluded allocation).
+    static constexpr int kAnyNonZero = -2;
+
+    explicit SessionFilterProxyModel(QObject* parent = nullptr);
+    /// Text the row's FilterTextRole must contain (or match, when it is a valid regex); empty: all.
+    void setTextFilter(const QString& text);
+    void setAgentFilter(std::optional<qint64> agent);
+    void setCodeFilter(std::optional<int> code);
+
+  protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+  private:
+    QString text_;
+    QRegularExpression regex_;
+    mutable QHash<QString, bool> text_matches_; ///< per distinct text (kernel names repeat)
+    std::optional<qint64> agent_;
+    std::optional<int> code_;
+};
+
+} // namespace rs::app

@@ -1,0 +1,44 @@
+// Reads a session file on a worker thread and emits immutable snapshots; a live session (still being
+// written by replayscope-run) is followed by polling `PRAGMA data_version`.
+#pragma once
+
+#include "model/SessionError.h"
+#include "model/SessionSnapshot.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace rs::app {
+
+class SessionReaderWorker;
+
+class SessionReader : public QObject {
+    Q_OBJECT
+  public:
+    /// `pollMs`: how often a live session is checked for new rows.
+    explicit SessionReader(QObject* parent = nullptr, int pollMs = 500);
+    ~SessionReader() override;
+
+    /// Starts reading `path` (asynchronous). With `follow`, waits for a file still being created.
+    void open(const QString& path, bool follow = false);
+    QString path() const { return path_; }
+    /// The latest snapshot (null before the first one).
+    SessionSnapshot snapshot() const { return snapshot_; }
+    /// The last error (kind none when none).
+    SessionError error() const { return error_; }
+
+  signals:
+    /// A new picture of the session: first without regions, then with them, then at every change.
+    void snapshotReady(const rs::app::SessionSnapshot& snapshot);
+    /// The file cannot be read; the reader stops.
+    void failed(const rs::app::SessionError& error);
+
+  private:
+    QThread thread_;
+    SessionReaderWorker* worker_;
+    QString path_;
+    SessionSnapshot snapshot_;
+    SessionError error_;
+};
+
+} // namespace rs::app

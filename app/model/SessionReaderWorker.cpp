@@ -1,0 +1,97 @@
+#include "model/SessionReaderWorker.h"
+
+#include "model/SessionLoader.h"
+
+#include <QTimer>
+
+namespace rs::app {
+
+namespace {
+/// How long a followed session may take to appear before the reader reports the file's problem.
+constexpr qint64 kFollowPatienceMs = 20000;
+} // namespace
+
+SessionReaderWorker::SessionReaderWorker(int pollMs) : poll_ms_(pollMs) {}
+
+SessionReaderWorker::~SessionReaderWorker() = default;
+
+void SessionReaderWorker::shutdown() {
+    if (timer_) {
+        timer_->stop();
+    }
+    loader_.reset();
+}
+
+void SessionReaderWorker::open(const QString& path, bool follow) {
+    if (!timer_) {
+        timer_ = new QTimer(this);
+        connect(timer_, &QTimer::timeout, this, &SessionReaderWorker::poll);
+    }
+    timer_->stop();
+    loader_.reset();
+    path_ = path;
+    follow_ = follow;
+    checked_ = false;
+    version_ = -1;
+    waiting_.start();
+    poll();
+}
+
+void SessionReaderWorker::poll() {
+    if (!loader_) {
+        auto loader = std::make_unique<SessionLoader>(path_);
+        const SessionError error = loader->open();
+        if (error.isError()) {
+            const bool stillCreating =
+                error.kind == SessionError::Kind::missing || error.kind == SessionError::Kind::truncated ||
+                error.kind == SessionError::Kind::foreignSqlite || error.kind == SessionError::Kind::corrupt;
+            if (follow_ && stillCreating && waiting_.elapsed() < kFollowPatienceMs) {
+                timer_->start(poll_ms_ / 2);
+                return;
+            }
+            timer_->stop();
+            emit failed(error);
+            return;
+        }
+        loader_ = std::move(loader);
+    }
+    const qint64 version = loader_->dataVersion();
+    if (version != version_ || version < 0) {
+        version_ = version;
+        reload();
+    }
+}
+
+void SessionReaderWorker::reload() {
+    auto* data = new SessionData;
+    SessionSnapshot snapshot(data);
+    SessionError error = loader_->load(*data);
+    if (!error.isError()) {
+        // First paint: everything but the region inventory.
+        emit snapshotReady(snapshot);
+        auto* full = new SessionData(*data);
+        SessionSnapshot complete(full);
+        error = loader_->loadRegions(*full);
+        if (!error.isError()) {
+            emit snapshotReady(complete);
+        }
+        version_ = data->dataVersion;
+    }
+    if (!error.isError() && !checked_ && data->info.complete) {
+        checked_ = true;
+        error = loader_->quickCheck();
+    }
+    if (error.isError()) {
+        timer_->stop();
+        loader_.reset();
+        emit failed(error);
+        return;
+    }
+    if (data->info.complete || (!follow_ && data->info.ended)) {
+        timer_->stop();
+    } else if (!timer_->isActive() || timer_->interval() != poll_ms_) {
+        timer_->start(poll_ms_);
+    }
+}
+
+} // namespace rs::app

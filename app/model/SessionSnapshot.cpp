@@ -1,0 +1,40 @@
+#include "model/SessionSnapshot.h"
+
+namespace rs::app {
+
+QString SessionSnapshot::enumName(const QString& kind, int code) const {
+    if (d_) {
+        const auto it = d_->enumNames.constFind(kind);
+        if (it != d_->enumNames.cend()) {
+            const auto name = it->constFind(code);
+            if (name != it->cend()) {
+                return *name;
+            }
+        }
+    }
+    return QStringLiteral("code %1").arg(code);
+}
+
+int SessionSnapshot::agentIndex(qint64 handle) const {
+    if (!d_) {
+        return -1;
+    }
+    for (int i = 0; i < d_->agents.size(); ++i) {
+        if (d_->agents[i].handle == handle) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+QString SessionSnapshot::agentName(qint64 handle) const {
+    const int i = agentIndex(handle);
+    if (i < 0) {
+        return handle == 0 ? QStringLiteral("-") : QStringLiteral("0x%1").arg(quint64(handle), 0, 16);
+    }
+    const AgentInfo& a = d_->agents[i];
+    const QString name = a.name.isEmpty() ? QStringLiteral("agent") : a.name;
+    return QStringLiteral("%1 #%2").arg(name).arg(i);
+}
+
+} // namespace rs::app

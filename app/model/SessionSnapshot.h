@@ -1,0 +1,142 @@
+// Immutable, implicitly shared picture of one session file at one moment (what the reader emits).
+#pragma once
+
+#include <QHash>
+#include <QMetaType>
+#include <QSharedData>
+#include <QSharedDataPointer>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <cstdint>
+#include <vector>
+
+namespace rs::app {
+
+/// The `session` row, with its interned texts resolved.
+struct SessionInfo {
+    QString path;
+    int formatVersion = 0;
+    qint64 createdWallNs = 0;
+    qint64 pid = 0;
+    QString executable, argv, hostname, engineVersion, configuration;
+    qint64 startNs = 0, startWallNs = 0, endNs = 0;
+    bool complete = false;
+    bool ended = false; ///< session_end received (end_seq set)
+    qint64 lastSequence = 0, eventsStored = 0, spooled = 0;
+    QString endReason;
+    int gapRanges = 0;
+    qint64 missingEvents = 0;
+};
+
+struct AgentInfo {
+    qint64 handle = 0;
+    QString name, isa;
+    int deviceType = 1;
+    int node = 0;
+};
+
+/// One dispatch with its snapshot and pass aggregates (kernel times in agent ticks, -1 = none).
+struct DispatchRow {
+    qint64 id = 0, seq = 0, tsNs = 0, agent = 0, queue = 0, kernelObject = 0;
+    int kernel = 0;   ///< index into SessionData::kernelNames
+    int decision = 0; ///< 0 replayed, else decline reason code
+    quint32 grid[3] = {0, 0, 0};
+    quint32 workgroup[3] = {0, 0, 0};
+    bool hasSnapshot = false, snapshotOk = false;
+    qint64 generation = -1, snapshotBytes = 0, snapshotNs = 0;
+    int snapshotRegions = 0, snapshotFailures = 0;
+    int passes = 0, skips = 0;
+    qint64 restoreNs = 0;
+    qint64 kernelMin = -1, kernelMedian = -1, kernelMax = -1;
+};
+
+struct PassRow {
+    qint64 dispatchId = 0;
+    int index = 0;
+    qint64 tsNs = 0, startTick = 0, endTick = 0, restoreNs = 0, bytesRestored = 0;
+    int regionsRestored = 0, skips = 0;
+};
+
+/// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum.
+struct SkipRow {
+    qint64 dispatchId = 0;
+    int pass = 0;
+    qint64 address = 0, size = 0, allocationId = 0;
+    int reason = 0;
+};
+
+struct AllocationRow {
+    qint64 id = 0, allocSeq = 0, allocNs = 0, address = 0, size = 0, agent = 0;
+    int api = 0, pointerType = 0, classification = 0;
+    quint32 poolFlags = 0;
+    qint64 freeSeq = -1, freeNs = -1; ///< -1 while live
+    int captured = 0;                 ///< snapshots whose inventory held it
+    int skipped = 0;                  ///< restore skips naming it
+};
+
+struct ModuleVariableRow {
+    qint64 seq = 0, tsNs = 0, executable = 0, agent = 0, address = 0, size = 0;
+    QString symbol;
+    int status = 0;
+};
+
+struct WarningRow {
+    qint64 seq = 0, tsNs = 0, dispatchId = 0;
+    int code = 0;
+    QString text;
+};
+
+/// Inventory regions of every (agent, generation), column-wise, ordered by (agent, generation, idx).
+struct RegionColumns {
+    std::vector<qint64> agent, generation, address, size, allocationId;
+    std::vector<quint32> index;
+    std::vector<quint8> kind;
+    QHash<QPair<qint64, qint64>, QPair<int, int>> ranges; ///< (agent, generation) -> (first, count)
+    std::size_t size_() const { return address.size(); }
+};
+
+/// Everything the inspector shows of one session.
+struct SessionData : QSharedData {
+    SessionInfo info;
+    qint64 dataVersion = 0;
+    bool regionsLoaded = false;
+    QHash<QString, QHash<int, QString>> enumNames; ///< enum -> code -> name (from `enum_names`)
+    QVector<AgentInfo> agents;
+    QStringList kernelNames;
+    std::vector<DispatchRow> dispatches;    ///< by dispatch sequence
+    QHash<qint64, int> dispatchRow;         ///< dispatch id -> row
+    std::vector<PassRow> passes;            ///< grouped by dispatch row, then pass index
+    std::vector<int> passBegin;             ///< dispatch row -> first pass (size rows + 1)
+    std::vector<SkipRow> skips;             ///< restore skips and snapshot failures by dispatch row
+    std::vector<int> skipBegin;             ///< dispatch row -> first skip (size rows + 1)
+    std::vector<AllocationRow> allocations; ///< by allocation sequence
+    std::vector<ModuleVariableRow> moduleVariables;
+    std::vector<WarningRow> warnings;
+    RegionColumns regions;
+};
+
+/// Shared read-only handle on a SessionData; copying is cheap, the data never changes.
+class SessionSnapshot {
+  public:
+    SessionSnapshot() = default;
+    explicit SessionSnapshot(SessionData* data) : d_(data) {}
+    bool isNull() const { return !d_; }
+    const SessionData& data() const { return *d_; }
+    const SessionData* operator->() const { return d_.constData(); }
+
+    /// Name of `code` in enum `kind` (from the file's `enum_names`), or "code N" when unknown.
+    QString enumName(const QString& kind, int code) const;
+    /// Agent display name ("gfx90a #1"); the handle in hex when the agent was not reported.
+    QString agentName(qint64 handle) const;
+    /// Index of the agent in `agents`, -1 if unknown.
+    int agentIndex(qint64 handle) const;
+
+  private:
+    QExplicitlySharedDataPointer<const SessionData> d_;
+};
+
+} // namespace rs::app
+
+Q_DECLARE_METATYPE(rs::app::SessionSnapshot)

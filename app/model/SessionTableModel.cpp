@@ -1,0 +1,74 @@
+#include "model/SessionTableModel.h"
+
+#include "model/ModelRoles.h"
+
+namespace rs::app {
+
+SessionTableModel::SessionTableModel(const QStringList& headers, const QStringList& tips, QObject* parent)
+    : QAbstractTableModel(parent), headers_(headers), tips_(tips) {}
+
+int SessionTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : rows_;
+}
+
+int SessionTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(headers_.size());
+}
+
+QVariant SessionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || section < 0 || section >= headers_.size()) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (role == Qt::DisplayRole) {
+        return headers_[section];
+    }
+    if (role == Qt::ToolTipRole && section < tips_.size()) {
+        return tips_[section];
+    }
+    return {};
+}
+
+QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rows_ || index.column() >= headers_.size() || snapshot_.isNull()) {
+        return {};
+    }
+    const int r = index.row(), c = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return text(r, c);
+    case SortRole:
+        return value(r, c);
+    case Qt::TextAlignmentRole: {
+        const QVariant v = value(r, c);
+        const bool number = v.typeId() != QMetaType::QString && v.isValid();
+        return QVariant::fromValue(
+            Qt::Alignment((number ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+    }
+    default:
+        return extra(r, c, role);
+    }
+}
+
+QVariant SessionTableModel::extra(int, int, int) const {
+    return {};
+}
+
+void SessionTableModel::install(const SessionSnapshot& snapshot, int rows, bool append) {
+    if (append && rows_ > 0 && rows >= rows_) {
+        const int old = rows_;
+        snapshot_ = snapshot;
+        if (rows > old) {
+            beginInsertRows({}, old, rows - 1);
+            rows_ = rows;
+            endInsertRows();
+        }
+        emit dataChanged(index(0, 0), index(old - 1, int(headers_.size()) - 1));
+        return;
+    }
+    beginResetModel();
+    snapshot_ = snapshot;
+    rows_ = rows;
+    endResetModel();
+}
+
+} // namespace rs::app

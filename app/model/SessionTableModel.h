@@ -1,0 +1,43 @@
+// Base of the inspector's table models: fixed columns over one SessionSnapshot. Subclasses give a raw
+// value and a display text per cell; the base maps them to roles (display, sort/CSV, alignment).
+#pragma once
+
+#include "model/SessionSnapshot.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+namespace rs::app {
+
+class SessionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    /// `headers`: column titles; `tips`: header tooltips (may be shorter).
+    SessionTableModel(const QStringList& headers, const QStringList& tips, QObject* parent);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
+    SessionSnapshot snapshot() const { return snapshot_; }
+
+  protected:
+    /// Raw value of a cell (number or text): sorting and CSV.
+    virtual QVariant value(int row, int column) const = 0;
+    /// Display text of a cell.
+    virtual QString text(int row, int column) const = 0;
+    /// Other roles (agent, code, filter text, colours); default none.
+    virtual QVariant extra(int row, int column, int role) const;
+    /// Installs `snapshot` with `rows` rows. With `append`, rows beyond the current count are inserted
+    /// and the others refreshed in place (a live session growing); otherwise the model is reset.
+    void install(const SessionSnapshot& snapshot, int rows, bool append);
+
+    SessionSnapshot snapshot_;
+
+  private:
+    QStringList headers_, tips_;
+    int rows_ = 0;
+};
+
+} // namespace rs::app

@@ -1,0 +1,81 @@
+#include "model/TerminalSummary.h"
+
+#include "model/AgentSummaryModel.h"
+#include "model/ChartSeriesBuilder.h"
+#include "model/Format.h"
+
+namespace rs::app {
+
+QString TerminalSummary::text(const SessionSnapshot& s) {
+    const SessionInfo& i = s->info;
+    QString out;
+    auto line = [&](const QString& key, const QString& value) {
+        out += QStringLiteral("%1 %2\n").arg(key + QLatin1Char(':'), -12).arg(value);
+    };
+    line(QStringLiteral("session"), i.path);
+    line(QStringLiteral("command"), i.argv.isEmpty() ? i.executable : i.argv);
+    line(QStringLiteral("host"),
+         QStringLiteral("%1 (pid %2), engine %3").arg(i.hostname).arg(i.pid).arg(i.engineVersion));
+    line(QStringLiteral("recorded"), format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs));
+    line(QStringLiteral("status"),
+         QStringLiteral("%1 (%2), %3 events, %4 missing")
+             .arg(i.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"),
+                  i.endReason.isEmpty() ? QStringLiteral("no end recorded") : i.endReason,
+                  format::count(i.eventsStored), format::count(i.missingEvents)));
+    qint64 replayed = 0, bytes = 0, skips = 0;
+    for (const DispatchRow& d : s->dispatches) {
+        replayed += d.decision == 0;
+        bytes += d.snapshotBytes;
+        skips += d.skips;
+    }
+    line(QStringLiteral("dispatches"),
+         QStringLiteral("%1 (%2 replayed, %3 declined), %4 snapshotted, %5 regions skipped at restore")
+             .arg(format::count(qint64(s->dispatches.size())), format::count(replayed),
+                  format::count(qint64(s->dispatches.size()) - replayed), format::bytes(bytes),
+                  format::count(skips)));
+    line(QStringLiteral("allocations"), QStringLiteral("%1; module variables %2; warnings %3")
+                                            .arg(format::count(qint64(s->allocations.size())),
+                                                 format::count(qint64(s->moduleVariables.size())),
+                                                 format::count(qint64(s->warnings.size()))));
+    AgentSummaryModel agents;
+    agents.setSnapshot(s);
+    out += QStringLiteral("\n%1 %2 %3 %4 %5 %6 %7\n")
+               .arg(QStringLiteral("agent"), -20)
+               .arg(QStringLiteral("tracked"), 12)
+               .arg(QStringLiteral("peak"), 12)
+               .arg(QStringLiteral("replayed"), 10)
+               .arg(QStringLiteral("declined"), 10)
+               .arg(QStringLiteral("snapshot ms"), 12)
+               .arg(QStringLiteral("restore ms"), 12);
+    for (const auto& r : agents.rows()) {
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+                   .arg(s.agentName(r.handle), -20)
+                   .arg(format::bytes(r.trackedBytes), 12)
+                   .arg(format::bytes(r.peakTrackedBytes), 12)
+                   .arg(r.replayed, 10)
+                   .arg(r.declined, 10)
+                   .arg(format::ms(r.snapshotNs), 12)
+                   .arg(format::ms(r.restoreNs), 12);
+    }
+    const auto reasons = ChartSeriesBuilder(s).declineAndSkipReasons();
+    if (!reasons.isEmpty()) {
+        out += QStringLiteral("\nnot replayed / not restored:\n");
+        for (const auto& b : reasons) {
+            out += QStringLiteral("  %1 %2\n").arg(b.label, -36).arg(b.value);
+        }
+    }
+    if (!s->warnings.empty()) {
+        out += QStringLiteral("\nwarnings:\n");
+        int shown = 0;
+        for (const WarningRow& w : s->warnings) {
+            if (++shown > 10) {
+                out += QStringLiteral("  ... %1 more\n").arg(s->warnings.size() - 10);
+                break;
+            }
+            out += QStringLiteral("  [%1] %2\n").arg(s.enumName(QStringLiteral("warning"), w.code), w.text);
+        }
+    }
+    return out;
+}
+
+} // namespace rs::app

@@ -1,0 +1,60 @@
+#include "model/WarningTableModel.h"
+
+#include "model/ModelRoles.h"
+
+namespace rs::app {
+
+namespace {
+enum Column { Seq, Category, Dispatch, Text };
+}
+
+WarningTableModel::WarningTableModel(QObject* parent)
+    : SessionTableModel({QStringLiteral("Seq"), QStringLiteral("Category"), QStringLiteral("Dispatch"),
+                         QStringLiteral("Warning")},
+                        {QStringLiteral("Event sequence number")}, parent) {}
+
+void WarningTableModel::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool same =
+        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
+    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->warnings.size()), same);
+}
+
+QVariant WarningTableModel::value(int row, int column) const {
+    const WarningRow& w = snapshot_->warnings[row];
+    switch (column) {
+    case Seq:
+        return w.seq;
+    case Dispatch:
+        return w.dispatchId;
+    default:
+        return text(row, column);
+    }
+}
+
+QString WarningTableModel::text(int row, int column) const {
+    const WarningRow& w = snapshot_->warnings[row];
+    switch (column) {
+    case Seq:
+        return QString::number(w.seq);
+    case Category:
+        return snapshot_.enumName(QStringLiteral("warning"), w.code);
+    case Dispatch:
+        return w.dispatchId ? QString::number(w.dispatchId) : QString();
+    case Text:
+        return w.text;
+    }
+    return {};
+}
+
+QVariant WarningTableModel::extra(int row, int column, int role) const {
+    const WarningRow& w = snapshot_->warnings[row];
+    if (role == CodeRole) {
+        return w.code;
+    }
+    if (role == FilterTextRole || (role == Qt::ToolTipRole && column == Text)) {
+        return w.text;
+    }
+    return {};
+}
+
+} // namespace rs::app

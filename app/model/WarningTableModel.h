@@ -1,0 +1,20 @@
+// Warnings the engine raised (category, dispatch, text).
+#pragma once
+
+#include "model/SessionTableModel.h"
+
+namespace rs::app {
+
+class WarningTableModel : public SessionTableModel {
+    Q_OBJECT
+  public:
+    explicit WarningTableModel(QObject* parent = nullptr);
+    void setSnapshot(const SessionSnapshot& snapshot);
+
+  protected:
+    QVariant value(int row, int column) const override;
+    QString text(int row, int column) const override;
+    QVariant extra(int row, int column, int role) const override;
+};
+
+} // namespace rs::app

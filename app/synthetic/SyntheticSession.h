@@ -1,0 +1,26 @@
+// Writes a realistic session file through the pipeline's own SessionStore (the collector's writer):
+// agents, tracked and excluded allocations, module variables, replayed and declined dispatches with
+// inventories, snapshots, passes, restore skips and warnings. For tests, the benchmark and screenshots.
+#pragma once
+
+#include <QString>
+
+namespace rs::app {
+
+class SyntheticSession {
+  public:
+    struct Options {
+        int dispatches = 400;
+        int regionsPerInventory = 6; ///< regions of each inventory generation
+        int newInventoryEvery = 8;   ///< dispatches per agent between inventory changes (1: every dispatch)
+        int agents = 2;
+        int passes = 3;
+        int allocations = 60;
+        bool complete = true; ///< emit session_end and finish (else the writer "dies" mid-session)
+        unsigned seed = 1;
+    };
+    /// Writes `path` (replacing it). False with `error` set on failure.
+    static bool write(const QString& path, const Options& options, QString* error = nullptr);
+};
+
+} // namespace rs::app

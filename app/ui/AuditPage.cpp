@@ -1,0 +1,110 @@
+#include "ui/AuditPage.h"
+
+#include "model/AllocationTableModel.h"
+#include "model/ChartSeriesBuilder.h"
+#include "model/ModuleVariableTableModel.h"
+#include "ui/ChartAdapter.h"
+#include "ui/TablePanel.h"
+
+#include <QGroupBox>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+AuditPage::AuditPage(QWidget* parent)
+    : QWidget(parent), allocations_(new AllocationTableModel(this)),
+      variables_(new ModuleVariableTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+
+    auto* left = new QSplitter(Qt::Vertical, split);
+    auto* allocBox = new QGroupBox(tr("Allocations"), left);
+    auto* allocLayout = new QVBoxLayout(allocBox);
+    allocations_panel_ = new TablePanel(allocations_, QStringLiteral("allocations"), allocBox);
+    allocations_panel_->addAgentFilter();
+    allocations_panel_->addCodeFilter(tr("Tracking:"), {});
+    allocLayout->addWidget(allocations_panel_);
+    auto* varBox = new QGroupBox(tr("Module variables"), left);
+    auto* varLayout = new QVBoxLayout(varBox);
+    variables_panel_ = new TablePanel(variables_, QStringLiteral("moduleVariables"), varBox);
+    variables_panel_->addTextFilter(tr("Filter by symbol…"));
+    variables_panel_->addCodeFilter(tr("Status:"), {});
+    varLayout->addWidget(variables_panel_);
+    left->addWidget(allocBox);
+    left->addWidget(varBox);
+    left->setStretchFactor(0, 3);
+    left->setStretchFactor(1, 1);
+
+    auto* right = new QWidget(split);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    reasons_ =
+        new ChartAdapter(tr("Allocations by tracking decision"), tr("allocations"), tr("count"), right);
+    outcomes_ =
+        new ChartAdapter(tr("Not replayed or not restored, by reason"), tr("count"), tr("count"), right);
+    rightLayout->addWidget(reasons_, 1);
+    rightLayout->addWidget(outcomes_, 1);
+    auto* legend = new QLabel(right);
+    legend->setObjectName(QStringLiteral("blindSpotsLegend"));
+    legend->setWordWrap(true);
+    legend->setTextFormat(Qt::RichText);
+    legend->setText(tr(
+        "<b>Not visible to the mechanism, by design</b><ul style='margin-left:-20px'>"
+        "<li><b>Virtual-memory mappings</b> (<code>hsa_amd_vmem_*</code>, e.g. <code>hipMallocAsync</code> "
+        "pools): memory mapped without an allocation call is never tracked, never snapshotted.</li>"
+        "<li><b>Asynchronous SDMA copies</b> still in flight when a dispatch is replayed are not waited for; "
+        "their destination may change between passes.</li>"
+        "<li><b>Managed (unified) memory</b> migrating between host and device is not owned by one agent's "
+        "pools and is excluded.</li></ul>"
+        "Excluded allocations (kernarg, host, fine-grained, executable, not-owned, unknown-pointer) are "
+        "listed "
+        "above with their reason: a kernel writing them sees different inputs in pass 2."));
+    legend->setStyleSheet(QStringLiteral("QLabel { background: #fff8e1; border: 1px solid #e0c060; "
+                                         "border-radius: 4px; padding: 6px; }"));
+    rightLayout->addWidget(legend);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split);
+}
+
+void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool first = snapshot_.isNull();
+    snapshot_ = snapshot;
+    allocations_->setSnapshot(snapshot);
+    variables_->setSnapshot(snapshot);
+    QList<QPair<QString, qint64>> agents;
+    for (const AgentInfo& a : snapshot->agents) {
+        if (a.deviceType == 1) {
+            agents.push_back({snapshot.agentName(a.handle), a.handle});
+        }
+    }
+    allocations_panel_->setAgents(agents);
+    auto codes = [&](const QString& kind, const QString& nonZero) {
+        QList<QPair<QString, int>> out;
+        const auto names = snapshot->enumNames.value(kind);
+        QList<int> keys = names.keys();
+        std::sort(keys.begin(), keys.end());
+        for (int k : keys) {
+            out.push_back({names.value(k), k});
+            if (k == 0) {
+                out.push_back({nonZero, SessionFilterProxyModel::kAnyNonZero});
+            }
+        }
+        return out;
+    };
+    allocations_panel_->setCodes(codes(QStringLiteral("classification"), tr("excluded (any reason)")));
+    variables_panel_->setCodes(codes(QStringLiteral("variable_status"), tr("skipped (any reason)")));
+    const ChartSeriesBuilder builder(snapshot);
+    reasons_->setBars(builder.allocationReasons());
+    outcomes_->setBars(builder.declineAndSkipReasons());
+    if (first) {
+        allocations_panel_->setColumnWidths({6, 16, 10, 12, 28, 15, 14, 11, 11, 9, 8});
+        variables_panel_->setColumnWidths({22, 16, 10, 12, 14});
+    }
+}
+
+} // namespace rs::app

@@ -1,0 +1,38 @@
+// Audit of what the mechanism saw: every allocation (tracked or excluded, with the reason, lifetime,
+// capture and skip counts), module variables, counts by reason, and what it cannot see by design.
+#pragma once
+
+#include "model/SessionSnapshot.h"
+
+#include <QWidget>
+
+namespace rs::app {
+
+class AllocationTableModel;
+class ChartAdapter;
+class ModuleVariableTableModel;
+class TablePanel;
+
+class AuditPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit AuditPage(QWidget* parent = nullptr);
+    void setSnapshot(const SessionSnapshot& snapshot);
+    AllocationTableModel* allocations() const { return allocations_; }
+    ModuleVariableTableModel* variables() const { return variables_; }
+    TablePanel* allocationsPanel() const { return allocations_panel_; }
+    TablePanel* variablesPanel() const { return variables_panel_; }
+    ChartAdapter* reasonChart() const { return reasons_; }
+    ChartAdapter* outcomeChart() const { return outcomes_; }
+
+  private:
+    SessionSnapshot snapshot_;
+    AllocationTableModel* allocations_;
+    ModuleVariableTableModel* variables_;
+    TablePanel* allocations_panel_;
+    TablePanel* variables_panel_;
+    ChartAdapter* reasons_;
+    ChartAdapter* outcomes_;
+};
+
+} // namespace rs::app

@@ -1,0 +1,116 @@
+#include "ui/ChartsPage.h"
+
+#include "model/ChartSeriesBuilder.h"
+#include "ui/ChartAdapter.h"
+
+#include <QContextMenuEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QMenu>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+namespace {
+constexpr int kBatchMs = 100; // ~10 redraws per second at most
+}
+
+ChartsPage::ChartsPage(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
+    timer_->setSingleShot(true);
+    timer_->setInterval(kBatchMs);
+    connect(timer_, &QTimer::timeout, this, &ChartsPage::rebuild);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    auto* content = new QWidget(scroll);
+    auto* grid = new QGridLayout(content);
+    struct Def {
+        const char* file;
+        QString title, x, y;
+    };
+    const QList<Def> defs{
+        {"snapshot-bytes", tr("Snapshot size per dispatch, stacked by agent"), tr("dispatch"), tr("MiB")},
+        {"snapshot-restore-time", tr("Snapshot and restore time"), tr("dispatch"), tr("ms")},
+        {"kernel-time-per-pass", tr("Kernel time per pass"), tr("dispatch"), tr("µs")},
+        {"skipped-regions", tr("Regions skipped at restore"), tr("dispatch"), tr("regions")},
+        {"declines", tr("Declined dispatches by reason"), tr("dispatch"), QString()},
+        {"tracked-footprint", tr("Tracked footprint per agent over time"),
+         tr("seconds since the first allocation"), tr("MiB")}};
+    for (int i = 0; i < defs.size(); ++i) {
+        auto* chart = new ChartAdapter(defs[i].title, defs[i].x, defs[i].y, content);
+        chart->setObjectName(QString::fromLatin1(defs[i].file));
+        chart->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(chart, &QWidget::customContextMenuRequested, this, [this, chart](const QPoint& at) {
+            QMenu menu;
+            menu.addAction(tr("Save as PNG…"), this, [this, chart] {
+                const QString path = QFileDialog::getSaveFileName(
+                    this, tr("Save chart"), chart->objectName() + QStringLiteral(".png"),
+                    tr("PNG image (*.png)"));
+                if (!path.isEmpty()) {
+                    chart->savePng(path);
+                }
+            });
+            menu.exec(chart->mapToGlobal(at));
+        });
+        charts_ << chart;
+        files_ << QString::fromLatin1(defs[i].file);
+        grid->addWidget(chart, i / 2, i % 2);
+        grid->setRowMinimumHeight(i / 2, 300);
+    }
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+}
+
+void ChartsPage::setSnapshot(const SessionSnapshot& snapshot) {
+    pending_ = snapshot;
+    if (!timer_->isActive()) {
+        timer_->start();
+    }
+}
+
+void ChartsPage::flush() {
+    timer_->stop();
+    rebuild();
+}
+
+void ChartsPage::rebuild() {
+    if (pending_.isNull()) {
+        return;
+    }
+    ++rebuilds_;
+    const ChartSeriesBuilder b(pending_);
+    charts_[0]->setSeries(b.snapshotBytesStacked(), ChartAdapter::Kind::stackedArea);
+    charts_[1]->setSeries(b.snapshotAndRestoreTime(), ChartAdapter::Kind::line);
+    charts_[2]->setSeries(b.kernelTimePerPass(), ChartAdapter::Kind::line);
+    charts_[3]->setSeries(b.skippedRegions(), ChartAdapter::Kind::line);
+    const auto declines = b.declines();
+    QStringList labels;
+    for (const auto& s : declines) {
+        labels << s.name;
+    }
+    charts_[4]->setRowLabels(labels);
+    if (declines.isEmpty()) {
+        charts_[4]->setPlaceholder(tr("every dispatch was replayed"));
+    } else {
+        charts_[4]->setSeries(declines, ChartAdapter::Kind::scatter);
+    }
+    charts_[5]->setSeries(b.footprintOverTime(), ChartAdapter::Kind::step);
+}
+
+QStringList ChartsPage::exportPngs(const QString& dir) const {
+    QStringList written;
+    QDir().mkpath(dir);
+    for (int i = 0; i < charts_.size(); ++i) {
+        const QString path = QDir(dir).filePath(QStringLiteral("%1-%2.png").arg(i + 1).arg(files_[i]));
+        if (charts_[i]->savePng(path)) {
+            written << path;
+        }
+    }
+    return written;
+}
+
+} // namespace rs::app

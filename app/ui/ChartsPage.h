@@ -1,0 +1,41 @@
+// The session's charts, x = dispatch order: snapshot bytes stacked by agent, snapshot and restore time,
+// kernel time per pass, skipped regions, declines by reason; and tracked footprint per agent over time.
+// Live sessions redraw at most ten times a second.
+#pragma once
+
+#include "model/SessionSnapshot.h"
+
+#include <QList>
+#include <QWidget>
+
+class QTimer;
+
+namespace rs::app {
+
+class ChartAdapter;
+
+class ChartsPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ChartsPage(QWidget* parent = nullptr);
+    /// Queues `snapshot`; charts are rebuilt at most every 100 ms.
+    void setSnapshot(const SessionSnapshot& snapshot);
+    /// Rebuilds now (headless export, tests).
+    void flush();
+    const QList<ChartAdapter*>& charts() const { return charts_; }
+    /// Writes every chart as DIR/<n>-<name>.png; returns the files written.
+    QStringList exportPngs(const QString& dir) const;
+    /// Number of rebuilds so far (tests check the batching).
+    int rebuilds() const { return rebuilds_; }
+
+  private:
+    void rebuild();
+
+    SessionSnapshot pending_;
+    QTimer* timer_;
+    QList<ChartAdapter*> charts_;
+    QList<QString> files_;
+    int rebuilds_ = 0;
+};
+
+} // namespace rs::app

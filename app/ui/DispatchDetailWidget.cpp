@@ -1,0 +1,81 @@
+#include "ui/DispatchDetailWidget.h"
+
+#include "model/Format.h"
+#include "model/PassTableModel.h"
+#include "model/RegionTableModel.h"
+#include "model/RestoreSkipTableModel.h"
+#include "ui/TablePanel.h"
+
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+DispatchDetailWidget::DispatchDetailWidget(QWidget* parent)
+    : QWidget(parent), title_(new QLabel(this)), tabs_(new QTabWidget(this)),
+      regions_(new RegionTableModel(this)), passes_(new PassTableModel(this)),
+      skips_(new RestoreSkipTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    title_->setTextFormat(Qt::RichText);
+    title_->setWordWrap(true);
+    layout->addWidget(title_);
+    regions_panel_ = new TablePanel(regions_, QStringLiteral("regions"), this);
+    regions_panel_->addTextFilter(tr("Filter by symbol…"));
+    passes_panel_ = new TablePanel(passes_, QStringLiteral("passes"), this);
+    skips_panel_ = new TablePanel(skips_, QStringLiteral("restoreSkips"), this);
+    tabs_->addTab(regions_panel_, tr("Snapshot regions"));
+    tabs_->addTab(passes_panel_, tr("Passes"));
+    tabs_->addTab(skips_panel_, tr("Restore skips"));
+    layout->addWidget(tabs_, 1);
+    setDispatch({}, -1);
+}
+
+void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row) {
+    const bool firstData = regions_->snapshot().isNull() && !snapshot.isNull();
+    row_ = row;
+    regions_->setDispatch(snapshot, row);
+    passes_->setDispatch(snapshot, row);
+    skips_->setDispatch(snapshot, row);
+    if (firstData) {
+        regions_panel_->setColumnWidths({5, 16, 10, 16, 10, 22, 14});
+        passes_panel_->setColumnWidths({6, 12, 12, 16, 14});
+        skips_panel_->setColumnWidths({9, 16, 10, 10});
+    }
+    if (snapshot.isNull() || row < 0 || row >= int(snapshot->dispatches.size())) {
+        title_->setText(tr("<i>Select a dispatch to see its snapshot, passes and restore skips.</i>"));
+        return;
+    }
+    const DispatchRow& d = snapshot->dispatches[row];
+    QString text =
+        tr("<b>Dispatch %1</b> — <code>%2</code> on %3, grid %4×%5×%6, workgroup %7×%8×%9 — ")
+            .arg(d.id)
+            .arg(snapshot->kernelNames.value(d.kernel).toHtmlEscaped(), snapshot.agentName(d.agent))
+            .arg(d.grid[0])
+            .arg(d.grid[1])
+            .arg(d.grid[2])
+            .arg(d.workgroup[0])
+            .arg(d.workgroup[1])
+            .arg(d.workgroup[2]);
+    if (d.decision != 0) {
+        text += tr("<b style='color:#c62828'>declined: %1</b>")
+                    .arg(snapshot.enumName(QStringLiteral("decision"), d.decision));
+    } else {
+        text += tr("<b style='color:#2e7d32'>replayed</b>, %1 passes; snapshot %2 in %3 regions (generation "
+                   "%4) took "
+                   "%5 ms%6")
+                    .arg(d.passes)
+                    .arg(format::bytes(d.snapshotBytes))
+                    .arg(d.snapshotRegions)
+                    .arg(d.generation)
+                    .arg(format::ms(d.snapshotNs))
+                    .arg(d.snapshotFailures ? tr(", <b>%1 failures</b>").arg(d.snapshotFailures) : QString());
+    }
+    title_->setText(text);
+    tabs_->setTabText(0, tr("Snapshot regions (%1)").arg(regions_->rowCount()));
+    tabs_->setTabText(1, tr("Passes (%1)").arg(passes_->rowCount()));
+    tabs_->setTabText(2, tr("Restore skips (%1)").arg(skips_->rowCount()));
+}
+
+} // namespace rs::app

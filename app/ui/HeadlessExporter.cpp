@@ -1,0 +1,154 @@
+#include "ui/HeadlessExporter.h"
+
+#include "model/SessionLoader.h"
+#include "model/SessionReader.h"
+#include "ui/AuditPage.h"
+#include "ui/ChartAdapter.h"
+#include "ui/ChartsPage.h"
+#include "ui/DispatchDetailWidget.h"
+#include "ui/DispatchesPage.h"
+#include "ui/LaunchDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionView.h"
+#include "ui/StartPage.h"
+#include "ui/SummaryPage.h"
+#include "ui/TablePanel.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableView>
+
+#include <optional>
+
+namespace rs::app {
+
+namespace {
+QString describe(const SessionError& e) {
+    return QStringLiteral("%1: %2: %3").arg(e.path, e.title(), e.message);
+}
+
+void settle(int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+}
+} // namespace
+
+bool HeadlessExporter::exportCharts(const QString& session, const QString& dir, QStringList& written,
+                                    QString& error) {
+    SessionError e;
+    const SessionSnapshot s = SessionLoader::loadAll(session, e);
+    if (e.isError()) {
+        error = describe(e);
+        return false;
+    }
+    if (!QDir().mkpath(dir)) {
+        error = QStringLiteral("%1: cannot create the directory").arg(dir);
+        return false;
+    }
+    ChartsPage page;
+    page.resize(1400, 1000);
+    page.setSnapshot(s);
+    page.flush();
+    written = page.exportPngs(dir);
+    AuditPage audit;
+    audit.resize(1400, 900);
+    audit.setSnapshot(s);
+    const QString reasons = QDir(dir).filePath(QStringLiteral("7-audit-tracking-decisions.png"));
+    const QString outcomes = QDir(dir).filePath(QStringLiteral("8-audit-not-replayed-reasons.png"));
+    if (audit.reasonChart()->savePng(reasons, QSize(1000, 500))) {
+        written << reasons;
+    }
+    if (audit.outcomeChart()->savePng(outcomes, QSize(1000, 500))) {
+        written << outcomes;
+    }
+    return written.size() == page.charts().size() + 2;
+}
+
+bool HeadlessExporter::screenshots(const QString& session, const QString& dir, QStringList& written,
+                                   QString& error) {
+    if (!QDir().mkpath(dir)) {
+        error = QStringLiteral("%1: cannot create the directory").arg(dir);
+        return false;
+    }
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1500, 920);
+    window.show();
+    SessionView* view = window.openSession(session);
+    std::optional<SessionError> failed;
+    QObject::connect(view->reader(), &SessionReader::failed, &window,
+                     [&failed](const SessionError& e) { failed = e; });
+    QElapsedTimer t;
+    t.start();
+    while ((view->snapshot().isNull() || !view->snapshot()->regionsLoaded) && !failed &&
+           t.elapsed() < 30000) {
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    }
+    if (failed) {
+        error = describe(*failed);
+        return false;
+    }
+    auto grab = [&](const QString& name) {
+        settle(300);
+        const QString path = QDir(dir).filePath(name);
+        if (window.grab().save(path)) {
+            written << path;
+        }
+    };
+    window.startPage()->refresh();
+    window.tabs()->setCurrentIndex(0);
+    grab(QStringLiteral("start-page.png"));
+    window.tabs()->setCurrentWidget(view);
+    view->pages()->setCurrentWidget(view->summaryPage());
+    grab(QStringLiteral("summary.png"));
+    view->pages()->setCurrentWidget(view->dispatchesPage());
+    // A replayed dispatch with skips shows the most detail.
+    int row = 0;
+    const SessionSnapshot s = view->snapshot();
+    for (int i = 0; i < int(s->dispatches.size()); ++i) {
+        if (s->dispatches[i].decision == 0 && s->dispatches[i].skips > 0) {
+            row = i;
+            break;
+        }
+    }
+    view->dispatchesPage()->selectRow(row);
+    view->dispatchesPage()->panel()->view()->scrollTo(
+        view->dispatchesPage()->panel()->proxy()->index(row, 0));
+    grab(QStringLiteral("dispatches.png"));
+    view->dispatchesPage()->detail()->tabs()->setCurrentIndex(1);
+    grab(QStringLiteral("dispatch-passes.png"));
+    view->dispatchesPage()->detail()->tabs()->setCurrentIndex(2);
+    grab(QStringLiteral("dispatch-restore-skips.png"));
+    view->dispatchesPage()->detail()->tabs()->setCurrentIndex(0);
+    view->pages()->setCurrentWidget(view->auditPage());
+    grab(QStringLiteral("audit.png"));
+    view->pages()->setCurrentWidget(view->chartsPage());
+    view->chartsPage()->flush();
+    grab(QStringLiteral("charts.png"));
+    auto* launch = window.launchDialog();
+    RunCommand::Options o;
+    o.program = QStringLiteral("/opt/apps/lulesh/build/lulesh2.0");
+    o.arguments = {QStringLiteral("-s"), QStringLiteral("45"), QStringLiteral("-i"), QStringLiteral("200")};
+    o.passes = 3;
+    o.kernelInclude = QStringLiteral("^Calc");
+    o.hostMemoryBudget = QStringLiteral("2G");
+    o.fidelityCheck = true;
+    o.output = QStringLiteral("lulesh.rsdb");
+    launch->setOptions(o);
+    launch->show();
+    settle(300);
+    const QString launchPath = QDir(dir).filePath(QStringLiteral("launch-dialog.png"));
+    if (launch->grab().save(launchPath)) {
+        written << launchPath;
+    }
+    launch->hide();
+    return true;
+}
+
+} // namespace rs::app

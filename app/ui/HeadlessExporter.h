@@ -1,0 +1,19 @@
+// Headless commands: `--export-charts SESSION DIR` (every chart as PNG) and `--screenshots SESSION DIR`
+// (each page of the main window as PNG). Need a QApplication (offscreen platform is fine).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace rs::app {
+
+class HeadlessExporter {
+  public:
+    /// Loads `session` and writes its charts to `dir`; false with `error` set when the file is refused.
+    static bool exportCharts(const QString& session, const QString& dir, QStringList& written,
+                             QString& error);
+    /// Opens `session` in a main window and grabs the start page and every page to `dir`.
+    static bool screenshots(const QString& session, const QString& dir, QStringList& written, QString& error);
+};
+
+} // namespace rs::app

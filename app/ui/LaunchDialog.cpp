@@ -1,0 +1,260 @@
+#include "ui/LaunchDialog.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcessEnvironment>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+namespace {
+QWidget* withBrowse(QLineEdit* edit, QWidget* parent, bool directory) {
+    auto* w = new QWidget(parent);
+    auto* l = new QHBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(edit, 1);
+    auto* b = new QToolButton(w);
+    b->setText(QStringLiteral("…"));
+    QObject::connect(b, &QToolButton::clicked, w, [edit, w, directory] {
+        const QString path = directory ? QFileDialog::getExistingDirectory(w, QString(), edit->text())
+                                       : QFileDialog::getOpenFileName(w, QString(), edit->text());
+        if (!path.isEmpty()) {
+            edit->setText(path);
+        }
+    });
+    l->addWidget(b);
+    return w;
+}
+} // namespace
+
+LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunCommand::runnerPath()) {
+    setWindowTitle(tr("Launch under ReplayScope"));
+    auto* layout = new QVBoxLayout(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* top = new QWidget(split);
+    auto* columns = new QHBoxLayout(top);
+    columns->setContentsMargins(0, 0, 0, 0);
+
+    auto* target = new QGroupBox(tr("Target"), top);
+    auto* tf = new QFormLayout(target);
+    program_ = new QLineEdit(target);
+    program_->setObjectName(QStringLiteral("program"));
+    program_->setPlaceholderText(tr("program to run"));
+    arguments_ = new QLineEdit(target);
+    arguments_->setObjectName(QStringLiteral("arguments"));
+    directory_ = new QLineEdit(QDir::currentPath(), target);
+    environment_ = new QPlainTextEdit(target);
+    environment_->setPlaceholderText(tr("KEY=value, one per line"));
+    environment_->setMaximumHeight(70);
+    output_ = new QLineEdit(target);
+    output_->setObjectName(QStringLiteral("output"));
+    output_->setText(
+        QDir(QDir::currentPath())
+            .filePath(QStringLiteral("session-%1.rsdb")
+                          .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss")))));
+    tf->addRow(tr("Program:"), withBrowse(program_, target, false));
+    tf->addRow(tr("Arguments:"), arguments_);
+    tf->addRow(tr("Working directory:"), withBrowse(directory_, target, true));
+    tf->addRow(tr("Extra environment:"), environment_);
+    tf->addRow(tr("Session file:"), output_);
+    columns->addWidget(target, 3);
+
+    auto* replay = new QGroupBox(tr("Replay"), top);
+    auto* rf = new QFormLayout(replay);
+    passes_ = new QSpinBox(replay);
+    passes_->setRange(1, 1000);
+    passes_->setValue(2);
+    passes_->setObjectName(QStringLiteral("passes"));
+    include_ = new QLineEdit(replay);
+    include_->setPlaceholderText(tr("ECMAScript regex; empty: all kernels"));
+    exclude_ = new QLineEdit(replay);
+    skip_ = new QSpinBox(replay);
+    skip_->setRange(0, 1'000'000'000);
+    count_ = new QSpinBox(replay);
+    count_->setRange(0, 1'000'000'000);
+    count_->setSpecialValueText(tr("no limit"));
+    agents_ = new QLineEdit(replay);
+    agents_->setPlaceholderText(tr("indices or names, comma-separated; empty: all"));
+    budget_ = new QLineEdit(replay);
+    budget_->setPlaceholderText(tr("e.g. 4G; empty: no budget"));
+    fidelity_ = new QCheckBox(tr("Hash outputs after each pass (fidelity check)"), replay);
+    simulate_ = new QCheckBox(tr("Run on the simulated HSA runtime"), replay);
+    simulate_->setObjectName(QStringLiteral("simulate"));
+    rf->addRow(tr("Passes:"), passes_);
+    rf->addRow(tr("Kernel include:"), include_);
+    rf->addRow(tr("Kernel exclude:"), exclude_);
+    rf->addRow(tr("Skip dispatches:"), skip_);
+    rf->addRow(tr("Replay at most:"), count_);
+    rf->addRow(tr("Agents:"), agents_);
+    rf->addRow(tr("Host-memory budget:"), budget_);
+    rf->addRow(QString(), fidelity_);
+    rf->addRow(QString(), simulate_);
+    columns->addWidget(replay, 2);
+
+    log_ = new QPlainTextEdit(split);
+    log_->setObjectName(QStringLiteral("log"));
+    log_->setReadOnly(true);
+    log_->setPlaceholderText(tr("Output of replayscope-run and the target appears here."));
+    log_->setStyleSheet(QStringLiteral("font-family: monospace;"));
+    log_->setMaximumBlockCount(20000);
+    split->addWidget(top);
+    split->addWidget(log_);
+    layout->addWidget(split, 1);
+
+    auto* buttons = new QDialogButtonBox(this);
+    run_ = buttons->addButton(tr("Run"), QDialogButtonBox::AcceptRole);
+    run_->setObjectName(QStringLiteral("run"));
+    stop_ = buttons->addButton(tr("Stop"), QDialogButtonBox::ActionRole);
+    stop_->setObjectName(QStringLiteral("stop"));
+    auto* close = buttons->addButton(QDialogButtonBox::Close);
+    layout->addWidget(buttons);
+    connect(run_, &QPushButton::clicked, this, &LaunchDialog::start);
+    connect(stop_, &QPushButton::clicked, this, &LaunchDialog::stop);
+    connect(close, &QPushButton::clicked, this, &QDialog::hide);
+
+    process_.setProcessChannelMode(QProcess::MergedChannels);
+    connect(&process_, &QProcess::readyRead, this,
+            [this] { append(QString::fromLocal8Bit(process_.readAll())); });
+    connect(&process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        const int exit = status == QProcess::NormalExit ? code : 128 + 9;
+        append(tr("\n[replayscope-run finished with status %1]\n").arg(exit));
+        updateButtons();
+        emit runFinished(output_path_, exit);
+    });
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart) {
+            append(tr("[cannot start %1: %2]\n").arg(runner_, process_.errorString()));
+            updateButtons();
+        }
+    });
+    resize(900, 640);
+    updateButtons();
+}
+
+LaunchDialog::~LaunchDialog() {
+    if (process_.state() != QProcess::NotRunning) {
+        process_.terminate();
+        if (!process_.waitForFinished(5000)) {
+            process_.kill();
+            process_.waitForFinished(2000);
+        }
+    }
+}
+
+RunCommand::Options LaunchDialog::options() const {
+    RunCommand::Options o;
+    o.program = program_->text().trimmed();
+    o.arguments = QProcess::splitCommand(arguments_->text());
+    o.workingDirectory = directory_->text().trimmed();
+    o.environment = environment_->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    o.passes = passes_->value();
+    o.kernelInclude = include_->text();
+    o.kernelExclude = exclude_->text();
+    o.dispatchSkip = skip_->value();
+    o.dispatchCount = count_->value();
+    o.agents = agents_->text();
+    o.hostMemoryBudget = budget_->text();
+    o.fidelityCheck = fidelity_->isChecked();
+    o.simulate = simulate_->isChecked();
+    o.output = output_->text().trimmed();
+    return o;
+}
+
+void LaunchDialog::setOptions(const RunCommand::Options& o) {
+    program_->setText(o.program);
+    arguments_->setText(QProcess::splitCommand(o.arguments.join(QLatin1Char(' '))).join(QLatin1Char(' ')));
+    if (!o.workingDirectory.isEmpty()) {
+        directory_->setText(o.workingDirectory);
+    }
+    environment_->setPlainText(o.environment.join(QLatin1Char('\n')));
+    passes_->setValue(o.passes);
+    include_->setText(o.kernelInclude);
+    exclude_->setText(o.kernelExclude);
+    skip_->setValue(int(o.dispatchSkip));
+    count_->setValue(int(o.dispatchCount));
+    agents_->setText(o.agents);
+    budget_->setText(o.hostMemoryBudget);
+    fidelity_->setChecked(o.fidelityCheck);
+    simulate_->setChecked(o.simulate);
+    if (!o.output.isEmpty()) {
+        output_->setText(o.output);
+    }
+}
+
+bool LaunchDialog::start() {
+    if (isRunning()) {
+        return false;
+    }
+    const RunCommand::Options o = options();
+    if (o.program.isEmpty() || o.output.isEmpty()) {
+        append(tr("[a program and a session file are needed]\n"));
+        return false;
+    }
+    if (!QFileInfo(runner_).isExecutable()) {
+        append(tr("[replayscope-run not found next to replayscope: %1]\n").arg(runner_));
+        return false;
+    }
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString& line : o.environment) {
+        const int eq = line.indexOf(QLatin1Char('='));
+        if (eq > 0) {
+            env.insert(line.left(eq).trimmed(), line.mid(eq + 1));
+        }
+    }
+    output_path_ = QFileInfo(QDir(o.workingDirectory).filePath(o.output)).absoluteFilePath();
+    RunCommand::Options absolute = o;
+    absolute.output = output_path_;
+    const QStringList args = RunCommand::arguments(absolute);
+    process_.setProcessEnvironment(env);
+    process_.setWorkingDirectory(o.workingDirectory);
+    append(QStringLiteral("$ %1 %2\n").arg(runner_, args.join(QLatin1Char(' '))));
+    process_.start(runner_, args);
+    if (!process_.waitForStarted(5000)) {
+        updateButtons();
+        return false;
+    }
+    updateButtons();
+    emit sessionStarted(output_path_);
+    return true;
+}
+
+void LaunchDialog::stop() {
+    if (isRunning()) {
+        append(tr("[stopping: SIGTERM to the target]\n"));
+        process_.terminate();
+    }
+}
+
+bool LaunchDialog::isRunning() const {
+    return process_.state() != QProcess::NotRunning;
+}
+
+QString LaunchDialog::log() const {
+    return log_->toPlainText();
+}
+
+void LaunchDialog::append(const QString& text) {
+    log_->moveCursor(QTextCursor::End);
+    log_->insertPlainText(text);
+    log_->moveCursor(QTextCursor::End);
+}
+
+void LaunchDialog::updateButtons() {
+    run_->setEnabled(!isRunning());
+    stop_->setEnabled(isRunning());
+}
+
+} // namespace rs::app

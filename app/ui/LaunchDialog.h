@@ -1,0 +1,68 @@
+// Launch dialog: program, arguments, working directory, environment and replay settings; runs
+// replayscope-run (next to this binary) as a child process, shows its output, Stop ends the target
+// cleanly (SIGTERM to replayscope-run, which forwards it).
+#pragma once
+
+#include "model/RunCommand.h"
+
+#include <QDialog>
+#include <QProcess>
+
+class QCheckBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace rs::app {
+
+class LaunchDialog : public QDialog {
+    Q_OBJECT
+  public:
+    explicit LaunchDialog(QWidget* parent = nullptr);
+    ~LaunchDialog() override;
+
+    RunCommand::Options options() const;
+    void setOptions(const RunCommand::Options& options);
+    /// Starts the run (as the Run button does). False when it cannot start (message in the log).
+    bool start();
+    /// Ends the target cleanly (as the Stop button does).
+    void stop();
+    bool isRunning() const;
+    QString log() const;
+    /// replayscope-run to start (default: next to this program).
+    void setRunnerPath(const QString& path) { runner_ = path; }
+
+  signals:
+    /// The run started and will write `path`.
+    void sessionStarted(const QString& path);
+    /// replayscope-run ended with `exitStatus` (the program's status, 128+signal, 125 on its own failure).
+    void runFinished(const QString& path, int exitStatus);
+
+  private:
+    void append(const QString& text);
+    void updateButtons();
+
+    QString runner_;
+    QProcess process_;
+    QString output_path_;
+    QLineEdit* program_;
+    QLineEdit* arguments_;
+    QLineEdit* directory_;
+    QPlainTextEdit* environment_;
+    QSpinBox* passes_;
+    QLineEdit* include_;
+    QLineEdit* exclude_;
+    QSpinBox* skip_;
+    QSpinBox* count_;
+    QLineEdit* agents_;
+    QLineEdit* budget_;
+    QCheckBox* fidelity_;
+    QCheckBox* simulate_;
+    QLineEdit* output_;
+    QPlainTextEdit* log_;
+    QPushButton* run_;
+    QPushButton* stop_;
+};
+
+} // namespace rs::app

@@ -1,0 +1,147 @@
+#include "ui/MainWindow.h"
+
+#include "model/RecentSessions.h"
+#include "ui/ChartsPage.h"
+#include "ui/LaunchDialog.h"
+#include "ui/SessionView.h"
+#include "ui/StartPage.h"
+
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
+
+namespace rs::app {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), tabs_(new QTabWidget(this)), start_(new StartPage(this)) {
+    setWindowTitle(QStringLiteral("ReplayScope"));
+    setAcceptDrops(true);
+    tabs_->setTabsClosable(true);
+    tabs_->setMovable(true);
+    tabs_->addTab(start_, tr("Start"));
+    tabs_->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
+    setCentralWidget(tabs_);
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int i) {
+        if (i > 0) {
+            QWidget* w = tabs_->widget(i);
+            tabs_->removeTab(i);
+            w->deleteLater();
+        }
+    });
+    connect(start_, &StartPage::openRequested, this, [this](const QString& p) { openSession(p); });
+    connect(start_, &StartPage::openDialogRequested, this, &MainWindow::showOpenDialog);
+    connect(start_, &StartPage::launchRequested, this, [this] {
+        launchDialog()->show();
+        launchDialog()->raise();
+    });
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open session…"), QKeySequence::Open, this, &MainWindow::showOpenDialog);
+    file->addAction(tr("&Launch…"), QKeySequence(tr("Ctrl+L")), this, [this] { launchDialog()->show(); });
+    file->addAction(tr("Export charts of this session…"), this, &MainWindow::exportCurrentCharts);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    resize(1400, 900);
+}
+
+LaunchDialog* MainWindow::launchDialog() {
+    if (!launch_) {
+        launch_ = new LaunchDialog(this);
+        connect(launch_, &LaunchDialog::sessionStarted, this,
+                [this](const QString& p) { openSession(p, true); });
+        connect(launch_, &LaunchDialog::runFinished, this, [this](const QString& p, int status) {
+            for (int i = 1; i < tabs_->count(); ++i) {
+                if (auto* v = qobject_cast<SessionView*>(tabs_->widget(i)); v && v->path() == p) {
+                    v->setExitStatus(status);
+                }
+            }
+            statusBar()->showMessage(
+                tr("%1 finished with status %2").arg(QFileInfo(p).fileName()).arg(status));
+        });
+    }
+    return launch_;
+}
+
+SessionView* MainWindow::openSession(const QString& path, bool follow) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 1; i < tabs_->count(); ++i) {
+        if (auto* v = qobject_cast<SessionView*>(tabs_->widget(i)); v && v->path() == absolute) {
+            if (follow) {
+                v->open(absolute, true);
+            }
+            tabs_->setCurrentIndex(i);
+            return v;
+        }
+    }
+    auto* view = new SessionView(tabs_);
+    const int index = tabs_->addTab(view, QFileInfo(absolute).fileName());
+    tabs_->setTabToolTip(index, absolute);
+    tabs_->setCurrentIndex(index);
+    connect(view, &SessionView::loaded, this, [this](const SessionSnapshot& s) {
+        RecentSessions::add(s);
+        start_->refresh();
+    });
+    connect(view, &SessionView::failed, this, [this, view](const SessionError& e) {
+        if (view->snapshot().isNull()) { // nothing to show: close the tab
+            const int i = tabs_->indexOf(view);
+            if (i > 0) {
+                tabs_->removeTab(i);
+            }
+            view->deleteLater();
+        }
+        if (interactive_) {
+            QMessageBox box(QMessageBox::Warning, e.title(), tr("<b>%1</b>").arg(e.path.toHtmlEscaped()),
+                            QMessageBox::Ok, this);
+            box.setInformativeText(e.message);
+            box.exec();
+        }
+        emit openFailed(e);
+    });
+    view->open(absolute, follow);
+    return view;
+}
+
+void MainWindow::showOpenDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open session"), QString(), tr("ReplayScope sessions (*.rsdb);;All files (*)"));
+    for (const QString& p : paths) {
+        openSession(p);
+    }
+}
+
+void MainWindow::exportCurrentCharts() {
+    auto* view = qobject_cast<SessionView*>(tabs_->currentWidget());
+    if (!view) {
+        return;
+    }
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export charts to"));
+    if (!dir.isEmpty()) {
+        view->chartsPage()->flush();
+        const QStringList files = view->chartsPage()->exportPngs(dir);
+        statusBar()->showMessage(tr("%1 charts written to %2").arg(files.size()).arg(dir));
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            openSession(url.toLocalFile());
+        }
+    }
+    event->acceptProposedAction();
+}
+
+} // namespace rs::app

@@ -1,0 +1,47 @@
+// The inspector's window: the start page and one tab per open session; open by menu, drag-and-drop or
+// command line; launch dialog; errors shown in a dialog that says which problem and why.
+#pragma once
+
+#include "model/SessionError.h"
+
+#include <QMainWindow>
+
+class QTabWidget;
+
+namespace rs::app {
+
+class LaunchDialog;
+class SessionView;
+class StartPage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    /// Opens `path` in a new tab (or shows its tab when already open).
+    SessionView* openSession(const QString& path, bool follow = false);
+    QTabWidget* tabs() const { return tabs_; }
+    StartPage* startPage() const { return start_; }
+    LaunchDialog* launchDialog();
+    /// With false, errors are not shown in modal dialogs (tests, screenshots); they still close the tab.
+    void setInteractive(bool interactive) { interactive_ = interactive; }
+
+  signals:
+    /// A session could not be opened (after the dialog, when interactive).
+    void openFailed(const rs::app::SessionError& error);
+
+  protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+  private:
+    void showOpenDialog();
+    void exportCurrentCharts();
+
+    QTabWidget* tabs_;
+    StartPage* start_;
+    LaunchDialog* launch_ = nullptr;
+    bool interactive_ = true;
+};
+
+} // namespace rs::app

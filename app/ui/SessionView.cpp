@@ -1,0 +1,74 @@
+#include "ui/SessionView.h"
+
+#include "model/Format.h"
+#include "model/SessionReader.h"
+#include "ui/AuditPage.h"
+#include "ui/ChartsPage.h"
+#include "ui/DispatchesPage.h"
+#include "ui/SummaryPage.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+SessionView::SessionView(QWidget* parent)
+    : QWidget(parent), reader_(new SessionReader(this)), banner_(new QLabel(this)),
+      pages_(new QTabWidget(this)), summary_(new SummaryPage(this)), dispatches_(new DispatchesPage(this)),
+      audit_(new AuditPage(this)), charts_(new ChartsPage(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    banner_->setTextFormat(Qt::RichText);
+    banner_->setText(tr("<i>Loading…</i>"));
+    layout->addWidget(banner_);
+    pages_->setDocumentMode(true);
+    pages_->addTab(summary_, tr("Summary"));
+    pages_->addTab(dispatches_, tr("Dispatches"));
+    pages_->addTab(audit_, tr("Audit"));
+    pages_->addTab(charts_, tr("Charts"));
+    layout->addWidget(pages_, 1);
+    connect(reader_, &SessionReader::snapshotReady, this, &SessionView::show);
+    connect(reader_, &SessionReader::failed, this, [this](const SessionError& e) {
+        banner_->setText(tr("<b style='color:#c62828'>%1:</b> %2").arg(e.title(), e.message.toHtmlEscaped()));
+        emit failed(e);
+    });
+}
+
+void SessionView::open(const QString& path, bool follow) {
+    path_ = path;
+    banner_->setText(follow ? tr("<i>Waiting for the session to start…</i>") : tr("<i>Loading…</i>"));
+    reader_->open(path, follow);
+}
+
+SessionSnapshot SessionView::snapshot() const {
+    return reader_->snapshot();
+}
+
+void SessionView::setExitStatus(int status) {
+    summary_->setExitStatus(status);
+}
+
+void SessionView::show(const SessionSnapshot& s) {
+    const SessionInfo& i = s->info;
+    const QString state = i.complete ? tr("<span style='color:#2e7d32'>complete</span>")
+                          : i.ended  ? tr("<span style='color:#c62828'>incomplete</span>")
+                                     : tr("<span style='color:#8d6e00'>live / not ended</span>");
+    banner_->setText(tr("<b>%1</b> — %2 — %3 dispatches, %4 agents — %5%6")
+                         .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
+                              (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
+                              format::count(qint64(s->dispatches.size())))
+                         .arg(s->agents.size())
+                         .arg(state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>")));
+    summary_->setSnapshot(s);
+    dispatches_->setSnapshot(s);
+    audit_->setSnapshot(s);
+    charts_->setSnapshot(s);
+    if (first_) {
+        first_ = false;
+        emit loaded(s);
+    }
+}
+
+} // namespace rs::app

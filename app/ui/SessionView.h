@@ -1,0 +1,56 @@
+// One open session: its reader and the Summary, Dispatches, Audit and Charts pages (a tab of the main
+// window).
+#pragma once
+
+#include "model/SessionError.h"
+#include "model/SessionSnapshot.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTabWidget;
+
+namespace rs::app {
+
+class AuditPage;
+class ChartsPage;
+class DispatchesPage;
+class SessionReader;
+class SummaryPage;
+
+class SessionView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SessionView(QWidget* parent = nullptr);
+    /// Starts reading `path`; `follow` for a session still being written (launched from here).
+    void open(const QString& path, bool follow = false);
+    QString path() const { return path_; }
+    SessionSnapshot snapshot() const;
+    void setExitStatus(int status);
+
+    QTabWidget* pages() const { return pages_; }
+    SummaryPage* summaryPage() const { return summary_; }
+    DispatchesPage* dispatchesPage() const { return dispatches_; }
+    AuditPage* auditPage() const { return audit_; }
+    ChartsPage* chartsPage() const { return charts_; }
+    SessionReader* reader() const { return reader_; }
+
+  signals:
+    void loaded(const rs::app::SessionSnapshot& snapshot);
+    void failed(const rs::app::SessionError& error);
+
+  private:
+    void show(const SessionSnapshot& snapshot);
+
+    QString path_;
+    SessionReader* reader_;
+    QLabel* banner_;
+    QTabWidget* pages_;
+    SummaryPage* summary_;
+    DispatchesPage* dispatches_;
+    AuditPage* audit_;
+    ChartsPage* charts_;
+    bool first_ = true;
+};
+
+} // namespace rs::app

@@ -1,0 +1,128 @@
+#include "ui/SummaryPage.h"
+
+#include "model/AgentSummaryModel.h"
+#include "model/Format.h"
+#include "model/WarningTableModel.h"
+#include "ui/TablePanel.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+namespace {
+QLabel* value(QWidget* parent) {
+    auto* l = new QLabel(parent);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setWordWrap(true);
+    return l;
+}
+} // namespace
+
+SummaryPage::SummaryPage(QWidget* parent)
+    : QWidget(parent), command_(value(this)), exit_(value(this)), status_(value(this)), host_(value(this)),
+      totals_(value(this)), config_(value(this)), agents_(new AgentSummaryModel(this)),
+      warnings_(new WarningTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    auto* session = new QGroupBox(tr("Session"), this);
+    auto* form = new QFormLayout(session);
+    form->setLabelAlignment(Qt::AlignRight);
+    form->addRow(tr("Command:"), command_);
+    form->addRow(tr("Exit status:"), exit_);
+    form->addRow(tr("Session:"), status_);
+    form->addRow(tr("Recorded:"), host_);
+    form->addRow(tr("Dispatches:"), totals_);
+    form->addRow(tr("Replay settings:"), config_);
+    command_->setStyleSheet(QStringLiteral("font-family: monospace;"));
+    layout->addWidget(session);
+
+    auto* agentsBox = new QGroupBox(tr("Agents"), this);
+    auto* agentsLayout = new QVBoxLayout(agentsBox);
+    agents_panel_ = new TablePanel(agents_, QStringLiteral("agents"), agentsBox);
+    agents_panel_->view()->setMinimumHeight(110);
+    agentsLayout->addWidget(agents_panel_);
+    layout->addWidget(agentsBox, 1);
+
+    auto* warningsBox = new QGroupBox(tr("Warnings"), this);
+    auto* warningsLayout = new QVBoxLayout(warningsBox);
+    warnings_panel_ = new TablePanel(warnings_, QStringLiteral("warnings"), warningsBox);
+    warningsLayout->addWidget(warnings_panel_);
+    layout->addWidget(warningsBox, 2);
+}
+
+void SummaryPage::setExitStatus(int status) {
+    exit_status_ = status;
+    refresh();
+}
+
+void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool first = snapshot_.isNull();
+    snapshot_ = snapshot;
+    agents_->setSnapshot(snapshot);
+    warnings_->setSnapshot(snapshot);
+    refresh();
+    if (first) {
+        agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12});
+        warnings_panel_->setColumnWidths({8, 20, 10});
+    }
+}
+
+void SummaryPage::refresh() {
+    if (snapshot_.isNull()) {
+        return;
+    }
+    const SessionInfo& i = snapshot_->info;
+    command_->setText(i.argv.isEmpty() ? i.executable : i.argv);
+    command_->setToolTip(i.executable);
+    if (exit_status_) {
+        const int s = *exit_status_;
+        exit_->setText(s > 128 && s < 160 ? tr("%1 (killed by signal %2)").arg(s).arg(s - 128)
+                                          : QString::number(s));
+    } else {
+        exit_->setText(tr("not recorded in the session file (shown for sessions launched from here)"));
+        exit_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    }
+    QString status;
+    if (i.complete) {
+        status = tr("<b style='color:#2e7d32'>complete</b> — %1").arg(i.endReason);
+    } else if (!i.endReason.isEmpty()) {
+        status = tr("<b style='color:#c62828'>incomplete</b> — %1").arg(i.endReason);
+    } else {
+        status = tr("<b style='color:#8d6e00'>in progress or writer stopped</b> — no end recorded yet");
+    }
+    status += tr("; %L1 events stored, last sequence %L2").arg(i.eventsStored).arg(i.lastSequence);
+    if (i.missingEvents > 0) {
+        status += tr(", <b>%L1 events missing</b> in %2 gaps").arg(i.missingEvents).arg(i.gapRanges);
+    }
+    if (i.spooled > 0) {
+        status += tr(", %L1 via the spool").arg(i.spooled);
+    }
+    status_->setText(status);
+    host_->setText(tr("%1 on %2, pid %3, engine %4, session format %5")
+                       .arg(format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs), i.hostname)
+                       .arg(i.pid)
+                       .arg(i.engineVersion)
+                       .arg(i.formatVersion));
+    qint64 replayed = 0, bytes = 0, skips = 0;
+    for (const DispatchRow& d : snapshot_->dispatches) {
+        replayed += d.decision == 0;
+        bytes += d.snapshotBytes;
+        skips += d.skips;
+    }
+    const qint64 n = qint64(snapshot_->dispatches.size());
+    totals_->setText(
+        tr("%1 dispatches: %2 replayed, %3 declined; %4 snapshotted; %5 regions skipped at restore")
+            .arg(format::count(n), format::count(replayed), format::count(n - replayed), format::bytes(bytes),
+                 format::count(skips)));
+    QStringList config = i.configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QString& c : config) {
+        c.remove(QStringLiteral("REPLAYSCOPE_"));
+    }
+    config_->setText(config.join(QStringLiteral("  ·  ")));
+}
+
+} // namespace rs::app

@@ -1,0 +1,45 @@
+// Summary of a session: command line, exit status, session status, per-agent table, warnings.
+#pragma once
+
+#include "model/SessionSnapshot.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+
+namespace rs::app {
+
+class AgentSummaryModel;
+class WarningTableModel;
+class TablePanel;
+
+class SummaryPage : public QWidget {
+    Q_OBJECT
+  public:
+    explicit SummaryPage(QWidget* parent = nullptr);
+    void setSnapshot(const SessionSnapshot& snapshot);
+    /// Exit status of the target when it was launched from this inspector (the file does not record it).
+    void setExitStatus(int status);
+    TablePanel* agentsPanel() const { return agents_panel_; }
+    TablePanel* warningsPanel() const { return warnings_panel_; }
+
+  private:
+    void refresh();
+
+    SessionSnapshot snapshot_;
+    std::optional<int> exit_status_;
+    QLabel* command_;
+    QLabel* exit_;
+    QLabel* status_;
+    QLabel* host_;
+    QLabel* totals_;
+    QLabel* config_;
+    AgentSummaryModel* agents_;
+    WarningTableModel* warnings_;
+    TablePanel* agents_panel_;
+    TablePanel* warnings_panel_;
+};
+
+} // namespace rs::app

@@ -1,0 +1,140 @@
+#include "ui/TablePanel.h"
+
+#include "model/CsvExporter.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+TablePanel::TablePanel(QAbstractItemModel* model, const QString& name, QWidget* parent)
+    : QWidget(parent), name_(name), proxy_(new SessionFilterProxyModel(this)), view_(new QTableView(this)) {
+    proxy_->setSourceModel(model);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(-1, Qt::AscendingOrder);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    view_->setAlternatingRowColors(true);
+    view_->setWordWrap(false);
+    view_->verticalHeader()->hide();
+    view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setHighlightSections(false);
+    view_->setObjectName(name + QStringLiteral("View"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    bar_ = new QHBoxLayout;
+    count_ = new QLabel(this);
+    count_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    auto* exportButton = new QPushButton(tr("Export CSV…"), this);
+    exportButton->setObjectName(name + QStringLiteral("ExportCsv"));
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export %1 as CSV").arg(name_),
+                                                          name_ + QStringLiteral(".csv"), tr("CSV (*.csv)"));
+        if (!path.isEmpty() && !exportCsv(path)) {
+            QMessageBox::warning(this, tr("Export failed"), tr("Cannot write %1.").arg(path));
+        }
+    });
+    bar_->addStretch(1);
+    bar_->addWidget(count_);
+    bar_->addWidget(exportButton);
+    layout->addLayout(bar_);
+    layout->addWidget(view_, 1);
+    connect(proxy_, &QAbstractItemModel::rowsInserted, this, &TablePanel::updateCount);
+    connect(proxy_, &QAbstractItemModel::rowsRemoved, this, &TablePanel::updateCount);
+    connect(proxy_, &QAbstractItemModel::modelReset, this, &TablePanel::updateCount);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, &TablePanel::updateCount);
+    updateCount();
+}
+
+void TablePanel::updateCount() {
+    const int shown = proxy_->rowCount(), total = proxy_->sourceModel()->rowCount();
+    count_->setText(shown == total ? tr("%L1 rows").arg(total) : tr("%L1 of %L2 rows").arg(shown).arg(total));
+}
+
+void TablePanel::addTextFilter(const QString& placeholder) {
+    text_ = new QLineEdit(this);
+    text_->setPlaceholderText(placeholder);
+    text_->setClearButtonEnabled(true);
+    text_->setMinimumWidth(220);
+    text_->setObjectName(name_ + QStringLiteral("TextFilter"));
+    connect(text_, &QLineEdit::textChanged, proxy_, &SessionFilterProxyModel::setTextFilter);
+    bar_->insertWidget(bar_->count() - 3, text_);
+}
+
+void TablePanel::addAgentFilter() {
+    agent_ = new QComboBox(this);
+    agent_->setObjectName(name_ + QStringLiteral("AgentFilter"));
+    agent_->addItem(tr("All agents"));
+    connect(agent_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const QVariant v = agent_->itemData(i);
+        proxy_->setAgentFilter(v.isValid() ? std::optional<qint64>(v.toLongLong()) : std::nullopt);
+    });
+    bar_->insertWidget(bar_->count() - 3, agent_);
+}
+
+void TablePanel::setAgents(const QList<QPair<QString, qint64>>& agents) {
+    if (!agent_ || agent_->count() == agents.size() + 1) {
+        return;
+    }
+    const QVariant current = agent_->currentData();
+    agent_->blockSignals(true);
+    agent_->clear();
+    agent_->addItem(tr("All agents"));
+    for (const auto& [label, handle] : agents) {
+        agent_->addItem(label, handle);
+    }
+    agent_->setCurrentIndex(std::max(0, agent_->findData(current)));
+    agent_->blockSignals(false);
+}
+
+void TablePanel::addCodeFilter(const QString& label, const QList<QPair<QString, int>>& codes) {
+    auto* l = new QLabel(label, this);
+    code_ = new QComboBox(this);
+    code_->setObjectName(name_ + QStringLiteral("CodeFilter"));
+    connect(code_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const QVariant v = code_->itemData(i);
+        proxy_->setCodeFilter(v.isValid() ? std::optional<int>(v.toInt()) : std::nullopt);
+    });
+    bar_->insertWidget(bar_->count() - 3, l);
+    bar_->insertWidget(bar_->count() - 3, code_);
+    setCodes(codes);
+}
+
+void TablePanel::setCodes(const QList<QPair<QString, int>>& codes) {
+    if (!code_) {
+        return;
+    }
+    const QString current = code_->currentText();
+    code_->blockSignals(true);
+    code_->clear();
+    code_->addItem(tr("All"));
+    for (const auto& [label, code] : codes) {
+        code_->addItem(label, code);
+    }
+    code_->setCurrentIndex(std::max(0, code_->findText(current)));
+    code_->blockSignals(false);
+}
+
+void TablePanel::setColumnWidths(const QList<int>& characters) {
+    const int w = view_->fontMetrics().averageCharWidth();
+    for (int c = 0; c < characters.size(); ++c) {
+        view_->setColumnWidth(c, characters[c] * w + 16);
+    }
+}
+
+bool TablePanel::exportCsv(const QString& path) const {
+    return CsvExporter::writeFile(*proxy_, path);
+}
+
+} // namespace rs::app

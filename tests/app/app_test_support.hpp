@@ -1,0 +1,69 @@
+// Helpers of the inspector suites: session files made by the real pipeline.
+#pragma once
+
+#include "synthetic/SyntheticSession.h"
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QtTest>
+
+namespace rs::app::test {
+
+/// A session written by the collector's SessionStore (SyntheticSession).
+inline QString synthetic(const QString& dir, const QString& name, SyntheticSession::Options o = {}) {
+    const QString path = dir + QLatin1Char('/') + name;
+    QString error;
+    if (!SyntheticSession::write(path, o, &error)) {
+        qWarning("synthetic session: %s", qPrintable(error));
+        return {};
+    }
+    return path;
+}
+
+struct RunResult {
+    int exitCode = -1;
+    QString output;
+};
+
+/// Runs replayscope-run with `args` (60 s at most), extra environment `env`.
+inline RunResult runPipeline(const QStringList& args, const QStringList& env = {}) {
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env) {
+        e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+    }
+    p.setProcessEnvironment(e);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(RS_REPLAYSCOPE_RUN), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromLocal8Bit(p.readAll())};
+}
+
+/// replayscope-run with the emitter probe standing in for the engine: `dispatches` declined dispatches.
+inline QString probeSession(const QString& dir, const QString& name, int dispatches) {
+    const QString path = dir + QLatin1Char('/') + name;
+    const RunResult r = runPipeline(
+        {QStringLiteral("--engine"), QStringLiteral(RS_PROBE), QStringLiteral("-o"), path,
+         QStringLiteral("--"), QStringLiteral(RS_PROBE), QString::number(dispatches), QStringLiteral("0")});
+    return r.exitCode == 0 ? path : QString();
+}
+
+/// replayscope-run --simulate of a workload of tests/workloads with the real engine.
+inline QString simulatedSession(const QString& dir, const QString& name, const QString& workload, int passes,
+                                const QStringList& env = {}) {
+    const QString path = dir + QLatin1Char('/') + name;
+    const RunResult r = runPipeline({QStringLiteral("--simulate"), QStringLiteral("--passes"),
+                                     QString::number(passes), QStringLiteral("-o"), path,
+                                     QStringLiteral("--"), QStringLiteral(RS_WORKLOAD_DIR "/") + workload},
+                                    env);
+    if (r.exitCode != 0) {
+        qWarning("replayscope-run --simulate %s: %d\n%s", qPrintable(workload), r.exitCode,
+                 qPrintable(r.output));
+        return {};
+    }
+    return path;
+}
+
+} // namespace rs::app::test

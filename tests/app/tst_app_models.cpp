@@ -1,0 +1,310 @@
+// Every table and proxy model under QAbstractItemModelTester, with real values from a session written
+// by the collector's SessionStore; CSV export, downsampling, run command line.
+#include "app_test_support.hpp"
+
+#include "model/AgentSummaryModel.h"
+#include "model/AllocationTableModel.h"
+#include "model/ChartSeriesBuilder.h"
+#include "model/CsvExporter.h"
+#include "model/DispatchTableModel.h"
+#include "model/Downsampler.h"
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+#include "model/ModuleVariableTableModel.h"
+#include "model/PassTableModel.h"
+#include "model/RegionTableModel.h"
+#include "model/RestoreSkipTableModel.h"
+#include "model/RunCommand.h"
+#include "model/SessionFilterProxyModel.h"
+#include "model/SessionLoader.h"
+#include "model/WarningTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QBuffer>
+#include <QTemporaryDir>
+
+using namespace rs::app;
+
+class AppModelsTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    SessionSnapshot s_;
+
+  private slots:
+    void initTestCase() {
+        SyntheticSession::Options o;
+        o.dispatches = 700;
+        o.passes = 3;
+        const QString path = test::synthetic(dir_.path(), QStringLiteral("models.rsdb"), o);
+        QVERIFY(!path.isEmpty());
+        SessionError e;
+        s_ = SessionLoader::loadAll(path, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QCOMPARE(int(s_->dispatches.size()), 700);
+        QVERIFY(s_->regionsLoaded);
+    }
+
+    void dispatchModelValues() {
+        DispatchTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(s_);
+        QCOMPARE(model.rowCount(), 700);
+        QCOMPARE(model.columnCount(), int(DispatchTableModel::ColumnCount));
+        // Dispatch 1: agent 0, kernel 0, replayed with 3 passes and a snapshot of its inventory.
+        const DispatchRow& d = s_->dispatches[0];
+        QCOMPARE(model.index(0, DispatchTableModel::Id).data().toString(), QStringLiteral("1"));
+        QCOMPARE(model.index(0, DispatchTableModel::Kernel).data().toString(),
+                 QStringLiteral("CalcFBHourglassForceForElems"));
+        QCOMPARE(model.index(0, DispatchTableModel::Agent).data().toString(), QStringLiteral("gfx90a #1"));
+        QCOMPARE(model.index(0, DispatchTableModel::Outcome).data().toString(), QStringLiteral("replayed"));
+        QCOMPARE(model.index(0, DispatchTableModel::Passes).data(SortRole).toInt(), 3);
+        QCOMPARE(model.index(0, DispatchTableModel::SnapshotBytes).data(SortRole).toLongLong(),
+                 d.snapshotBytes);
+        QCOMPARE(model.index(0, DispatchTableModel::SnapshotBytes).data().toString(),
+                 format::bytes(d.snapshotBytes));
+        QVERIFY(d.kernelMin > 0 && d.kernelMin <= d.kernelMedian && d.kernelMedian <= d.kernelMax);
+        // Row 6 (dispatch 7) is the fill kernel, always declined as filtered.
+        QCOMPARE(model.index(6, DispatchTableModel::Kernel).data().toString(),
+                 QStringLiteral("__amd_rocclr_fillBufferAligned"));
+        QCOMPARE(model.index(6, DispatchTableModel::Outcome).data().toString(), QStringLiteral("filtered"));
+        QCOMPARE(model.index(6, DispatchTableModel::Passes).data().toString(), QString());
+        // Growing the same session appends rows (live sessions).
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.setSnapshot(s_);
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(reset.count(), 0);
+    }
+
+    void proxyFilters() {
+        DispatchTableModel model;
+        model.setSnapshot(s_);
+        SessionFilterProxyModel proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.setTextFilter(QStringLiteral("fillbuffer"));
+        QCOMPARE(proxy.rowCount(), 100); // every 7th of 700
+        proxy.setTextFilter(QStringLiteral("^Calc(Kinematics|Energy)"));
+        QCOMPARE(proxy.rowCount(), 200);
+        proxy.setTextFilter(QString());
+        int declined = 0, onAgent1 = 0;
+        for (const DispatchRow& d : s_->dispatches) {
+            declined += d.decision != 0;
+            onAgent1 += d.agent == s_->agents[2].handle;
+        }
+        proxy.setCodeFilter(SessionFilterProxyModel::kAnyNonZero);
+        QCOMPARE(proxy.rowCount(), declined);
+        proxy.setCodeFilter(6);
+        QCOMPARE(proxy.rowCount(), 100);
+        proxy.setCodeFilter(std::nullopt);
+        proxy.setAgentFilter(s_->agents[2].handle);
+        QCOMPARE(proxy.rowCount(), onAgent1);
+        QCOMPARE(onAgent1, 350);
+        proxy.setAgentFilter(std::nullopt);
+        proxy.sort(DispatchTableModel::SnapshotBytes, Qt::DescendingOrder);
+        qint64 max = 0;
+        for (const DispatchRow& d : s_->dispatches) {
+            max = std::max(max, d.snapshotBytes);
+        }
+        QCOMPARE(proxy.index(0, DispatchTableModel::SnapshotBytes).data(SortRole).toLongLong(), max);
+        proxy.sort(DispatchTableModel::Kernel, Qt::AscendingOrder);
+        QCOMPARE(proxy.index(0, DispatchTableModel::Kernel).data().toString(),
+                 QStringLiteral("__amd_rocclr_fillBufferAligned"));
+    }
+
+    void detailModels() {
+        RegionTableModel regions;
+        PassTableModel passes;
+        RestoreSkipTableModel skips;
+        QAbstractItemModelTester t1(&regions, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&passes, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(&skips, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // A replayed dispatch with restore skips (an allocation freed while in its inventory).
+        int row = -1;
+        for (int i = 0; i < int(s_->dispatches.size()); ++i) {
+            if (s_->dispatches[i].skips > 0) {
+                row = i;
+                break;
+            }
+        }
+        QVERIFY(row >= 0);
+        const DispatchRow& d = s_->dispatches[row];
+        regions.setDispatch(s_, row);
+        passes.setDispatch(s_, row);
+        skips.setDispatch(s_, row);
+        QCOMPARE(regions.rowCount(), 6); // regionsPerInventory
+        QCOMPARE(regions.rowCount(), d.snapshotRegions);
+        qint64 sum = 0;
+        for (int r = 0; r < regions.rowCount(); ++r) {
+            sum += regions.index(r, 2).data(SortRole).toLongLong();
+            QCOMPARE(regions.index(r, 0).data().toString(), QString::number(r));
+        }
+        QCOMPARE(sum, d.snapshotBytes);
+        QCOMPARE(regions.index(4, 3).data().toString(), QStringLiteral("module-variable"));
+        QCOMPARE(regions.index(4, 5).data().toString(), QStringLiteral("d_cutoffs"));
+        QCOMPARE(regions.index(0, 3).data().toString(), QStringLiteral("allocation"));
+        QCOMPARE(regions.index(0, 7).data().toString(), QStringLiteral("hsa_amd_memory_pool_allocate"));
+        QCOMPARE(passes.rowCount(), 3);
+        QCOMPARE(passes.index(0, 2).data().toString(), QStringLiteral("-"));
+        QCOMPARE(passes.index(1, 4).data(SortRole).toLongLong(), d.snapshotBytes);
+        QCOMPARE(skips.rowCount(), d.skips);
+        QCOMPARE(skips.index(0, 4).data().toString(), QStringLiteral("freed"));
+        QVERIFY(skips.index(0, 0).data().toInt() >= 1);
+        regions.setDispatch(s_, -1);
+        QCOMPARE(regions.rowCount(), 0);
+        // A declined dispatch has no snapshot, no passes.
+        regions.setDispatch(s_, 6);
+        passes.setDispatch(s_, 6);
+        QCOMPARE(regions.rowCount(), 0);
+        QCOMPARE(passes.rowCount(), 0);
+    }
+
+    void auditModels() {
+        AllocationTableModel allocations;
+        ModuleVariableTableModel variables;
+        QAbstractItemModelTester t1(&allocations, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&variables, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        allocations.setSnapshot(s_);
+        variables.setSnapshot(s_);
+        QCOMPARE(allocations.rowCount(), int(s_->allocations.size()));
+        QVERIFY(allocations.rowCount() > 60); // 60 initial + churn
+        // Allocation 8 (i = 7) is a kernarg buffer: excluded, 4 KiB, never captured.
+        QCOMPARE(allocations.index(7, 5).data().toString(), QStringLiteral("kernarg"));
+        QCOMPARE(allocations.index(7, 2).data().toString(), QStringLiteral("4.00 KiB"));
+        QCOMPARE(allocations.index(7, 9).data(SortRole).toInt(), 0);
+        int captured = 0, skipped = 0;
+        for (const AllocationRow& a : s_->allocations) {
+            captured += a.captured;
+            skipped += a.skipped;
+        }
+        QVERIFY(captured > 0);
+        int skipRows = 0;
+        for (const SkipRow& k : s_->skips) {
+            skipRows += k.pass >= 0;
+        }
+        QCOMPARE(skipped, skipRows);
+        SessionFilterProxyModel proxy;
+        proxy.setSourceModel(&allocations);
+        proxy.setCodeFilter(SessionFilterProxyModel::kAnyNonZero);
+        int excluded = 0;
+        for (const AllocationRow& a : s_->allocations) {
+            excluded += a.classification != 0;
+        }
+        QCOMPARE(proxy.rowCount(), excluded);
+        QCOMPARE(excluded, 18); // 3 of every 10 of the 60 initial allocations
+        QCOMPARE(variables.rowCount(), 10);
+        QCOMPARE(variables.index(3, 0).data().toString(), QStringLiteral("d_empty_slot"));
+        QCOMPARE(variables.index(3, 4).data().toString(), QStringLiteral("zero-size"));
+        QCOMPARE(variables.index(4, 4).data().toString(), QStringLiteral("too-large"));
+        QCOMPARE(variables.index(4, 2).data().toString(), QStringLiteral("3.00 GiB"));
+    }
+
+    void summaryModels() {
+        AgentSummaryModel agents;
+        WarningTableModel warnings;
+        QAbstractItemModelTester t1(&agents, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&warnings, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        agents.setSnapshot(s_);
+        warnings.setSnapshot(s_);
+        QCOMPARE(agents.rowCount(), 2); // the GPU agents (the CPU agent ran nothing)
+        int replayed = 0;
+        for (const auto& r : agents.rows()) {
+            replayed += r.replayed;
+            QVERIFY(r.peakTrackedBytes >= r.trackedBytes);
+            QVERIFY(r.trackedBytes > 0);
+        }
+        int expected = 0;
+        for (const DispatchRow& d : s_->dispatches) {
+            expected += d.decision == 0;
+        }
+        QCOMPARE(replayed, expected);
+        QCOMPARE(agents.index(0, 0).data().toString(), QStringLiteral("gfx90a #1"));
+        QCOMPARE(warnings.rowCount(), 2); // one fidelity mismatch (dispatch 501) + the budget note
+        QCOMPARE(warnings.index(0, 1).data().toString(), QStringLiteral("fidelity-mismatch"));
+        QCOMPARE(warnings.index(0, 2).data().toString(), QStringLiteral("501"));
+        QCOMPARE(warnings.index(1, 1).data().toString(), QStringLiteral("configuration"));
+    }
+
+    void csvExport() {
+        WarningTableModel warnings;
+        warnings.setSnapshot(s_);
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        CsvExporter::write(warnings, buffer);
+        const QStringList lines =
+            QString::fromUtf8(buffer.data()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("Seq,Category,Dispatch,Warning"));
+        QVERIFY2(
+            lines[1].endsWith(QStringLiteral(",fidelity-mismatch,501,pass 2 output differs from pass 1 in "
+                                             "region 0 of dispatch 501 (fidelity check)")),
+            qPrintable(lines[1]));
+    }
+
+    void downsampling() {
+        QVector<QPointF> points;
+        for (int i = 0; i < 100000; ++i) {
+            points << QPointF(i, i == 51234 ? 1000.0 : (i % 7));
+        }
+        const QVector<QPointF> out = Downsampler::minMax(points, 800);
+        QVERIFY(out.size() <= 1600);
+        QVERIFY(out.size() >= 800);
+        double max = 0;
+        for (const QPointF& p : out) {
+            max = std::max(max, p.y());
+        }
+        QCOMPARE(max, 1000.0); // the spike survives
+        QVERIFY(std::is_sorted(out.begin(), out.end(), [](auto& a, auto& b) { return a.x() < b.x(); }));
+        QCOMPARE(Downsampler::minMax(points.mid(0, 100), 800).size(), 100);
+    }
+
+    void chartSeries() {
+        const ChartSeriesBuilder b(s_);
+        const auto stacked = b.snapshotBytesStacked();
+        QCOMPARE(stacked.size(), 2);
+        QCOMPARE(stacked[1].points.size(), 700);
+        QCOMPARE(stacked[1].points[0].y(), double(s_->dispatches[0].snapshotBytes) / (1024.0 * 1024.0));
+        QCOMPARE(b.kernelTimePerPass().size(), 3);
+        const auto declines = b.declines();
+        QVERIFY(!declines.isEmpty());
+        int total = 0;
+        for (const auto& s : declines) {
+            total += int(s.points.size());
+        }
+        int declined = 0;
+        for (const DispatchRow& d : s_->dispatches) {
+            declined += d.decision != 0;
+        }
+        QCOMPARE(total, declined);
+        QCOMPARE(b.footprintOverTime().size(), 2);
+    }
+
+    void runCommand() {
+        RunCommand::Options o;
+        o.program = QStringLiteral("/bin/app");
+        o.arguments = {QStringLiteral("-n"), QStringLiteral("3")};
+        o.passes = 4;
+        o.kernelInclude = QStringLiteral("^Calc");
+        o.dispatchCount = 10;
+        o.hostMemoryBudget = QStringLiteral("2G");
+        o.fidelityCheck = true;
+        o.simulate = true;
+        o.output = QStringLiteral("/tmp/x.rsdb");
+        QCOMPARE(
+            RunCommand::arguments(o),
+            QStringList({"--force", "--no-progress", "-o", "/tmp/x.rsdb", "--passes", "4",
+                         "--kernel-include-regex", "^Calc", "--dispatch-count", "10", "--host-memory-budget",
+                         "2G", "--fidelity-check", "--simulate", "--", "/bin/app", "-n", "3"}));
+    }
+
+    void formats() {
+        QCOMPARE(format::bytes(512), QStringLiteral("512 B"));
+        QCOMPARE(format::bytes(1536), QStringLiteral("1.50 KiB"));
+        QCOMPARE(format::bytes(200ll << 20), QStringLiteral("200 MiB"));
+        QCOMPARE(format::ms(21000), QStringLiteral("0.021"));
+        QCOMPARE(format::count(100000), QStringLiteral("100,000"));
+    }
+};
+
+QTEST_GUILESS_MAIN(AppModelsTest)
+#include "tst_app_models.moc"

@@ -1,0 +1,212 @@
+// The session reader on files produced by the real pipeline (data-driven), its signals (QSignalSpy),
+// live following, and bad files: foreign, foreign SQLite, corrupt, truncated, newer format, missing.
+#include "app_test_support.hpp"
+
+#include "model/SessionLoader.h"
+#include "model/SessionReader.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+
+using namespace rs::app;
+
+namespace {
+
+/// Waits for the reader's snapshot with regions (or a failure).
+SessionSnapshot waitFull(SessionReader& reader, QSignalSpy& ready, QSignalSpy& failed, int ms = 30000) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms && failed.isEmpty() &&
+           (reader.snapshot().isNull() || !reader.snapshot()->regionsLoaded)) {
+        ready.wait(100);
+    }
+    return reader.snapshot();
+}
+
+void execSql(const QString& path, const QStringList& statements) {
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tamper"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        for (const QString& s : statements) {
+            QVERIFY2(q.exec(s), qPrintable(s));
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("tamper"));
+}
+
+} // namespace
+
+class AppReaderTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void readsPipelineSessions_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("dispatches");
+        QTest::addColumn<int>("replayed");
+        QTest::addColumn<bool>("complete");
+        QTest::addColumn<int>("minPasses");
+        const QString d = dir_.path();
+        SyntheticSession::Options o;
+        o.dispatches = 300;
+        QTest::newRow("session store, complete")
+            << test::synthetic(d, QStringLiteral("complete.rsdb"), o) << 300 << -1 << true << 3;
+        o.complete = false;
+        QTest::newRow("session store, writer died")
+            << test::synthetic(d, QStringLiteral("died.rsdb"), o) << 300 << -1 << false << 3;
+        QTest::newRow("replayscope-run + emitter probe")
+            << test::probeSession(d, QStringLiteral("probe.rsdb"), 250) << 250 << 0 << true << 0;
+        QTest::newRow("replayscope-run --simulate accumulate (engine)")
+            << test::simulatedSession(d, QStringLiteral("accumulate.rsdb"), QStringLiteral("accumulate"), 3)
+            << 1 << 1 << true << 3;
+        QTest::newRow("replayscope-run --simulate two_agents (engine)")
+            << test::simulatedSession(d, QStringLiteral("two_agents.rsdb"), QStringLiteral("two_agents"), 2,
+                                      {QStringLiteral("HSA_SIM_GPU_AGENTS=2")})
+            << 16 << 16 << true << 2;
+    }
+    void readsPipelineSessions() {
+        QFETCH(QString, path);
+        QFETCH(int, dispatches);
+        QFETCH(int, replayed);
+        QFETCH(bool, complete);
+        QFETCH(int, minPasses);
+        QVERIFY2(!path.isEmpty(), "the pipeline did not produce the session");
+        SessionReader reader;
+        QSignalSpy ready(&reader, &SessionReader::snapshotReady);
+        QSignalSpy failed(&reader, &SessionReader::failed);
+        reader.open(path);
+        const SessionSnapshot s = waitFull(reader, ready, failed);
+        QVERIFY2(failed.isEmpty(),
+                 failed.isEmpty() ? "" : qPrintable(failed.first().first().value<SessionError>().message));
+        QVERIFY(!s.isNull());
+        QCOMPARE(ready.count(), 2); // first paint without regions, then with them
+        QVERIFY(!ready.first().first().value<SessionSnapshot>()->regionsLoaded);
+        QCOMPARE(int(s->dispatches.size()), dispatches);
+        QCOMPARE(s->info.complete, complete);
+        int r = 0, maxPasses = 0;
+        for (const DispatchRow& d : s->dispatches) {
+            r += d.decision == 0;
+            maxPasses = std::max(maxPasses, d.passes);
+        }
+        if (replayed >= 0) {
+            QCOMPARE(r, replayed);
+        }
+        QCOMPARE(maxPasses, minPasses);
+        QCOMPARE(s->passBegin.size(), s->dispatches.size() + 1);
+        QCOMPARE(qsizetype(s->passBegin.back()), qsizetype(s->passes.size()));
+        QVERIFY(!s->enumNames.value(QStringLiteral("decision")).isEmpty());
+        if (complete) {
+            QVERIFY(s->info.ended);
+            QCOMPARE(s->info.missingEvents, 0);
+        } else {
+            QVERIFY(!s->info.ended);
+            QVERIFY(s->info.lastSequence > 0);
+        }
+    }
+
+    void badFiles_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("words");
+        const QString d = dir_.path();
+        QTest::newRow("missing") << d + QStringLiteral("/nope.rsdb") << int(SessionError::Kind::missing)
+                                 << QStringLiteral("does not exist");
+        QFile text(d + QStringLiteral("/notes.rsdb"));
+        text.open(QIODevice::WriteOnly);
+        text.write("these are my notes, not a session\n");
+        text.close();
+        QTest::newRow("foreign") << text.fileName() << int(SessionError::Kind::foreign)
+                                 << QStringLiteral("not a SQLite database (foreign file)");
+        QFile empty(d + QStringLiteral("/empty.rsdb"));
+        empty.open(QIODevice::WriteOnly);
+        empty.close();
+        QTest::newRow("empty") << empty.fileName() << int(SessionError::Kind::truncated)
+                               << QStringLiteral("empty");
+        const QString other = d + QStringLiteral("/other.sqlite");
+        execSql(other, {QStringLiteral("CREATE TABLE t(x)"), QStringLiteral("PRAGMA application_id = 1234")});
+        QTest::newRow("foreign sqlite")
+            << other << int(SessionError::Kind::foreignSqlite) << QStringLiteral("foreign SQLite database");
+        SyntheticSession::Options o;
+        o.dispatches = 200;
+        const QString newer = test::synthetic(d, QStringLiteral("newer.rsdb"), o);
+        execSql(newer, {QStringLiteral("PRAGMA user_version = 7")});
+        QTest::newRow("newer format")
+            << newer << int(SessionError::Kind::newerSchema)
+            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (1)");
+        const QString truncated = test::synthetic(d, QStringLiteral("truncated.rsdb"), o);
+        QFile t(truncated);
+        QVERIFY(t.size() > 8192);
+        t.resize(t.size() / 2);
+        QTest::newRow("truncated") << truncated << int(SessionError::Kind::truncated)
+                                   << QStringLiteral("truncated");
+        const QString corrupt = test::synthetic(d, QStringLiteral("corrupt.rsdb"), o);
+        QFile c(corrupt);
+        c.open(QIODevice::ReadWrite);
+        const qint64 size = c.size();
+        for (qint64 at = 4096 * 2; at < size; at += 4096) { // scribble over every page but the first two
+            c.seek(at + 8);
+            c.write(QByteArray(512, '\xa5'));
+        }
+        c.close();
+        QTest::newRow("corrupt") << corrupt << int(SessionError::Kind::corrupt) << QStringLiteral("corrupt");
+    }
+    void badFiles() {
+        QFETCH(QString, path);
+        QFETCH(int, kind);
+        QFETCH(QString, words);
+        SessionReader reader;
+        QSignalSpy ready(&reader, &SessionReader::snapshotReady);
+        QSignalSpy failed(&reader, &SessionReader::failed);
+        reader.open(path);
+        QVERIFY(failed.wait(20000));
+        const SessionError e = failed.first().first().value<SessionError>();
+        QCOMPARE(int(e.kind), kind);
+        QVERIFY2(e.message.contains(words, Qt::CaseInsensitive), qPrintable(e.message));
+        QCOMPARE(e.path, path);
+        QVERIFY(!e.title().isEmpty());
+        // The synchronous path (headless commands) agrees.
+        SessionError sync;
+        QVERIFY(SessionLoader::loadAll(path, sync).isNull());
+        QCOMPARE(int(sync.kind), kind);
+    }
+
+    void followsLiveSession() {
+        // replayscope-run writes while the reader follows; the dispatch count only grows, ending complete.
+        const QString path = dir_.path() + QStringLiteral("/live.rsdb");
+        QProcess run;
+        run.start(QStringLiteral(RS_REPLAYSCOPE_RUN),
+                  {QStringLiteral("--engine"), QStringLiteral(RS_PROBE), QStringLiteral("-o"), path,
+                   QStringLiteral("--"), QStringLiteral(RS_PROBE), QStringLiteral("30000"),
+                   QStringLiteral("0")});
+        QVERIFY(run.waitForStarted());
+        SessionReader reader(nullptr, 100);
+        QSignalSpy ready(&reader, &SessionReader::snapshotReady);
+        QSignalSpy failed(&reader, &SessionReader::failed);
+        reader.open(path, true);
+        QVector<int> counts;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 60000 && failed.isEmpty() &&
+               (reader.snapshot().isNull() || !reader.snapshot()->info.complete)) {
+            if (ready.wait(200)) {
+                counts << int(reader.snapshot()->dispatches.size());
+            }
+        }
+        QVERIFY(run.state() == QProcess::NotRunning || run.waitForFinished(30000));
+        QCOMPARE(run.exitCode(), 0);
+        QVERIFY(failed.isEmpty());
+        QVERIFY(!counts.isEmpty());
+        QVERIFY(std::is_sorted(counts.begin(), counts.end()));
+        QCOMPARE(counts.last(), 30000);
+        QVERIFY(reader.snapshot()->info.complete);
+    }
+};
+
+QTEST_GUILESS_MAIN(AppReaderTest)
+#include "tst_app_reader.moc"

@@ -1,0 +1,199 @@
+// Widgets offscreen: the launch dialog driving a real replayscope-run with the session filling in,
+// Stop, the main window on good and bad files, chart batching, and the headless commands.
+#include "app_test_support.hpp"
+
+#include "model/DispatchTableModel.h"
+#include "model/PassTableModel.h"
+#include "model/SessionLoader.h"
+#include "model/SessionReader.h"
+#include "ui/ChartAdapter.h"
+#include "ui/ChartsPage.h"
+#include "ui/DispatchDetailWidget.h"
+#include "ui/DispatchesPage.h"
+#include "ui/LaunchDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionView.h"
+#include "ui/TablePanel.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+using namespace rs::app;
+
+namespace {
+test::RunResult runInspector(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM")); // must pick offscreen by itself
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAllStandardOutput() + p.readAllStandardError())};
+}
+} // namespace
+
+class AppUiTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+  private slots:
+    void launchDialogRunsSimulatedWorkload() {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        LaunchDialog* launch = window.launchDialog();
+        launch->setRunnerPath(QStringLiteral(RS_REPLAYSCOPE_RUN));
+        RunCommand::Options o;
+        o.program = QStringLiteral(RS_WORKLOAD_DIR "/two_agents");
+        o.environment = {QStringLiteral("HSA_SIM_GPU_AGENTS=2")};
+        o.passes = 3;
+        o.simulate = true;
+        o.output = dir_.path() + QStringLiteral("/launched.rsdb");
+        launch->setOptions(o);
+        QSignalSpy started(launch, &LaunchDialog::sessionStarted);
+        QSignalSpy finished(launch, &LaunchDialog::runFinished);
+        QVERIFY(launch->start());
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.first().first().toString(), o.output);
+        QCOMPARE(window.tabs()->count(), 2);
+        auto* view = qobject_cast<SessionView*>(window.tabs()->widget(1));
+        QVERIFY(view);
+        DispatchTableModel* model = view->dispatchesPage()->model();
+        QVector<int> seen;
+        connect(model, &QAbstractItemModel::rowsInserted, this, [&] { seen << model->rowCount(); });
+        connect(model, &QAbstractItemModel::modelReset, this, [&] { seen << model->rowCount(); });
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(1).toInt(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->snapshot().isNull() && view->snapshot()->info.complete, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 16, 10000);
+        QVERIFY(!seen.isEmpty());
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(model->index(0, DispatchTableModel::Outcome).data().toString(), QStringLiteral("replayed"));
+        QCOMPARE(model->index(0, DispatchTableModel::Passes).data().toString(), QStringLiteral("3"));
+        QVERIFY(launch->log().contains(QStringLiteral("16 dispatches")));
+        // The detail shows the selected dispatch's passes.
+        view->dispatchesPage()->selectRow(0);
+        QCOMPARE(view->dispatchesPage()->detail()->passes()->rowCount(), 3);
+    }
+
+    void stopEndsTheTargetCleanly() {
+        LaunchDialog launch;
+        launch.setRunnerPath(QStringLiteral(RS_REPLAYSCOPE_RUN));
+        RunCommand::Options o;
+        o.program = QStringLiteral("/bin/sleep");
+        o.arguments = {QStringLiteral("60")};
+        o.output = dir_.path() + QStringLiteral("/stopped.rsdb");
+        launch.setOptions(o);
+        QSignalSpy finished(&launch, &LaunchDialog::runFinished);
+        // No engine is involved for /bin/sleep beyond the environment; replayscope-run still records.
+        QVERIFY(launch.start());
+        QTest::qWait(500);
+        QVERIFY(launch.isRunning());
+        QElapsedTimer t;
+        t.start();
+        launch.stop();
+        QVERIFY(finished.wait(15000));
+        QVERIFY(t.elapsed() < 10000);
+        QCOMPARE(finished.first().at(1).toInt(), 128 + 15); // SIGTERM forwarded to the target
+        QVERIFY(QFileInfo::exists(o.output));
+    }
+
+    void mainWindowOpensSessionsAsTabs() {
+        SyntheticSession::Options o;
+        o.dispatches = 500;
+        const QString a = test::synthetic(dir_.path(), QStringLiteral("a.rsdb"), o);
+        o.dispatches = 120;
+        const QString b = test::synthetic(dir_.path(), QStringLiteral("b.rsdb"), o);
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        SessionView* va = window.openSession(a);
+        SessionView* vb = window.openSession(b);
+        QCOMPARE(window.tabs()->count(), 3);
+        QCOMPARE(window.openSession(a), va); // already open: same tab
+        QTRY_VERIFY(!va->snapshot().isNull() && va->snapshot()->regionsLoaded);
+        QTRY_VERIFY(!vb->snapshot().isNull());
+        QCOMPARE(va->dispatchesPage()->model()->rowCount(), 500);
+        QCOMPARE(vb->dispatchesPage()->model()->rowCount(), 120);
+        // Filter the table through its widgets.
+        auto* panel = va->dispatchesPage()->panel();
+        panel->proxy()->setTextFilter(QStringLiteral("fillBuffer"));
+        QCOMPARE(panel->proxy()->rowCount(), 71); // dispatches 7, 14, ..., 497
+        const QString csv = dir_.path() + QStringLiteral("/filtered.csv");
+        QVERIFY(panel->exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().count('\n'), 72);
+    }
+
+    void badFileGivesErrorAndNoTab() {
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy failed(&window, &MainWindow::openFailed);
+        QFile junk(dir_.path() + QStringLiteral("/junk.rsdb"));
+        junk.open(QIODevice::WriteOnly);
+        junk.write(QByteArray(9000, 'x'));
+        junk.close();
+        window.openSession(junk.fileName());
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(int(failed.first().first().value<SessionError>().kind), int(SessionError::Kind::foreign));
+        QTRY_COMPARE(window.tabs()->count(), 1);
+    }
+
+    void chartsAreBatched() {
+        SyntheticSession::Options o;
+        o.dispatches = 200;
+        const QString path = test::synthetic(dir_.path(), QStringLiteral("charts.rsdb"), o);
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(path, e);
+        QVERIFY(!e.isError());
+        ChartsPage page;
+        page.resize(1200, 900);
+        page.show();
+        for (int i = 0; i < 50; ++i) {
+            page.setSnapshot(s);
+        }
+        QCOMPARE(page.rebuilds(), 0);
+        QTRY_COMPARE(page.rebuilds(), 1);
+        QTest::qWait(200);
+        QCOMPARE(page.rebuilds(), 1);
+        const QStringList files = page.exportPngs(dir_.path() + QStringLiteral("/charts"));
+        QCOMPARE(files.size(), 6);
+        const QImage image(files.first());
+        QCOMPARE(image.size(), QSize(1200, 600));
+    }
+
+    void headlessCommands() {
+        SyntheticSession::Options o;
+        o.dispatches = 300;
+        const QString path = test::synthetic(dir_.path(), QStringLiteral("headless.rsdb"), o);
+        const QString out = dir_.path() + QStringLiteral("/export");
+        const test::RunResult charts = runInspector({QStringLiteral("--export-charts"), path, out});
+        QVERIFY2(charts.exitCode == 0, qPrintable(charts.output));
+        QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 8);
+        QVERIFY(!QImage(out + QStringLiteral("/1-snapshot-bytes.png")).isNull());
+
+        const test::RunResult summary = runInspector({QStringLiteral("--summary"), path});
+        QCOMPARE(summary.exitCode, 0);
+        QVERIFY2(summary.output.contains(QStringLiteral("dispatches:  300 (")), qPrintable(summary.output));
+        QVERIFY(summary.output.contains(QStringLiteral("complete (session end received)")));
+        QVERIFY(summary.output.contains(QStringLiteral("gfx90a #1")));
+
+        const test::RunResult missing =
+            runInspector({QStringLiteral("--export-charts"), path + QStringLiteral(".nope"), out});
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.output.contains(QStringLiteral("File not found: The file does not exist.")),
+                 qPrintable(missing.output));
+        const test::RunResult version = runInspector({QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.output.startsWith(QStringLiteral("replayscope 0.")));
+    }
+};
+
+QTEST_MAIN(AppUiTest)
+#include "tst_app_ui.moc"
