@@ -168,7 +168,8 @@ long long sessionBytes(std::uint64_t n, unsigned passes, bool replayed, bool bre
         s.emitter.emitEvent(SnapshotRecord{i, 0x7f3a00001000, 3, (2ull << 26) + 256, 21000, 3, 0, true});
         for (unsigned p = 0; p < passes; ++p) {
             s.emitter.emitEvent(PassRecord{i, tick, tick + 5200, p == 0 ? 0u : 19000u,
-                                           p == 0 ? 0 : (2ull << 26) + 256, p, p == 0 ? 0u : 3u, 0});
+                                           p == 0 ? 0 : (2ull << 26) + 256, p, p == 0 ? 0u : 3u, 0,
+                                           kFidelityNotChecked});
             tick += 40000;
         }
     }

@@ -7,6 +7,7 @@
 // before or instead of running the program (bad option, engine missing, session file refused).
 #include "replayscope/ipc/collector.hpp"
 #include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/session_store.hpp"
 #include "run_support.hpp"
 
 #include <CLI/CLI.hpp>
@@ -75,12 +76,15 @@ int main(int argc, char** argv) {
                  "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
                  "  replayscope-run --import-spool FILE -o SESSION.rsdb",
                  "replayscope-run"};
+    app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
     app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION);
     std::string output, engine, import_spool, host_budget_text, preload = "auto";
     bool force = false, simulate = false, no_progress = false;
     unsigned drain_ms = 5000;
     rs::runner::ReplayOptions replay;
-    app.add_option("-o,--output", output, "Session file to write (.rsdb)")->required();
+    app.add_option("-o,--output", output,
+                   "Session file to write (.rsdb); %r becomes the MPI/Slurm rank (else the pid), %p the pid")
+        ->required();
     app.add_flag("-f,--force", force, "Overwrite an existing session file");
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
@@ -99,6 +103,15 @@ int main(int argc, char** argv) {
                    "Decline a replay whose snapshot would exceed this many host bytes (suffix K/M/G/T)");
     app.add_flag("--fidelity-check", replay.fidelity_check,
                  "Hash tracked regions after each pass and record whether the output matched pass 1");
+    unsigned replay_drain_ms = 0, replay_pass_ms = 0;
+    auto* replay_drain_option =
+        app.add_option("--replay-drain-timeout-ms", replay_drain_ms,
+                       "Milliseconds a replay waits for the queue to drain before declining the dispatch "
+                       "(REPLAYSCOPE_DRAIN_TIMEOUT_MS; default: the engine's)");
+    auto* replay_pass_option =
+        app.add_option("--replay-pass-timeout-ms", replay_pass_ms,
+                       "Milliseconds a replay waits for one pass to complete (REPLAYSCOPE_PASS_TIMEOUT_MS; "
+                       "default: the engine's)");
     app.add_flag("--simulate", simulate, "Run the program on ReplayScope's simulated HSA runtime");
     app.add_option("--engine", engine, "Engine library to inject (default: next to this binary)");
     app.add_option(
@@ -118,6 +131,13 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : kToolFailure;
+    }
+    output = rs::runner::expandOutputPattern(output, ::getpid());
+    if (replay_drain_option->count() > 0) {
+        replay.drain_timeout_ms = replay_drain_ms;
+    }
+    if (replay_pass_option->count() > 0) {
+        replay.pass_timeout_ms = replay_pass_ms;
     }
     if (!host_budget_text.empty()) {
         const auto bytes = rs::runner::parseBytes(host_budget_text);
@@ -253,6 +273,9 @@ int main(int argc, char** argv) {
         joinArgs(program_args).c_str(), *status);
     if (!summary.error.empty()) {
         std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
+    }
+    if (!rs::ipc::recordExitStatus(output, *status, launcher.termSignal(), error)) {
+        std::fprintf(stderr, "replayscope-run: %s\n", error.c_str());
     }
     return *status;
 }

@@ -58,8 +58,11 @@ std::string InstallLayout::simulatorDirectory() const {
 TargetEnvironment::TargetEnvironment() {
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
         const std::string entry(*e);
-        if (startsWith(entry, "REPLAYSCOPE_") || startsWith(entry, "HSA_TOOLS_LIB=") ||
-            startsWith(entry, "HSA_TOOLS_ROCPROFILER_V1_TOOLS=")) {
+        const bool passed_through = startsWith(entry, std::string(rs::ipc::env::kLog) + "=") ||
+                                    startsWith(entry, std::string(rs::ipc::env::kDrainTimeoutMs) + "=") ||
+                                    startsWith(entry, std::string(rs::ipc::env::kPassTimeoutMs) + "=");
+        if (!passed_through && (startsWith(entry, "REPLAYSCOPE_") || startsWith(entry, "HSA_TOOLS_LIB=") ||
+                                startsWith(entry, "HSA_TOOLS_ROCPROFILER_V1_TOOLS="))) {
             continue; // stale settings of an outer session never leak into this one
         }
         entries_.push_back(entry);
@@ -108,6 +111,12 @@ void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
     }
     set(env::kHostMemoryBudget, std::to_string(o.host_memory_budget));
     set(env::kFidelityCheck, o.fidelity_check ? "1" : "0");
+    if (o.drain_timeout_ms) {
+        set(env::kDrainTimeoutMs, std::to_string(*o.drain_timeout_ms));
+    }
+    if (o.pass_timeout_ms) {
+        set(env::kPassTimeoutMs, std::to_string(*o.pass_timeout_ms));
+    }
 }
 
 std::string TargetEnvironment::describeReplayOptions() const {
@@ -200,6 +209,7 @@ std::optional<int> ProgramLauncher::poll() {
             return WEXITSTATUS(status);
         }
         if (WIFSIGNALED(status)) {
+            signal_ = WTERMSIG(status);
             return 128 + WTERMSIG(status);
         }
     }
@@ -227,6 +237,28 @@ void ProgressLine::clear() {
         std::fflush(stderr);
         shown_ = false;
     }
+}
+
+std::string expandOutputPattern(const std::string& pattern, pid_t pid, const EnvironmentLookup& lookup) {
+    std::string rank = std::to_string(pid);
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+        const char* value = lookup(name);
+        if (value != nullptr && *value != '\0') {
+            rank = value;
+            break;
+        }
+    }
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char next = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
+        if (pattern[i] != '%' || (next != 'r' && next != 'p' && next != '%')) {
+            out += pattern[i];
+            continue;
+        }
+        out += next == 'r' ? rank : next == 'p' ? std::to_string(pid) : std::string("%");
+        ++i;
+    }
+    return out;
 }
 
 std::optional<std::uint64_t> parseBytes(const std::string& text) {

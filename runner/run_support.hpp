@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -39,10 +41,13 @@ struct ReplayOptions {
     std::string agent_filter;
     std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
     bool fidelity_check = false;
+    std::optional<unsigned> drain_timeout_ms; ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
+    std::optional<unsigned> pass_timeout_ms;  ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
 };
 
 /// The environment of the target: the current environment minus any stale ReplayScope/HSA tool
-/// variables, plus the tool library, connection and replay variables.
+/// variables (REPLAYSCOPE_LOG, REPLAYSCOPE_DRAIN_TIMEOUT_MS and REPLAYSCOPE_PASS_TIMEOUT_MS of the caller
+/// are kept), plus the tool library, connection and replay variables.
 class TargetEnvironment {
   public:
     TargetEnvironment();
@@ -76,9 +81,12 @@ class ProgramLauncher {
     pid_t pid() const noexcept { return pid_; }
     /// Non-blocking: the exit status when the program has ended (exit code, or 128+signal).
     std::optional<int> poll();
+    /// Signal that ended the program (0 when it exited, or has not ended).
+    int termSignal() const noexcept { return signal_; }
 
   private:
     pid_t pid_ = -1;
+    int signal_ = 0;
 };
 
 /// A single self-overwriting status line on stderr, only when stderr is a terminal.
@@ -92,6 +100,17 @@ class ProgressLine {
     bool enabled_;
     bool shown_ = false;
 };
+
+/// Reads an environment variable: its value, or nullptr when unset (std::getenv by default).
+using EnvironmentLookup = std::function<const char*(const char*)>;
+
+/// Expands the per-process placeholders of a session path (-o), so that every rank of a job launched
+/// through mpirun/srun writes its own file: %r the rank (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK,
+/// SLURM_PROCID, the first one set; the pid when none is), %p the pid of replayscope-run, %% a '%'.
+/// Any other '%' sequence stays as written.
+std::string expandOutputPattern(
+    const std::string& pattern, pid_t pid,
+    const EnvironmentLookup& lookup = [](const char* name) { return std::getenv(name); });
 
 /// Parses a byte count with an optional K/M/G/T suffix (powers of 1024). Nullopt when malformed.
 std::optional<std::uint64_t> parseBytes(const std::string& text);

@@ -3,18 +3,24 @@
 #include "model/Format.h"
 #include "model/ModelRoles.h"
 
+#include <QColor>
+
 namespace rs::app {
 
 namespace {
-enum Column { Pass, KernelUs, RestoreMs, Regions, Bytes, Skips };
+enum Column { Pass, KernelUs, RestoreMs, Regions, Bytes, Skips, Fidelity };
 }
 
 PassTableModel::PassTableModel(QObject* parent)
     : SessionTableModel(
           {QStringLiteral("Pass"), QStringLiteral("Kernel µs"), QStringLiteral("Restore ms"),
-           QStringLiteral("Regions restored"), QStringLiteral("Bytes restored"), QStringLiteral("Skipped")},
+           QStringLiteral("Regions restored"), QStringLiteral("Bytes restored"), QStringLiteral("Skipped"),
+           QStringLiteral("Fidelity")},
           {QStringLiteral("Pass index (0 is the first run)"),
-           QStringLiteral("Kernel time (agent ticks at 1 GHz)"), QStringLiteral("Restore before this pass")},
+           QStringLiteral("Kernel time (agent ticks at 1 GHz)"), QStringLiteral("Restore before this pass"),
+           QString(), QString(), QString(),
+           QStringLiteral(
+               "Output compared with pass 1 (--fidelity-check): matched, differed or not checked")},
           parent) {}
 
 void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
@@ -42,6 +48,8 @@ QVariant PassTableModel::value(int row, int column) const {
         return p.bytesRestored;
     case Skips:
         return p.skips;
+    case Fidelity:
+        return p.fidelity;
     }
     return {};
 }
@@ -55,14 +63,21 @@ QString PassTableModel::text(int row, int column) const {
         return p.index == 0 ? QStringLiteral("-") : format::ms(p.restoreNs);
     case Bytes:
         return format::bytes(p.bytesRestored);
+    case Fidelity:
+        return p.fidelity < 0 ? QStringLiteral("not checked")
+                              : snapshot_.enumName(QStringLiteral("fidelity"), p.fidelity);
     default:
         return value(row, column).toString();
     }
 }
 
-QVariant PassTableModel::extra(int row, int, int role) const {
+QVariant PassTableModel::extra(int row, int column, int role) const {
+    const PassRow& p = snapshot_->passes[first_ + row];
     if (role == RowIdRole) {
-        return snapshot_->passes[first_ + row].index;
+        return p.index;
+    }
+    if (role == Qt::ForegroundRole && column == Fidelity && p.fidelity == 0) {
+        return QColor(0xc6, 0x28, 0x28);
     }
     return {};
 }

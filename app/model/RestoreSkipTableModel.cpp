@@ -15,21 +15,33 @@ RestoreSkipTableModel::RestoreSkipTableModel(QObject* parent)
     : SessionTableModel({QStringLiteral("Pass"), QStringLiteral("Address"), QStringLiteral("Size"),
                          QStringLiteral("Allocation"), QStringLiteral("Reason")},
                         {QStringLiteral("Pass whose restore skipped the region (\"snapshot\": the snapshot "
-                                        "could not copy it)")},
+                                        "could not copy it), or whose output differed from pass 1 there")},
                         parent) {}
 
 void RestoreSkipTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
     int rows = 0;
     first_ = 0;
+    skip_rows_ = 0;
+    first_mismatch_ = 0;
     if (!snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size())) {
         first_ = snapshot->skipBegin[dispatchRow];
-        rows = snapshot->skipBegin[dispatchRow + 1] - first_;
+        skip_rows_ = snapshot->skipBegin[dispatchRow + 1] - first_;
+        rows = skip_rows_;
+        if (!snapshot->mismatchBegin.empty()) {
+            first_mismatch_ = snapshot->mismatchBegin[dispatchRow];
+            rows += snapshot->mismatchBegin[dispatchRow + 1] - first_mismatch_;
+        }
     }
     install(snapshot, rows, false);
 }
 
+const SkipRow& RestoreSkipTableModel::rowAt(int row) const {
+    return row < skip_rows_ ? snapshot_->skips[first_ + row]
+                            : snapshot_->mismatches[first_mismatch_ + row - skip_rows_];
+}
+
 QVariant RestoreSkipTableModel::value(int row, int column) const {
-    const SkipRow& k = snapshot_->skips[first_ + row];
+    const SkipRow& k = rowAt(row);
     switch (column) {
     case Pass:
         return k.pass;
@@ -46,7 +58,7 @@ QVariant RestoreSkipTableModel::value(int row, int column) const {
 }
 
 QString RestoreSkipTableModel::text(int row, int column) const {
-    const SkipRow& k = snapshot_->skips[first_ + row];
+    const SkipRow& k = rowAt(row);
     switch (column) {
     case Pass:
         return k.pass < 0 ? QStringLiteral("snapshot") : QString::number(k.pass);
@@ -57,6 +69,9 @@ QString RestoreSkipTableModel::text(int row, int column) const {
     case Allocation:
         return k.allocationId ? QString::number(k.allocationId) : QString();
     case Reason:
+        if (k.fidelityMismatch) {
+            return QStringLiteral("output differed from pass 1");
+        }
         return snapshot_.enumName(
             k.pass < 0 ? QStringLiteral("snapshot_failure") : QStringLiteral("restore_skip"), k.reason);
     }
@@ -64,9 +79,9 @@ QString RestoreSkipTableModel::text(int row, int column) const {
 }
 
 QVariant RestoreSkipTableModel::extra(int row, int column, int role) const {
-    const SkipRow& k = snapshot_->skips[first_ + row];
+    const SkipRow& k = rowAt(row);
     if (role == CodeRole) {
-        return k.reason;
+        return k.fidelityMismatch ? -1 : k.reason;
     }
     if (role == Qt::ForegroundRole && column == Reason) {
         return QColor(0xc6, 0x28, 0x28);

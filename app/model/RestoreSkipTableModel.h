@@ -1,4 +1,5 @@
-// Regions of one dispatch that were not restored before a pass (with the reason), and snapshot failures.
+// Regions of one dispatch that were not restored before a pass (with the reason), snapshot failures, and
+// then the regions whose output differed from pass 1 (fidelity mismatches).
 #pragma once
 
 #include "model/SessionTableModel.h"
@@ -17,7 +18,10 @@ class RestoreSkipTableModel : public SessionTableModel {
     QVariant extra(int row, int column, int role) const override;
 
   private:
+    const SkipRow& rowAt(int row) const;
     int first_ = 0;
+    int skip_rows_ = 0;
+    int first_mismatch_ = 0;
 };
 
 } // namespace rs::app

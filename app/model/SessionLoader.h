@@ -13,7 +13,8 @@ class SessionLoader {
   public:
     /// application_id of a session file ("RSDB") and the newest format version this build reads.
     static constexpr qint64 kApplicationId = 0x52534442;
-    static constexpr int kFormatVersion = 1;
+    /// Newest session format read (user_version 1 and 2 are both read).
+    static constexpr int kFormatVersion = 2;
 
     explicit SessionLoader(const QString& path);
     ~SessionLoader();

@@ -28,6 +28,9 @@ struct SessionInfo {
     QString endReason;
     int gapRanges = 0;
     qint64 missingEvents = 0;
+    bool hasExitStatus = false; ///< written by replayscope-run when the program ended (format 2)
+    int exitStatus = 0;         ///< exit code, or 128+signal
+    int exitSignal = 0;         ///< terminating signal, 0 when the program exited
 };
 
 struct AgentInfo {
@@ -57,14 +60,23 @@ struct PassRow {
     int index = 0;
     qint64 tsNs = 0, startTick = 0, endTick = 0, restoreNs = 0, bytesRestored = 0;
     int regionsRestored = 0, skips = 0;
+    int fidelity = -1; ///< -1 not checked, 0 differed from pass 1, 1 matched
 };
 
-/// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum.
+/// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum; or
+/// (fidelityMismatch) a region whose hash after `pass` differed from pass 1.
 struct SkipRow {
     qint64 dispatchId = 0;
     int pass = 0;
     qint64 address = 0, size = 0, allocationId = 0;
     int reason = 0;
+    bool fidelityMismatch = false;
+};
+
+/// An hsa_amd_memory_async_copy that met a replay window.
+struct AsyncCopyRow {
+    qint64 seq = 0, tsNs = 0, agent = 0, dst = 0, src = 0, size = 0, dispatchId = 0, waitedNs = 0;
+    int outcome = 0; ///< 0 not fenced, 1 waited, 2 timed out
 };
 
 struct AllocationRow {
@@ -111,9 +123,12 @@ struct SessionData : QSharedData {
     std::vector<int> passBegin;             ///< dispatch row -> first pass (size rows + 1)
     std::vector<SkipRow> skips;             ///< restore skips and snapshot failures by dispatch row
     std::vector<int> skipBegin;             ///< dispatch row -> first skip (size rows + 1)
+    std::vector<SkipRow> mismatches;        ///< fidelity mismatches by dispatch row, then pass
+    std::vector<int> mismatchBegin;         ///< dispatch row -> first mismatch (size rows + 1)
     std::vector<AllocationRow> allocations; ///< by allocation sequence
     std::vector<ModuleVariableRow> moduleVariables;
     std::vector<WarningRow> warnings;
+    std::vector<AsyncCopyRow> asyncCopies; ///< by sequence (format 2)
     RegionColumns regions;
 };
 

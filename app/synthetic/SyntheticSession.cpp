@@ -174,6 +174,17 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
         allocate(agent, cls, cls == AllocationClass::excluded_kernarg ? 4096 : uniform(1, 64) << 20);
         w.advance(uniform(10'000, 200'000));
     }
+    // One virtual-memory mapping (hsa_amd_vmem_map), not part of any inventory here.
+    w.put(EventType::allocation, [&](Record& r) {
+        r.allocation = {std::uint64_t(o.allocations) + 100000,
+                        0x7d00'0000'0000ull,
+                        64ull << 20,
+                        agents[0],
+                        1u,
+                        AllocationApi::vmem_map,
+                        PointerType::hsa,
+                        AllocationClass::tracked};
+    });
 
     // Dispatches.
     std::vector<std::uint64_t> generation(agents.size(), 0);
@@ -272,6 +283,7 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
                           0,  true};
         });
         const std::uint64_t kernelBase = 20'000 + k * 15'000 + uniform(0, 5'000);
+        const bool differs = i % 997 == 500; // fidelity check: pass 2 output differs in one region
         for (int p = 0; p < o.passes; ++p) {
             std::uint32_t skips = 0;
             std::vector<std::size_t> skipped;
@@ -294,8 +306,16 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
                           p == 0 ? 0 : bytes,
                           std::uint32_t(p),
                           p == 0 ? 0u : std::uint32_t(inventory[a].size() + 2 - skips),
-                          skips};
+                          skips,
+                          p == 0 ? kFidelityNotChecked
+                                 : (differs && p == 1 ? kFidelityDiffered : kFidelityMatched)};
             });
+            if (differs && p == 1 && !inventory[a].empty()) {
+                const Allocation& al = allocations[inventory[a][0]];
+                w.put(EventType::fidelity_mismatch, [&](Record& r) {
+                    r.fidelity_mismatch = {id, std::uint32_t(p), al.address, al.size, al.id};
+                });
+            }
             for (std::size_t j : skipped) {
                 const Allocation& al = allocations[j];
                 w.put(EventType::restore_skip, [&](Record& r) {
@@ -304,6 +324,18 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
                 });
             }
             tick += kernel + restore + 10'000;
+        }
+        if (i % 50 == 25) { // an async copy met this replay window
+            const auto outcome = i % 150 == 25 ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited;
+            w.put(EventType::async_copy, [&](Record& r) {
+                r.async_copy = {agent,
+                                0x7c00'0000'0000ull + std::uint64_t(i) * 0x10000,
+                                0x7b00'0000'0000ull,
+                                1ull << 20,
+                                id,
+                                outcome == AsyncCopyOutcome::waited ? 180'000u : 5'000'000u,
+                                outcome};
+            });
         }
         w.advance(snapNs + tick % 100'000);
         if (i % 997 == 500) {

@@ -1,6 +1,7 @@
 #include "ui/AuditPage.h"
 
 #include "model/AllocationTableModel.h"
+#include "model/AsyncCopyTableModel.h"
 #include "model/ChartSeriesBuilder.h"
 #include "model/ModuleVariableTableModel.h"
 #include "ui/ChartAdapter.h"
@@ -15,7 +16,7 @@ namespace rs::app {
 
 AuditPage::AuditPage(QWidget* parent)
     : QWidget(parent), allocations_(new AllocationTableModel(this)),
-      variables_(new ModuleVariableTableModel(this)) {
+      variables_(new ModuleVariableTableModel(this)), copies_(new AsyncCopyTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
 
@@ -32,10 +33,17 @@ AuditPage::AuditPage(QWidget* parent)
     variables_panel_->addTextFilter(tr("Filter by symbol…"));
     variables_panel_->addCodeFilter(tr("Status:"), {});
     varLayout->addWidget(variables_panel_);
+    auto* copyBox = new QGroupBox(tr("Async copies held by a replay window"), left);
+    auto* copyLayout = new QVBoxLayout(copyBox);
+    copies_panel_ = new TablePanel(copies_, QStringLiteral("asyncCopies"), copyBox);
+    copies_panel_->addCodeFilter(tr("Outcome:"), {});
+    copyLayout->addWidget(copies_panel_);
     left->addWidget(allocBox);
     left->addWidget(varBox);
+    left->addWidget(copyBox);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 1);
+    left->setStretchFactor(2, 1);
 
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
@@ -53,9 +61,12 @@ AuditPage::AuditPage(QWidget* parent)
     legend->setText(tr(
         "<b>Not visible to the mechanism, by design</b><ul style='margin-left:-20px'>"
         "<li><b>Virtual-memory mappings</b> (<code>hsa_amd_vmem_*</code>, e.g. <code>hipMallocAsync</code> "
-        "pools): memory mapped without an allocation call is never tracked, never snapshotted.</li>"
-        "<li><b>Asynchronous SDMA copies</b> still in flight when a dispatch is replayed are not waited for; "
-        "their destination may change between passes.</li>"
+        "pools): an engine that reports them lists each mapping above with API "
+        "<code>hsa_amd_vmem_map</code>; older sessions and runtimes without the report do not track "
+        "them.</li>"
+        "<li><b>Asynchronous SDMA copies</b>: copies that met a replay window are listed with how long they "
+        "were held and the outcome; a copy let through unfenced or after a timeout may change its "
+        "destination between passes.</li>"
         "<li><b>Managed (unified) memory</b> migrating between host and device is not owned by one agent's "
         "pools and is excluded.</li></ul>"
         "Excluded allocations (kernarg, host, fine-grained, executable, not-owned, unknown-pointer) are "
@@ -76,6 +87,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
     snapshot_ = snapshot;
     allocations_->setSnapshot(snapshot);
     variables_->setSnapshot(snapshot);
+    copies_->setSnapshot(snapshot);
     QList<QPair<QString, qint64>> agents;
     for (const AgentInfo& a : snapshot->agents) {
         if (a.deviceType == 1) {
@@ -98,12 +110,14 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
     };
     allocations_panel_->setCodes(codes(QStringLiteral("classification"), tr("excluded (any reason)")));
     variables_panel_->setCodes(codes(QStringLiteral("variable_status"), tr("skipped (any reason)")));
+    copies_panel_->setCodes(codes(QStringLiteral("async_copy_outcome"), tr("held (waited or timed out)")));
     const ChartSeriesBuilder builder(snapshot);
     reasons_->setBars(builder.allocationReasons());
     outcomes_->setBars(builder.declineAndSkipReasons());
     if (first) {
         allocations_panel_->setColumnWidths({6, 16, 10, 12, 28, 15, 14, 11, 11, 9, 8});
         variables_panel_->setColumnWidths({22, 16, 10, 12, 14});
+        copies_panel_->setColumnWidths({8, 14, 16, 16, 10, 9, 9, 12});
     }
 }
 

@@ -1,5 +1,6 @@
 // Audit of what the mechanism saw: every allocation (tracked or excluded, with the reason, lifetime,
-// capture and skip counts), module variables, counts by reason, and what it cannot see by design.
+// capture and skip counts), module variables, async copies held by replay windows, counts by reason,
+// and what it cannot see by design.
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -9,6 +10,7 @@
 namespace rs::app {
 
 class AllocationTableModel;
+class AsyncCopyTableModel;
 class ChartAdapter;
 class ModuleVariableTableModel;
 class TablePanel;
@@ -20,6 +22,7 @@ class AuditPage : public QWidget {
     void setSnapshot(const SessionSnapshot& snapshot);
     AllocationTableModel* allocations() const { return allocations_; }
     ModuleVariableTableModel* variables() const { return variables_; }
+    AsyncCopyTableModel* asyncCopies() const { return copies_; }
     TablePanel* allocationsPanel() const { return allocations_panel_; }
     TablePanel* variablesPanel() const { return variables_panel_; }
     ChartAdapter* reasonChart() const { return reasons_; }
@@ -29,8 +32,10 @@ class AuditPage : public QWidget {
     SessionSnapshot snapshot_;
     AllocationTableModel* allocations_;
     ModuleVariableTableModel* variables_;
+    AsyncCopyTableModel* copies_;
     TablePanel* allocations_panel_;
     TablePanel* variables_panel_;
+    TablePanel* copies_panel_;
     ChartAdapter* reasons_;
     ChartAdapter* outcomes_;
 };

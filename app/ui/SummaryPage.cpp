@@ -78,12 +78,20 @@ void SummaryPage::refresh() {
     const SessionInfo& i = snapshot_->info;
     command_->setText(i.argv.isEmpty() ? i.executable : i.argv);
     command_->setToolTip(i.executable);
-    if (exit_status_) {
+    // The session file's own record (written by replayscope-run, format 2) wins over what a launch
+    // from this window saw.
+    if (i.hasExitStatus) {
+        exit_->setText(i.exitSignal > 0 ? tr("%1 (killed by signal %2)").arg(i.exitStatus).arg(i.exitSignal)
+                                        : QString::number(i.exitStatus));
+        exit_->setStyleSheet(QString());
+    } else if (exit_status_) {
         const int s = *exit_status_;
         exit_->setText(s > 128 && s < 160 ? tr("%1 (killed by signal %2)").arg(s).arg(s - 128)
                                           : QString::number(s));
+        exit_->setStyleSheet(QString());
     } else {
-        exit_->setText(tr("not recorded in the session file (shown for sessions launched from here)"));
+        exit_->setText(tr("not recorded in the session file (the program is still running, or the file "
+                          "predates format 2)"));
         exit_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     }
     QString status;

@@ -129,7 +129,16 @@ class EmitterSink final : public EventSink {
     }
     void pass(const PassEvent& e) noexcept override {
         emitter_.emitEvent(ipc::PassRecord{e.dispatch_id, e.start_tick, e.end_tick, e.restore_ns,
-                                           e.bytes_restored, e.index, e.regions_restored, e.skips});
+                                           e.bytes_restored, e.index, e.regions_restored, e.skips,
+                                           e.fidelity});
+    }
+    void fidelity_mismatch(const FidelityMismatchEvent& e) noexcept override {
+        emitter_.emitEvent(
+            ipc::FidelityMismatchRecord{e.dispatch_id, e.pass_index, e.address, e.size, e.allocation_id});
+    }
+    void async_copy(const AsyncCopyEvent& e) noexcept override {
+        emitter_.emitEvent(ipc::AsyncCopyRecord{e.agent, e.dst, e.src, e.size, e.dispatch_id, e.waited_ns,
+                                                as<ipc::AsyncCopyOutcome>(e.outcome)});
     }
     void restore_skip(const RestoreSkipEvent& e) noexcept override {
         emitter_.emitEvent(ipc::RestoreSkipRecord{e.dispatch_id, e.address, e.size, e.allocation_id,

@@ -21,7 +21,9 @@ enum class AllocationClass : uint8_t {
     excluded_not_owned,
     excluded_unknown_pointer,
 };
-enum class AllocationApi : uint8_t { memory_pool_allocate, memory_allocate };
+/// vmem_map: a mapping made by hsa_amd_vmem_map (address/size = mapped range, agent/pool_flags of the
+/// physical handle's pool); its unmap is reported through free().
+enum class AllocationApi : uint8_t { memory_pool_allocate, memory_allocate, vmem_map };
 /// hsa_amd_pointer_type_t as reported (unknown when not queried).
 enum class PointerType : uint8_t { unknown, hsa, locked, graphics, ipc };
 enum class VariableStatus : uint8_t { captured, skipped_zero_address, skipped_zero_size, skipped_too_large };
@@ -44,6 +46,8 @@ enum class SnapshotFailureReason : uint8_t {
     symbol_enumeration
 };
 enum class RestoreSkipReason : uint8_t { freed, reallocated, copy_failed };
+/// What happened to an async copy that met a replay window.
+enum class AsyncCopyOutcome : uint8_t { not_fenced, waited, timed_out };
 enum class WarningCode : uint16_t {
     general,
     graph_launch,
@@ -150,6 +154,26 @@ struct PassEvent {
     uint32_t index; ///< 0-based
     uint32_t regions_restored;
     uint32_t skips;
+    /// -1 not checked, 0 output differed from pass 1 (fidelity_mismatch() per region follows), 1 matched.
+    int8_t fidelity = -1;
+};
+/// One region whose hash after a pass differed from its hash after pass 1.
+struct FidelityMismatchEvent {
+    uint64_t dispatch_id;
+    uint32_t pass_index;
+    uint64_t address;
+    uint64_t size;
+    uint64_t allocation_id; ///< 0 for module variables
+};
+/// An hsa_amd_memory_async_copy that touched an agent inside a replay window.
+struct AsyncCopyEvent {
+    uint64_t agent; ///< agent whose replay window it met
+    uint64_t dst;
+    uint64_t src;
+    uint64_t size;        ///< bytes
+    uint64_t dispatch_id; ///< dispatch of the window it waited for (0 if none)
+    uint64_t waited_ns;
+    AsyncCopyOutcome outcome;
 };
 struct RestoreSkipEvent {
     uint64_t dispatch_id;
@@ -177,6 +201,9 @@ class EventSink {
     virtual void pass(const PassEvent& e) noexcept = 0;
     virtual void restore_skip(const RestoreSkipEvent& e) noexcept = 0;
     virtual void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept = 0;
+    /// Protocol 2 events; no-op defaults so that sinks that do not record them need not override.
+    virtual void fidelity_mismatch(const FidelityMismatchEvent&) noexcept {}
+    virtual void async_copy(const AsyncCopyEvent&) noexcept {}
     /// Flushes, bounded (OnUnload).
     virtual void finish() noexcept = 0;
 };

@@ -576,6 +576,12 @@ bool Emitter::emitEvent(const RestoreSkipRecord& r) noexcept {
 bool Emitter::emitEvent(const WarningRecord& r) noexcept {
     return push(EventType::warning, &r, sizeof r);
 }
+bool Emitter::emitEvent(const FidelityMismatchRecord& r) noexcept {
+    return push(EventType::fidelity_mismatch, &r, sizeof r);
+}
+bool Emitter::emitEvent(const AsyncCopyRecord& r) noexcept {
+    return push(EventType::async_copy, &r, sizeof r);
+}
 
 bool Emitter::emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
     WarningRecord w{dispatch_id, internString(text), code};

@@ -45,6 +45,10 @@ std::string_view eventTypeName(EventType type) noexcept {
         return "warning";
     case EventType::session_end:
         return "session_end";
+    case EventType::fidelity_mismatch:
+        return "fidelity_mismatch";
+    case EventType::async_copy:
+        return "async_copy";
     }
     return "unknown";
 }
@@ -148,7 +152,19 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::pass: {
         const auto& p = r.pass;
         b.Finish(fb::CreatePass(b, ts, p.dispatch_id, p.start_tick, p.end_tick, p.restore_ns,
-                                p.bytes_restored, p.index, p.regions_restored, p.skips));
+                                p.bytes_restored, p.index, p.regions_restored, p.skips, p.fidelity));
+        break;
+    }
+    case EventType::fidelity_mismatch: {
+        const auto& f = r.fidelity_mismatch;
+        b.Finish(fb::CreateFidelityMismatch(b, ts, f.dispatch_id, f.pass_index, f.address, f.size,
+                                            f.allocation_id));
+        break;
+    }
+    case EventType::async_copy: {
+        const auto& c = r.async_copy;
+        b.Finish(fb::CreateAsyncCopy(b, ts, c.agent, c.dst, c.src, c.size, c.dispatch_id, c.waited_ns,
+                                     u8(c.outcome)));
         break;
     }
     case EventType::restore_skip: {
@@ -261,7 +277,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         a.size = t->size();
         a.agent = t->agent();
         a.pool_flags = t->pool_flags();
-        return toEnum(t->api(), 1, a.api) && toEnum(t->pointer_type(), 4, a.pointer_type) &&
+        return toEnum(t->api(), 2, a.api) && toEnum(t->pointer_type(), 4, a.pointer_type) &&
                toEnum(t->classification(), 6, a.classification);
     }
     case EventType::free: {
@@ -394,7 +410,37 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         s.index = t->index();
         s.regions_restored = t->regions_restored();
         s.skips = t->skips();
+        s.fidelity = t->fidelity();
+        return s.fidelity >= kFidelityNotChecked && s.fidelity <= kFidelityMatched;
+    }
+    case EventType::fidelity_mismatch: {
+        const auto* t = verified<fb::FidelityMismatch>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& f = r.fidelity_mismatch;
+        f.dispatch_id = t->dispatch_id();
+        f.pass_index = t->pass_index();
+        f.address = t->address();
+        f.size = t->size();
+        f.allocation_id = t->allocation_id();
         return true;
+    }
+    case EventType::async_copy: {
+        const auto* t = verified<fb::AsyncCopy>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& c = r.async_copy;
+        c.agent = t->agent();
+        c.dst = t->dst();
+        c.src = t->src();
+        c.size = t->size();
+        c.dispatch_id = t->dispatch_id();
+        c.waited_ns = t->waited_ns();
+        return toEnum(t->outcome(), 2, c.outcome);
     }
     case EventType::restore_skip: {
         const auto* t = verified<fb::RestoreSkip>(p, n);
@@ -474,8 +520,8 @@ std::string describe(FrameError error, const FrameHeader& header) {
         std::snprintf(text, sizeof text, "wrong magic 0x%08x (not a ReplayScope frame)", header.magic);
         return text;
     case FrameError::bad_version:
-        std::snprintf(text, sizeof text, "unsupported protocol version %u (this collector speaks %u)",
-                      header.version, kProtocolVersion);
+        std::snprintf(text, sizeof text, "unsupported protocol version %u (this collector speaks %u to %u)",
+                      header.version, kMinProtocolVersion, kProtocolVersion);
         return text;
     case FrameError::oversized:
         std::snprintf(text, sizeof text, "oversized frame: length %u above the maximum of %u bytes",
@@ -503,13 +549,14 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
     if (header.magic != kFrameMagic) {
         return FrameError::bad_magic;
     }
-    if (header.version != kProtocolVersion) {
+    if (header.version < kMinProtocolVersion || header.version > kProtocolVersion) {
         return FrameError::bad_version;
     }
     if (header.length > max_payload) {
         return FrameError::oversized;
     }
-    if (header.type == 0 || header.type >= kEventTypeSlots) {
+    if (header.type == 0 || header.type >= kEventTypeSlots ||
+        (header.version < 2 && header.type > static_cast<std::uint16_t>(EventType::session_end))) {
         return FrameError::unknown_type;
     }
     if (size < kFrameHeaderBytes + header.length) {
@@ -610,7 +657,17 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
         const auto &x = a.pass, &y = b.pass;
         return x.dispatch_id == y.dispatch_id && x.start_tick == y.start_tick && x.end_tick == y.end_tick &&
                x.restore_ns == y.restore_ns && x.bytes_restored == y.bytes_restored && x.index == y.index &&
-               x.regions_restored == y.regions_restored && x.skips == y.skips;
+               x.regions_restored == y.regions_restored && x.skips == y.skips && x.fidelity == y.fidelity;
+    }
+    case EventType::fidelity_mismatch: {
+        const auto &x = a.fidelity_mismatch, &y = b.fidelity_mismatch;
+        return x.dispatch_id == y.dispatch_id && x.pass_index == y.pass_index && x.address == y.address &&
+               x.size == y.size && x.allocation_id == y.allocation_id;
+    }
+    case EventType::async_copy: {
+        const auto &x = a.async_copy, &y = b.async_copy;
+        return x.agent == y.agent && x.dst == y.dst && x.src == y.src && x.size == y.size &&
+               x.dispatch_id == y.dispatch_id && x.waited_ns == y.waited_ns && x.outcome == y.outcome;
     }
     case EventType::restore_skip: {
         const auto &x = a.restore_skip, &y = b.restore_skip;

@@ -13,6 +13,10 @@ namespace rs::ipc {
 
 namespace {
 
+// Version 2 layout (docs/session-schema.md): a dispatch, its snapshot and its first two passes are one
+// physical row of `dispatch_rows` (seq/ts of the parts relative to the row's anchor, kernel ticks as
+// offsets and durations, small refs for agent/queue/kernel-object handles); `dispatches`, `snapshots`
+// and `passes` are views with the documented columns.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE session(
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -25,7 +29,8 @@ CREATE TABLE session(
   complete INTEGER NOT NULL DEFAULT 0,
   last_sequence INTEGER NOT NULL DEFAULT 0,
   events_stored INTEGER NOT NULL DEFAULT 0,
-  end_reason TEXT);
+  end_reason TEXT,
+  exit_status INTEGER, exit_signal INTEGER);
 CREATE TABLE event_counts(event_type INTEGER PRIMARY KEY, name TEXT NOT NULL, sent INTEGER, stored INTEGER NOT NULL);
 CREATE TABLE sequence_gaps(first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL);
 CREATE TABLE enum_names(enum TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (enum, code)) WITHOUT ROWID;
@@ -44,25 +49,63 @@ CREATE TABLE inventories(agent INTEGER NOT NULL, generation INTEGER NOT NULL, se
 CREATE TABLE inventory_regions(agent INTEGER NOT NULL, generation INTEGER NOT NULL, idx INTEGER NOT NULL,
   seq INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, kind INTEGER,
   PRIMARY KEY (agent, generation, idx)) WITHOUT ROWID;
-CREATE TABLE dispatches(id INTEGER PRIMARY KEY, seq INTEGER, ts_ns INTEGER, agent INTEGER, queue INTEGER,
-  kernel_object INTEGER, kernel_name_id INTEGER, grid_x INTEGER, grid_y INTEGER, grid_z INTEGER,
-  workgroup_x INTEGER, workgroup_y INTEGER, workgroup_z INTEGER, decision INTEGER);
-CREATE TABLE snapshots(dispatch_id INTEGER PRIMARY KEY, seq INTEGER, ts_ns INTEGER, agent INTEGER,
-  generation INTEGER, regions INTEGER, bytes INTEGER, duration_ns INTEGER, ok INTEGER, failures INTEGER);
+CREATE TABLE handles(ref INTEGER PRIMARY KEY, handle INTEGER NOT NULL);
+CREATE TABLE dispatch_rows(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, ts_ns INTEGER NOT NULL,
+  agent_ref INTEGER, queue_ref INTEGER, kernel_ref INTEGER, kernel_name_id INTEGER,
+  grid_x INTEGER, grid_y INTEGER, grid_z INTEGER, workgroup_x INTEGER, workgroup_y INTEGER, workgroup_z INTEGER,
+  decision INTEGER,
+  s_dseq INTEGER, s_dts INTEGER, s_agent_ref INTEGER, generation INTEGER, regions INTEGER, bytes INTEGER,
+  duration_ns INTEGER, ok INTEGER, failures INTEGER,
+  p0_dseq INTEGER, p0_start INTEGER, p0_ticks INTEGER, p0_restore_ns INTEGER, p0_regions INTEGER,
+  p0_bytes INTEGER, p0_skips INTEGER, p0_fidelity INTEGER,
+  p1_dseq INTEGER, p1_start INTEGER, p1_ticks INTEGER, p1_restore_ns INTEGER, p1_regions INTEGER,
+  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER);
+CREATE TABLE extra_passes(dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER, ts_ns INTEGER,
+  start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER, bytes_restored INTEGER,
+  skips INTEGER, fidelity INTEGER, PRIMARY KEY (dispatch_id, idx)) WITHOUT ROWID;
 CREATE TABLE snapshot_failures(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER, address INTEGER,
   size INTEGER, allocation_id INTEGER, reason INTEGER);
-CREATE TABLE passes(dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER, ts_ns INTEGER,
-  start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER, bytes_restored INTEGER,
-  skips INTEGER, PRIMARY KEY (dispatch_id, idx)) WITHOUT ROWID;
 CREATE TABLE restore_skips(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER, pass_idx INTEGER,
   address INTEGER, size INTEGER, allocation_id INTEGER, reason INTEGER);
+CREATE TABLE fidelity_mismatches(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER, pass_idx INTEGER,
+  address INTEGER, size INTEGER, allocation_id INTEGER);
+CREATE TABLE async_copies(seq INTEGER PRIMARY KEY, ts_ns INTEGER, agent INTEGER, dst INTEGER, src INTEGER,
+  size INTEGER, dispatch_id INTEGER, waited_ns INTEGER, outcome INTEGER);
 CREATE TABLE warnings(seq INTEGER PRIMARY KEY, ts_ns INTEGER, code INTEGER, dispatch_id INTEGER, text_id INTEGER);
+CREATE VIEW dispatches AS
+  SELECT r.id AS id, r.seq AS seq, r.ts_ns AS ts_ns, ha.handle AS agent, hq.handle AS queue,
+         hk.handle AS kernel_object, r.kernel_name_id AS kernel_name_id, r.grid_x AS grid_x, r.grid_y AS grid_y,
+         r.grid_z AS grid_z, r.workgroup_x AS workgroup_x, r.workgroup_y AS workgroup_y,
+         r.workgroup_z AS workgroup_z, r.decision AS decision
+  FROM dispatch_rows r LEFT JOIN handles ha ON ha.ref = r.agent_ref LEFT JOIN handles hq ON hq.ref = r.queue_ref
+       LEFT JOIN handles hk ON hk.ref = r.kernel_ref
+  WHERE r.decision IS NOT NULL;
+CREATE VIEW snapshots AS
+  SELECT r.id AS dispatch_id, r.seq + r.s_dseq AS seq, r.ts_ns + r.s_dts AS ts_ns, h.handle AS agent,
+         r.generation AS generation, r.regions AS regions, r.bytes AS bytes, r.duration_ns AS duration_ns,
+         r.ok AS ok, r.failures AS failures
+  FROM dispatch_rows r LEFT JOIN handles h ON h.ref = coalesce(r.s_agent_ref, r.agent_ref)
+  WHERE r.s_dseq IS NOT NULL;
+CREATE VIEW passes AS
+  SELECT id AS dispatch_id, 0 AS idx, seq + p0_dseq AS seq, NULL AS ts_ns, p0_start AS start_tick,
+         p0_start + p0_ticks AS end_tick, p0_restore_ns AS restore_ns,
+         coalesce(p0_regions, regions) AS regions_restored, coalesce(p0_bytes, bytes) AS bytes_restored,
+         p0_skips AS skips, coalesce(p0_fidelity, -1) AS fidelity
+  FROM dispatch_rows WHERE p0_dseq IS NOT NULL
+  UNION ALL
+  SELECT id, 1, seq + p1_dseq, NULL, coalesce(p0_start, 0) + p1_start, coalesce(p0_start, 0) + p1_start + p1_ticks,
+         p1_restore_ns, coalesce(p1_regions, regions), coalesce(p1_bytes, bytes), p1_skips,
+         coalesce(p1_fidelity, -1)
+  FROM dispatch_rows WHERE p1_dseq IS NOT NULL
+  UNION ALL
+  SELECT dispatch_id, idx, seq, ts_ns, start_tick, end_tick, restore_ns, regions_restored, bytes_restored, skips,
+         fidelity FROM extra_passes;
 CREATE VIEW declines AS
   SELECT d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code, e.name AS reason
   FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision WHERE d.decision <> 0;
 INSERT INTO enum_names VALUES
  ('device_type',0,'cpu'),('device_type',1,'gpu'),('device_type',2,'dsp'),('device_type',3,'other'),
- ('api',0,'hsa_amd_memory_pool_allocate'),('api',1,'hsa_memory_allocate'),
+ ('api',0,'hsa_amd_memory_pool_allocate'),('api',1,'hsa_memory_allocate'),('api',2,'hsa_amd_vmem_map'),
  ('pointer_type',0,'unknown'),('pointer_type',1,'hsa'),('pointer_type',2,'locked'),('pointer_type',3,'graphics'),
  ('pointer_type',4,'ipc'),
  ('classification',0,'tracked'),('classification',1,'kernarg'),('classification',2,'host'),
@@ -77,19 +120,72 @@ INSERT INTO enum_names VALUES
  ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
  ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),
  ('restore_skip',0,'freed'),('restore_skip',1,'reallocated'),('restore_skip',2,'copy-failed'),
+ ('fidelity',-1,'not-checked'),('fidelity',0,'differed'),('fidelity',1,'matched'),
+ ('async_copy_outcome',0,'not-fenced'),('async_copy_outcome',1,'waited'),('async_copy_outcome',2,'timed-out'),
  ('warning',0,'general'),('warning',1,'graph-launch'),('warning',2,'snapshot-incomplete'),
  ('warning',3,'restore-failed'),('warning',4,'fidelity-mismatch'),('warning',5,'configuration'),
  ('warning',6,'emitter');
 )sql";
 
 constexpr const char* kIndexes = R"sql(
-CREATE INDEX IF NOT EXISTS dispatches_kernel ON dispatches(kernel_name_id);
-CREATE INDEX IF NOT EXISTS dispatches_seq ON dispatches(seq);
 CREATE INDEX IF NOT EXISTS allocations_address ON allocations(address);
 CREATE INDEX IF NOT EXISTS snapshot_failures_dispatch ON snapshot_failures(dispatch_id);
 CREATE INDEX IF NOT EXISTS restore_skips_dispatch ON restore_skips(dispatch_id, pass_idx);
+CREATE INDEX IF NOT EXISTS fidelity_mismatches_dispatch ON fidelity_mismatches(dispatch_id, pass_idx);
 CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(dispatch_id);
 )sql";
+
+/// Columns of dispatch_rows in insert order (the statement binds all of them).
+constexpr int kRowColumns = 39;
+/// Leading columns that hold the dispatch part (id .. decision).
+constexpr int kDispatchColumns = 14;
+
+/// Merges a (partial) row into an existing one: value columns keep what is known, the seq/ts deltas are
+/// re-based when the dispatch part arrives and becomes the anchor, and a pass-1 start tick written
+/// absolute (its pass 0 was flushed earlier) becomes an offset from pass 0.
+constexpr const char* kRowUpsert =
+    " ON CONFLICT(id) DO UPDATE SET"
+    " seq = CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
+    " ts_ns = CASE WHEN excluded.decision IS NOT NULL THEN excluded.ts_ns ELSE ts_ns END,"
+    " agent_ref = coalesce(excluded.agent_ref, agent_ref), queue_ref = coalesce(excluded.queue_ref, "
+    "queue_ref),"
+    " kernel_ref = coalesce(excluded.kernel_ref, kernel_ref),"
+    " kernel_name_id = coalesce(excluded.kernel_name_id, kernel_name_id),"
+    " grid_x = coalesce(excluded.grid_x, grid_x), grid_y = coalesce(excluded.grid_y, grid_y),"
+    " grid_z = coalesce(excluded.grid_z, grid_z), workgroup_x = coalesce(excluded.workgroup_x, workgroup_x),"
+    " workgroup_y = coalesce(excluded.workgroup_y, workgroup_y),"
+    " workgroup_z = coalesce(excluded.workgroup_z, workgroup_z), decision = coalesce(excluded.decision, "
+    "decision),"
+    " s_dseq = CASE WHEN excluded.s_dseq IS NOT NULL THEN excluded.seq + excluded.s_dseq ELSE seq + s_dseq "
+    "END"
+    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
+    " s_dts = CASE WHEN excluded.s_dts IS NOT NULL THEN excluded.ts_ns + excluded.s_dts ELSE ts_ns + s_dts "
+    "END"
+    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.ts_ns ELSE ts_ns END,"
+    " s_agent_ref = coalesce(excluded.s_agent_ref, s_agent_ref),"
+    " generation = coalesce(excluded.generation, generation), regions = coalesce(excluded.regions, regions),"
+    " bytes = coalesce(excluded.bytes, bytes), duration_ns = coalesce(excluded.duration_ns, duration_ns),"
+    " ok = coalesce(excluded.ok, ok), failures = coalesce(excluded.failures, failures),"
+    " p0_dseq = CASE WHEN excluded.p0_dseq IS NOT NULL THEN excluded.seq + excluded.p0_dseq ELSE seq + "
+    "p0_dseq END"
+    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
+    " p0_start = coalesce(excluded.p0_start, p0_start), p0_ticks = coalesce(excluded.p0_ticks, p0_ticks),"
+    " p0_restore_ns = coalesce(excluded.p0_restore_ns, p0_restore_ns),"
+    " p0_regions = coalesce(excluded.p0_regions, p0_regions), p0_bytes = coalesce(excluded.p0_bytes, "
+    "p0_bytes),"
+    " p0_skips = coalesce(excluded.p0_skips, p0_skips), p0_fidelity = coalesce(excluded.p0_fidelity, "
+    "p0_fidelity),"
+    " p1_dseq = CASE WHEN excluded.p1_dseq IS NOT NULL THEN excluded.seq + excluded.p1_dseq ELSE seq + "
+    "p1_dseq END"
+    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
+    " p1_start = CASE WHEN excluded.p1_start IS NULL THEN p1_start WHEN excluded.p0_dseq IS NULL"
+    "   THEN excluded.p1_start - coalesce(p0_start, 0) ELSE excluded.p1_start END,"
+    " p1_ticks = coalesce(excluded.p1_ticks, p1_ticks),"
+    " p1_restore_ns = coalesce(excluded.p1_restore_ns, p1_restore_ns),"
+    " p1_regions = coalesce(excluded.p1_regions, p1_regions), p1_bytes = coalesce(excluded.p1_bytes, "
+    "p1_bytes),"
+    " p1_skips = coalesce(excluded.p1_skips, p1_skips), p1_fidelity = coalesce(excluded.p1_fidelity, "
+    "p1_fidelity)";
 
 struct InsertSql {
     EventType type;
@@ -109,16 +205,15 @@ constexpr InsertSql kInserts[] = {
     {EventType::free, "INSERT OR IGNORE INTO allocations(id,address,free_seq,free_ns) VALUES (?1,?2,?3,?4)"},
     {EventType::executable_loaded, "INSERT OR IGNORE INTO executables VALUES (?1,?2,?3,?4,?5,?6)"},
     {EventType::module_variable, "INSERT OR IGNORE INTO module_variables VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
-    {EventType::dispatch,
-     "INSERT OR IGNORE INTO dispatches VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
     {EventType::inventory, "INSERT OR IGNORE INTO inventories VALUES (?1,?2,?3,?4,?5,?6)"},
     {EventType::inventory_region, "INSERT OR IGNORE INTO inventory_regions VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
-    {EventType::snapshot, "INSERT OR IGNORE INTO snapshots VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
     {EventType::snapshot_failure, "INSERT OR IGNORE INTO snapshot_failures VALUES (?1,?2,?3,?4,?5,?6,?7)"},
-    {EventType::pass, "INSERT OR IGNORE INTO passes VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
+    {EventType::pass, "INSERT OR IGNORE INTO extra_passes VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)"},
     {EventType::restore_skip, "INSERT OR IGNORE INTO restore_skips VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
     {EventType::warning, "INSERT OR IGNORE INTO warnings VALUES (?1,?2,?3,?4,?5)"},
     {EventType::session_end, "UPDATE session SET end_seq=?1, end_ns=?2, spooled=?3 WHERE id=1"},
+    {EventType::fidelity_mismatch, "INSERT OR IGNORE INTO fidelity_mismatches VALUES (?1,?2,?3,?4,?5,?6,?7)"},
+    {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
 };
 
 /// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
@@ -185,10 +280,14 @@ SessionFileCheck checkSessionFile(const std::string& path) {
         check.message = path + ": session format version " + std::to_string(value) +
                         " is newer than this ReplayScope supports (" + std::to_string(kSessionFormatVersion) +
                         "); use a newer ReplayScope";
-    } else if (value < 1) {
-        check.message = path + ": session format version " + std::to_string(value) + " is not valid";
+    } else if (value < kOldestReadableFormatVersion) {
+        check.message = path + ": session format version " + std::to_string(value) +
+                        " is not valid (this ReplayScope reads versions " +
+                        std::to_string(kOldestReadableFormatVersion) + " to " +
+                        std::to_string(kSessionFormatVersion) + ")";
     } else {
         check.ok = true;
+        check.format_version = static_cast<int>(value);
     }
     sqlite3_close(db);
     return check;
@@ -210,6 +309,12 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
             const SessionFileCheck check = checkSessionFile(path);
             if (!check.ok) {
                 error = check.message;
+                return nullptr;
+            }
+            if (check.format_version != kSessionFormatVersion) {
+                error = path + ": session format version " + std::to_string(check.format_version) +
+                        " can be read but not appended to; this ReplayScope writes version " +
+                        std::to_string(kSessionFormatVersion);
                 return nullptr;
             }
             fresh = false;
@@ -266,7 +371,11 @@ SessionStore::~SessionStore() {
     }
     sqlite3_finalize(free_update_);
     sqlite3_finalize(session_update_);
-    sqlite3_finalize(dispatch_batch_);
+    sqlite3_finalize(row_single_);
+    sqlite3_finalize(row_batch_);
+    sqlite3_finalize(narrow_single_);
+    sqlite3_finalize(narrow_batch_);
+    sqlite3_finalize(handle_insert_);
     sqlite3_close(db_);
 }
 
@@ -296,41 +405,165 @@ bool SessionStore::prepareAll() {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
-    std::string batch = "INSERT OR IGNORE INTO dispatches VALUES ";
-    for (int i = 0; i < kDispatchBatch; ++i) {
-        batch += i == 0 ? "(" : ",(";
-        for (int c = 0; c < 14; ++c) {
-            batch += c == 0 ? "?" : ",?";
+    // Wide: every column. Narrow: the dispatch part only (declined dispatches; fewer bindings).
+    auto rowInsert = [](int rows, int columns) {
+        std::string sql =
+            columns == kRowColumns
+                ? "INSERT INTO dispatch_rows VALUES "
+                : "INSERT INTO dispatch_rows(id, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
+                  "kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, "
+                  "decision) VALUES ";
+        for (int i = 0; i < rows; ++i) {
+            sql += i == 0 ? "(" : ",(";
+            for (int c = 0; c < columns; ++c) {
+                sql += c == 0 ? "?" : ",?";
+            }
+            sql += ")";
         }
-        batch += ")";
-    }
-    if (sqlite3_prepare_v3(db_, batch.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &dispatch_batch_, nullptr) !=
-        SQLITE_OK) {
+        return sql + kRowUpsert;
+    };
+    if (sqlite3_prepare_v3(db_, rowInsert(1, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                           &row_single_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v3(db_, rowInsert(kRowBatch, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                           &row_batch_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v3(db_, rowInsert(1, kDispatchColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                           &narrow_single_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v3(db_, rowInsert(kRowBatch, kDispatchColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+                           &narrow_batch_, nullptr) != SQLITE_OK ||
+        sqlite3_prepare_v3(db_, "INSERT OR IGNORE INTO handles VALUES (?1, ?2)", -1,
+                           SQLITE_PREPARE_PERSISTENT, &handle_insert_, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
     return true;
 }
 
-void SessionStore::bindDispatch(sqlite3_stmt* s, int first, const Record& r) {
-    const auto& x = r.dispatch;
-    bind(s, first, x.id);
-    bind(s, first + 1, r.sequence);
-    bind(s, first + 2, r.timestamp_ns);
-    bind(s, first + 3, x.agent);
-    bind(s, first + 4, x.queue);
-    bind(s, first + 5, x.kernel_object);
-    bind(s, first + 6, x.kernel_name);
-    for (int i = 0; i < 3; ++i) {
-        bind(s, first + 7 + i, x.grid[i]);
-        bind(s, first + 10 + i, x.workgroup[i]);
+std::int64_t SessionStore::handleRef(std::uint64_t handle) {
+    const auto it = refs_.find(handle);
+    if (it != refs_.end()) {
+        return it->second;
     }
-    bindEnum(s, first + 13, x.decision);
+    const auto ref = static_cast<std::int64_t>(refs_.size()) + 1;
+    refs_.emplace(handle, ref);
+    sqlite3_bind_int64(handle_insert_, 1, ref);
+    bind(handle_insert_, 2, handle);
+    if (sqlite3_step(handle_insert_) != SQLITE_DONE) {
+        error_ = sqlite3_errmsg(db_);
+    }
+    sqlite3_reset(handle_insert_);
+    return ref;
 }
 
-bool SessionStore::flushDispatches() {
-    const int n = pending_count_;
-    pending_count_ = 0;
+SessionStore::PendingRow& SessionStore::pendingRow(std::uint64_t dispatch_id) {
+    // Parts of one dispatch arrive close together: look at the most recent rows only.
+    const std::size_t n = pending_.size();
+    for (std::size_t i = n; i > 0 && i + 64 > n; --i) {
+        if (pending_[i - 1].id == dispatch_id) {
+            return pending_[i - 1];
+        }
+    }
+    PendingRow& row = pending_.emplace_back();
+    row.id = dispatch_id;
+    return row;
+}
+
+void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool narrow) {
+    auto null = [&](int column) { sqlite3_bind_null(s, first + column); };
+    auto value = [&](int column, std::uint64_t v) { bind(s, first + column, v); };
+    auto signedValue = [&](int column, std::int64_t v) { sqlite3_bind_int64(s, first + column, v); };
+    // Anchor: the dispatch part, else the earliest part present.
+    std::uint64_t anchor_seq = 0, anchor_ts = 0;
+    if (r.has_dispatch) {
+        anchor_seq = r.dispatch_seq;
+        anchor_ts = r.dispatch_ts;
+    } else {
+        anchor_seq = UINT64_MAX;
+        auto consider = [&](bool present, std::uint64_t seq, std::uint64_t ts) {
+            if (present && seq < anchor_seq) {
+                anchor_seq = seq;
+                anchor_ts = ts;
+            }
+        };
+        consider(r.has_snapshot, r.snapshot_seq, r.snapshot_ts);
+        consider(r.has_pass[0], r.pass_seq[0], r.pass_ts[0]);
+        consider(r.has_pass[1], r.pass_seq[1], r.pass_ts[1]);
+    }
+    auto delta = [](std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>(a - b); };
+    value(0, r.id);
+    value(1, anchor_seq);
+    value(2, anchor_ts);
+    if (r.has_dispatch) {
+        const auto& d = r.dispatch;
+        signedValue(3, handleRef(d.agent));
+        signedValue(4, handleRef(d.queue));
+        signedValue(5, handleRef(d.kernel_object));
+        value(6, d.kernel_name);
+        for (int i = 0; i < 3; ++i) {
+            value(7 + i, d.grid[i]);
+            value(10 + i, d.workgroup[i]);
+        }
+        value(13, static_cast<std::uint64_t>(d.decision));
+    } else {
+        for (int c = 3; c <= 13; ++c) {
+            null(c);
+        }
+    }
+    if (narrow) {
+        return;
+    }
+    if (r.has_snapshot) {
+        const auto& x = r.snapshot;
+        signedValue(14, delta(r.snapshot_seq, anchor_seq));
+        signedValue(15, delta(r.snapshot_ts, anchor_ts));
+        if (r.has_dispatch && r.dispatch.agent == x.agent) {
+            null(16);
+        } else {
+            signedValue(16, handleRef(x.agent));
+        }
+        value(17, x.generation);
+        value(18, x.regions);
+        value(19, x.bytes);
+        value(20, x.duration_ns);
+        value(21, x.ok ? 1 : 0);
+        value(22, x.failures);
+    } else {
+        for (int c = 14; c <= 22; ++c) {
+            null(c);
+        }
+    }
+    for (int p = 0; p < 2; ++p) {
+        const int c = 23 + 8 * p;
+        if (!r.has_pass[p]) {
+            for (int k = 0; k < 8; ++k) {
+                null(c + k);
+            }
+            continue;
+        }
+        const auto& x = r.pass[p];
+        signedValue(c, delta(r.pass_seq[p], anchor_seq));
+        // Pass 1 starts as an offset from pass 0 when both are here (else absolute; see kRowUpsert).
+        value(c + 1, p == 1 && r.has_pass[0] ? x.start_tick - r.pass[0].start_tick : x.start_tick);
+        value(c + 2, x.end_tick - x.start_tick);
+        value(c + 3, x.restore_ns);
+        const bool as_snapshot = r.has_snapshot && x.regions_restored == r.snapshot.regions &&
+                                 x.bytes_restored == r.snapshot.bytes;
+        if (as_snapshot) {
+            null(c + 4);
+            null(c + 5);
+        } else {
+            value(c + 4, x.regions_restored);
+            value(c + 5, x.bytes_restored);
+        }
+        value(c + 6, x.skips);
+        if (x.fidelity == kFidelityNotChecked) {
+            null(c + 7);
+        } else {
+            signedValue(c + 7, x.fidelity);
+        }
+    }
+}
+
+bool SessionStore::flushRows(bool final) {
     auto run = [&](sqlite3_stmt* s) {
         const int rc = sqlite3_step(s);
         sqlite3_reset(s);
@@ -340,20 +573,41 @@ bool SessionStore::flushDispatches() {
         }
         return true;
     };
-    if (n == kDispatchBatch) {
-        for (int i = 0; i < n; ++i) {
-            bindDispatch(dispatch_batch_, 1 + 14 * i, pending_dispatches_[i]);
+    // In order (rows append to the table's b-tree): runs of dispatch-only rows (declined dispatches)
+    // through the narrow statements, the others wide; kRowBatch rows per execution, the rest singly.
+    // When the buffer is merely full, the most recent rows stay: their parts are probably still coming.
+    const std::size_t keep = final ? 0 : std::min<std::size_t>(pending_.size(), 64);
+    const std::size_t n = pending_.size() - keep;
+    auto narrowRow = [](const PendingRow& row) {
+        return row.has_dispatch && !row.has_snapshot && !row.has_pass[0] && !row.has_pass[1];
+    };
+    bool ok = true;
+    std::size_t i = 0;
+    while (ok && i < n) {
+        const bool narrow = narrowRow(pending_[i]);
+        std::size_t run_end = i;
+        while (run_end < n && run_end - i < static_cast<std::size_t>(kRowBatch) &&
+               narrowRow(pending_[run_end]) == narrow) {
+            ++run_end;
         }
-        return run(dispatch_batch_);
-    }
-    sqlite3_stmt* single = statement(EventType::dispatch);
-    for (int i = 0; i < n; ++i) {
-        bindDispatch(single, 1, pending_dispatches_[i]);
-        if (!run(single)) {
-            return false;
+        const int columns = narrow ? kDispatchColumns : kRowColumns;
+        if (run_end - i == static_cast<std::size_t>(kRowBatch)) {
+            sqlite3_stmt* batch = narrow ? narrow_batch_ : row_batch_;
+            for (int k = 0; k < kRowBatch; ++k) {
+                bindRow(batch, 1 + columns * k, pending_[i + static_cast<std::size_t>(k)], narrow);
+            }
+            ok = run(batch);
+        } else {
+            sqlite3_stmt* single = narrow ? narrow_single_ : row_single_;
+            for (std::size_t k = i; ok && k < run_end; ++k) {
+                bindRow(single, 1, pending_[k], narrow);
+                ok = run(single);
+            }
         }
+        i = run_end;
     }
-    return true;
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+    return ok;
 }
 
 bool SessionStore::loadState() {
@@ -383,6 +637,14 @@ bool SessionStore::loadState() {
              s <= static_cast<std::uint64_t>(sqlite3_column_int64(st, 1)); ++s) {
             seen_[s / 64] &= ~(1ull << (s % 64));
         }
+    }
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(db_, "SELECT ref, handle FROM handles", -1, &st, nullptr) != SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        refs_.emplace(static_cast<std::uint64_t>(sqlite3_column_int64(st, 1)), sqlite3_column_int64(st, 0));
     }
     sqlite3_finalize(st);
     return true;
@@ -418,15 +680,37 @@ bool SessionStore::insert(const Record& r) {
     if (!begin()) {
         return false;
     }
-    if (r.type == EventType::dispatch) {
-        // Buffered (same transaction); counted now, written before any other row or the commit.
-        pending_dispatches_[pending_count_++] = r;
+    // A dispatch, its snapshot and its first two passes are assembled into one dispatch_rows row in
+    // memory (same transaction); counted now, written at the latest before the commit.
+    const bool inline_pass = r.type == EventType::pass && r.pass.index < 2;
+    if (r.type == EventType::dispatch || r.type == EventType::snapshot || inline_pass) {
+        if (r.type == EventType::dispatch) {
+            PendingRow* row = &pendingRow(r.dispatch.id);
+            if (row->has_dispatch) { // the same id again (not a duplicate sequence): merged by the upsert
+                row = &pending_.emplace_back();
+                row->id = r.dispatch.id;
+            }
+            row->has_dispatch = true;
+            row->dispatch = r.dispatch;
+            row->dispatch_seq = r.sequence;
+            row->dispatch_ts = r.timestamp_ns;
+        } else if (r.type == EventType::snapshot) {
+            PendingRow& row = pendingRow(r.snapshot.dispatch_id);
+            row.has_snapshot = true;
+            row.snapshot = r.snapshot;
+            row.snapshot_seq = r.sequence;
+            row.snapshot_ts = r.timestamp_ns;
+        } else {
+            PendingRow& row = pendingRow(r.pass.dispatch_id);
+            const auto i = r.pass.index;
+            row.has_pass[i] = true;
+            row.pass[i] = r.pass;
+            row.pass_seq[i] = r.sequence;
+            row.pass_ts[i] = r.timestamp_ns;
+        }
         markSequence(r.sequence);
         ++stored_;
-        return pending_count_ < kDispatchBatch || flushDispatches();
-    }
-    if (pending_count_ > 0 && !flushDispatches()) {
-        return false;
+        return pending_.size() < kMaxPendingRows || flushRows(false);
     }
     sqlite3_stmt* s = statement(r.type);
     if (s == nullptr) {
@@ -528,8 +812,6 @@ bool SessionStore::insert(const Record& r) {
         bindEnum(s, 8, x.status);
         break;
     }
-    case EventType::dispatch: // buffered above
-        break;
     case EventType::inventory: {
         const auto& x = r.inventory;
         bind(s, 1, x.agent);
@@ -552,20 +834,6 @@ bool SessionStore::insert(const Record& r) {
         bindEnum(s, 8, x.kind);
         break;
     }
-    case EventType::snapshot: {
-        const auto& x = r.snapshot;
-        bind(s, 1, x.dispatch_id);
-        bind(s, 2, seq);
-        bind(s, 3, ts);
-        bind(s, 4, x.agent);
-        bind(s, 5, x.generation);
-        bind(s, 6, x.regions);
-        bind(s, 7, x.bytes);
-        bind(s, 8, x.duration_ns);
-        sqlite3_bind_int(s, 9, x.ok ? 1 : 0);
-        bind(s, 10, x.failures);
-        break;
-    }
     case EventType::snapshot_failure: {
         const auto& x = r.snapshot_failure;
         bind(s, 1, seq);
@@ -577,7 +845,10 @@ bool SessionStore::insert(const Record& r) {
         bindEnum(s, 7, x.reason);
         break;
     }
-    case EventType::pass: {
+    case EventType::dispatch:
+    case EventType::snapshot:
+        break;              // assembled above
+    case EventType::pass: { // index >= 2
         const auto& x = r.pass;
         bind(s, 1, x.dispatch_id);
         bind(s, 2, x.index);
@@ -589,6 +860,31 @@ bool SessionStore::insert(const Record& r) {
         bind(s, 8, x.regions_restored);
         bind(s, 9, x.bytes_restored);
         bind(s, 10, x.skips);
+        sqlite3_bind_int(s, 11, x.fidelity);
+        break;
+    }
+    case EventType::fidelity_mismatch: {
+        const auto& x = r.fidelity_mismatch;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.dispatch_id);
+        bind(s, 4, x.pass_index);
+        bind(s, 5, x.address);
+        bind(s, 6, x.size);
+        bind(s, 7, x.allocation_id);
+        break;
+    }
+    case EventType::async_copy: {
+        const auto& x = r.async_copy;
+        bind(s, 1, seq);
+        bind(s, 2, ts);
+        bind(s, 3, x.agent);
+        bind(s, 4, x.dst);
+        bind(s, 5, x.src);
+        bind(s, 6, x.size);
+        bind(s, 7, x.dispatch_id);
+        bind(s, 8, x.waited_ns);
+        bindEnum(s, 9, x.outcome);
         break;
     }
     case EventType::restore_skip: {
@@ -654,7 +950,7 @@ bool SessionStore::commit() {
     if (!in_transaction_) {
         return true;
     }
-    if (pending_count_ > 0 && !flushDispatches()) {
+    if (!pending_.empty() && !flushRows(true)) {
         return false;
     }
     bind(session_update_, 1, last_sequence_);
@@ -692,7 +988,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> SessionStore::gaps() const 
 }
 
 bool SessionStore::finish(const std::string& end_reason) {
-    if (!begin() || (pending_count_ > 0 && !flushDispatches())) {
+    if (!begin() || (!pending_.empty() && !flushRows(true))) {
         return false;
     }
     const auto missing = gaps();
@@ -730,7 +1026,9 @@ SELECT t.code, t.name, NULL, t.n FROM (
   UNION ALL SELECT 14, 'pass', (SELECT count(*) FROM passes)
   UNION ALL SELECT 15, 'restore_skip', (SELECT count(*) FROM restore_skips)
   UNION ALL SELECT 16, 'warning', (SELECT count(*) FROM warnings)
-  UNION ALL SELECT 17, 'session_end', (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)) AS t WHERE true
+  UNION ALL SELECT 17, 'session_end', (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)
+  UNION ALL SELECT 18, 'fidelity_mismatch', (SELECT count(*) FROM fidelity_mismatches)
+  UNION ALL SELECT 19, 'async_copy', (SELECT count(*) FROM async_copies)) AS t WHERE true
 ON CONFLICT(event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
     if (!exec(kStored)) {
@@ -749,6 +1047,44 @@ ON CONFLICT(event_type) DO UPDATE SET stored = excluded.stored;
         return false;
     }
     return exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error) {
+    const SessionFileCheck check = checkSessionFile(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    if (check.format_version < 2) {
+        error = path + ": session format version " + std::to_string(check.format_version) +
+                " has no exit status columns";
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK;
+    sqlite3_stmt* st = nullptr;
+    ok = ok && sqlite3_busy_timeout(db, 2000) == SQLITE_OK &&
+         sqlite3_prepare_v2(db, "UPDATE session SET exit_status=?1, exit_signal=?2 WHERE id=1", -1, &st,
+                            nullptr) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int(st, 1, exit_status);
+        if (exit_signal > 0) {
+            sqlite3_bind_int(st, 2, exit_signal);
+        } else {
+            sqlite3_bind_null(st, 2);
+        }
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    if (!ok) {
+        error = path + ": cannot record the exit status: " + sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(st);
+    // Leave no WAL behind (the collector truncated it at finish).
+    if (ok) {
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+    }
+    sqlite3_close(db);
+    return ok;
 }
 
 } // namespace rs::ipc

@@ -58,9 +58,24 @@ class CollectorTest : public QObject {
         QVERIFY(e.emitEvent(DispatchRecord{
             100, 0xa1, 0x51, 0xb1, kernel, {1024, 1, 1}, {256, 1, 1}, DispatchDecision::replayed}));
         QVERIFY(e.emitEvent(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true}));
-        QVERIFY(e.emitEvent(PassRecord{100, 10, 20, 0, 0, 0, 0, 0}));
-        QVERIFY(e.emitEvent(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1}));
+        QVERIFY(e.emitEvent(PassRecord{100, 10, 20, 0, 0, 0, 0, 0, kFidelityNotChecked}));
+        QVERIFY(e.emitEvent(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1, kFidelityMatched}));
         QVERIFY(e.emitEvent(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
+        QVERIFY(e.emitEvent(PassRecord{100, 60, 80, 950, 4100, 2, 2, 0, kFidelityDiffered})); // extra_passes
+        QVERIFY(e.emitEvent(FidelityMismatchRecord{100, 2, 0x10000, 4096, 1}));
+        // The engine's order: snapshot and passes first, the dispatch (with its decision) last.
+        QVERIFY(e.emitEvent(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true}));
+        QVERIFY(e.emitEvent(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
+        QVERIFY(e.emitEvent(PassRecord{102, 1500, 1620, 800, 4100, 1, 2, 0, kFidelityDiffered}));
+        QVERIFY(e.emitEvent(FidelityMismatchRecord{102, 1, 0x30000, 4, 0}));
+        QVERIFY(e.emitEvent(
+            AsyncCopyRecord{0xa1, 0x10000, 0x90000, 4096, 102, 125000, AsyncCopyOutcome::waited}));
+        QVERIFY(e.emitEvent(DispatchRecord{
+            102, 0xa1, 0x52, 0xb2, kernel, {64, 1, 1}, {64, 1, 1}, DispatchDecision::replayed}));
+        QVERIFY(e.emitEvent(AsyncCopyRecord{0xa1, 0x90000, 0x10000, 64, 0, 0, AsyncCopyOutcome::not_fenced}));
+        QVERIFY(e.emitEvent(AllocationRecord{3, 0x7f0000000000, 1 << 21, 0xa1, 0x1, AllocationApi::vmem_map,
+                                             PointerType::hsa, AllocationClass::tracked}));
+        QVERIFY(e.emitEvent(FreeRecord{3, 0x7f0000000000}));
         QVERIFY(e.emitEvent(DispatchRecord{101,
                                            0xa1,
                                            0x51,
@@ -119,9 +134,13 @@ class CollectorTest : public QObject {
                      "e.name, alloc_seq IS NOT NULL, free_seq IS NOT NULL, free_seq > alloc_seq "
                      "FROM allocations JOIN enum_names e ON e.enum='classification' AND "
                      "e.code=classification ORDER BY id");
-        QCOMPARE(allocs, (std::vector<QStringList>{
-                             {"1", "65536", "4096", "161", "0", "2", "1", "tracked", "1", "0", QString()},
-                             {"2", "131072", "256", "161", "0", "1", "1", "kernarg", "1", "1", "1"}}));
+        QCOMPARE(allocs,
+                 (std::vector<QStringList>{
+                     {"1", "65536", "4096", "161", "0", "2", "1", "tracked", "1", "0", QString()},
+                     {"2", "131072", "256", "161", "0", "1", "1", "kernarg", "1", "1", "1"},
+                     {"3", "139637976727552", "2097152", "161", "2", "1", "1", "tracked", "1", "1", "1"}}));
+        QCOMPARE(db.text("SELECT name FROM enum_names WHERE enum='api' AND code=2"),
+                 QString("hsa_amd_vmem_map"));
         QCOMPARE(db.query("SELECT executable, code_object, agent, s.text FROM executables JOIN strings s ON "
                           "s.id=uri_id"),
                  (std::vector<QStringList>{{"225", "193", "161", "file:///app#offset=0&size=100"}}));
@@ -141,17 +160,38 @@ class CollectorTest : public QObject {
                 "ORDER BY dispatches.id"),
             (std::vector<QStringList>{
                 {"100", "161", "81", "177", "accumulate(float*)", "1024", "1", "1", "256", "1", "1", "0"},
-                {"101", "161", "81", "177", "accumulate(float*)", "8", "1", "1", "8", "1", "1", "3"}}));
+                {"101", "161", "81", "177", "accumulate(float*)", "8", "1", "1", "8", "1", "1", "3"},
+                {"102", "161", "82", "178", "accumulate(float*)", "64", "1", "1", "64", "1", "1", "0"}}));
         QCOMPARE(db.query("SELECT dispatch_id, agent, generation, regions, bytes, duration_ns, ok, failures "
                           "FROM snapshots ORDER BY dispatch_id"),
                  (std::vector<QStringList>{{"100", "161", "7", "2", "4100", "5000", "1", "0"},
-                                           {"101", "161", "7", "1", "0", "10", "0", "1"}}));
+                                           {"101", "161", "7", "1", "0", "10", "0", "1"},
+                                           {"102", "161", "7", "2", "4100", "6000", "1", "0"}}));
         QCOMPARE(db.query("SELECT dispatch_id, address, size, allocation_id, reason FROM snapshot_failures"),
                  (std::vector<QStringList>{{"101", "65536", "4096", "1", "1"}}));
         QCOMPARE(db.query("SELECT dispatch_id, idx, start_tick, end_tick, restore_ns, regions_restored, "
-                          "bytes_restored, skips FROM passes ORDER BY idx"),
-                 (std::vector<QStringList>{{"100", "0", "10", "20", "0", "0", "0", "0"},
-                                           {"100", "1", "30", "45", "900", "1", "4096", "1"}}));
+                          "bytes_restored, skips, fidelity FROM passes ORDER BY dispatch_id, idx"),
+                 (std::vector<QStringList>{{"100", "0", "10", "20", "0", "0", "0", "0", "-1"},
+                                           {"100", "1", "30", "45", "900", "1", "4096", "1", "1"},
+                                           {"100", "2", "60", "80", "950", "2", "4100", "0", "0"},
+                                           {"102", "0", "1000", "1100", "0", "0", "0", "0", "1"},
+                                           {"102", "1", "1500", "1620", "800", "2", "4100", "0", "0"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch_id, pass_idx, address, size, allocation_id FROM fidelity_mismatches "
+                     "ORDER BY seq"),
+            (std::vector<QStringList>{{"100", "2", "65536", "4096", "1"}, {"102", "1", "196608", "4", "0"}}));
+        QCOMPARE(
+            db.query("SELECT agent, dst, src, size, dispatch_id, waited_ns, e.name FROM async_copies JOIN "
+                     "enum_names e ON e.enum='async_copy_outcome' AND e.code=outcome ORDER BY seq"),
+            (std::vector<QStringList>{{"161", "65536", "589824", "4096", "102", "125000", "waited"},
+                                      {"161", "589824", "65536", "64", "0", "0", "not-fenced"}}));
+        // Sequence numbers of every part survive the compact layout: snapshot < passes < dispatch (102).
+        QCOMPARE(db.integer("SELECT count(*) FROM snapshots s JOIN passes p ON p.dispatch_id = s.dispatch_id "
+                            "JOIN dispatches d ON d.id = s.dispatch_id WHERE s.dispatch_id = 102 AND "
+                            "s.seq < p.seq AND p.seq < d.seq"),
+                 2);
+        QVERIFY(db.integer("SELECT ts_ns FROM snapshots WHERE dispatch_id = 102") <=
+                db.integer("SELECT ts_ns FROM dispatches WHERE id = 102"));
         QCOMPARE(
             db.query("SELECT dispatch_id, pass_idx, address, size, allocation_id, reason FROM restore_skips"),
             (std::vector<QStringList>{{"100", "1", "196608", "4", "0", "0"}}));
@@ -161,11 +201,13 @@ class CollectorTest : public QObject {
                  (std::vector<QStringList>{{"2", "101", "copy failed for 1 region"}}));
         // Every event type: sent (from session end) == stored.
         QCOMPARE(db.integer("SELECT count(*) FROM event_counts WHERE sent IS NOT stored"), 0);
-        QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='dispatch'"), 2);
+        QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='dispatch'"), 3);
+        QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='pass'"), 5);
+        QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='async_copy'"), 2);
         QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='inventory_region'"), 2);
-        QCOMPARE(
-            db.integer("SELECT count(*) FROM sqlite_master WHERE type='index' AND name='dispatches_kernel'"),
-            1);
+        QCOMPARE(db.integer("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
+                            "name='fidelity_mismatches_dispatch'"),
+                 1);
         // Timestamps are ns, increasing with sequence.
         QVERIFY(db.integer("SELECT min(ts_ns) FROM dispatches") >=
                 db.integer("SELECT start_ns FROM session"));

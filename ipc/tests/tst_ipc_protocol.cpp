@@ -50,10 +50,13 @@ std::vector<Record> everyType() {
     add(EventType::snapshot).snapshot = {42, 0xfeed, 5, 8192, 3500, 2, 1, false};
     add(EventType::snapshot_failure).snapshot_failure = {42, 0x7f0000002000, 4096, 12,
                                                          SnapshotFailureReason::symbol_enumeration};
-    add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1};
+    add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1, kFidelityDiffered};
     add(EventType::restore_skip).restore_skip = {
         42, 0x7f0000002000, 4096, 12, 1, RestoreSkipReason::reallocated};
     add(EventType::warning).warning = {42, 10, WarningCode::fidelity_mismatch};
+    add(EventType::fidelity_mismatch).fidelity_mismatch = {42, 1, 0x7f0000002000, 4096, 12};
+    add(EventType::async_copy).async_copy = {
+        0xfeed, 0x7f0000003000, 0x7f0000004000, 65536, 42, 125000, AsyncCopyOutcome::timed_out};
     auto& e = add(EventType::session_end).session_end;
     for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
         e.counts[i] = i * 3;
@@ -70,7 +73,7 @@ class ProtocolTest : public QObject {
   private slots:
     void roundTripEveryEventType() {
         const auto records = everyType();
-        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..17
+        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..19
         const auto bytes = rs::test::frames(records);
         std::size_t offset = 0;
         for (const auto& expected : records) {
@@ -133,6 +136,45 @@ class ProtocolTest : public QObject {
             bad[i] = 0xff;
         }
         QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::invalid_payload);
+    }
+
+    void vmemMapAllocationRoundTrips() {
+        Record rec{};
+        rec.type = EventType::allocation;
+        rec.sequence = 3;
+        rec.allocation = {7,   0x7f0000100000,          1 << 21,          0xfeed,
+                          0x1, AllocationApi::vmem_map, PointerType::hsa, AllocationClass::tracked};
+        const auto bytes = rs::test::frames({rec});
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(r.allocation.api, AllocationApi::vmem_map);
+        QVERIFY(recordsEqual(rec, r));
+    }
+
+    /// Protocol-1 frames (an older spool) still decode: a Pass without fidelity reads as "not checked";
+    /// the protocol-2 types are unknown in a version-1 frame.
+    void protocolOneFramesDecode() {
+        Record pass{};
+        pass.type = EventType::pass;
+        pass.sequence = 4;
+        pass.pass = {42, 100, 250, 0, 0, 0, 0, 0, kFidelityNotChecked};
+        auto bytes = rs::test::frames({pass});
+        bytes[4] = 1; // header version 1
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(r.pass.fidelity, kFidelityNotChecked);
+        Record copy{};
+        copy.type = EventType::async_copy;
+        copy.sequence = 5;
+        copy.async_copy = {1, 2, 3, 4, 0, 0, AsyncCopyOutcome::not_fenced};
+        bytes = rs::test::frames({copy});
+        bytes[4] = 1;
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+                 FrameError::unknown_type);
     }
 
     void outOfRangeEnumIsInvalid() {

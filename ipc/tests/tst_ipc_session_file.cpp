@@ -74,8 +74,42 @@ class SessionFileTest : public QObject {
         QCOMPARE(makeSession(path), std::string());
         sql(path, "PRAGMA user_version = 99");
         const QString message = refusal(path);
-        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (1)"),
+        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (2)"),
                  qPrintable(message));
+    }
+    /// Version-1 files (before the compact layout) pass the check, so readers can open them, but are
+    /// not appended to; version 0 is invalid.
+    void versionOneIsReadableNotAppendable() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/v1.rsdb";
+        QCOMPARE(makeSession(path), std::string());
+        sql(path, "PRAGMA user_version = 1");
+        const auto check = checkSessionFile(path.toStdString());
+        QVERIFY(check.ok);
+        QCOMPARE(check.format_version, 1);
+        QVERIFY2(refusal(path).contains("version 1 can be read but not appended to; this ReplayScope writes "
+                                        "version 2"),
+                 qPrintable(refusal(path)));
+        sql(path, "PRAGMA user_version = 0");
+        QVERIFY2(refusal(path).contains("version 0 is not valid (this ReplayScope reads versions 1 to 2)"),
+                 qPrintable(refusal(path)));
+    }
+    void exitStatusIsRecorded() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/exit.rsdb";
+        QCOMPARE(makeSession(path), std::string());
+        std::string error;
+        QVERIFY2(recordExitStatus(path.toStdString(), 128 + 9, 9, error), error.c_str());
+        sqlite3* db = nullptr;
+        sqlite3_open(path.toLocal8Bit().constData(), &db);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT exit_status, exit_signal FROM session", -1, &st, nullptr);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        QCOMPARE(sqlite3_column_int(st, 0), 137);
+        QCOMPARE(sqlite3_column_int(st, 1), 9);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        QVERIFY(checkSessionFile(path.toStdString()).ok);
     }
     void corruptFileIsRefused() {
         QTemporaryDir dir;

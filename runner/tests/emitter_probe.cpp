@@ -22,12 +22,16 @@ int main(int argc, char** argv) {
     }
     std::string config;
     for (const char* name :
-         {"HSA_TOOLS_LIB", "HSA_TOOLS_ROCPROFILER_V1_TOOLS", "REPLAYSCOPE_PASSES",
+         {// first: the configuration string is cut at 400 bytes
+          "REPLAYSCOPE_LOG", "REPLAYSCOPE_DRAIN_TIMEOUT_MS", "REPLAYSCOPE_PASS_TIMEOUT_MS",
+          "REPLAYSCOPE_STALE_THING", "HSA_TOOLS_LIB", "HSA_TOOLS_ROCPROFILER_V1_TOOLS", "REPLAYSCOPE_PASSES",
           "REPLAYSCOPE_KERNEL_INCLUDE_REGEX", "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX", "REPLAYSCOPE_DISPATCH_SKIP",
           "REPLAYSCOPE_DISPATCH_COUNT", "REPLAYSCOPE_AGENT_FILTER", "REPLAYSCOPE_HOST_MEMORY_BUDGET",
           "REPLAYSCOPE_FIDELITY_CHECK", "LD_PRELOAD"}) {
         const char* v = std::getenv(name);
-        config += std::string(name) + "=" + (v ? v : "<unset>") + "\n";
+        if (v != nullptr) {
+            config += std::string(name) + "=" + v + "\n";
+        }
     }
     emitter.emitSessionStart(argv[0], "probe", "localhost", "probe", config);
     for (unsigned long long i = 1; i <= n; ++i) {

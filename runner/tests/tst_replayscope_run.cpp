@@ -13,8 +13,9 @@ struct Run {
     QString err;
 };
 
-Run run(const QStringList& args) {
+Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(RS_REPLAYSCOPE_RUN, args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
@@ -86,6 +87,38 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY(config.contains("REPLAYSCOPE_FIDELITY_CHECK=1\n"));
         QVERIFY(!config.contains("LD_PRELOAD=" + engine)); // the probe does not link HIP: no preload
         QVERIFY(!QFileInfo::exists(session + ".spool"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("7"));
+        QCOMPARE(scalar(session, "SELECT exit_signal IS NULL FROM session"), QString("1"));
+    }
+
+    /// REPLAYSCOPE_LOG and the two replay timeouts come through from the caller; the options override
+    /// them; any other stale REPLAYSCOPE_* variable is dropped.
+    void callerVariablesAndTimeoutOptions() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/env.rsdb";
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("REPLAYSCOPE_LOG", "1");
+        env.insert("REPLAYSCOPE_DRAIN_TIMEOUT_MS", "77");
+        env.insert("REPLAYSCOPE_PASS_TIMEOUT_MS", "88");
+        env.insert("REPLAYSCOPE_STALE_THING", "x");
+        const Run r = run({"--engine", RS_PROBE, "--replay-pass-timeout-ms", "900", "-o", session, "--",
+                           RS_PROBE, "3", "0"},
+                          env);
+        QCOMPARE(r.exit_code, 0);
+        const QString config =
+            scalar(session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id");
+        QVERIFY2(config.contains("REPLAYSCOPE_LOG=1\n"), qPrintable(config));
+        QVERIFY(config.contains("REPLAYSCOPE_DRAIN_TIMEOUT_MS=77\n"));
+        QVERIFY(config.contains("REPLAYSCOPE_PASS_TIMEOUT_MS=900\n"));
+        QVERIFY(!config.contains("REPLAYSCOPE_STALE_THING"));
+        const Run r2 = run({"--engine", RS_PROBE, "--replay-drain-timeout-ms", "5", "-f", "-o", session, "--",
+                            RS_PROBE, "1", "0"});
+        QCOMPARE(r2.exit_code, 0);
+        QVERIFY(
+            scalar(session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")
+                .contains("REPLAYSCOPE_DRAIN_TIMEOUT_MS=5\n"));
+        const Run help = run({"--help"});
+        QVERIFY(help.exit_code == 0);
     }
 
     void killedProgramGives128PlusSignal() {
@@ -94,6 +127,8 @@ class ReplayScopeRunTest : public QObject {
         const Run r = run({"--engine", RS_PROBE, "-o", session, "--", RS_PROBE, "10", "0", "9"});
         QCOMPARE(r.exit_code, 128 + 9);
         QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("10"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("137"));
+        QCOMPARE(scalar(session, "SELECT exit_signal FROM session"), QString("9"));
     }
 
     void missingEngineIsAClearError() {

@@ -4,6 +4,7 @@
 
 #include "model/AgentSummaryModel.h"
 #include "model/AllocationTableModel.h"
+#include "model/AsyncCopyTableModel.h"
 #include "model/ChartSeriesBuilder.h"
 #include "model/CsvExporter.h"
 #include "model/DispatchTableModel.h"
@@ -303,6 +304,50 @@ class AppModelsTest : public QObject {
         QCOMPARE(format::bytes(200ll << 20), QStringLiteral("200 MiB"));
         QCOMPARE(format::ms(21000), QStringLiteral("0.021"));
         QCOMPARE(format::count(100000), QStringLiteral("100,000"));
+    }
+
+    /// Format 2: pass fidelity, fidelity mismatches in the dispatch detail, async copies, vmem mappings.
+    void fidelityAsyncCopiesAndMappings() {
+        const int row = s_->dispatchRow.value(501, -1); // the synthetic fidelity mismatch
+        QVERIFY(row >= 0);
+        PassTableModel passes;
+        RestoreSkipTableModel skips;
+        AsyncCopyTableModel copies;
+        QAbstractItemModelTester t1(&passes, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&skips, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(&copies, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        passes.setDispatch(s_, row);
+        QCOMPARE(passes.rowCount(), 3);
+        QCOMPARE(passes.headerData(6, Qt::Horizontal).toString(), QStringLiteral("Fidelity"));
+        QCOMPARE(passes.index(0, 6).data().toString(), QStringLiteral("not checked"));
+        QCOMPARE(passes.index(1, 6).data().toString(), QStringLiteral("differed"));
+        QCOMPARE(passes.index(2, 6).data().toString(), QStringLiteral("matched"));
+        skips.setDispatch(s_, row);
+        const int n = skips.rowCount();
+        QVERIFY(n >= 1);
+        QCOMPARE(skips.index(n - 1, 4).data().toString(), QStringLiteral("output differed from pass 1"));
+        QCOMPARE(skips.index(n - 1, 0).data().toString(), QStringLiteral("1"));
+        copies.setSnapshot(s_);
+        QCOMPARE(copies.rowCount(), int(s_->asyncCopies.size()));
+        int expected = 0; // dispatch index i % 50 == 25, when replayed
+        for (const DispatchRow& d : s_->dispatches) {
+            expected += (d.id - 1) % 50 == 25 && d.decision == 0;
+        }
+        QCOMPARE(copies.rowCount(), expected);
+        QVERIFY(expected > 5);
+        QCOMPARE(copies.index(0, 7).data().toString(), QStringLiteral("timed-out"));
+        QCOMPARE(copies.index(0, 6).data(SortRole).toDouble(), 5.0);
+        QCOMPARE(copies.index(1, 7).data().toString(), QStringLiteral("waited"));
+        int mappings = 0;
+        AllocationTableModel allocations;
+        allocations.setSnapshot(s_);
+        for (int r = 0; r < allocations.rowCount(); ++r) {
+            for (int c = 0; c < allocations.columnCount(); ++c) {
+                mappings += allocations.index(r, c).data().toString() == QStringLiteral("hsa_amd_vmem_map");
+            }
+        }
+        QCOMPARE(mappings, 1);
+        QVERIFY(s_->info.hasExitStatus == false); // written by replayscope-run only
     }
 };
 

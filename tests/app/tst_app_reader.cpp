@@ -138,7 +138,7 @@ class AppReaderTest : public QObject {
         execSql(newer, {QStringLiteral("PRAGMA user_version = 7")});
         QTest::newRow("newer format")
             << newer << int(SessionError::Kind::newerSchema)
-            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (1)");
+            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (2)");
         const QString truncated = test::synthetic(d, QStringLiteral("truncated.rsdb"), o);
         QFile t(truncated);
         QVERIFY(t.size() > 8192);
@@ -156,6 +156,70 @@ class AppReaderTest : public QObject {
         c.close();
         QTest::newRow("corrupt") << corrupt << int(SessionError::Kind::corrupt) << QStringLiteral("corrupt");
     }
+    /// A format-1 file (four rows per replayed dispatch, no fidelity / async copies / exit status) still
+    /// opens: the documented tables are real tables there.
+    void readsFormatOneFiles() {
+        const QString path = dir_.path() + QStringLiteral("/v1.rsdb");
+        execSql(
+            path,
+            {QStringLiteral("PRAGMA application_id = 1381188674"),
+             QStringLiteral("PRAGMA user_version = 1"),
+             QStringLiteral("CREATE TABLE session(id INTEGER PRIMARY KEY, format_version, created_wall_ns, "
+                            "protocol_version, pid, executable_id, argv_id, hostname_id, engine_version_id, "
+                            "configuration_id, start_seq, start_ns, start_wall_ns, end_seq, end_ns, spooled, "
+                            "complete, last_sequence, events_stored, end_reason)"),
+             QStringLiteral(
+                 "INSERT INTO session VALUES (1, 1, 0, 1, 42, 1, 1, 0, 0, 0, 1, 100, 0, 9, 900, 0, "
+                 "1, 9, 9, 'session end received')"),
+             QStringLiteral("CREATE TABLE sequence_gaps(first_seq, last_seq)"),
+             QStringLiteral("CREATE TABLE enum_names(enum, code, name)"),
+             QStringLiteral("INSERT INTO enum_names VALUES ('decision', 0, 'replayed')"),
+             QStringLiteral("CREATE TABLE strings(id INTEGER PRIMARY KEY, text, original_length, seq)"),
+             QStringLiteral("INSERT INTO strings VALUES (1, '/bin/old', 8, 2)"),
+             QStringLiteral("CREATE TABLE agents(handle, seq, ts_ns, name_id, isa_id, device_type, node)"),
+             QStringLiteral("CREATE TABLE allocations(id, alloc_seq, alloc_ns, address, size, agent, api, "
+                            "pool_flags, pointer_type, classification, free_seq, free_ns)"),
+             QStringLiteral("CREATE TABLE module_variables(seq, ts_ns, executable, agent, address, size, "
+                            "symbol_id, status)"),
+             QStringLiteral("CREATE TABLE inventories(agent, generation, seq, ts_ns, bytes, region_count)"),
+             QStringLiteral("CREATE TABLE inventory_regions(agent, generation, idx, seq, address, size, "
+                            "allocation_id, kind)"),
+             QStringLiteral(
+                 "CREATE TABLE dispatches(id INTEGER PRIMARY KEY, seq, ts_ns, agent, queue, "
+                 "kernel_object, kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, "
+                 "workgroup_z, decision)"),
+             QStringLiteral(
+                 "INSERT INTO dispatches VALUES (5, 3, 300, 161, 81, 177, 0, 64, 1, 1, 64, 1, 1, 0)"),
+             QStringLiteral(
+                 "CREATE TABLE snapshots(dispatch_id, seq, ts_ns, agent, generation, regions, bytes, "
+                 "duration_ns, ok, failures)"),
+             QStringLiteral("INSERT INTO snapshots VALUES (5, 4, 400, 161, 1, 2, 4096, 900, 1, 0)"),
+             QStringLiteral("CREATE TABLE snapshot_failures(seq, ts_ns, dispatch_id, address, size, "
+                            "allocation_id, reason)"),
+             QStringLiteral(
+                 "CREATE TABLE passes(dispatch_id, idx, seq, ts_ns, start_tick, end_tick, restore_ns, "
+                 "regions_restored, bytes_restored, skips)"),
+             QStringLiteral("INSERT INTO passes VALUES (5, 1, 6, 600, 2000, 2300, 700, 2, 4096, 0), "
+                            "(5, 0, 5, 500, 1000, 1250, 0, 0, 0, 0)"),
+             QStringLiteral("CREATE TABLE restore_skips(seq, ts_ns, dispatch_id, pass_idx, address, size, "
+                            "allocation_id, reason)"),
+             QStringLiteral("CREATE TABLE warnings(seq, ts_ns, code, dispatch_id, text_id)")});
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(path, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QCOMPARE(s->info.formatVersion, 1);
+        QCOMPARE(s->info.executable, QStringLiteral("/bin/old"));
+        QVERIFY(!s->info.hasExitStatus);
+        QCOMPARE(int(s->dispatches.size()), 1);
+        QCOMPARE(s->dispatches[0].passes, 2);
+        QCOMPARE(s->dispatches[0].kernelMin, 250);
+        QCOMPARE(s->passes[0].index, 0);
+        QCOMPARE(s->passes[1].index, 1);
+        QCOMPARE(s->passes[1].fidelity, -1);
+        QVERIFY(s->asyncCopies.empty());
+        QVERIFY(s->mismatches.empty());
+    }
+
     void badFiles() {
         QFETCH(QString, path);
         QFETCH(int, kind);

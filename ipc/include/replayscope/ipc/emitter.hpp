@@ -99,6 +99,8 @@ class Emitter {
     bool emitEvent(const PassRecord& r) noexcept;
     bool emitEvent(const RestoreSkipRecord& r) noexcept;
     bool emitEvent(const WarningRecord& r) noexcept;
+    bool emitEvent(const FidelityMismatchRecord& r) noexcept; ///< after the PassRecord with fidelity 0
+    bool emitEvent(const AsyncCopyRecord& r) noexcept;
     /// Warning with text (interned).
     bool emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
 

@@ -23,5 +23,11 @@ inline constexpr const char* kDispatchCount =
 inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
 inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
 inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
+/// Engine log on stderr ("1"); passed through from the caller's environment.
+inline constexpr const char* kLog = "REPLAYSCOPE_LOG";
+/// How long a replay waits for the queue to drain before declining (drain-timeout), ms.
+inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS";
+/// How long a replay waits for one pass to complete, ms.
+inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";
 
 } // namespace rs::ipc::env

@@ -14,7 +14,11 @@
 namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
-inline constexpr std::uint16_t kProtocolVersion = 1;
+/// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; a collector of version 2
+/// also accepts version-1 frames (a subset), e.g. from an older spool.
+inline constexpr std::uint16_t kProtocolVersion = 2;
+/// Oldest frame version this build still decodes.
+inline constexpr std::uint16_t kMinProtocolVersion = 1;
 
 /// Longest interned text kept, in bytes. Longer text is cut to this length (at a byte boundary; the
 /// original length is kept in StringRecord::original_length and stored in the session).
@@ -43,9 +47,11 @@ enum class EventType : std::uint16_t {
     restore_skip = 15,
     warning = 16,
     session_end = 17,
+    fidelity_mismatch = 18, ///< protocol 2
+    async_copy = 19,        ///< protocol 2
 };
 /// One past the largest EventType value (size of per-type count arrays, index = value).
-inline constexpr std::size_t kEventTypeSlots = 18;
+inline constexpr std::size_t kEventTypeSlots = 20;
 
 /// Lower-case name of an event type ("dispatch", ...); "unknown" for values outside the enum.
 std::string_view eventTypeName(EventType type) noexcept;
@@ -53,7 +59,11 @@ std::string_view eventTypeName(EventType type) noexcept;
 enum class DeviceType : std::uint8_t { cpu = 0, gpu = 1, dsp = 2, other = 3 };
 
 /// Entry point an allocation came through.
-enum class AllocationApi : std::uint8_t { memory_pool_allocate = 0, memory_allocate = 1 };
+enum class AllocationApi : std::uint8_t {
+    memory_pool_allocate = 0,
+    memory_allocate = 1,
+    vmem_map = 2, ///< a mapping made by hsa_amd_vmem_map (its unmap is a FreeRecord)
+};
 
 /// `hsa_amd_pointer_type_t` as reported by `hsa_amd_pointer_info` (unknown when not queried).
 enum class PointerType : std::uint8_t { unknown = 0, hsa = 1, locked = 2, graphics = 3, ipc = 4 };
@@ -104,6 +114,18 @@ enum class SnapshotFailureReason : std::uint8_t {
 /// Why a region was not restored before a pass.
 enum class RestoreSkipReason : std::uint8_t { freed = 0, reallocated = 1, copy_failed = 2 };
 
+/// What happened to an hsa_amd_memory_async_copy that touched an agent inside a replay window.
+enum class AsyncCopyOutcome : std::uint8_t {
+    not_fenced = 0, ///< let through without waiting
+    waited = 1,     ///< held until the replay window ended
+    timed_out = 2,  ///< held, then let through when the wait timed out
+};
+
+/// Result of a pass's fidelity check (PassRecord::fidelity).
+inline constexpr std::int8_t kFidelityNotChecked = -1;
+inline constexpr std::int8_t kFidelityDiffered = 0;
+inline constexpr std::int8_t kFidelityMatched = 1;
+
 /// Warning category.
 enum class WarningCode : std::uint16_t {
     general = 0,
@@ -150,6 +172,8 @@ struct AgentRecord {
     std::uint32_t node;
 };
 
+/// An allocation, or (api vmem_map) a virtual-memory mapping: then address/size are the mapped range,
+/// agent the agent owning the physical handle and pool_flags the flags of its pool.
 struct AllocationRecord {
     std::uint64_t id; ///< engine-assigned, unique per session (an address can be reused; an id never)
     std::uint64_t address;
@@ -239,6 +263,29 @@ struct PassRecord {
     std::uint32_t index; ///< 0-based pass index
     std::uint32_t regions_restored;
     std::uint32_t skips; ///< RestoreSkipRecords for this pass
+    /// kFidelityNotChecked (-1), kFidelityDiffered (0: output differed from pass 1, followed by
+    /// FidelityMismatchRecords) or kFidelityMatched (1). Protocol 1 frames decode as -1.
+    std::int8_t fidelity;
+};
+
+/// One region whose hash after a pass differed from the hash after pass 1 (index 0).
+struct FidelityMismatchRecord {
+    std::uint64_t dispatch_id;
+    std::uint32_t pass_index;
+    std::uint64_t address;
+    std::uint64_t size;
+    std::uint64_t allocation_id; ///< 0 for module variables
+};
+
+/// An hsa_amd_memory_async_copy that touched an agent inside a replay window, and how long it was held.
+struct AsyncCopyRecord {
+    std::uint64_t agent; ///< handle of the agent whose replay window it met
+    std::uint64_t dst;
+    std::uint64_t src;
+    std::uint64_t size;        ///< bytes
+    std::uint64_t dispatch_id; ///< dispatch of the replay window it waited for (0 if none)
+    std::uint64_t waited_ns;
+    AsyncCopyOutcome outcome;
 };
 
 struct RestoreSkipRecord {
@@ -288,6 +335,8 @@ struct Record {
         RestoreSkipRecord restore_skip;
         WarningRecord warning;
         SessionEndRecord session_end;
+        FidelityMismatchRecord fidelity_mismatch;
+        AsyncCopyRecord async_copy;
     };
 };
 static_assert(std::is_trivially_copyable_v<Record>);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -17,12 +18,16 @@ namespace rs::ipc {
 /// `PRAGMA application_id` of a session file ("RSDB").
 inline constexpr std::int32_t kSessionApplicationId = 0x52534442;
 /// `PRAGMA user_version`: the session schema version this build writes and reads.
-inline constexpr std::int32_t kSessionFormatVersion = 1;
+/// Version 2: compact dispatch rows (docs/session-schema.md), fidelity, async copies, exit status.
+inline constexpr std::int32_t kSessionFormatVersion = 2;
+/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 and 2; writers append only to 2).
+inline constexpr std::int32_t kOldestReadableFormatVersion = 1;
 
 /// Result of checking an existing file before use.
 struct SessionFileCheck {
     bool ok = false;
-    std::string message; ///< why the file is refused (empty when ok)
+    std::string message;    ///< why the file is refused (empty when ok)
+    int format_version = 0; ///< user_version when ok
 };
 
 /// Checks that `path` is a ReplayScope session file this build can read: a SQLite database (else
@@ -30,6 +35,10 @@ struct SessionFileCheck {
 /// (else "foreign SQLite database") and whose user_version is not newer than kSessionFormatVersion.
 /// Opens read-only; never modifies the file.
 SessionFileCheck checkSessionFile(const std::string& path);
+
+/// Stores the program's exit status (exit code, or 128+signal) and terminating signal (0: none) in the
+/// `session` row of a finished version-2 session file. False with `error` set otherwise.
+bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error);
 
 /// Writer of one session file. Rows go into the current transaction; commit() makes them durable
 /// (WAL, synchronous=NORMAL). The `session` row is kept current at every commit, so a file whose
@@ -75,21 +84,41 @@ class SessionStore {
     bool loadState();
     bool begin();
     void markSequence(std::uint64_t sequence);
-    void bindDispatch(sqlite3_stmt* s, int first, const Record& r);
-    /// Inserts the buffered dispatch rows (one multi-row INSERT when the buffer is full). Called before
-    /// any other row, at commit and at finish, so the file never misses a row counted as stored.
-    bool flushDispatches();
+    /// A dispatch_rows row being assembled: the parts of one dispatch seen since the last flush.
+    struct PendingRow {
+        std::uint64_t id = 0;
+        bool has_dispatch = false, has_snapshot = false, has_pass[2] = {false, false};
+        std::uint64_t dispatch_seq = 0, dispatch_ts = 0, snapshot_seq = 0, snapshot_ts = 0;
+        std::uint64_t pass_seq[2] = {0, 0}, pass_ts[2] = {0, 0};
+        DispatchRecord dispatch{};
+        SnapshotRecord snapshot{};
+        PassRecord pass[2]{};
+    };
+    PendingRow& pendingRow(std::uint64_t dispatch_id);
+    /// Binds `row` from parameter `first`; `narrow`: the dispatch columns only.
+    void bindRow(sqlite3_stmt* s, int first, const PendingRow& row, bool narrow);
+    /// Small id of an agent/queue/kernel-object handle (inserted into `handles` when new).
+    std::int64_t handleRef(std::uint64_t handle);
+    /// Upserts the pending rows (multi-row statements). Called when the buffer is full (`final` false:
+    /// the newest rows stay buffered), at commit and at finish (all), so the file never misses a row
+    /// counted as stored.
+    bool flushRows(bool final);
     sqlite3_stmt* statement(EventType type) const { return statements_[static_cast<std::size_t>(type)]; }
 
     sqlite3* db_ = nullptr;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
     sqlite3_stmt* free_update_ = nullptr;
     sqlite3_stmt* session_update_ = nullptr;
-    /// Dispatch rows are inserted kDispatchBatch at a time (one statement execution instead of 32).
-    static constexpr int kDispatchBatch = 32;
-    sqlite3_stmt* dispatch_batch_ = nullptr;
-    Record pending_dispatches_[kDispatchBatch];
-    int pending_count_ = 0;
+    /// Rows are upserted kRowBatch at a time (one statement execution instead of 16).
+    static constexpr int kRowBatch = 16;
+    static constexpr std::size_t kMaxPendingRows = 2048;
+    sqlite3_stmt* row_single_ = nullptr;
+    sqlite3_stmt* row_batch_ = nullptr;
+    sqlite3_stmt* narrow_single_ = nullptr;
+    sqlite3_stmt* narrow_batch_ = nullptr;
+    sqlite3_stmt* handle_insert_ = nullptr;
+    std::vector<PendingRow> pending_;
+    std::unordered_map<std::uint64_t, std::int64_t> refs_;
     bool in_transaction_ = false;
     bool saw_end_ = false;
     std::uint64_t stored_ = 0;

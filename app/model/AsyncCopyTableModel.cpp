@@ -1,0 +1,88 @@
+#include "model/AsyncCopyTableModel.h"
+
+#include "model/Format.h"
+#include "model/ModelRoles.h"
+
+#include <QColor>
+
+namespace rs::app {
+
+namespace {
+enum Column { Seq, Agent, Destination, Source, Size, Dispatch, WaitedMs, Outcome };
+}
+
+AsyncCopyTableModel::AsyncCopyTableModel(QObject* parent)
+    : SessionTableModel(
+          {QStringLiteral("Seq"), QStringLiteral("Agent"), QStringLiteral("Destination"),
+           QStringLiteral("Source"), QStringLiteral("Size"), QStringLiteral("Dispatch"),
+           QStringLiteral("Waited ms"), QStringLiteral("Outcome")},
+          {QStringLiteral("Event sequence number"), QStringLiteral("Agent whose replay window the copy met")},
+          parent) {}
+
+void AsyncCopyTableModel::setSnapshot(const SessionSnapshot& snapshot) {
+    const bool same =
+        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
+    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->asyncCopies.size()), same);
+}
+
+QVariant AsyncCopyTableModel::value(int row, int column) const {
+    const AsyncCopyRow& c = snapshot_->asyncCopies[row];
+    switch (column) {
+    case Seq:
+        return c.seq;
+    case Agent:
+        return c.agent;
+    case Destination:
+        return c.dst;
+    case Source:
+        return c.src;
+    case Size:
+        return c.size;
+    case Dispatch:
+        return c.dispatchId;
+    case WaitedMs:
+        return double(c.waitedNs) / 1e6;
+    case Outcome:
+        return text(row, column);
+    }
+    return {};
+}
+
+QString AsyncCopyTableModel::text(int row, int column) const {
+    const AsyncCopyRow& c = snapshot_->asyncCopies[row];
+    switch (column) {
+    case Seq:
+        return QString::number(c.seq);
+    case Agent:
+        return snapshot_.agentName(c.agent);
+    case Destination:
+        return format::address(c.dst);
+    case Source:
+        return format::address(c.src);
+    case Size:
+        return format::bytes(c.size);
+    case Dispatch:
+        return c.dispatchId ? QString::number(c.dispatchId) : QString();
+    case WaitedMs:
+        return format::ms(c.waitedNs);
+    case Outcome:
+        return snapshot_.enumName(QStringLiteral("async_copy_outcome"), c.outcome);
+    }
+    return {};
+}
+
+QVariant AsyncCopyTableModel::extra(int row, int column, int role) const {
+    const AsyncCopyRow& c = snapshot_->asyncCopies[row];
+    if (role == CodeRole) {
+        return c.outcome;
+    }
+    if (role == AgentRole) {
+        return c.agent;
+    }
+    if (role == Qt::ForegroundRole && column == Outcome && c.outcome == 2) {
+        return QColor(0xc6, 0x28, 0x28);
+    }
+    return {};
+}
+
+} // namespace rs::app
