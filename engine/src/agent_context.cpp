@@ -104,6 +104,13 @@ void AgentDirectory::clear() {
     });
 }
 
+AgentContext* AgentDirectory::find(uint64_t agent) const {
+    return agents_.rlock([&](const auto& m) -> AgentContext* {
+        auto it = m.find(agent);
+        return it == m.end() ? nullptr : it->second.get();
+    });
+}
+
 AgentContext* AgentDirectory::get(hsa_agent_t agent, const Configuration& config) {
     AgentContext* found = agents_.rlock([&](const auto& m) -> AgentContext* {
         auto it = m.find(agent.handle);

@@ -8,6 +8,7 @@
 
 #include <hsa.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -39,6 +40,9 @@ class AgentContext {
     /// Exclusive: one replay window at a time on this agent. Shared: forwarding application packets of
     /// its intercepted queues, so nothing new is forwarded while a window runs.
     std::shared_timed_mutex& replay_lock() { return replay_lock_; }
+    /// Dispatch id of the replay window holding the agent (0: none). Set and cleared by the window under
+    /// the exclusive replay lock; read by the async-copy fence to name the window a copy waited for.
+    std::atomic<uint64_t>& window_dispatch() { return window_dispatch_; }
     /// Forwarded application packets not yet completed: incremented before forwarding, decremented by
     /// the marker barrier-AND (barrier bit) the engine appends behind them.
     hsa_signal_t in_flight() const { return in_flight_; }
@@ -65,6 +69,7 @@ class AgentContext {
     std::string name_;
     bool selected_;
     std::shared_timed_mutex replay_lock_;
+    std::atomic<uint64_t> window_dispatch_{0};
     hsa_signal_t in_flight_{0};
     std::mutex queue_mutex_;
     hsa_queue_t* queue_ = nullptr;
@@ -78,6 +83,9 @@ class AgentDirectory {
   public:
     /// The context of `agent`, or nullptr for a non-GPU agent.
     AgentContext* get(hsa_agent_t agent, const Configuration& config);
+    /// The context of `agent` if one exists (never creates one: an agent without intercepted queues
+    /// has no replay window).
+    AgentContext* find(uint64_t agent) const;
     /// Releases every context's runtime objects and forgets them (OnUnload: a later hsa_init has new
     /// agents, signals and queues).
     void clear();

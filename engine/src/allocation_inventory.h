@@ -18,6 +18,9 @@ struct TrackedAllocation {
     uintptr_t address = 0;
     uint64_t size = 0;
     uint64_t agent = 0; ///< owner agent handle (hsa_amd_pointer_info::agentOwner)
+    /// False for a region that has no allocation row in the session (a vmem mapping while
+    /// REPLAYSCOPE_TRACK_VMEM=0): reports about it carry allocation id 0.
+    bool reported = true;
 };
 
 /// Live tracked allocations keyed by base address. Reads (snapshot listing, restore validation) take

@@ -66,6 +66,12 @@ Configuration Configuration::from_environment() {
     }
     if (const char* v = get(env::kFidelityCheck))
         c.fidelity_check = std::string(v) == "1";
+    if (const char* v = get(env::kTrackVmem)) {
+        if (std::string(v) == "0" || std::string(v) == "1")
+            c.track_vmem = std::string(v) == "1";
+        else
+            c.problems.push_back(std::string(env::kTrackVmem) + "='" + v + "' is not 0 or 1; ignored");
+    }
     if (const char* v = get(env::kLog))
         c.log = std::string(v) == "1";
     uint64_t ms = static_cast<uint64_t>(c.drain_timeout.count());
@@ -118,6 +124,8 @@ std::string Configuration::describe() const {
     }
     out << env::kHostMemoryBudget << '=' << host_memory_budget << '\n';
     out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
+    if (!track_vmem)
+        out << env::kTrackVmem << "=0\n";
     out << env::kDrainTimeoutMs << '=' << drain_timeout.count() << '\n';
     out << env::kPassTimeoutMs << '=' << pass_timeout.count() << '\n';
     return out.str();

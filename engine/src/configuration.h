@@ -24,6 +24,9 @@ inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";
 inline constexpr const char* kLog = "REPLAYSCOPE_LOG";                         ///< "1": events on stderr
 inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS"; ///< default 10000
 inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";   ///< default 60000
+/// "0": virtual-memory mappings (hsa_amd_vmem_map, ROCr 6.x) are not snapshotted, as in the seed's
+/// "Known limitations" (the fidelity check still watches them; docs/replay-window.md). Default "1".
+inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
 } // namespace env
 
 /// The engine's configuration. Malformed values keep the default and are listed in `problems`.
@@ -38,6 +41,7 @@ struct Configuration {
     uint64_t host_memory_budget = 0;       ///< bytes a snapshot may hold; 0 = unlimited
     bool fidelity_check = false;
     bool log = false;
+    bool track_vmem = true; ///< snapshot hsa_amd_vmem_map mappings (ROCr 6.x builds only)
     std::chrono::milliseconds drain_timeout{10000};
     std::chrono::milliseconds pass_timeout{60000};
     std::vector<std::string> problems;

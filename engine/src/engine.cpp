@@ -1,9 +1,11 @@
 // Tool entry points (rocr-facts.md "Tool loading", "Table layout and versions").
 #include "engine.h"
 
+#include "async_copy_fence.h"
 #include "hsa_api.h"
 #include "memory_tracker.h"
 #include "queue_interceptor.h"
+#include "vmem_tracker.h"
 
 #include <cstdio>
 #include <mutex>
@@ -107,41 +109,59 @@ hsa_status_t executable_destroy(hsa_executable_t exe) {
     return hsa().core.hsa_executable_destroy_fn(exe);
 }
 
-/// One stderr line naming what was found and what this build expects; false when unusable.
+/// The ROCr generation whose tables this build expects (rocr-facts.md "Table layout and versions":
+/// 5.2.3 has every major 1; ROCm 6.0 raised HsaApiTable to 3, core and AMD extension to 2, and inserted
+/// two AmdExtTable entries, so a table of the other generation must never be touched).
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+constexpr const char* kBuiltForVersion = "ROCr 6.1.2";
+#else
+constexpr const char* kBuiltForVersion = "ROCr 5.2.3";
+#endif
+
+/// The generation a HsaApiTable major version belongs to.
+const char* generation_of_major(uint32_t major) {
+    return major == 1 ? "ROCr 5.x" : major == 3 ? "ROCr 6.x" : "an unknown ROCr generation";
+}
+
+/// One stderr line naming what was found and what this build expects; false when unusable. Both
+/// generations are named: "built for ROCr 5.2.3 tables (HsaApiTable major 1), runtime offers major 3
+/// (ROCr 6.x)".
 bool check_versions(const HsaApiTable* table) {
     if (!table || !table->core_ || !table->amd_ext_) {
         std::fprintf(stderr,
-                     "replayscope: refusing to load: HSA API table %s is missing (expected core and AMD "
-                     "extension tables of ROCr 5.2.3 layout)\n",
+                     "replayscope: refusing to load: HSA API table %s is missing (built for %s tables, "
+                     "which have core and AMD extension tables)\n",
                      !table          ? ""
                      : !table->core_ ? "core_"
-                                     : "amd_ext_");
+                                     : "amd_ext_",
+                     kBuiltForVersion);
         return false;
     }
     if (table->version.major_id != HSA_API_TABLE_MAJOR_VERSION) {
         std::fprintf(stderr,
-                     "replayscope: refusing to load: HsaApiTable major version %u, expected %u (ROCr 5.2.3 "
-                     "layout; rebuild the engine against this runtime's headers)\n",
-                     table->version.major_id, unsigned{HSA_API_TABLE_MAJOR_VERSION});
+                     "replayscope: refusing to load: built for %s tables (HsaApiTable major %u), runtime "
+                     "offers major %u (%s); use the engine built against this runtime's headers\n",
+                     kBuiltForVersion, unsigned{HSA_API_TABLE_MAJOR_VERSION}, table->version.major_id,
+                     generation_of_major(table->version.major_id));
         return false;
     }
     const ApiTableVersion& core = table->core_->version;
     if (core.major_id != HSA_CORE_API_TABLE_MAJOR_VERSION || core.minor_id < sizeof(CoreApiTable)) {
         std::fprintf(stderr,
-                     "replayscope: refusing to load: CoreApiTable version %u with %u bytes, expected "
-                     "version %u with at least %zu bytes (ROCr 5.2.3 layout)\n",
-                     core.major_id, core.minor_id, unsigned{HSA_CORE_API_TABLE_MAJOR_VERSION},
-                     sizeof(CoreApiTable));
+                     "replayscope: refusing to load: built for %s tables (CoreApiTable major %u, at least "
+                     "%zu bytes), runtime offers major %u with %u bytes\n",
+                     kBuiltForVersion, unsigned{HSA_CORE_API_TABLE_MAJOR_VERSION}, sizeof(CoreApiTable),
+                     core.major_id, core.minor_id);
         return false;
     }
     const ApiTableVersion& amd = table->amd_ext_->version;
     if (amd.major_id != HSA_AMD_EXT_API_TABLE_MAJOR_VERSION || amd.minor_id < sizeof(AmdExtTable)) {
         std::fprintf(stderr,
-                     "replayscope: refusing to load: AmdExtTable version %u with %u bytes, expected "
-                     "version %u with at least %zu bytes (ROCr 5.2.3 layout; ROCm 6 shifted its "
-                     "entries)\n",
-                     amd.major_id, amd.minor_id, unsigned{HSA_AMD_EXT_API_TABLE_MAJOR_VERSION},
-                     sizeof(AmdExtTable));
+                     "replayscope: refusing to load: built for %s tables (AmdExtTable major %u, at least %zu "
+                     "bytes), runtime offers major %u with %u bytes (%s; ROCm 6.0 inserted entries into "
+                     "this table)\n",
+                     kBuiltForVersion, unsigned{HSA_AMD_EXT_API_TABLE_MAJOR_VERSION}, sizeof(AmdExtTable),
+                     amd.major_id, amd.minor_id, amd.major_id >= 2 ? "ROCr 6.x" : "ROCr 5.x");
         return false;
     }
     return true;
@@ -195,6 +215,8 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         g_engine.store(&e, std::memory_order_release);
         report_agents(*e.sink);
         install_memory_tracker(core, amd);
+        install_vmem_tracker(amd);
+        install_async_copy_fence(amd);
         if (core.hsa_executable_freeze_fn != executable_freeze) {
             core.hsa_executable_freeze_fn = executable_freeze;
             core.hsa_executable_destroy_fn = executable_destroy;
@@ -221,6 +243,8 @@ extern "C" __attribute__((visibility("default"))) void OnUnload() {
         release_intercepted_queues();
         e->agents.clear();
         e->inventory.clear();
+        e->watched.clear();
+        e->vmem.clear();
         e->executables.clear();
     } catch (...) {
     }

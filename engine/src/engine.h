@@ -10,6 +10,7 @@
 #include "memory_snapshot.h"
 #include "queue_interceptor.h"
 #include "synchronized.h"
+#include "vmem_tracker.h"
 
 #include <atomic>
 #include <memory>
@@ -25,7 +26,12 @@ struct Engine {
     Configuration config;
     std::unique_ptr<EventSink> sink;
     AllocationInventory inventory;
+    /// Excluded but kernel-visible regions owned by a GPU agent (fine-grained device memory, vmem
+    /// mappings while REPLAYSCOPE_TRACK_VMEM=0): never snapshotted nor restored, only hashed by the
+    /// fidelity check (docs/replay-window.md, "Fidelity check").
+    AllocationInventory watched;
     AllocationClassifier classifier;
+    VmemTracker vmem; ///< hsa_amd_vmem_map mappings (ROCr 6.x)
     ExecutableRegistry executables;
     MemorySnapshotter snapshotter;
     AgentDirectory agents;

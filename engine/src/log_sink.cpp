@@ -29,7 +29,15 @@ std::string_view name(AllocationClass v) {
     return "?";
 }
 std::string_view name(AllocationApi v) {
-    return v == AllocationApi::memory_pool_allocate ? "memory_pool_allocate" : "memory_allocate";
+    switch (v) {
+    case AllocationApi::memory_pool_allocate:
+        return "memory_pool_allocate";
+    case AllocationApi::memory_allocate:
+        return "memory_allocate";
+    case AllocationApi::vmem_map:
+        return "vmem_map";
+    }
+    return "?";
 }
 std::string_view name(PointerType v) {
     switch (v) {
@@ -225,9 +233,22 @@ class LogSink final : public EventSink {
     void pass(const PassEvent& e) noexcept override {
         line("replayscope: pass dispatch=%llu index=%u start=%llu end=%llu restore_ns=%llu "
              "regions_restored=%u "
-             "bytes_restored=%llu skips=%u",
+             "bytes_restored=%llu skips=%u fidelity=%d",
              ull(e.dispatch_id), e.index, ull(e.start_tick), ull(e.end_tick), ull(e.restore_ns),
-             e.regions_restored, ull(e.bytes_restored), e.skips);
+             e.regions_restored, ull(e.bytes_restored), e.skips, int{e.fidelity});
+    }
+    void fidelity_mismatch(const FidelityMismatchEvent& e) noexcept override {
+        line("replayscope: fidelity_mismatch dispatch=%llu pass=%u address=0x%llx size=%llu allocation=%llu",
+             ull(e.dispatch_id), e.pass_index, ull(e.address), ull(e.size), ull(e.allocation_id));
+    }
+    void async_copy(const AsyncCopyEvent& e) noexcept override {
+        const char* outcome = e.outcome == AsyncCopyOutcome::waited      ? "waited"
+                              : e.outcome == AsyncCopyOutcome::timed_out ? "timed_out"
+                                                                         : "not_fenced";
+        line("replayscope: async_copy agent=0x%llx dst=0x%llx src=0x%llx size=%llu dispatch=%llu "
+             "waited_ns=%llu outcome=%s",
+             ull(e.agent), ull(e.dst), ull(e.src), ull(e.size), ull(e.dispatch_id), ull(e.waited_ns),
+             outcome);
     }
     void restore_skip(const RestoreSkipEvent& e) noexcept override {
         line("replayscope: restore_skip dispatch=%llu pass=%u reason=%.*s address=0x%llx size=%llu "
@@ -288,6 +309,12 @@ class TeeSink final : public EventSink {
     }
     void restore_skip(const RestoreSkipEvent& e) noexcept override {
         both([&](EventSink& s) { s.restore_skip(e); });
+    }
+    void fidelity_mismatch(const FidelityMismatchEvent& e) noexcept override {
+        both([&](EventSink& s) { s.fidelity_mismatch(e); });
+    }
+    void async_copy(const AsyncCopyEvent& e) noexcept override {
+        both([&](EventSink& s) { s.async_copy(e); });
     }
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });

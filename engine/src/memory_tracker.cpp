@@ -19,6 +19,8 @@ void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool
         const uint64_t id = e->inventory.next_id();
         if (c.classification == AllocationClass::tracked)
             e->inventory.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
+        else if (c.classification == AllocationClass::excluded_fine_grained && c.agent != 0)
+            e->watched.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
         e->sink->allocation({id, reinterpret_cast<uint64_t>(ptr), size, c.agent, c.pool_flags, api,
                              c.pointer_type, c.classification});
     } catch (...) {
@@ -35,6 +37,8 @@ void record_free(void* ptr) noexcept {
     try {
         if (auto a = e->inventory.remove(reinterpret_cast<uintptr_t>(ptr)))
             e->sink->free({a->id, a->address});
+        else if (auto w = e->watched.remove(reinterpret_cast<uintptr_t>(ptr)))
+            e->sink->free({w->id, w->address});
     } catch (...) {
     }
 }

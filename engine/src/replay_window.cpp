@@ -1,13 +1,16 @@
 #include "replay_window.h"
 
 #include "agent_context.h"
+#include "async_copy_fence.h"
 #include "engine.h"
+#include "fidelity_check.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
 #include "queue_interceptor.h"
 
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +88,14 @@ DispatchDecision ReplayWindow::after_barriers(hsa_signal_t fence) {
         run_once_after(hsa_signal_t{0});
         return DispatchDecision::declined_drain_timeout;
     }
+    // From here the agent is held: asynchronous copies touching it wait (AsyncCopyFence) and may name
+    // this dispatch; the window never issues one itself (this thread is marked for the fence).
+    const AsyncCopyFence::WindowScope on_window_thread;
+    struct WindowMark {
+        std::atomic<uint64_t>& mark;
+        ~WindowMark() { mark.store(0, std::memory_order_release); }
+    } window_mark{agent.window_dispatch()};
+    agent.window_dispatch().store(dispatch_id_, std::memory_order_release);
     if (!wait_signal_eq(agent.in_flight(), 0, deadline)) {
         lock.unlock();
         engine_.sink->warning(WarningCode::general, dispatch_id_,
@@ -128,7 +139,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     AgentContext& agent = *queue_.agent;
     const Configuration& config = engine_.config;
     DispatchDecision decision = DispatchDecision::replayed;
-    std::vector<uint64_t> reference_hashes;
+    std::optional<FidelityCheck> fidelity;
+    if (config.fidelity_check)
+        fidelity.emplace(engine_.snapshotter, engine_.watched, snapshot, agent.agent(), dispatch_id_);
     uint32_t passes_run = 0;
     for (uint32_t i = 0; i < config.passes; ++i) {
         RestoreResult restored;
@@ -179,27 +192,27 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         hsa_amd_profiling_dispatch_time_t ticks{};
         (void)hsa().amd.hsa_amd_profiling_get_dispatch_time_fn(agent.agent(), pass_signal, &ticks);
         destroy_signal(pass_signal);
-        engine_.sink->pass({dispatch_id_, ticks.start, ticks.end, restore_ns, restored.bytes_restored, i,
-                            restored.regions_restored, restored.skips});
-        if (config.fidelity_check) {
-            std::vector<uint64_t> hashes = engine_.snapshotter.hash_regions(snapshot);
-            if (i == 0) {
-                reference_hashes = std::move(hashes);
-            } else {
-                std::string differing;
-                for (size_t r = 0; r < hashes.size() && r < reference_hashes.size(); ++r) {
-                    if (hashes[r] == reference_hashes[r])
-                        continue;
-                    const SnapshotRegion& region = snapshot.regions[r];
-                    differing += (differing.empty() ? "" : ",") +
-                                 (region.name.empty() ? hex(region.address) : region.name);
-                }
-                if (!differing.empty())
-                    engine_.sink->warning(WarningCode::fidelity_mismatch, dispatch_id_,
-                                          "pass " + std::to_string(i) +
-                                              " output differs from pass 0 in: " + differing);
-            }
-        }
+        PassEvent pass{};
+        pass.dispatch_id = dispatch_id_;
+        pass.start_tick = ticks.start;
+        pass.end_tick = ticks.end;
+        pass.restore_ns = restore_ns;
+        pass.bytes_restored = restored.bytes_restored;
+        pass.index = i;
+        pass.regions_restored = restored.regions_restored;
+        pass.skips = restored.skips;
+        pass.fidelity = -1;
+        std::vector<FidelityMismatchEvent> mismatches;
+        std::string differing;
+        if (fidelity)
+            pass.fidelity = fidelity->after_pass(i, mismatches, differing);
+        engine_.sink->pass(pass);
+        for (const FidelityMismatchEvent& m : mismatches)
+            engine_.sink->fidelity_mismatch(m);
+        if (!differing.empty())
+            engine_.sink->warning(WarningCode::fidelity_mismatch, dispatch_id_,
+                                  "pass " + std::to_string(i) +
+                                      " output differs from pass 0 in: " + differing);
     }
     // No restore after the last pass: memory holds exactly one execution's effect.
     hsa().core.hsa_signal_store_screlease_fn(done_, 0);

@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -157,26 +158,64 @@ class TestEngine : public QObject {
         QCOMPARE(names, (QStringList{"OnLoad", "OnUnload", "hipGraphLaunch"}));
     }
 
-    /// Build: OnLoad refuses a table whose AMD extension table is not the 5.2.3 layout, installing nothing.
-    void refusesUnknownTableLayout() {
+    /// Build: OnLoad refuses a table of the other ROCr generation, installing nothing, with one stderr
+    /// line naming both generations (rocr-facts.md "Table layout and versions"). Generation-aware: an engine
+    /// built on 5.2.3 headers is offered 6.x majors (3 / AMD ext 2), one built on 6.1 headers 5.2.3's (1).
+    void refusesOtherTableGeneration() {
         void* h = dlopen(RS_ENGINE_PATH, RTLD_NOW | RTLD_LOCAL);
         QVERIFY2(h, dlerror());
         using OnLoadFn = bool (*)(HsaApiTable*, uint64_t, uint64_t, const char* const*);
         auto on_load = reinterpret_cast<OnLoadFn>(dlsym(h, "OnLoad"));
         QVERIFY(on_load);
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+        constexpr uint32_t kOtherRoot = 1, kOtherAmd = 1;
+        const QString expected = "built for ROCr 6.1.2 tables (HsaApiTable major 3), runtime offers major 1 "
+                                 "(ROCr 5.x)";
+#else
+        constexpr uint32_t kOtherRoot = 3, kOtherAmd = 2;
+        const QString expected = "built for ROCr 5.2.3 tables (HsaApiTable major 1), runtime offers major 3 "
+                                 "(ROCr 6.x)";
+#endif
         CoreApiTable core{};
         core.version = {HSA_CORE_API_TABLE_MAJOR_VERSION, sizeof(CoreApiTable), 0, 0};
         AmdExtTable amd{};
-        amd.version = {2, sizeof(AmdExtTable), 0, 0}; // ROCm 6 style
+        amd.version = {HSA_AMD_EXT_API_TABLE_MAJOR_VERSION, sizeof(AmdExtTable), 0, 0};
         HsaApiTable table{};
-        table.version = {HSA_API_TABLE_MAJOR_VERSION, sizeof(HsaApiTable), 0, 0};
+        table.version = {kOtherRoot, sizeof(HsaApiTable), 0, 0};
         table.core_ = &core;
         table.amd_ext_ = &amd;
-        QVERIFY(!on_load(&table, 1, 0, nullptr));
+        // Capture the engine's stderr line.
+        int pipe_fds[2];
+        QCOMPARE(pipe(pipe_fds), 0);
+        fflush(stderr);
+        const int saved = dup(2);
+        dup2(pipe_fds[1], 2);
+        const bool refused_root = !on_load(&table, 1, 0, nullptr);
+        table.version = {HSA_API_TABLE_MAJOR_VERSION, sizeof(HsaApiTable), 0, 0};
+        amd.version = {kOtherAmd, sizeof(AmdExtTable), 0, 0}; // the other generation's AMD extension table
+        const bool refused_amd = !on_load(&table, 1, 0, nullptr);
         amd.version = {HSA_AMD_EXT_API_TABLE_MAJOR_VERSION, 16, 0, 0}; // too small
-        QVERIFY(!on_load(&table, 1, 0, nullptr));
+        const bool refused_small = !on_load(&table, 1, 0, nullptr);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        close(pipe_fds[1]);
+        QByteArray text;
+        char buffer[4096];
+        for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
+            text.append(buffer, n);
+        close(pipe_fds[0]);
+        QVERIFY(refused_root && refused_amd && refused_small);
+        const QStringList lines = QString::fromLocal8Bit(text).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].contains(expected), qPrintable(lines[0]));
+        QVERIFY2(
+            lines[1].contains("AmdExtTable major " + QString::number(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION)) &&
+                lines[1].contains("runtime offers major " + QString::number(kOtherAmd)),
+            qPrintable(lines[1]));
         QVERIFY(core.hsa_queue_create_fn == nullptr);
         QVERIFY(amd.hsa_amd_memory_pool_allocate_fn == nullptr);
+        QVERIFY(amd.hsa_amd_memory_async_copy_fn == nullptr);
         dlclose(h);
     }
 
@@ -455,10 +494,141 @@ class TestEngine : public QObject {
         QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
         QCOMPARE(r->passes(), 3);
         QCOMPARE(r->warnings("fidelity-mismatch"), QStringList{});
+        // Every pass matched pass 0 (pass 0 is the reference); no mismatch row.
+        QCOMPARE(r->rows("SELECT group_concat(fidelity) FROM (SELECT fidelity FROM passes ORDER BY idx)")
+                     .value(0)
+                     .value(0),
+                 QStringLiteral("1,1,1"));
+        QCOMPARE(r->value("SELECT count(*) FROM fidelity_mismatches"), 0);
         QVERIFY(r->rows("SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")
                     .value(0)
                     .value(0)
                     .contains("REPLAYSCOPE_FIDELITY_CHECK=1"));
+    }
+
+    /// Without the fidelity check every pass row says not-checked (-1).
+    void fidelityNotCheckedByDefault() {
+        const auto r = run(workload("accumulate"), {"--passes", "2"});
+        QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
+        QCOMPARE(r->value("SELECT count(*) FROM passes WHERE fidelity = -1"), 2);
+    }
+
+    /// Fidelity on both generations: a kernel accumulating into FINE-grained device memory (excluded from
+    /// snapshots, seed "What is tracked") leaks state between passes. The check hashes the region read-only
+    /// after every pass: passes 1 and 2 differ from pass 0 (fidelity 0), one mismatch row each naming the
+    /// region (address, size, allocation id of its fine-grained allocation row), a warning per pass; the
+    /// program saw the update three times.
+    void fineGrainedLeakFlagged() {
+        const auto r = run(program("engine_fine_grained_leak"), {"--passes", "3", "--fidelity-check"}, {},
+                           kCodeObjectDir);
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("a[1] - initial[1] = 3"),
+                 qPrintable(r->describe()));
+        QCOMPARE(r->decisions(), QStringList{"accumulate.kd:replayed"});
+        const auto fine =
+            r->rows("SELECT a.id, a.address FROM allocations a JOIN enum_names e ON e.enum = "
+                    "'classification' AND e.code = a.classification WHERE e.name = 'fine-grained' "
+                    "AND a.size = 8192");
+        QCOMPARE(fine.size(), 1);
+        QCOMPARE(r->rows("SELECT group_concat(fidelity) FROM (SELECT fidelity FROM passes ORDER BY idx)")
+                     .value(0)
+                     .value(0),
+                 QStringLiteral("1,0,0"));
+        QCOMPARE(
+            r->rows(
+                "SELECT pass_idx, address, size, allocation_id FROM fidelity_mismatches ORDER BY pass_idx"),
+            (QList<QStringList>{{"1", fine[0][1], "8192", fine[0][0]},
+                                {"2", fine[0][1], "8192", fine[0][0]}}));
+        QCOMPARE(r->warnings("fidelity-mismatch").size(), 2);
+        // Never snapshotted: the inventory holds no region at that address.
+        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE address = " + fine[0][1]), 0);
+    }
+
+    /// Both generations: an hsa_amd_memory_async_copy into a second buffer of the agent, issued from another
+    /// thread while the dispatch replays (3 passes of a 50 ms kernel), waits for the replay window to close
+    /// instead of landing between snapshot and restore: both results are right, and an async_copies row
+    /// says waited, with waited_ns > 0 and the replayed dispatch's id.
+    void asyncCopyWaitsForReplayWindow() {
+        const auto r = run(workload("async_copy_during_dispatch"), {"--passes", "3"},
+                           {"HSA_SIM_KERNEL_TIME_NS=accumulate.kd=50000000"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("b holds the copied contents"),
+                 qPrintable(r->describe()));
+        QCOMPARE(r->decisions(), QStringList{"accumulate.kd:replayed"});
+        QCOMPARE(r->passes(), 3);
+        const auto copies = r->rows("SELECT e.name, c.waited_ns, c.dispatch_id, c.size, c.agent FROM "
+                                    "async_copies c JOIN enum_names e ON "
+                                    "e.enum = 'async_copy_outcome' AND e.code = c.outcome");
+        QCOMPARE(copies.size(), 1);
+        QCOMPARE(copies[0][0], QStringLiteral("waited"));
+        QVERIFY2(copies[0][1].toLongLong() > 0, qPrintable(copies[0][1]));
+        QCOMPARE(copies[0][2], r->rows("SELECT id FROM dispatches").value(0).value(0));
+        QCOMPARE(copies[0][3], QStringLiteral("16384"));
+        QCOMPARE(copies[0][4], r->rows("SELECT agent FROM dispatches").value(0).value(0));
+    }
+
+    /// ROCr 6.x: a coarse-grained vmem mapping (stream-ordered pool style) is captured and restored: the
+    /// workload's a[i] == initial + 1 holds after 3 passes; its allocation row (api hsa_amd_vmem_map,
+    /// tracked, unmapped at the end) is an inventory region of the snapshot, restored before passes 1 and 2
+    /// with no restore skip.
+    void vmemMappingCapturedAndRestored() {
+#if HSA_API_TABLE_MAJOR_VERSION < 3
+        QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
+#else
+        const auto r = run(workload("vmem_accumulate"), {"--passes", "3"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("every a[i] == initial + 1"),
+                 qPrintable(r->describe()));
+        QCOMPARE(r->decisions(), QStringList{"accumulate.kd:replayed"});
+        const auto mapping = r->rows(
+            "SELECT a.id, a.address, a.size, c.name, a.free_seq IS NOT NULL FROM allocations a JOIN "
+            "enum_names p ON "
+            "p.enum = 'api' AND p.code = a.api JOIN enum_names c ON c.enum = 'classification' AND c.code = "
+            "a.classification WHERE p.name = 'hsa_amd_vmem_map'");
+        QCOMPARE(mapping.size(), 1);
+        QCOMPARE(mapping[0].mid(2), (QStringList{"65536", "tracked", "1"}));
+        QVERIFY(r->stdout_text.contains(QStringLiteral("0x%1").arg(mapping[0][1].toULongLong(), 0, 16)));
+        QCOMPARE(
+            r->value("SELECT count(*) FROM inventory_regions ir JOIN snapshots s ON s.agent = ir.agent AND "
+                     "s.generation = ir.generation WHERE ir.allocation_id = " +
+                     mapping[0][0] + " AND ir.address = " + mapping[0][1]),
+            1);
+        QCOMPARE(r->rows("SELECT ok FROM snapshots").value(0).value(0), QStringLiteral("1"));
+        QCOMPARE(r->passes(), 3);
+        QCOMPARE(r->value("SELECT count(*) FROM restore_skips"), 0);
+        QCOMPARE(r->value("SELECT count(*) FROM passes WHERE idx > 0 AND regions_restored >= 1 AND "
+                          "bytes_restored >= 65536"),
+                 2);
+#endif
+    }
+
+    /// ROCr 6.x, REPLAYSCOPE_TRACK_VMEM=0 (the seed's limitation, set through /usr/bin/env because the
+    /// launcher passes on only its own REPLAYSCOPE_* variables): the mapping is not snapshotted, so every
+    /// pass adds 1 and the workload's own check fails; the fidelity check flags the mapping in passes 1
+    /// and 2 (fidelity 0, a mismatch row with its address, allocation id 0: it has no allocation row).
+    void vmemUntrackedFlaggedByFidelity() {
+#if HSA_API_TABLE_MAJOR_VERSION < 3
+        QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
+#else
+        const auto r = run("/usr/bin/env", {"--passes", "3", "--fidelity-check"}, {},
+                           {"REPLAYSCOPE_TRACK_VMEM=0", workload("vmem_accumulate")});
+        QVERIFY2(r->finished && r->exit_code == 1 && r->stderr_text.contains("more than once"),
+                 qPrintable(r->describe()));
+        QVERIFY(r->rows("SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")
+                    .value(0)
+                    .value(0)
+                    .contains("REPLAYSCOPE_TRACK_VMEM=0"));
+        QCOMPARE(r->count_named("allocations", "api", "api", "hsa_amd_vmem_map"), 0);
+        QCOMPARE(r->rows("SELECT group_concat(fidelity) FROM (SELECT fidelity FROM passes ORDER BY idx)")
+                     .value(0)
+                     .value(0),
+                 QStringLiteral("1,0,0"));
+        const auto mismatches = r->rows(
+            "SELECT pass_idx, address, size, allocation_id FROM fidelity_mismatches ORDER BY pass_idx");
+        QCOMPARE(mismatches.size(), 2);
+        const QString address = QStringLiteral("0x%1").arg(mismatches[0][1].toULongLong(), 0, 16);
+        QVERIFY2(r->stdout_text.contains("mapped at " + address), qPrintable(address + "\n" + r->describe()));
+        QCOMPARE(mismatches[0].mid(2), (QStringList{"65536", "0"}));
+        QCOMPARE(mismatches[1][1], mismatches[0][1]);
+        QCOMPARE(r->warnings("fidelity-mismatch").size(), 2);
+#endif
     }
 
     /// 6. Two agents, two threads, 8 replayed dispatches each with 3 ms kernels: no deadlock (the run

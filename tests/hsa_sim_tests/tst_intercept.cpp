@@ -208,9 +208,18 @@ class InterceptTest : public QObject {
         hsa_signal_destroy(second);
     }
 
+    /// ROCr 5.2.3 rule (rocr-facts.md): a second writer call in one invocation aborts. Default on 5.2.3
+    /// headers; on 6.1 headers (several calls allowed by default) forced with HSA_SIM_INTERCEPT_SEMANTICS=5.
     void secondWriterCallAborts() {
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+        const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
+                                        {{"HSA_TOOLS_LIB", RS_TABLE_TOOL},
+                                         { "HSA_SIM_INTERCEPT_SEMANTICS",
+                                           "5" }});
+#else
         const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
                                         {{"HSA_TOOLS_LIB", RS_TABLE_TOOL}});
+#endif
         QVERIFY2(r.finished, qPrintable(r.describe()));
         QVERIFY2(r.out.contains("submitting"), qPrintable(r.describe()));
         QVERIFY2(r.status == QProcess::CrashExit, qPrintable(r.describe()));
@@ -226,6 +235,20 @@ class InterceptTest : public QObject {
         QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exit_code == 0,
                  qPrintable(r.describe()));
         QCOMPARE(r.value("completion"), QString("0"));
+    }
+
+    /// ROCr 6.0+ rule: on 6.1 headers several writer calls per invocation are the default; on 5.2.3
+    /// headers the default is the abort above (secondWriterCallAborts).
+    void defaultWriterSemanticsFollowHeaders() {
+        const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
+                                        {{"HSA_TOOLS_LIB", RS_TABLE_TOOL}});
+        QVERIFY2(r.finished, qPrintable(r.describe()));
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+        QVERIFY2(r.status == QProcess::NormalExit && r.exit_code == 0, qPrintable(r.describe()));
+        QCOMPARE(r.value("completion"), QString("0"));
+#else
+        QVERIFY2(r.status == QProcess::CrashExit && r.err.contains("writer"), qPrintable(r.describe()));
+#endif
     }
 };
 

@@ -1,7 +1,8 @@
 /*
  * HSA_TOOLS_LIB tool loading, as in ROCr 5.2.3. In process: "toolA refuse toolB" is loaded at the first
  * hsa_init (not again at a nested one); OnLoad gets the API table (root/core/amd/finalizer/image versions:
- * major 1, minor == sizeof(table), step 0), runtime_version 1 and the failed-tool count and names; a tool
+ * major 1, minor == sizeof(table), step 0; on ROCr 6.1.2 headers 3/2/2/2/2 with AMD step 1),
+ * runtime_version (the root major: 1, or 3 on 6.1.2) and the failed-tool count and names; a tool
  * that returns false is closed and counted; patched hsa_agent_get_info entries intercept the program's
  * calls, newest tool first; OnUnload runs in reverse order at the final hsa_shut_down. In child processes:
  * the list's quoting rules (double quotes, backslash escapes) and HSA_TOOLS_REPORT_LOAD_FAILURE.
@@ -18,6 +19,9 @@
 using namespace rs_test;
 
 namespace {
+/// runtime_version the simulator passes to OnLoad: the HsaApiTable major of its header generation (1 on
+/// ROCr 5.2.3, 3 on ROCr 6.1.2).
+const QString kRuntime = QString::number(HSA_API_TABLE_MAJOR_VERSION);
 
 QStringList read_log(const QString& path) {
     QFile f(path);
@@ -52,8 +56,9 @@ class ToolLoadingTest : public QObject {
 
     void loadOrderAndFailedTools() {
         const QStringList loads = read_log(log_).filter(QRegularExpression("^load "));
-        QCOMPARE(loads, QStringList({"load A runtime 1 failed 0", "load R runtime 1 failed 0",
-                                     "load B runtime 1 failed 1"}));
+        QCOMPARE(loads, QStringList({"load A runtime " + kRuntime + " failed 0",
+                                     "load R runtime " + kRuntime + " failed 0",
+                                     "load B runtime " + kRuntime + " failed 1"}));
         const QStringList names = read_log(log_).filter(QRegularExpression("^failed-name "));
         QCOMPARE(names, QStringList({QStringLiteral("failed-name B ") + RS_REFUSE_TOOL}));
     }
@@ -67,17 +72,36 @@ class ToolLoadingTest : public QObject {
     void tableVersions() {
         QFETCH(QString, tool);
         const QStringList lines = read_log(log_);
-        const QPair<QString, size_t> tables[] = {{"root", sizeof(HsaApiTable)},
-                                                 {"core", sizeof(CoreApiTable)},
-                                                 {"amd", sizeof(AmdExtTable)},
-                                                 {"finalizer", sizeof(FinalizerExtTable)},
-                                                 {"image", sizeof(ImageExtTable)}};
-        for (const auto& [name, size] : tables) {
+        struct Expected {
+            const char* name;
+            unsigned major;
+            size_t size;
+            unsigned step;
+        };
+        // The generation of the headers the simulator was built against (rocr-facts.md "Table layout and
+        // versions"; "ROCr 6.1.2": HsaApiTable 3, the others 2, AMD extension step 1).
+#if HSA_API_TABLE_MAJOR_VERSION >= 3
+        const Expected tables[] = {{"root", 3, sizeof(HsaApiTable), 0},
+                                   {"core", 2, sizeof(CoreApiTable), 0},
+                                   {"amd", 2, sizeof(AmdExtTable), 1},
+                                   {"finalizer", 2, sizeof(FinalizerExtTable), 0},
+                                   { "image",
+                                     2,
+                                     sizeof(ImageExtTable),
+                                     0 }};
+#else
+        const Expected tables[] = {{"root", 1, sizeof(HsaApiTable), 0},
+                                   {"core", 1, sizeof(CoreApiTable), 0},
+                                   {"amd", 1, sizeof(AmdExtTable), 0},
+                                   {"finalizer", 1, sizeof(FinalizerExtTable), 0},
+                                   {"image", 1, sizeof(ImageExtTable), 0}};
+#endif
+        for (const auto& [name, major, size, step] : tables) {
             const QString prefix = QStringLiteral("version %1 %2 ").arg(tool, name);
             const QStringList found =
                 lines.filter(QRegularExpression("^" + QRegularExpression::escape(prefix)));
             QCOMPARE(found.size(), 1);
-            QCOMPARE(found[0], prefix + QStringLiteral("1 %1 0").arg(size));
+            QCOMPARE(found[0], prefix + QStringLiteral("%1 %2 %3").arg(major).arg(size).arg(step));
         }
     }
 
@@ -149,9 +173,9 @@ class ToolLoadingTest : public QObject {
             run_child(RS_SIM_CHILD_PATH, {"tools"}, {{"HSA_TOOLS_LIB", list}, {"RS_PROBE_LOG", log}});
         QVERIFY2(r.finished && r.status == QProcess::NormalExit && r.exit_code == 0,
                  qPrintable(r.describe()));
-        QCOMPARE(
-            read_log(log).filter(QRegularExpression("^(load|unload) ")),
-            QStringList({"load A runtime 1 failed 0", "load B runtime 1 failed 0", "unload B", "unload A"}));
+        QCOMPARE(read_log(log).filter(QRegularExpression("^(load|unload) ")),
+                 QStringList({"load A runtime " + kRuntime + " failed 0",
+                              "load B runtime " + kRuntime + " failed 0", "unload B", "unload A"}));
     }
 
     void reportLoadFailures() {
@@ -167,7 +191,8 @@ class ToolLoadingTest : public QObject {
         QVERIFY2(r.err.contains(RS_REFUSE_TOOL), qPrintable(r.err));
         // Tools after the failures still load, and are told about the refused one.
         const QStringList lines = read_log(log);
-        QVERIFY2(lines.filter(QRegularExpression("^load B runtime 1 failed [12]$")).size() == 1,
+        QVERIFY2(lines.filter(QRegularExpression("^load B runtime " + kRuntime + " failed [12]$")).size() ==
+                     1,
                  qPrintable(lines.join('\n')));
         QVERIFY2(lines.contains(QStringLiteral("failed-name B ") + RS_REFUSE_TOOL),
                  qPrintable(lines.join('\n')));
