@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package ReplayScope needs to build, test and package itself.
-# Idempotent; run as root on Debian 12 (bookworm). Later parts add their packages here.
+# Installs every Debian package ReplayScope needs to build, test and package itself, then fetches the
+# ROCr 6.1.2 headers (packaging/fetch-rocr61-headers.sh). Idempotent; run as root on Debian 12 (bookworm).
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps.sh: run as root (apt-get needs it)" >&2
@@ -18,7 +18,7 @@ packages=(
     # headless GUI runs and screenshots
     xvfb xauth
     # packaging
-    dpkg-dev file
+    dpkg-dev file help2man librsvg2-bin
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -26,9 +26,11 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
     echo "install-deps.sh: all ${#packages[@]} packages already installed"
-    exit 0
+else
+    echo "install-deps.sh: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps.sh: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# The second ROCr header generation (preset rocr61, part of the test command), into third_party/.
+"$(dirname "$0")/fetch-rocr61-headers.sh"
