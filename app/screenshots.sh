@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Regenerates docs/images/inspector-*.png: writes a 3,000-dispatch session through the pipeline's
-# SessionStore (inspector_make_session) and grabs every page offscreen (replayscope --screenshots).
-#   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, inspector_make_session)
+# Regenerates docs/images/inspector-*.png from a real recording: the demo workload replayed by the
+# engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
+# a 6 MiB host-memory budget so that the larger snapshots are declined), then every page grabbed
+# offscreen (replayscope --screenshots).
+#   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
+#                                      replayscope_engine, hsa_sim, workload_demo)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$build/bin/inspector_make_session" "$tmp/lulesh.rsdb" 3000 6
-QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/lulesh.rsdb" "$tmp/shots"
+HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
+    --host-memory-budget 6M -o "$tmp/demo.rsdb" -- "$build/tests/workloads/demo" --iterations 40
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
 mkdir -p "$root/docs/images"
 for f in "$tmp"/shots/*.png; do
     cp "$f" "$root/docs/images/inspector-$(basename "$f")"

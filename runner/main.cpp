@@ -103,6 +103,10 @@ int main(int argc, char** argv) {
                    "Decline a replay whose snapshot would exceed this many host bytes (suffix K/M/G/T)");
     app.add_flag("--fidelity-check", replay.fidelity_check,
                  "Hash tracked regions after each pass and record whether the output matched pass 1");
+    bool no_track_vmem = false;
+    app.add_flag("--no-track-vmem", no_track_vmem,
+                 "Leave hsa_amd_vmem_map mappings (ROCr 6.x) out of the snapshot, as the original mechanism "
+                 "did; with --fidelity-check the leak is then flagged");
     unsigned replay_drain_ms = 0, replay_pass_ms = 0;
     auto* replay_drain_option =
         app.add_option("--replay-drain-timeout-ms", replay_drain_ms,
@@ -139,6 +143,7 @@ int main(int argc, char** argv) {
     if (replay_pass_option->count() > 0) {
         replay.pass_timeout_ms = replay_pass_ms;
     }
+    replay.track_vmem = !no_track_vmem;
     if (!host_budget_text.empty()) {
         const auto bytes = rs::runner::parseBytes(host_budget_text);
         if (!bytes) {

@@ -111,6 +111,9 @@ void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
     }
     set(env::kHostMemoryBudget, std::to_string(o.host_memory_budget));
     set(env::kFidelityCheck, o.fidelity_check ? "1" : "0");
+    if (!o.track_vmem) {
+        set(env::kTrackVmem, "0");
+    }
     if (o.drain_timeout_ms) {
         set(env::kDrainTimeoutMs, std::to_string(*o.drain_timeout_ms));
     }

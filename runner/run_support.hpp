@@ -41,6 +41,7 @@ struct ReplayOptions {
     std::string agent_filter;
     std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
     bool fidelity_check = false;
+    bool track_vmem = true;                   ///< false: REPLAYSCOPE_TRACK_VMEM=0
     std::optional<unsigned> drain_timeout_ms; ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
     std::optional<unsigned> pass_timeout_ms;  ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
 };

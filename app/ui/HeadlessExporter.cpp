@@ -133,13 +133,13 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     grab(QStringLiteral("charts.png"));
     auto* launch = window.launchDialog();
     RunCommand::Options o;
-    o.program = QStringLiteral("/opt/apps/lulesh/build/lulesh2.0");
-    o.arguments = {QStringLiteral("-s"), QStringLiteral("45"), QStringLiteral("-i"), QStringLiteral("200")};
+    o.program = QStringLiteral("build/default/tests/workloads/demo");
+    o.arguments = {QStringLiteral("--iterations"), QStringLiteral("40")};
     o.passes = 3;
-    o.kernelInclude = QStringLiteral("^Calc");
+    o.kernelExclude = QStringLiteral("^copy_halo");
     o.hostMemoryBudget = QStringLiteral("2G");
     o.fidelityCheck = true;
-    o.output = QStringLiteral("lulesh.rsdb");
+    o.output = QStringLiteral("demo.rsdb");
     launch->setOptions(o);
     launch->show();
     settle(300);

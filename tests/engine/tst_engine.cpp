@@ -599,16 +599,16 @@ class TestEngine : public QObject {
 #endif
     }
 
-    /// ROCr 6.x, REPLAYSCOPE_TRACK_VMEM=0 (the seed's limitation, set through /usr/bin/env because the
-    /// launcher passes on only its own REPLAYSCOPE_* variables): the mapping is not snapshotted, so every
+    /// ROCr 6.x, `replayscope-run --no-track-vmem` (REPLAYSCOPE_TRACK_VMEM=0, the seed's limitation): the
+    /// mapping is not snapshotted, so every
     /// pass adds 1 and the workload's own check fails; the fidelity check flags the mapping in passes 1
     /// and 2 (fidelity 0, a mismatch row with its address, allocation id 0: it has no allocation row).
     void vmemUntrackedFlaggedByFidelity() {
 #if HSA_API_TABLE_MAJOR_VERSION < 3
         QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
 #else
-        const auto r = run("/usr/bin/env", {"--passes", "3", "--fidelity-check"}, {},
-                           {"REPLAYSCOPE_TRACK_VMEM=0", workload("vmem_accumulate")});
+        const auto r =
+            run(workload("vmem_accumulate"), {"--passes", "3", "--fidelity-check", "--no-track-vmem"});
         QVERIFY2(r->finished && r->exit_code == 1 && r->stderr_text.contains("more than once"),
                  qPrintable(r->describe()));
         QVERIFY(r->rows("SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")

@@ -23,6 +23,8 @@ inline constexpr const char* kDispatchCount =
 inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
 inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
 inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
+/// "0" to leave hsa_amd_vmem_map mappings out of the inventory (ROCr 6.x); unset or "1": tracked.
+inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
 /// Engine log on stderr ("1"); passed through from the caller's environment.
 inline constexpr const char* kLog = "REPLAYSCOPE_LOG";
 /// How long a replay waits for the queue to drain before declining (drain-timeout), ms.
