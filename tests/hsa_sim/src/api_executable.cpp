@@ -72,7 +72,8 @@ void* open_library(const std::vector<uint8_t>& bytes, std::string& error) {
 
 } // namespace
 
-hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file, hsa_code_object_reader_t* code_object_reader) {
+hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
+                                                     hsa_code_object_reader_t* code_object_reader) {
     SIM_REQUIRE_INIT();
     if (!code_object_reader)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -107,7 +108,8 @@ hsa_status_t hsa_code_object_reader_create_from_memory(const void* code_object, 
     r->bytes.assign(b, b + size);
     r->memory_base = code_object;
     char uri[128];
-    std::snprintf(uri, sizeof(uri), "memory://%d#offset=%p&size=%zu", static_cast<int>(getpid()), code_object, size);
+    std::snprintf(uri, sizeof(uri), "memory://%d#offset=%p&size=%zu", static_cast<int>(getpid()), code_object,
+                  size);
     r->uri = uri;
     *code_object_reader = {reinterpret_cast<uint64_t>(r)};
     return HSA_STATUS_SUCCESS;
@@ -123,8 +125,8 @@ hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t code_object
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_executable_create_alt(hsa_profile_t profile, hsa_default_float_rounding_mode_t rounding, const char*,
-                                       hsa_executable_t* executable) {
+hsa_status_t hsa_executable_create_alt(hsa_profile_t profile, hsa_default_float_rounding_mode_t rounding,
+                                       const char*, hsa_executable_t* executable) {
     SIM_REQUIRE_INIT();
     if (!executable)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -184,7 +186,8 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
     std::string error;
     void* lib = open_library(reader->bytes, error);
     if (!lib) {
-        std::fprintf(stderr, "hsa_sim: not a simulated code object (%s): %s\n", reader->uri.c_str(), error.c_str());
+        std::fprintf(stderr, "hsa_sim: not a simulated code object (%s): %s\n", reader->uri.c_str(),
+                     error.c_str());
         return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
     auto entry = reinterpret_cast<hsa_sim_code_object_fn_t>(dlsym(lib, HSA_SIM_CODE_OBJECT_ENTRY));
@@ -303,7 +306,8 @@ hsa_status_t hsa_executable_validate_alt(hsa_executable_t executable, const char
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable_info_t attribute, void* value) {
+hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable_info_t attribute,
+                                     void* value) {
     SIM_REQUIRE_INIT();
     auto& reg = ExecutableRegistry::instance();
     std::shared_lock lock(reg.mutex());
@@ -382,7 +386,8 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t executable_s
         return put(value, true);
     case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS:
         // 0 until the executable is frozen (HSA 1.2 §2.9.4).
-        return put<uint64_t>(value, (!kernel && frozen) ? reinterpret_cast<uint64_t>(s->variable_address) : 0);
+        return put<uint64_t>(value,
+                             (!kernel && frozen) ? reinterpret_cast<uint64_t>(s->variable_address) : 0);
     case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION:
         return put(value, HSA_VARIABLE_ALLOCATION_AGENT);
     case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT:
@@ -414,6 +419,16 @@ namespace {
 
 using SymbolCallback = hsa_status_t (*)(hsa_executable_t, hsa_agent_t, hsa_executable_symbol_t, void*);
 
+/// Fault injection (HSA_SIM_REFUSE_SYMBOL_ITERATION): true when symbol iteration of `e` must fail.
+bool refuses_iteration(const Executable& e) {
+    auto& cfg = Runtime::instance().config();
+    for (auto& l : e.code_objects) {
+        if (cfg.refuses_symbol_iteration(l->uri))
+            return true;
+    }
+    return false;
+}
+
 hsa_status_t iterate(hsa_executable_t executable, const hsa_agent_t* agent, SymbolCallback agent_cb,
                      hsa_status_t (*plain_cb)(hsa_executable_t, hsa_executable_symbol_t, void*), void* data) {
     SIM_REQUIRE_INIT();
@@ -426,11 +441,8 @@ hsa_status_t iterate(hsa_executable_t executable, const hsa_agent_t* agent, Symb
         Executable* e = reg.find(executable);
         if (!e)
             return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-        auto& cfg = Runtime::instance().config();
-        for (auto& l : e->code_objects) {
-            if (cfg.refuses_symbol_iteration(l->uri))
-                return HSA_STATUS_ERROR; // fault injection: HSA_SIM_REFUSE_SYMBOL_ITERATION
-        }
+        if (refuses_iteration(*e))
+            return HSA_STATUS_ERROR;
         for (auto& l : e->code_objects) {
             if (agent && l->agent->handle().handle != agent->handle)
                 continue;
@@ -457,14 +469,15 @@ hsa_status_t hsa_executable_iterate_agent_symbols(hsa_executable_t executable, h
 }
 
 hsa_status_t hsa_executable_iterate_symbols(hsa_executable_t executable,
-                                            hsa_status_t (*callback)(hsa_executable_t, hsa_executable_symbol_t, void*),
+                                            hsa_status_t (*callback)(hsa_executable_t,
+                                                                     hsa_executable_symbol_t, void*),
                                             void* data) {
     return iterate(executable, nullptr, nullptr, callback, data);
 }
 
 hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t executable,
-                                                    hsa_status_t (*callback)(hsa_executable_t, hsa_executable_symbol_t,
-                                                                             void*),
+                                                    hsa_status_t (*callback)(hsa_executable_t,
+                                                                             hsa_executable_symbol_t, void*),
                                                     void*) {
     // Simulated code objects have agent-allocation symbols only: there is nothing to iterate, but the
     // fault injection still applies.
@@ -476,11 +489,7 @@ hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t executable,
     Executable* e = reg.find(executable);
     if (!e)
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    for (auto& l : e->code_objects) {
-        if (Runtime::instance().config().refuses_symbol_iteration(l->uri))
-            return HSA_STATUS_ERROR;
-    }
-    return HSA_STATUS_SUCCESS;
+    return refuses_iteration(*e) ? HSA_STATUS_ERROR : HSA_STATUS_SUCCESS;
 }
 
 } // namespace sim::api

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace sim::api {
 
@@ -17,7 +18,9 @@ struct SimIsa {
     const char* name = kGpuIsaName;
 } g_gpu_isa;
 
-hsa_isa_t gpu_isa() { return {reinterpret_cast<uint64_t>(&g_gpu_isa)}; }
+hsa_isa_t gpu_isa() {
+    return {reinterpret_cast<uint64_t>(&g_gpu_isa)};
+}
 
 void copy_name(void* value, const std::string& s, size_t capacity = 64) {
     auto* out = static_cast<char*>(value);
@@ -31,10 +34,28 @@ hsa_status_t put(void* value, T v) {
     return HSA_STATUS_SUCCESS;
 }
 
+/// Calls `callback(handle_of(item), data)` for each item until one returns other than SUCCESS, which is
+/// returned (HSA 1.2 iteration contract: INFO_BREAK or an error stops the walk and is passed on).
+template <typename Range, typename HandleOf, typename Callback>
+hsa_status_t for_each(const Range& items, HandleOf handle_of, Callback callback, void* data) {
+    for (auto* item : items) {
+        if (!item)
+            continue;
+        hsa_status_t s = callback(handle_of(item), data);
+        if (s != HSA_STATUS_SUCCESS)
+            return s;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
 } // namespace
 
-hsa_status_t hsa_init() { return Runtime::instance().acquire(); }
-hsa_status_t hsa_shut_down() { return Runtime::instance().release(); }
+hsa_status_t hsa_init() {
+    return Runtime::instance().acquire();
+}
+hsa_status_t hsa_shut_down() {
+    return Runtime::instance().release();
+}
 
 hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
@@ -66,7 +87,8 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
     }
 }
 
-hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major, uint16_t, bool* result) {
+hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major, uint16_t,
+                                            bool* result) {
     SIM_REQUIRE_INIT();
     if (!result)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -84,13 +106,15 @@ hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t v
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major, uint16_t, void* table) {
+hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version_major, uint16_t,
+                                            void* table) {
     // The deprecated form copies the 1.00 table (the first members of every later version).
-    return api::hsa_system_get_major_extension_table(extension, version_major, sizeof(hsa_ven_amd_loader_1_00_pfn_t), table);
+    return api::hsa_system_get_major_extension_table(extension, version_major,
+                                                     sizeof(hsa_ven_amd_loader_1_00_pfn_t), table);
 }
 
-hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major, size_t table_length,
-                                                  void* table) {
+hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
+                                                  size_t table_length, void* table) {
     SIM_REQUIRE_INIT();
     if (!table || table_length == 0)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -103,8 +127,9 @@ hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t v
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t agent, uint16_t version_major,
-                                                 uint16_t* version_minor, bool* result) {
+hsa_status_t hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t agent,
+                                                 uint16_t version_major, uint16_t* version_minor,
+                                                 bool* result) {
     SIM_REQUIRE_INIT();
     if (!Runtime::instance().agent(agent))
         return HSA_STATUS_ERROR_INVALID_AGENT;
@@ -121,12 +146,8 @@ hsa_status_t hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void
     SIM_REQUIRE_INIT();
     if (!callback)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    for (Agent* a : Runtime::instance().agents()) {
-        hsa_status_t s = callback(a->handle(), data);
-        if (s != HSA_STATUS_SUCCESS)
-            return s;
-    }
-    return HSA_STATUS_SUCCESS;
+    return for_each(
+        Runtime::instance().agents(), [](Agent* a) { return a->handle(); }, callback, data);
 }
 
 hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attribute, void* value) {
@@ -240,7 +261,8 @@ hsa_status_t hsa_isa_from_name(const char* name, hsa_isa_t* isa) {
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa, void* data), void* data) {
+hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa, void* data),
+                                    void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
     if (!a)
@@ -271,7 +293,8 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void*
     }
 }
 
-hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent, hsa_status_t (*callback)(hsa_region_t region, void* data),
+hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent,
+                                       hsa_status_t (*callback)(hsa_region_t region, void* data),
                                        void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
@@ -279,15 +302,14 @@ hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent, hsa_status_t (*callbac
         return HSA_STATUS_ERROR_INVALID_AGENT;
     if (!callback)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    // Like ROCr, the fine-grained device pool is not offered as a region.
+    std::vector<MemoryPool*> regions;
     for (MemoryPool* p : a->pools) {
-        // Like ROCr, the fine-grained device pool is not offered as a region.
-        if (a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)
-            continue;
-        hsa_status_t s = callback(p->region_handle(), data);
-        if (s != HSA_STATUS_SUCCESS)
-            return s;
+        if (!(a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED))
+            regions.push_back(p);
     }
-    return HSA_STATUS_SUCCESS;
+    return for_each(
+        regions, [](MemoryPool* p) { return p->region_handle(); }, callback, data);
 }
 
 hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void* value) {
@@ -322,25 +344,20 @@ hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribut
     }
 }
 
-hsa_status_t hsa_amd_agent_iterate_memory_pools(hsa_agent_t agent,
-                                                hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void* data),
-                                                void* data) {
+hsa_status_t hsa_amd_agent_iterate_memory_pools(
+    hsa_agent_t agent, hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void* data), void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
     if (!a)
         return HSA_STATUS_ERROR_INVALID_AGENT;
     if (!callback)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    for (MemoryPool* p : a->pools) {
-        hsa_status_t s = callback(p->pool_handle(), data);
-        if (s != HSA_STATUS_SUCCESS)
-            return s;
-    }
-    return HSA_STATUS_SUCCESS;
+    return for_each(
+        a->pools, [](MemoryPool* p) { return p->pool_handle(); }, callback, data);
 }
 
-hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool, hsa_amd_memory_pool_info_t attribute,
-                                          void* value) {
+hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
+                                          hsa_amd_memory_pool_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
     MemoryPool* p = Runtime::instance().pool(memory_pool.handle);
     if (!p)
@@ -407,7 +424,8 @@ hsa_status_t hsa_status_string(hsa_status_t status, const char** status_string) 
         *status_string = "HSA_STATUS_ERROR: A generic error has occurred.";
         break;
     case HSA_STATUS_ERROR_INVALID_ARGUMENT:
-        *status_string = "HSA_STATUS_ERROR_INVALID_ARGUMENT: One of the actual arguments does not meet a precondition.";
+        *status_string =
+            "HSA_STATUS_ERROR_INVALID_ARGUMENT: One of the actual arguments does not meet a precondition.";
         break;
     case HSA_STATUS_ERROR_INVALID_AGENT:
         *status_string = "HSA_STATUS_ERROR_INVALID_AGENT: The agent is invalid.";
@@ -422,7 +440,8 @@ hsa_status_t hsa_status_string(hsa_status_t status, const char** status_string) 
         *status_string = "HSA_STATUS_ERROR_INVALID_QUEUE: The queue is invalid.";
         break;
     case HSA_STATUS_ERROR_OUT_OF_RESOURCES:
-        *status_string = "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.";
+        *status_string =
+            "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.";
         break;
     case HSA_STATUS_ERROR_NOT_INITIALIZED:
         *status_string = "HSA_STATUS_ERROR_NOT_INITIALIZED: The HSA runtime has not been initialized.";
