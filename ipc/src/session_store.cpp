@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <string_view>
 #include <sys/stat.h>
+#include <type_traits>
 #include <unistd.h>
 
 namespace rs::ipc {
@@ -223,6 +225,26 @@ inline void bind(sqlite3_stmt* s, int i, std::uint64_t v) {
 template <typename E>
 inline void bindEnum(sqlite3_stmt* s, int i, E v) {
     sqlite3_bind_int(s, i, static_cast<int>(v));
+}
+/// One parameter by its value's type: enums through bindEnum, text (bound in place: it must outlive the
+/// step) as text, signed integers as themselves, unsigned ones through bind().
+template <typename T>
+inline void bindValue(sqlite3_stmt* s, int i, const T& v) {
+    if constexpr (std::is_enum_v<T>) {
+        bindEnum(s, i, v);
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+        sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    } else if constexpr (std::is_signed_v<T>) {
+        sqlite3_bind_int64(s, i, v);
+    } else {
+        bind(s, i, v);
+    }
+}
+/// Binds `values` to consecutive parameters from `first` (the columns of one row, in order).
+template <typename... T>
+inline void bindColumns(sqlite3_stmt* s, int first, const T&... values) {
+    int i = first;
+    (bindValue(s, i++, values), ...);
 }
 
 bool fileHasContent(const std::string& path) {
@@ -445,8 +467,7 @@ std::int64_t SessionStore::handleRef(std::uint64_t handle) {
     }
     const auto ref = static_cast<std::int64_t>(refs_.size()) + 1;
     refs_.emplace(handle, ref);
-    sqlite3_bind_int64(handle_insert_, 1, ref);
-    bind(handle_insert_, 2, handle);
+    bindColumns(handle_insert_, 1, ref, handle);
     if (sqlite3_step(handle_insert_) != SQLITE_DONE) {
         error_ = sqlite3_errmsg(db_);
     }
@@ -563,16 +584,17 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
     }
 }
 
+bool SessionStore::step(sqlite3_stmt* s) {
+    const int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    return true;
+}
+
 bool SessionStore::flushRows(bool final) {
-    auto run = [&](sqlite3_stmt* s) {
-        const int rc = sqlite3_step(s);
-        sqlite3_reset(s);
-        if (rc != SQLITE_DONE) {
-            error_ = sqlite3_errmsg(db_);
-            return false;
-        }
-        return true;
-    };
     // In order (rows append to the table's b-tree): runs of dispatch-only rows (declined dispatches)
     // through the narrow statements, the others wide; kRowBatch rows per execution, the rest singly.
     // When the buffer is merely full, the most recent rows stay: their parts are probably still coming.
@@ -596,12 +618,12 @@ bool SessionStore::flushRows(bool final) {
             for (int k = 0; k < kRowBatch; ++k) {
                 bindRow(batch, 1 + columns * k, pending_[i + static_cast<std::size_t>(k)], narrow);
             }
-            ok = run(batch);
+            ok = step(batch);
         } else {
             sqlite3_stmt* single = narrow ? narrow_single_ : row_single_;
             for (std::size_t k = i; ok && k < run_end; ++k) {
                 bindRow(single, 1, pending_[k], narrow);
-                ok = run(single);
+                ok = step(single);
             }
         }
         i = run_end;
@@ -722,61 +744,29 @@ bool SessionStore::insert(const Record& r) {
         break;
     case EventType::session_start: {
         const auto& x = r.session_start;
-        sqlite3_bind_int(s, 1, x.protocol_version);
-        bind(s, 2, x.pid);
-        bind(s, 3, x.executable);
-        bind(s, 4, x.argv);
-        bind(s, 5, x.hostname);
-        bind(s, 6, x.engine_version);
-        bind(s, 7, x.configuration);
-        bind(s, 8, seq);
-        bind(s, 9, ts);
-        bind(s, 10, x.wall_clock_ns);
+        bindColumns(s, 1, x.protocol_version, x.pid, x.executable, x.argv, x.hostname, x.engine_version,
+                    x.configuration, seq, ts, x.wall_clock_ns);
         break;
     }
-    case EventType::string: {
-        const auto& x = r.string;
-        bind(s, 1, x.id);
-        sqlite3_bind_text(s, 2, x.text, x.length, SQLITE_STATIC);
-        bind(s, 3, x.original_length);
-        bind(s, 4, seq);
+    case EventType::string:
+        bindColumns(s, 1, r.string.id, r.string.view(), r.string.original_length, seq);
         break;
-    }
     case EventType::agent: {
         const auto& x = r.agent;
-        bind(s, 1, x.handle);
-        bind(s, 2, seq);
-        bind(s, 3, ts);
-        bind(s, 4, x.name);
-        bind(s, 5, x.isa);
-        bindEnum(s, 6, x.device_type);
-        bind(s, 7, x.node);
+        bindColumns(s, 1, x.handle, seq, ts, x.name, x.isa, x.device_type, x.node);
         break;
     }
     case EventType::allocation: {
         const auto& x = r.allocation;
-        bind(s, 1, x.id);
-        bind(s, 2, seq);
-        bind(s, 3, ts);
-        bind(s, 4, x.address);
-        bind(s, 5, x.size);
-        bind(s, 6, x.agent);
-        bindEnum(s, 7, x.api);
-        bind(s, 8, x.pool_flags);
-        bindEnum(s, 9, x.pointer_type);
-        bindEnum(s, 10, x.classification);
+        bindColumns(s, 1, x.id, seq, ts, x.address, x.size, x.agent, x.api, x.pool_flags, x.pointer_type,
+                    x.classification);
         break;
     }
     case EventType::free: {
         // Normally the allocation row exists: set its free sequence. Otherwise (its allocation event is
         // still to come, e.g. in a spool) a placeholder row keeps the free; the allocation upsert fills it.
-        bind(free_update_, 1, r.free.allocation_id);
-        bind(free_update_, 2, seq);
-        bind(free_update_, 3, ts);
-        const int rc = sqlite3_step(free_update_);
-        sqlite3_reset(free_update_);
-        if (rc != SQLITE_DONE) {
-            error_ = sqlite3_errmsg(db_);
+        bindColumns(free_update_, 1, r.free.allocation_id, seq, ts);
+        if (!step(free_update_)) {
             return false;
         }
         if (sqlite3_changes(db_) > 0) {
@@ -784,65 +774,32 @@ bool SessionStore::insert(const Record& r) {
             ++stored_;
             return true;
         }
-        bind(s, 1, r.free.allocation_id);
-        bind(s, 2, r.free.address);
-        bind(s, 3, seq);
-        bind(s, 4, ts);
+        bindColumns(s, 1, r.free.allocation_id, r.free.address, seq, ts);
         break;
     }
     case EventType::executable_loaded: {
         const auto& x = r.executable;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.executable);
-        bind(s, 4, x.code_object);
-        bind(s, 5, x.agent);
-        bind(s, 6, x.uri);
+        bindColumns(s, 1, seq, ts, x.executable, x.code_object, x.agent, x.uri);
         break;
     }
     case EventType::module_variable: {
         const auto& x = r.module_variable;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.executable);
-        bind(s, 4, x.agent);
-        bind(s, 5, x.address);
-        bind(s, 6, x.size);
-        bind(s, 7, x.symbol);
-        bindEnum(s, 8, x.status);
+        bindColumns(s, 1, seq, ts, x.executable, x.agent, x.address, x.size, x.symbol, x.status);
         break;
     }
     case EventType::inventory: {
         const auto& x = r.inventory;
-        bind(s, 1, x.agent);
-        bind(s, 2, x.generation);
-        bind(s, 3, seq);
-        bind(s, 4, ts);
-        bind(s, 5, x.bytes);
-        bind(s, 6, x.regions);
+        bindColumns(s, 1, x.agent, x.generation, seq, ts, x.bytes, x.regions);
         break;
     }
     case EventType::inventory_region: {
         const auto& x = r.inventory_region;
-        bind(s, 1, x.agent);
-        bind(s, 2, x.generation);
-        bind(s, 3, x.index);
-        bind(s, 4, seq);
-        bind(s, 5, x.address);
-        bind(s, 6, x.size);
-        bind(s, 7, x.allocation_id);
-        bindEnum(s, 8, x.kind);
+        bindColumns(s, 1, x.agent, x.generation, x.index, seq, x.address, x.size, x.allocation_id, x.kind);
         break;
     }
     case EventType::snapshot_failure: {
         const auto& x = r.snapshot_failure;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.dispatch_id);
-        bind(s, 4, x.address);
-        bind(s, 5, x.size);
-        bind(s, 6, x.allocation_id);
-        bindEnum(s, 7, x.reason);
+        bindColumns(s, 1, seq, ts, x.dispatch_id, x.address, x.size, x.allocation_id, x.reason);
         break;
     }
     case EventType::dispatch:
@@ -850,69 +807,33 @@ bool SessionStore::insert(const Record& r) {
         break;              // assembled above
     case EventType::pass: { // index >= 2
         const auto& x = r.pass;
-        bind(s, 1, x.dispatch_id);
-        bind(s, 2, x.index);
-        bind(s, 3, seq);
-        bind(s, 4, ts);
-        bind(s, 5, x.start_tick);
-        bind(s, 6, x.end_tick);
-        bind(s, 7, x.restore_ns);
-        bind(s, 8, x.regions_restored);
-        bind(s, 9, x.bytes_restored);
-        bind(s, 10, x.skips);
-        sqlite3_bind_int(s, 11, x.fidelity);
+        bindColumns(s, 1, x.dispatch_id, x.index, seq, ts, x.start_tick, x.end_tick, x.restore_ns,
+                    x.regions_restored, x.bytes_restored, x.skips, x.fidelity);
         break;
     }
     case EventType::fidelity_mismatch: {
         const auto& x = r.fidelity_mismatch;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.dispatch_id);
-        bind(s, 4, x.pass_index);
-        bind(s, 5, x.address);
-        bind(s, 6, x.size);
-        bind(s, 7, x.allocation_id);
+        bindColumns(s, 1, seq, ts, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id);
         break;
     }
     case EventType::async_copy: {
         const auto& x = r.async_copy;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.agent);
-        bind(s, 4, x.dst);
-        bind(s, 5, x.src);
-        bind(s, 6, x.size);
-        bind(s, 7, x.dispatch_id);
-        bind(s, 8, x.waited_ns);
-        bindEnum(s, 9, x.outcome);
+        bindColumns(s, 1, seq, ts, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns, x.outcome);
         break;
     }
     case EventType::restore_skip: {
         const auto& x = r.restore_skip;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.dispatch_id);
-        bind(s, 4, x.pass_index);
-        bind(s, 5, x.address);
-        bind(s, 6, x.size);
-        bind(s, 7, x.allocation_id);
-        bindEnum(s, 8, x.reason);
+        bindColumns(s, 1, seq, ts, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, x.reason);
         break;
     }
     case EventType::warning: {
         const auto& x = r.warning;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bindEnum(s, 3, x.code);
-        bind(s, 4, x.dispatch_id);
-        bind(s, 5, x.text);
+        bindColumns(s, 1, seq, ts, x.code, x.dispatch_id, x.text);
         break;
     }
     case EventType::session_end: {
         const auto& x = r.session_end;
-        bind(s, 1, seq);
-        bind(s, 2, ts);
-        bind(s, 3, x.spooled);
+        bindColumns(s, 1, seq, ts, x.spooled);
         // Sent counts are kept for finish(); the row is written in event_counts there.
         sqlite3_stmt* counts = nullptr;
         if (sqlite3_prepare_v2(db_,
@@ -924,9 +845,7 @@ bool SessionStore::insert(const Record& r) {
         }
         for (std::size_t i = 2; i < kEventTypeSlots; ++i) {
             const auto name = eventTypeName(static_cast<EventType>(i));
-            sqlite3_bind_int(counts, 1, static_cast<int>(i));
-            sqlite3_bind_text(counts, 2, name.data(), static_cast<int>(name.size()), SQLITE_STATIC);
-            bind(counts, 3, x.counts[i]);
+            bindColumns(counts, 1, static_cast<int>(i), name, x.counts[i]);
             sqlite3_step(counts);
             sqlite3_reset(counts);
         }
@@ -935,10 +854,7 @@ bool SessionStore::insert(const Record& r) {
         break;
     }
     }
-    const int rc = sqlite3_step(s); // every case binds every parameter: no clear_bindings needed
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-        error_ = sqlite3_errmsg(db_);
+    if (!step(s)) { // every case binds every parameter: no clear_bindings needed
         return false;
     }
     markSequence(seq);
@@ -953,16 +869,9 @@ bool SessionStore::commit() {
     if (!pending_.empty() && !flushRows(true)) {
         return false;
     }
-    bind(session_update_, 1, last_sequence_);
     // events_stored accumulates per commit: count rows added since the previous commit.
-    bind(session_update_, 2, stored_ - committed_stored_);
-    const int rc = sqlite3_step(session_update_);
-    sqlite3_reset(session_update_);
-    if (rc != SQLITE_DONE) {
-        error_ = sqlite3_errmsg(db_);
-        return false;
-    }
-    if (!exec("COMMIT")) {
+    bindColumns(session_update_, 1, last_sequence_, stored_ - committed_stored_);
+    if (!step(session_update_) || !exec("COMMIT")) {
         return false;
     }
     committed_stored_ = stored_;
@@ -1001,8 +910,7 @@ bool SessionStore::finish(const std::string& end_reason) {
         return false;
     }
     for (const auto& [first, last] : missing) {
-        bind(st, 1, first);
-        bind(st, 2, last);
+        bindColumns(st, 1, first, last);
         sqlite3_step(st);
         sqlite3_reset(st);
     }

@@ -84,6 +84,8 @@ class SessionStore {
     bool loadState();
     bool begin();
     void markSequence(std::uint64_t sequence);
+    /// Runs `s` once and resets it; false (lastError() says why) unless it ran to completion.
+    bool step(sqlite3_stmt* s);
     /// A dispatch_rows row being assembled: the parts of one dispatch seen since the last flush.
     struct PendingRow {
         std::uint64_t id = 0;
