@@ -12,29 +12,23 @@ enum Column { Id, Address, Size, Agent, Api, Classification, Allocated, Freed, L
 }
 
 AllocationTableModel::AllocationTableModel(QObject* parent)
-    : SessionTableModel({QStringLiteral("Id"), QStringLiteral("Address"), QStringLiteral("Size"),
-                         QStringLiteral("Agent"), QStringLiteral("API"), QStringLiteral("Tracking"),
-                         QStringLiteral("Allocated (seq)"), QStringLiteral("Freed (seq)"),
-                         QStringLiteral("Lifetime ms"), QStringLiteral("Captured"),
-                         QStringLiteral("Skipped")},
-                        {QStringLiteral("Allocation id (unique per session)"),
-                         {},
-                         {},
-                         QStringLiteral("Owner agent"),
-                         QStringLiteral("Entry point"),
-                         QStringLiteral("tracked, or the reason it is excluded from snapshots"),
-                         QStringLiteral("Event sequence number of the allocation"),
-                         QStringLiteral("Event sequence number of the free (live: never freed)"),
-                         QStringLiteral("Time from allocation to free"),
-                         QStringLiteral("Snapshots that copied it"),
-                         QStringLiteral("Restores that skipped it")},
-                        parent) {}
-
-void AllocationTableModel::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool same =
-        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
-    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->allocations.size()), same);
-}
+    : SessionListTableModel(
+          {QStringLiteral("Id"), QStringLiteral("Address"), QStringLiteral("Size"), QStringLiteral("Agent"),
+           QStringLiteral("API"), QStringLiteral("Tracking"), QStringLiteral("Allocated (seq)"),
+           QStringLiteral("Freed (seq)"), QStringLiteral("Lifetime ms"), QStringLiteral("Captured"),
+           QStringLiteral("Skipped")},
+          {QStringLiteral("Allocation id (unique per session)"),
+           {},
+           {},
+           QStringLiteral("Owner agent"),
+           QStringLiteral("Entry point"),
+           QStringLiteral("tracked, or the reason it is excluded from snapshots"),
+           QStringLiteral("Event sequence number of the allocation"),
+           QStringLiteral("Event sequence number of the free (live: never freed)"),
+           QStringLiteral("Time from allocation to free"),
+           QStringLiteral("Snapshots that copied it"),
+           QStringLiteral("Restores that skipped it")},
+          [](const SessionData& session) { return int(session.allocations.size()); }, parent) {}
 
 QVariant AllocationTableModel::value(int row, int column) const {
     const AllocationRow& a = snapshot_->allocations[row];

@@ -1,15 +1,14 @@
 // Every allocation seen: tracked or excluded with the reason, lifetime, how often captured and skipped.
 #pragma once
 
-#include "model/SessionTableModel.h"
+#include "model/SessionListTableModel.h"
 
 namespace rs::app {
 
-class AllocationTableModel : public SessionTableModel {
+class AllocationTableModel : public SessionListTableModel {
     Q_OBJECT
   public:
     explicit AllocationTableModel(QObject* parent = nullptr);
-    void setSnapshot(const SessionSnapshot& snapshot);
 
   protected:
     QVariant value(int row, int column) const override;

@@ -12,18 +12,12 @@ enum Column { Seq, Agent, Destination, Source, Size, Dispatch, WaitedMs, Outcome
 }
 
 AsyncCopyTableModel::AsyncCopyTableModel(QObject* parent)
-    : SessionTableModel(
+    : SessionListTableModel(
           {QStringLiteral("Seq"), QStringLiteral("Agent"), QStringLiteral("Destination"),
            QStringLiteral("Source"), QStringLiteral("Size"), QStringLiteral("Dispatch"),
            QStringLiteral("Waited ms"), QStringLiteral("Outcome")},
           {QStringLiteral("Event sequence number"), QStringLiteral("Agent whose replay window the copy met")},
-          parent) {}
-
-void AsyncCopyTableModel::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool same =
-        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
-    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->asyncCopies.size()), same);
-}
+          [](const SessionData& session) { return int(session.asyncCopies.size()); }, parent) {}
 
 QVariant AsyncCopyTableModel::value(int row, int column) const {
     const AsyncCopyRow& c = snapshot_->asyncCopies[row];

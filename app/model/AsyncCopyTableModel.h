@@ -2,15 +2,14 @@
 // window they waited for, how long they were held and the outcome (session format 2).
 #pragma once
 
-#include "model/SessionTableModel.h"
+#include "model/SessionListTableModel.h"
 
 namespace rs::app {
 
-class AsyncCopyTableModel : public SessionTableModel {
+class AsyncCopyTableModel : public SessionListTableModel {
     Q_OBJECT
   public:
     explicit AsyncCopyTableModel(QObject* parent = nullptr);
-    void setSnapshot(const SessionSnapshot& snapshot);
 
   protected:
     QVariant value(int row, int column) const override;

@@ -8,7 +8,7 @@
 namespace rs::app {
 
 DispatchTableModel::DispatchTableModel(QObject* parent)
-    : SessionTableModel(
+    : SessionListTableModel(
           {QStringLiteral("#"), QStringLiteral("Kernel"), QStringLiteral("Agent"), QStringLiteral("Outcome"),
            QStringLiteral("Passes"), QStringLiteral("Snapshot"), QStringLiteral("Regions"),
            QStringLiteral("Skipped"), QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
@@ -22,13 +22,7 @@ DispatchTableModel::DispatchTableModel(QObject* parent)
            QStringLiteral("Restore time, all passes"),
            QStringLiteral("Shortest kernel pass (agent ticks at 1 GHz)"),
            QStringLiteral("Median kernel pass"), QStringLiteral("Longest kernel pass")},
-          parent) {}
-
-void DispatchTableModel::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool same =
-        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
-    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->dispatches.size()), same);
-}
+          [](const SessionData& session) { return int(session.dispatches.size()); }, parent) {}
 
 QVariant DispatchTableModel::value(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];

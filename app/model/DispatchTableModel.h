@@ -2,11 +2,11 @@
 // kernel time per pass (min / median / max; agent ticks at 1 GHz shown as microseconds).
 #pragma once
 
-#include "model/SessionTableModel.h"
+#include "model/SessionListTableModel.h"
 
 namespace rs::app {
 
-class DispatchTableModel : public SessionTableModel {
+class DispatchTableModel : public SessionListTableModel {
     Q_OBJECT
   public:
     enum Column {
@@ -26,8 +26,6 @@ class DispatchTableModel : public SessionTableModel {
         ColumnCount
     };
     explicit DispatchTableModel(QObject* parent = nullptr);
-    /// Shows `snapshot`; rows of the same file are kept (a live session only grows).
-    void setSnapshot(const SessionSnapshot& snapshot);
 
   protected:
     QVariant value(int row, int column) const override;

@@ -12,20 +12,15 @@ enum Column { Symbol, Address, Size, Agent, Status, Executable };
 }
 
 ModuleVariableTableModel::ModuleVariableTableModel(QObject* parent)
-    : SessionTableModel({QStringLiteral("Symbol"), QStringLiteral("Address"), QStringLiteral("Size"),
-                         QStringLiteral("Agent"), QStringLiteral("Status"), QStringLiteral("Executable")},
-                        {QStringLiteral("Module-scope (__device__ / __constant__) variable"),
-                         {},
-                         {},
-                         {},
-                         QStringLiteral("captured, or why it was skipped")},
-                        parent) {}
-
-void ModuleVariableTableModel::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool same =
-        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
-    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->moduleVariables.size()), same);
-}
+    : SessionListTableModel(
+          {QStringLiteral("Symbol"), QStringLiteral("Address"), QStringLiteral("Size"),
+           QStringLiteral("Agent"), QStringLiteral("Status"), QStringLiteral("Executable")},
+          {QStringLiteral("Module-scope (__device__ / __constant__) variable"),
+           {},
+           {},
+           {},
+           QStringLiteral("captured, or why it was skipped")},
+          [](const SessionData& session) { return int(session.moduleVariables.size()); }, parent) {}
 
 QVariant ModuleVariableTableModel::value(int row, int column) const {
     const ModuleVariableRow& v = snapshot_->moduleVariables[row];

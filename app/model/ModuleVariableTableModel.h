@@ -1,15 +1,14 @@
 // Module-scope variables found at snapshot time: captured, or skipped with the reason.
 #pragma once
 
-#include "model/SessionTableModel.h"
+#include "model/SessionListTableModel.h"
 
 namespace rs::app {
 
-class ModuleVariableTableModel : public SessionTableModel {
+class ModuleVariableTableModel : public SessionListTableModel {
     Q_OBJECT
   public:
     explicit ModuleVariableTableModel(QObject* parent = nullptr);
-    void setSnapshot(const SessionSnapshot& snapshot);
 
   protected:
     QVariant value(int row, int column) const override;

@@ -26,7 +26,7 @@ PassTableModel::PassTableModel(QObject* parent)
 void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
     int rows = 0;
     first_ = 0;
-    if (!snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size())) {
+    if (isDispatchRow(snapshot, dispatchRow)) {
         first_ = snapshot->passBegin[dispatchRow];
         rows = snapshot->passBegin[dispatchRow + 1] - first_;
     }

@@ -23,8 +23,7 @@ RegionTableModel::RegionTableModel(QObject* parent)
 void RegionTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
     int rows = 0;
     first_ = 0;
-    if (!snapshot.isNull() && snapshot.data().regionsLoaded && dispatchRow >= 0 &&
-        dispatchRow < int(snapshot->dispatches.size())) {
+    if (isDispatchRow(snapshot, dispatchRow) && snapshot->regionsLoaded) {
         const DispatchRow& d = snapshot->dispatches[dispatchRow];
         if (d.hasSnapshot) {
             const auto range = snapshot->regions.ranges.value({d.agent, d.generation}, {0, 0});

@@ -23,7 +23,7 @@ void RestoreSkipTableModel::setDispatch(const SessionSnapshot& snapshot, int dis
     first_ = 0;
     skip_rows_ = 0;
     first_mismatch_ = 0;
-    if (!snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size())) {
+    if (isDispatchRow(snapshot, dispatchRow)) {
         first_ = snapshot->skipBegin[dispatchRow];
         skip_rows_ = snapshot->skipBegin[dispatchRow + 1] - first_;
         rows = skip_rows_;

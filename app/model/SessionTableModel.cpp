@@ -53,6 +53,10 @@ QVariant SessionTableModel::extra(int, int, int) const {
     return {};
 }
 
+bool SessionTableModel::isDispatchRow(const SessionSnapshot& snapshot, int dispatchRow) {
+    return !snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size());
+}
+
 void SessionTableModel::install(const SessionSnapshot& snapshot, int rows, bool append) {
     if (append && rows_ > 0 && rows >= rows_) {
         const int old = rows_;

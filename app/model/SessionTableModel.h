@@ -32,6 +32,8 @@ class SessionTableModel : public QAbstractTableModel {
     /// Installs `snapshot` with `rows` rows. With `append`, rows beyond the current count are inserted
     /// and the others refreshed in place (a live session growing); otherwise the model is reset.
     void install(const SessionSnapshot& snapshot, int rows, bool append);
+    /// Whether `dispatchRow` is a row of the dispatches of `snapshot` (never for a null snapshot or -1).
+    static bool isDispatchRow(const SessionSnapshot& snapshot, int dispatchRow);
 
     SessionSnapshot snapshot_;
 

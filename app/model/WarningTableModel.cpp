@@ -9,15 +9,11 @@ enum Column { Seq, Category, Dispatch, Text };
 }
 
 WarningTableModel::WarningTableModel(QObject* parent)
-    : SessionTableModel({QStringLiteral("Seq"), QStringLiteral("Category"), QStringLiteral("Dispatch"),
-                         QStringLiteral("Warning")},
-                        {QStringLiteral("Event sequence number")}, parent) {}
-
-void WarningTableModel::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool same =
-        !snapshot_.isNull() && !snapshot.isNull() && snapshot_->info.path == snapshot->info.path;
-    install(snapshot, snapshot.isNull() ? 0 : int(snapshot->warnings.size()), same);
-}
+    : SessionListTableModel(
+          {QStringLiteral("Seq"), QStringLiteral("Category"), QStringLiteral("Dispatch"),
+           QStringLiteral("Warning")},
+          {QStringLiteral("Event sequence number")},
+          [](const SessionData& session) { return int(session.warnings.size()); }, parent) {}
 
 QVariant WarningTableModel::value(int row, int column) const {
     const WarningRow& w = snapshot_->warnings[row];

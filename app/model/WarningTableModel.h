@@ -1,15 +1,14 @@
 // Warnings the engine raised (category, dispatch, text).
 #pragma once
 
-#include "model/SessionTableModel.h"
+#include "model/SessionListTableModel.h"
 
 namespace rs::app {
 
-class WarningTableModel : public SessionTableModel {
+class WarningTableModel : public SessionListTableModel {
     Q_OBJECT
   public:
     explicit WarningTableModel(QObject* parent = nullptr);
-    void setSnapshot(const SessionSnapshot& snapshot);
 
   protected:
     QVariant value(int row, int column) const override;
