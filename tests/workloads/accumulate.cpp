@@ -28,10 +28,7 @@ int main(int argc, char** argv) {
         session.copy_to_device(data, initial.data(), kBytes);
 
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
         std::printf("accumulate: one dispatch of accumulate.kd on %p (%u uint32, coarse-grained)\n",
                     static_cast<void*>(data), kCount);

@@ -114,10 +114,7 @@ int main(int argc, char** argv) {
                 const auto words = static_cast<uint32_t>(target.expected.size());
                 void* kernarg =
                     session.kernarg(AccumulateArgs{target.ptr, words}, kernel.kernarg_segment_size);
-                KernelDispatch dispatch;
-                dispatch.kernel_object = kernel.object;
-                dispatch.kernarg = kernarg;
-                dispatch.grid_size = words;
+                const KernelDispatch dispatch = make_dispatch(kernel, kernarg, words);
                 queue.dispatch_and_wait(dispatch);
                 session.free(kernarg);
                 for (uint32_t& word : target.expected) {

@@ -227,10 +227,7 @@ int main(int argc, char** argv) {
         Queue queue(gpu);
         void* args = session.kernarg(AccumulateArgs{static_cast<uint32_t*>(coarse), kCount},
                                      kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = args;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, args, kCount);
         queue.dispatch_and_wait(dispatch);
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), coarse, kBytes);

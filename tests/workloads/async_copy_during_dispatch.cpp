@@ -39,10 +39,7 @@ int main(int argc, char** argv) {
         std::copy(new_b.begin(), new_b.end(), staging);
 
         void* kernarg = session.kernarg(AccumulateArgs{a, kCount}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
 
         std::thread copier([&] {
             // Issued while the dispatch is running (the kernel is made to last 50 ms).

@@ -36,10 +36,7 @@ int main(int argc, char** argv) {
             static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kCount * sizeof(uint32_t)));
         Queue queue(gpu);
         void* kernarg = session.kernarg(TableLookupArgs{out, kCount}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
 
         std::vector<uint32_t> result(kCount);

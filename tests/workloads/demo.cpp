@@ -47,10 +47,7 @@ struct AgentRun {
 template <typename Args>
 void run(const HsaSession& session, Queue& queue, const Kernel& kernel, const Args& args, uint32_t grid) {
     void* kernarg = session.kernarg(args, kernel.kernarg_segment_size);
-    KernelDispatch d;
-    d.kernel_object = kernel.object;
-    d.kernarg = kernarg;
-    d.grid_size = grid;
+    const KernelDispatch d = make_dispatch(kernel, kernarg, grid);
     queue.dispatch_and_wait(d);
     session.free(kernarg);
 }
@@ -98,13 +95,8 @@ void solve(const HsaSession& session, const Executable& exe, std::size_t agent_i
             // Halo exchange and an extra axpy published with ONE doorbell store: a multi-packet batch.
             void* k1 = session.kernarg(CopyHaloArgs{a + kWidth, halo_row, kWidth}, halo.kernarg_segment_size);
             void* k2 = session.kernarg(AxpyArgs{x, y, kAlpha, kVector}, axpy.kernarg_segment_size);
-            KernelDispatch d1, d2;
-            d1.kernel_object = halo.object;
-            d1.kernarg = k1;
-            d1.grid_size = kWidth;
-            d2.kernel_object = axpy.object;
-            d2.kernarg = k2;
-            d2.grid_size = kVector;
+            KernelDispatch d1 = make_dispatch(halo, k1, kWidth);
+            KernelDispatch d2 = make_dispatch(axpy, k2, kVector);
             check(hsa_signal_create(1, 0, nullptr, &d1.completion_signal), "hsa_signal_create");
             check(hsa_signal_create(1, 0, nullptr, &d2.completion_signal), "hsa_signal_create");
             const uint64_t index = reserve_packets(queue.get(), 2);

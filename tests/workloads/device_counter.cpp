@@ -28,10 +28,7 @@ int main(int argc, char** argv) {
 
         Queue queue(gpu);
         void* kernarg = session.kernarg(CountDispatchArgs{1}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = 256;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, 256);
         queue.dispatch_and_wait(dispatch);
 
         session.copy_to_host(&value, counter.address, sizeof value);

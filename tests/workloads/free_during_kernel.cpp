@@ -53,10 +53,7 @@ int main(int argc, char** argv) {
 
         void* kernarg = session.kernarg(FreeDuringKernelArgs{doomed, out, kCount, free_device_buffer},
                                         kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
         std::printf("free_during_kernel: kernel done; free callback called %d time(s), %d succeeded\n",
                     g_free_calls.load(), g_successful_frees.load());

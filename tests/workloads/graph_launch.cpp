@@ -36,16 +36,9 @@ int main(int argc, char** argv) {
 
         void* accumulate_args = session.kernarg(AccumulateArgs{a, kCount}, accumulate.kernarg_segment_size);
         void* fill_args = session.kernarg(FillArgs{b, kCount, kFillBase}, fill.kernarg_segment_size);
-        std::vector<KernelDispatch> nodes(3);
-        nodes[0].kernel_object = accumulate.object;
-        nodes[0].kernarg = accumulate_args;
-        nodes[1].kernel_object = fill.object;
-        nodes[1].kernarg = fill_args;
-        nodes[2].kernel_object = accumulate.object;
-        nodes[2].kernarg = accumulate_args;
-        for (KernelDispatch& node : nodes) {
-            node.grid_size = kCount;
-        }
+        std::vector<KernelDispatch> nodes = {make_dispatch(accumulate, accumulate_args, kCount),
+                                             make_dispatch(fill, fill_args, kCount),
+                                             make_dispatch(accumulate, accumulate_args, kCount)};
 
         StandInGraphExec graph;
         graph.queue = queue.get();

@@ -35,6 +35,14 @@ void check(hsa_status_t status, const char* what) {
 
 // ---- packets ---------------------------------------------------------------------------------------
 
+KernelDispatch make_dispatch(const Kernel& kernel, void* kernarg, uint32_t grid_size) {
+    KernelDispatch dispatch;
+    dispatch.kernel_object = kernel.object;
+    dispatch.kernarg = kernarg;
+    dispatch.grid_size = grid_size;
+    return dispatch;
+}
+
 uint64_t reserve_packets(hsa_queue_t* queue, uint32_t count) {
     const uint64_t index = hsa_queue_add_write_index_scacq_screl(queue, count);
     while (index + count - hsa_queue_load_read_index_scacquire(queue) > queue->size) {

@@ -31,6 +31,8 @@ namespace rs::workloads {
  */
 void check(hsa_status_t status, const char* what);
 
+struct Kernel;
+
 /** Launch geometry and arguments of one kernel dispatch. */
 struct KernelDispatch {
     uint64_t kernel_object = 0;          ///< from HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT
@@ -41,6 +43,12 @@ struct KernelDispatch {
     uint32_t private_segment_size = 0;   ///< bytes of scratch per work-item
     hsa_signal_t completion_signal = {}; ///< decremented by the packet processor at completion; 0 = none
 };
+
+/**
+ * A dispatch of `kernel` over `grid_size` work-items with kernarg segment `kernarg`; the other fields keep
+ * their defaults (workgroup 64, no group or private segment, no completion signal).
+ */
+KernelDispatch make_dispatch(const Kernel& kernel, void* kernarg, uint32_t grid_size);
 
 /**
  * Reserves `count` consecutive packet slots in `queue` by advancing its write index (scacq_screl) and

@@ -35,15 +35,9 @@ int main(int argc, char** argv) {
         void* accumulate_args = session.kernarg(AccumulateArgs{a, kCount}, accumulate.kernarg_segment_size);
         void* fill_args = session.kernarg(FillArgs{b, kCount, kFillBase}, fill.kernarg_segment_size);
 
-        KernelDispatch first;
-        first.kernel_object = accumulate.object;
-        first.kernarg = accumulate_args;
-        first.grid_size = kCount;
+        KernelDispatch first = make_dispatch(accumulate, accumulate_args, kCount);
         check(hsa_signal_create(1, 0, nullptr, &first.completion_signal), "hsa_signal_create");
-        KernelDispatch second;
-        second.kernel_object = fill.object;
-        second.kernarg = fill_args;
-        second.grid_size = kCount;
+        KernelDispatch second = make_dispatch(fill, fill_args, kCount);
         check(hsa_signal_create(1, 0, nullptr, &second.completion_signal), "hsa_signal_create");
 
         const uint64_t index = reserve_packets(queue.get(), 2);

@@ -50,10 +50,7 @@ int main(int argc, char** argv) {
             session.kernarg(ReallocSmallerArgs{buffer, kCount, kSmallerCount, coarse.handle,
                                                free_device_buffer, allocate_device_buffer, result_buffer},
                             kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
 
         ReallocResult result{};

@@ -37,10 +37,7 @@ void run_on_agent(const HsaSession& session, const Executable& executable, std::
     session.copy_to_device(data, initial.data(), bytes);
     void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
     for (uint32_t d = 0; d < kDispatches; ++d) {
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
     }
 

@@ -36,10 +36,7 @@ int main(int argc, char** argv) {
 
         void* kernarg =
             session.kernarg(VectorAddArgs{device_a, device_b, device_c, kCount}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
+        const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         queue.dispatch_and_wait(dispatch);
 
         std::vector<float> c(kCount);
