@@ -7,7 +7,7 @@ set -euo pipefail
 top="$(cd "$(dirname "$0")/.." && pwd)"
 version="6.1.2-3"
 dest="$top/third_party/rocr-6.1.2"
-if [ -f "$dest/include/hsa/hsa_api_trace.h" ] && [ "$(cat "$dest/VERSION" 2>/dev/null)" = "$version" ]; then
+if [ -f "$dest/include/hsa/hsa_api_trace.h" ] && grep -q '^6\.1\.' "$dest/VERSION" 2>/dev/null; then
     echo "fetch-rocr61-headers.sh: ROCr $version headers already in $dest"
     exit 0
 fi
@@ -25,8 +25,22 @@ opts=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$work/parts"
       -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o "Dir::State::status=/dev/null"
       -o "APT::Architecture=amd64" -o "APT::Sandbox::User=root" -q)
 apt-get "${opts[@]}" update >/dev/null
-(cd "$work" && apt-get "${opts[@]}" download "libhsa-runtime-dev=$version" >/dev/null)
-dpkg-deb -x "$work"/libhsa-runtime-dev_*.deb "$work/root"
+# The pinned revision first; if Debian 13 has moved on to another 6.1 revision, take that one (the header
+# layout is fixed within 6.1), and refuse anything that is not 6.1.
+if ! (cd "$work" && apt-get "${opts[@]}" download "libhsa-runtime-dev=$version" >/dev/null 2>&1); then
+    echo "fetch-rocr61-headers.sh: $version is gone from Debian 13; trying its current libhsa-runtime-dev" >&2
+    (cd "$work" && apt-get "${opts[@]}" download libhsa-runtime-dev >/dev/null)
+fi
+deb="$(ls "$work"/libhsa-runtime-dev_*.deb)"
+got="$(dpkg-deb -f "$deb" Version)"
+case "$got" in
+6.1.*) version="$got" ;;
+*)
+    echo "fetch-rocr61-headers.sh: Debian 13 now has libhsa-runtime-dev $got, not ROCr 6.1; pin another source" >&2
+    exit 1
+    ;;
+esac
+dpkg-deb -x "$deb" "$work/root"
 rm -rf "$dest"
 mkdir -p "$dest/include"
 cp -r "$work/root/usr/include/hsa" "$dest/include/hsa"
