@@ -987,9 +987,12 @@ bool recordExitStatus(const std::string& path, int exit_status, int exit_signal,
         error = path + ": cannot record the exit status: " + sqlite3_errmsg(db);
     }
     sqlite3_finalize(st);
-    // Leave no WAL behind (the collector truncated it at finish).
+    // The recording is over: leave one self-contained file. Back to a rollback journal, so that readers
+    // (which open it read-only) create no -wal/-shm files next to it. If a reader is following the live
+    // session right now the switch fails with SQLITE_BUSY and the file simply stays in WAL mode.
     if (ok) {
         sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
     }
     sqlite3_close(db);
     return ok;
