@@ -37,13 +37,18 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() c
         out.push_back({s_.agentName(agents[i]), {}, color(i)});
         out.back().points.reserve(qsizetype(s_->dispatches.size()));
     }
+    // Each agent contributes the size of its most recent snapshot: dispatches of different agents
+    // interleave, and stacking only the dispatching agent's bytes drops every other agent to zero at
+    // each step, which draws a comb instead of the per-agent footprint.
+    QVector<double> latest(agents.size(), 0.0);
     for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
         const DispatchRow& d = s_->dispatches[x];
         double top = 0;
         for (int i = 0; i < agents.size(); ++i) {
-            if (agents[i] == d.agent) {
-                top += double(d.snapshotBytes) / kMiB;
+            if (agents[i] == d.agent && d.hasSnapshot) {
+                latest[i] = double(d.snapshotBytes) / kMiB;
             }
+            top += latest[i];
             out[i].points.append(QPointF(double(x), top));
         }
     }

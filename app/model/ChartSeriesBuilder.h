@@ -24,7 +24,8 @@ class ChartSeriesBuilder {
 
     explicit ChartSeriesBuilder(const SessionSnapshot& snapshot) : s_(snapshot) {}
 
-    /// Snapshot bytes (MiB) per dispatch, stacked by agent: series i is the cumulative top of agents 0..i.
+    /// Snapshot bytes (MiB) by dispatch order, stacked by agent: at each dispatch every agent contributes the
+/// size of its most recent snapshot; series i is the cumulative top of agents 0..i.
     QVector<Series> snapshotBytesStacked() const;
     /// Snapshot duration and total restore time per dispatch (ms).
     QVector<Series> snapshotAndRestoreTime() const;

@@ -31,7 +31,8 @@ ChartsPage::ChartsPage(QWidget* parent) : QWidget(parent), timer_(new QTimer(thi
         QString title, x, y;
     };
     const QList<Def> defs{
-        {"snapshot-bytes", tr("Snapshot size per dispatch, stacked by agent"), tr("dispatch"), tr("MiB")},
+        {"snapshot-bytes", tr("Snapshot size by dispatch, latest per agent, stacked"), tr("dispatch"),
+         tr("MiB")},
         {"snapshot-restore-time", tr("Snapshot and restore time"), tr("dispatch"), tr("ms")},
         {"kernel-time-per-pass", tr("Kernel time per pass"), tr("dispatch"), tr("µs")},
         {"skipped-regions", tr("Regions skipped at restore"), tr("dispatch"), tr("regions")},

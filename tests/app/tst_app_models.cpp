@@ -265,6 +265,20 @@ class AppModelsTest : public QObject {
         QCOMPARE(stacked.size(), 2);
         QCOMPARE(stacked[1].points.size(), 700);
         QCOMPARE(stacked[1].points[0].y(), double(s_->dispatches[0].snapshotBytes) / (1024.0 * 1024.0));
+        // The bottom series is the first agent's most recent snapshot, found here by searching backwards.
+        const qint64 first = s_->agents[1].handle; // agents[0] is the CPU
+        for (int x : {100, 351, 699}) {
+            double expected = 0;
+            for (int k = x; k >= 0; --k) {
+                const DispatchRow& d = s_->dispatches[std::size_t(k)];
+                if (d.agent == first && d.hasSnapshot) {
+                    expected = double(d.snapshotBytes) / (1024.0 * 1024.0);
+                    break;
+                }
+            }
+            QCOMPARE(stacked[0].points[x].y(), expected);
+            QVERIFY(stacked[1].points[x].y() >= stacked[0].points[x].y());
+        }
         QCOMPARE(b.kernelTimePerPass().size(), 3);
         const auto declines = b.declines();
         QVERIFY(!declines.isEmpty());
