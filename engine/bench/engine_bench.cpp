@@ -82,10 +82,7 @@ int phase_snapshot(int argc, char** argv) {
     session.copy_to_device(data, initial.data(), kSnapshotBytes);
     void* kernarg = session.kernarg(AccumulateArgs{data, count}, kernel.kernarg_segment_size);
     for (int d = 0; d < kSnapshotDispatches; ++d) {
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = count;
+        KernelDispatch dispatch = make_dispatch(kernel, kernarg, count);
         dispatch.workgroup_size = 256;
         queue.dispatch_and_wait(dispatch);
     }
@@ -117,10 +114,7 @@ int phase_packets(int argc, char** argv) {
     samples.reserve(kCount);
     cpu_samples.reserve(kCount);
     for (int i = 0; i < kCount; ++i) {
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = 64;
+        KernelDispatch dispatch = make_dispatch(kernel, kernarg, 64);
         dispatch.completion_signal = signal;
         hsa_signal_store_relaxed(signal, 1);
         const uint64_t index = reserve_packets(queue.get(), 1);

@@ -85,28 +85,27 @@ inline Agents list_agents() {
     return out;
 }
 
-inline std::vector<hsa_amd_memory_pool_t> list_pools(hsa_agent_t agent) {
-    std::vector<hsa_amd_memory_pool_t> out;
-    hsa_amd_agent_iterate_memory_pools(
+/** Every handle an HSA iteration call `iterate(agent, callback, data)` reports for `agent`, in order. */
+template <typename Handle>
+std::vector<Handle> collect(hsa_status_t (*iterate)(hsa_agent_t, hsa_status_t (*)(Handle, void*), void*),
+                            hsa_agent_t agent) {
+    std::vector<Handle> out;
+    iterate(
         agent,
-        [](hsa_amd_memory_pool_t pool, void* data) {
-            static_cast<std::vector<hsa_amd_memory_pool_t>*>(data)->push_back(pool);
+        [](Handle h, void* data) {
+            static_cast<std::vector<Handle>*>(data)->push_back(h);
             return HSA_STATUS_SUCCESS;
         },
         &out);
     return out;
 }
 
+inline std::vector<hsa_amd_memory_pool_t> list_pools(hsa_agent_t agent) {
+    return collect<hsa_amd_memory_pool_t>(&hsa_amd_agent_iterate_memory_pools, agent);
+}
+
 inline std::vector<hsa_region_t> list_regions(hsa_agent_t agent) {
-    std::vector<hsa_region_t> out;
-    hsa_agent_iterate_regions(
-        agent,
-        [](hsa_region_t region, void* data) {
-            static_cast<std::vector<hsa_region_t>*>(data)->push_back(region);
-            return HSA_STATUS_SUCCESS;
-        },
-        &out);
-    return out;
+    return collect<hsa_region_t>(&hsa_agent_iterate_regions, agent);
 }
 
 /** First pool of `agent` whose global flags equal `flags` exactly (handle 0 if none). */

@@ -25,11 +25,7 @@ int main(int argc, char** argv) {
         auto* data = static_cast<uint32_t*>(session.allocate(session.gpu_pools().fine, kBytes));
         session.copy_to_device(data, initial.data(), kBytes);
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
-        KernelDispatch dispatch;
-        dispatch.kernel_object = kernel.object;
-        dispatch.kernarg = kernarg;
-        dispatch.grid_size = kCount;
-        queue.dispatch_and_wait(dispatch);
+        queue.dispatch_and_wait(make_dispatch(kernel, kernarg, kCount));
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), data, kBytes);
         std::printf("engine_fine_grained_leak: fine-grained buffer at %p, a[1] - initial[1] = %u\n",

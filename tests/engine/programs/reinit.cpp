@@ -27,11 +27,7 @@ void one_lifetime(int argc, char** argv, int round) {
     auto* data = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
     session.copy_to_device(data, values.data(), kBytes);
     void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
-    KernelDispatch dispatch;
-    dispatch.kernel_object = kernel.object;
-    dispatch.kernarg = kernarg;
-    dispatch.grid_size = kCount;
-    queue.dispatch_and_wait(dispatch);
+    queue.dispatch_and_wait(make_dispatch(kernel, kernarg, kCount));
     std::vector<uint32_t> result(kCount);
     session.copy_to_host(result.data(), data, kBytes);
     for (uint32_t i = 0; i < kCount; ++i)
