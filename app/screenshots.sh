@@ -11,7 +11,7 @@ build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
-    --host-memory-budget 6M -o "$tmp/demo.rsdb" -- "$build/tests/workloads/demo" --iterations 40
+    --host-memory-budget 6M -o "$tmp/demo.rsdb" -- "$build/workloads/demo" --iterations 40
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
 mkdir -p "$root/docs/images"
 for f in "$tmp"/shots/*.png; do

@@ -7,7 +7,7 @@
 # Layout (prefix /usr in the package; docs/ARCHITECTURE.md, "Install layout"):
 #   bin/replayscope, bin/replayscope-run
 #   lib/replayscope/libreplayscope_engine.so      (engine/CMakeLists.txt)
-#   lib/replayscope/sim/libhsa-runtime64.so.1     (tests/hsa_sim/CMakeLists.txt)
+#   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
 # replayscope-run finds the engine and the simulator relative to its own binary (runner/run_support.hpp),
 # so the programs carry no RUNPATH and no build path.

@@ -55,7 +55,7 @@ done < <(dpkg -L replayscope)
 /usr/bin/replayscope --version | grep -q -x "replayscope $version" || fail "replayscope --version"
 
 HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress -o "$out/demo.rsdb" -- \
-    "$build/tests/workloads/demo"
+    "$build/workloads/demo"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --export-charts "$out/demo.rsdb" \
     "$out/charts"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default, from a fresh clone (after packaging/install-deps.sh):
 #   1. builds what it needs (preset "default", into build/default);
-#   2. replays the demo workload (tests/workloads/demo.cpp: a two-agent heat-diffusion solver) on the
+#   2. replays the demo workload (workloads/demo.cpp: a two-agent heat-diffusion solver) on the
 #      simulated HSA runtime, recording build/default/demo/demo.rsdb through `replayscope-run --simulate`;
 #   3. opens the session in the inspector, or, with no display, prints its summary on the terminal and
 #      writes its charts as PNG into build/default/demo/charts.
@@ -16,7 +16,7 @@ cmake --build --preset default --target replayscope replayscope-run replayscope_
 
 mkdir -p "$out"
 export HSA_SIM_GPU_AGENTS="${HSA_SIM_GPU_AGENTS:-2}"
-"$build/bin/replayscope-run" --simulate --force -o "$out/demo.rsdb" -- "$build/tests/workloads/demo"
+"$build/bin/replayscope-run" --simulate --force -o "$out/demo.rsdb" -- "$build/workloads/demo"
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
     echo "demo.sh: opening $out/demo.rsdb in the inspector"

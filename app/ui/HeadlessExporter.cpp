@@ -133,7 +133,7 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     grab(QStringLiteral("charts.png"));
     auto* launch = window.launchDialog();
     RunCommand::Options o;
-    o.program = QStringLiteral("build/default/tests/workloads/demo");
+    o.program = QStringLiteral("build/default/workloads/demo");
     o.arguments = {QStringLiteral("--iterations"), QStringLiteral("40")};
     o.passes = 3;
     o.kernelExclude = QStringLiteral("^copy_halo");

@@ -17,7 +17,7 @@ count() { # count N ENV... -> instructions of the main thread
     shift
     env LD_LIBRARY_PATH="$build/sim/lib" RS_BENCH_PACKETS="$n" "$@" \
         valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$tmp/cg.%p" \
-        "$bench" --phase packets --code-object-dir "$build/tests/workloads" >/dev/null 2>&1
+        "$bench" --phase packets --code-object-dir "$build/workloads" >/dev/null 2>&1
     # The main thread's file is the one with the lowest thread number: <out>-01.
     local f
     f="$(ls "$tmp"/cg.*-01 | head -n1)"

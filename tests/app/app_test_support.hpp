@@ -50,7 +50,7 @@ inline QString probeSession(const QString& dir, const QString& name, int dispatc
     return r.exitCode == 0 ? path : QString();
 }
 
-/// replayscope-run --simulate of a workload of tests/workloads with the real engine.
+/// replayscope-run --simulate of a workload of workloads/ with the real engine.
 inline QString simulatedSession(const QString& dir, const QString& name, const QString& workload, int passes,
                                 const QStringList& env = {}) {
     const QString path = dir + QLatin1Char('/') + name;

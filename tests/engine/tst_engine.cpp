@@ -1,4 +1,4 @@
-// Engine tests on the simulated runtime. Each runs a workload of tests/workloads (or a program of
+// Engine tests on the simulated runtime. Each runs a workload of workloads/ (or a program of
 // programs/) under `replayscope-run --simulate -o X.rsdb -- PROGRAM` and asserts rows of the session
 // file (docs/session-schema.md), plus the program's own verdict (its exit status and output). Enum codes
 // are compared through the file's `enum_names` table and texts through `strings`, so the assertions hold

@@ -1,5 +1,5 @@
 /*
- * A simulated code object (see tests/hsa_sim/include/hsa_sim/code_object.h) used by the suites: two
+ * A simulated code object (see sim/include/hsa_sim/code_object.h) used by the suites: two
  * kernels, a __device__ counter, a __constant__ table and a zero-sized variable.
  */
 #include "sim_test_kernels.h"

@@ -1,5 +1,5 @@
 // Code objects, executables and symbols (HSA 1.2 §2.9) over simulated code objects
-// (tests/hsa_sim/include/hsa_sim/code_object.h).
+// (sim/include/hsa_sim/code_object.h).
 #include "api.h"
 #include "executable.h"
 #include "runtime.h"

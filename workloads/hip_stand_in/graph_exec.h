@@ -1,4 +1,4 @@
-// The stand-in libamdhip64.so.5 (tests/workloads/hip_stand_in): a library exporting only
+// The stand-in libamdhip64.so.5 (workloads/hip_stand_in): a library exporting only
 // `hipGraphLaunch@hip_4.3`, so tools that intercept HIP graph launches can be tested without HIP.
 //
 // Setup is passed through `graphExec` (no extra exported function): the caller builds a

@@ -1,5 +1,5 @@
 /*
- * Simulated code objects for the ReplayScope HSA simulator (tests/hsa_sim).
+ * Simulated code objects for the ReplayScope HSA simulator (sim).
  *
  * On real ROCr a code object is an AMDGPU ELF. On the simulator it is a host shared library that exports
  * one C function, `hsa_sim_code_object()`, returning a description of its kernels and module-scope
