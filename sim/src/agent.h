@@ -4,6 +4,8 @@
 #include <hsa.h>
 #include <hsa_ext_amd.h>
 
+#include "isa.h"
+
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -59,10 +61,6 @@ struct Agent {
     hsa_agent_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
     bool is_gpu() const { return type == HSA_DEVICE_TYPE_GPU; }
 };
-
-/// ISA of the simulated GPU agents.
-inline constexpr const char* kGpuIsaName = "amdgcn-amd-amdhsa--gfx90a";
-inline constexpr const char* kGpuAgentName = "gfx90a";
 
 /// HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY (uint64_t, Hz): named by ROCr headers newer than 5.2.3, answered by
 /// the simulator on every header generation (a documented difference, docs/sim-fidelity.md).

@@ -196,7 +196,7 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
         dlclose(lib);
         return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
     }
-    if (desc->isa_name && std::strcmp(desc->isa_name, kGpuIsaName) != 0) {
+    if (!isa_compatible(desc->isa_name, kGpuIsaName)) {
         dlclose(lib);
         return HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS;
     }
