@@ -11,6 +11,12 @@ packages=(
     build-essential cmake ninja-build pkg-config git python3 clang-format
     # HSA: the real headers and the real runtime (workloads link against it; the tests swap in the simulator)
     libhsa-runtime-dev
+    # HIP: Debian's hipcc (clang 15 for gfx90a), HIP runtime and headers, comgr and the device libraries
+    # it compiles ROCclr's blit kernels with, rocminfo (run on the simulated runtime by the tests)
+    hipcc libamdhip64-dev libamd-comgr2 rocm-device-libs rocminfo
+    # simulated runtime: AMDGPU ELF code objects (libelf), their metadata note (msgpack), work-items of
+    # kernel stand-ins as fibers (Boost.Context)
+    libelf-dev libmsgpack-dev libboost-context-dev
     # Qt 6: inspector (Widgets, Charts, SQL over SQLite) and QtTest for every suite
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     # session pipeline: wire format, storage, options, hashing

@@ -37,6 +37,7 @@ enum class DispatchDecision : uint8_t {
     declined_drain_timeout,
     declined_filtered,
     declined_restore_failed,
+    declined_runtime_kernel,
 };
 enum class RegionKind : uint8_t { allocation, module_variable };
 enum class SnapshotFailureReason : uint8_t {

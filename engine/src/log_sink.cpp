@@ -85,6 +85,8 @@ std::string_view name(DispatchDecision v) {
         return "declined_filtered";
     case DispatchDecision::declined_restore_failed:
         return "declined_restore_failed";
+    case DispatchDecision::declined_runtime_kernel:
+        return "declined_runtime_kernel";
     }
     return "?";
 }

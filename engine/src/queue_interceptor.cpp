@@ -20,6 +20,16 @@ uint8_t packet_type(const void* packet) {
     return static_cast<uint8_t>(header & 0xff);
 }
 
+/// True for the HIP runtime's own kernels: the blit program ROCclr compiles at device creation, whose
+/// kernels are named `__amd_rocclr_*` (ROCclr device/blitcl.cpp): fills and copies issued by hipMemset /
+/// hipMemcpy, and `streamOpsWait`, which spins until a memory value matches. They are forwarded, never
+/// replayed: they are the runtime's data movement, not the application's kernels, and a spin-wait kernel
+/// inside a replay window would hold the agent until another queue writes the value
+/// (docs/replay-failures.md, "Runtime kernels").
+bool is_runtime_kernel(const std::string& kernel) {
+    return kernel.rfind("__amd_rocclr_", 0) == 0;
+}
+
 void report_dispatch(Engine& e, const QueueContext& q, uint64_t id, const hsa_kernel_dispatch_packet_t& p,
                      const std::string& kernel, DispatchDecision decision) {
     DispatchEvent ev{};
@@ -89,6 +99,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
                 e->sink->warning(
                     WarningCode::graph_launch, id,
                     "HIP graph launches are not replayed: their dispatches run once (warned once)");
+        } else if (is_runtime_kernel(kernel)) {
+            decision = DispatchDecision::declined_runtime_kernel;
         } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
             decision = DispatchDecision::declined_filtered;
         }

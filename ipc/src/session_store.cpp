@@ -117,7 +117,7 @@ INSERT INTO enum_names VALUES
  ('variable_status',3,'too-large'),
  ('decision',0,'replayed'),('decision',1,'multi-packet'),('decision',2,'graph-launch'),
  ('decision',3,'snapshot-incomplete'),('decision',4,'footprint-budget'),('decision',5,'drain-timeout'),
- ('decision',6,'filtered'),('decision',7,'restore-failed'),
+ ('decision',6,'filtered'),('decision',7,'restore-failed'),('decision',8,'runtime-kernel'),
  ('region_kind',0,'allocation'),('region_kind',1,'module-variable'),
  ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
  ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),

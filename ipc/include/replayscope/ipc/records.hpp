@@ -96,7 +96,8 @@ enum class DispatchDecision : std::uint8_t {
     declined_footprint_budget = 4,
     declined_drain_timeout = 5,
     declined_filtered = 6,
-    declined_restore_failed = 7, ///< a restore failed: remaining passes not run (docs/, engine issue)
+    declined_restore_failed = 7, ///< a restore failed: remaining passes not run (docs/replay-failures.md)
+    declined_runtime_kernel = 8, ///< one of the HIP runtime's own blit kernels (docs/replay-failures.md)
 };
 
 /// Kind of a captured region.
