@@ -117,6 +117,10 @@ int main(int argc, char** argv) {
                        "Milliseconds a replay waits for one pass to complete (REPLAYSCOPE_PASS_TIMEOUT_MS; "
                        "default: the engine's)");
     app.add_flag("--simulate", simulate, "Run the program on ReplayScope's simulated HSA runtime");
+    std::string standins;
+    app.add_option("--standins", standins,
+                   "With --simulate: host stand-in libraries of the program's HIP kernels (made by "
+                   "replayscope-standins), comma-separated; passed as HSA_SIM_STANDINS");
     app.add_option("--engine", engine, "Engine library to inject (default: next to this binary)");
     app.add_option(
            "--preload-engine", preload,
@@ -203,6 +207,17 @@ int main(int argc, char** argv) {
             return fail("--simulate: no simulated runtime (libhsa-runtime64.so.1) in:" + where);
         }
         env.prepend("LD_LIBRARY_PATH", sim);
+    }
+    if (!standins.empty()) {
+        if (!simulate) {
+            return fail("--standins needs --simulate (only the simulated runtime runs stand-ins)");
+        }
+        std::string standins_error;
+        const auto value = rs::runner::standinsVariable(standins, standins_error);
+        if (!value) {
+            return fail(standins_error);
+        }
+        env.set("HSA_SIM_STANDINS", *value);
     }
 
     std::string error;

@@ -2,6 +2,7 @@
 
 #include "replayscope/ipc/environment.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -130,6 +131,32 @@ std::string TargetEnvironment::describeReplayOptions() const {
         }
     }
     return text;
+}
+
+std::optional<std::string> standinsVariable(const std::string& list, std::string& error) {
+    std::string joined;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string entry = list.substr(start, comma - start);
+        start = comma + 1;
+        if (entry.empty()) {
+            error = "--standins: empty entry in \"" + list + "\"";
+            return std::nullopt;
+        }
+        char resolved[PATH_MAX];
+        if (!isFile(entry) || ::realpath(entry.c_str(), resolved) == nullptr) {
+            error = "--standins: stand-in library not found: " + entry;
+            return std::nullopt;
+        }
+        if (std::strchr(resolved, ':') != nullptr) {
+            error =
+                std::string("--standins: path contains ':' (the HSA_SIM_STANDINS separator): ") + resolved;
+            return std::nullopt;
+        }
+        joined += (joined.empty() ? "" : ":") + std::string(resolved);
+    }
+    return joined;
 }
 
 bool programUsesHip(const std::string& program_path) {

@@ -70,6 +70,11 @@ class TargetEnvironment {
 /// engine is also LD_PRELOADed so that its hipGraphLaunch interposer precedes HIP's.
 bool programUsesHip(const std::string& program_path);
 
+/// The value of HSA_SIM_STANDINS for `--standins LIB[,LIB...]`: each comma-separated path made absolute
+/// (realpath) and joined with ':' in the given order. Returns nullopt with `error` naming the entry when
+/// one is not an existing regular file, contains ':' (the variable's separator), or the list is empty.
+std::optional<std::string> standinsVariable(const std::string& list, std::string& error);
+
 /// Resolves `program` like execvp (contains '/': as is; else searched in PATH). Empty when not found.
 std::string resolveProgram(const std::string& program);
 

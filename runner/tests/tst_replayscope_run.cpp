@@ -180,6 +180,49 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(out.contains("gfx90a"), qPrintable(out + err));
     }
 
+    /// --standins: the libraries reach the target as HSA_SIM_STANDINS, absolute and ':'-separated in the
+    /// given order; a missing file, or --standins without --simulate, is a tool failure (125).
+    void standinsBecomeHsaSimStandins() {
+        QTemporaryDir dir;
+        for (const char* name : {"liba-standins.so", "libb-standins.so"}) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        const QString session = dir.path() + "/standins.rsdb";
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(RS_REPLAYSCOPE_RUN,
+                {"--simulate", "--engine", RS_NOOP_TOOL, "--no-progress", "--drain-timeout", "100",
+                 "--standins", QString("libb-standins.so,") + dir.filePath("liba-standins.so"), "-o", session,
+                 "--", "/usr/bin/env"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split('\n');
+        const QString canonical = QFileInfo(dir.path()).canonicalFilePath();
+        QVERIFY2(lines.contains("HSA_SIM_STANDINS=" + canonical + "/libb-standins.so:" + canonical +
+                                "/liba-standins.so"),
+                 qPrintable(lines.filter("HSA_SIM").join('\n') + err));
+
+        const Run missing = run({"--simulate", "--engine", RS_NOOP_TOOL, "--standins",
+                                 dir.filePath("liba-standins.so") + "," + dir.filePath("nope.so"), "-f", "-o",
+                                 session, "--", "/usr/bin/env"});
+        QCOMPARE(missing.exit_code, 125);
+        QVERIFY2(missing.err.contains("stand-in library not found: " + dir.filePath("nope.so")),
+                 qPrintable(missing.err));
+        const Run empty =
+            run({"--simulate", "--engine", RS_NOOP_TOOL, "--standins", dir.filePath("liba-standins.so") + ",",
+                 "-f", "-o", session, "--", "/usr/bin/env"});
+        QCOMPARE(empty.exit_code, 125);
+        QVERIFY2(empty.err.contains("--standins: empty entry"), qPrintable(empty.err));
+        const Run unsimulated = run({"--engine", RS_NOOP_TOOL, "--standins", dir.filePath("liba-standins.so"),
+                                     "-f", "-o", session, "--", "/usr/bin/env"});
+        QCOMPARE(unsimulated.exit_code, 125);
+        QVERIFY2(unsimulated.err.contains("--standins needs --simulate"), qPrintable(unsimulated.err));
+        const Run help = run({"--help"});
+        QCOMPARE(help.exit_code, 0);
+    }
+
     void versionAndUsage() {
         const Run v = run({"--version"});
         QCOMPARE(v.exit_code, 0);
