@@ -1,0 +1,86 @@
+// replayscope-standins: builds a host stand-in library (sim/include/hsa_sim/standin.h) from HIP sources.
+#ifndef RS_STANDIN_BUILDER_HPP
+#define RS_STANDIN_BUILDER_HPP
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rs::standins {
+
+/** A build failure; the message is for the user (the compiler's own output is already on stderr). */
+class build_error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/**
+ * Rewrites HIP host-only syntax of one source file into host C++, keeping every line where it was:
+ *  - `K<<<CONFIG>>>(ARGS)` becomes `K(ARGS), ::hsa_sim::launch_sink(CONFIG)` (type-checked, never run);
+ *  - `__builtin_amdgcn_NAME(` becomes `::hsa_sim::unsupported_call("__builtin_amdgcn_NAME")(`.
+ * Comments, string and character literals are left alone. Throws build_error naming `path` and the line
+ * of a `<<<` without its `>>>` or argument list.
+ */
+std::string rewrite_source(const std::string& text, const std::string& path);
+
+/** A symbol of a relocatable object's symbol table. */
+struct object_symbol {
+    std::string name;
+    uint8_t type = 0;       // STT_*
+    uint8_t binding = 0;    // STB_*
+    uint8_t visibility = 0; // STV_*
+    bool defined = false;
+    uint64_t size = 0;
+};
+
+/** The symbols of an ELF64 relocatable object (`.symtab`). Throws build_error when it is not one. */
+std::vector<object_symbol> read_object_symbols(const std::string& path);
+
+/** What a stand-in compilation's first pass defines (see hsa_sim_standin/device.h for the markers). */
+struct discovered {
+    std::vector<std::string> kernels;        // protected FUNC symbols (mangled)
+    std::vector<object_symbol> variables;    // default-visibility global OBJECT symbols
+    std::vector<std::string> dynamic_shared; // undefined TLS symbols: `extern __shared__` arrays
+    std::vector<std::string> defined_tls;    // defined TLS symbols (not dynamic shared storage)
+};
+
+/** Sorts an object's symbols into kernels, variables and dynamic shared arrays. */
+discovered classify_symbols(const std::vector<object_symbol>& symbols);
+
+/** A kernel's C++ name and parameter list, from its demangled symbol. */
+struct kernel_signature {
+    std::string name;       // e.g. "vadd", "ns::tk<float>"
+    std::string parameters; // e.g. "float*, float const*, int"
+};
+
+/**
+ * Demangles a kernel symbol (abi::__cxa_demangle) and splits it into name and parameters. Throws
+ * build_error when the symbol does not demangle to a function the generated code can name.
+ */
+kernel_signature demangle_kernel(const std::string& symbol);
+
+/** Options of one build. */
+struct build_options {
+    std::string output;                // the library to write
+    std::vector<std::string> sources;  // HIP source files
+    std::vector<std::string> flags;    // extra compiler flags (after `--`)
+    std::vector<std::string> compiler; // the C++ compiler command (program and leading arguments)
+    std::string support_dir;           // <prefix>/share/replayscope/standins
+    std::string boost_context;         // Boost.Context archive or -l flag to link
+    std::string keep_dir;              // keep the intermediate files here (empty: a removed temp dir)
+    bool verbose = false;              // print each command
+};
+
+/** Summary of a built library. */
+struct build_result {
+    std::vector<std::string> kernels;
+    std::vector<std::string> variables;
+};
+
+/** Builds the stand-in library; throws build_error on failure. */
+build_result build_library(const build_options& options);
+
+} // namespace rs::standins
+
+#endif
