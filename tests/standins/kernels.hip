@@ -139,6 +139,27 @@ __global__ void early_exit(int* out, int active) {
         out[blockIdx.x] = total;
 }
 
+// A failure while other work-items wait at barriers: every work-item's frames are unwound.
+struct unwind_counter {
+    int* count;
+    __device__ ~unwind_counter() { atomicAdd(count, 1); }
+};
+__global__ void fails_between_barriers(int* count) {
+    unwind_counter guard{count};
+    __syncthreads();
+    if (threadIdx.x == 3)
+        __ballot(1);
+    __syncthreads();
+}
+
+// A kernel in a namespace, and HIP vector types (16-byte aligned float4 by value).
+namespace physics {
+__global__ void axpy4(float4* y, float a, float4 x) {
+    const float4 v = y[threadIdx.x];
+    y[threadIdx.x] = make_float4(a * x.x + v.x, a * x.y + v.y, a * x.z + v.z, a * x.w + v.w);
+}
+} // namespace physics
+
 // Warp shuffles need lock-step wavefronts: the dispatch fails, naming the feature.
 __global__ void shuffle_sum(float* x) {
     float v = x[threadIdx.x];

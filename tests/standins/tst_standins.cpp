@@ -7,6 +7,10 @@
 
 #include <hsa_sim/standin.h>
 
+#define __HIP_PLATFORM_AMD__ 1
+#include <hip/hip_vector_types.h> // float4, as kernels.hip sees it
+static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 as on the GPU");
+
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
@@ -82,6 +86,11 @@ std::map<std::string, kernarg> argument_layouts() {
     m["_Z10early_exitPii"].add(i).add(0);
     m["_Z11shuffle_sumPf"].add(f);
     m["_Z14amdgcn_builtinPj"].add(u);
+    m["_Z22fails_between_barriersPi"].add(i);
+    m["_ZN7physics5axpy4EP15HIP_vector_typeIfLj4EEfS1_"]
+        .add(static_cast<float4*>(nullptr))
+        .add(0.0f)
+        .add(float4{});
     return m;
 }
 
@@ -536,6 +545,42 @@ class tst_standins : public QObject {
         QVERIFY2(error.find("__shfl_down") != std::string::npos, error.c_str());
         QVERIFY2(error.find("work-item (0,0,0) of work-group (0,0,0)") != std::string::npos, error.c_str());
         QCOMPARE(x[0], 1.0f); // nothing was written
+    }
+
+    void failure_unwinds_waiting_work_items() {
+        int destroyed = 0;
+        kernarg k;
+        k.add(&destroyed);
+        dispatch d;
+        d.grid[0] = 128;
+        d.workgroup[0] = 64;
+        std::string error;
+        QCOMPARE(run("_Z22fails_between_barriersPi", d, k, &error), 1);
+        QVERIFY2(error.find("work-item (3,0,0) of work-group (0,0,0): the kernel uses __ballot") !=
+                     std::string::npos,
+                 error.c_str());
+        QCOMPARE(destroyed, 64); // 3 waiting at the second barrier, 60 at the first, the failing one
+        // The next dispatch starts clean.
+        QCOMPARE(run("_Z10early_exitPii", d, k), 0);
+    }
+
+    void namespaced_kernel_with_vector_types() {
+        std::vector<float4> y(32);
+        for (int i = 0; i < 32; ++i)
+            y[i] = make_float4(static_cast<float>(i), 1.0f, 2.0f, 3.0f);
+        kernarg k;
+        k.add(y.data()).add(2.0f).add(make_float4(1.0f, 10.0f, 100.0f, 1000.0f));
+        QCOMPARE(k.offsets(), (std::vector<std::size_t>{0, 8, 16})); // float4: 16-byte aligned
+        dispatch d;
+        d.grid[0] = 32;
+        d.workgroup[0] = 32;
+        QCOMPARE(run("_ZN7physics5axpy4EP15HIP_vector_typeIfLj4EEfS1_", d, k), 0);
+        for (int i = 0; i < 32; ++i) {
+            QCOMPARE(y[i].x, 2.0f + static_cast<float>(i));
+            QCOMPARE(y[i].y, 21.0f);
+            QCOMPARE(y[i].z, 202.0f);
+            QCOMPARE(y[i].w, 2003.0f);
+        }
     }
 
     void amdgcn_builtin_fails_clearly() {

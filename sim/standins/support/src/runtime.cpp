@@ -105,7 +105,6 @@ struct group_run {
 };
 
 thread_local work_item* t_item = nullptr;
-thread_local group_run* t_group = nullptr;
 
 std::string coordinates(const dim3& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
@@ -232,9 +231,7 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
         group_run group;
         group.invoke = invoke;
         group.context = context;
-        group_run* const outer_group = t_group;
         work_item* const outer_item = t_item;
-        t_group = &group;
         std::vector<work_item> items;
         items.reserve(static_cast<std::size_t>(wg_items));
         bool ok = true;
@@ -261,7 +258,6 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
                 }
             }
         }
-        t_group = outer_group;
         t_item = outer_item;
         if (!ok)
             return report(error, error_size, group.error.c_str());

@@ -284,6 +284,7 @@ inline unsigned __lane_id() {
 
 HSA_SIM_ATOMIC_INT(int)
 HSA_SIM_ATOMIC_INT(unsigned int)
+HSA_SIM_ATOMIC_INT(unsigned long)
 HSA_SIM_ATOMIC_INT(unsigned long long)
 HSA_SIM_ATOMIC_INT(long long)
 #undef HSA_SIM_ATOMIC_INT
