@@ -25,6 +25,10 @@ struct MemoryPool {
     uint32_t global_flags = 0; ///< hsa_amd_memory_pool_global_flag_t bits
     size_t size = 0;           ///< bytes reported as the pool size
     bool device = false;       ///< owned by a GPU agent
+    /// HSA_AMD_MEMORY_POOL_INFO_SEGMENT: GLOBAL for memory pools, GROUP for a GPU agent's LDS pool.
+    hsa_amd_segment_t segment = HSA_AMD_SEGMENT_GLOBAL;
+    /// HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED: false for the GROUP pool, which only reports LDS.
+    bool allocatable = true;
     std::string name;
 
     /// Returns a block of at least `bytes` (page aligned), reusing a recently freed one when the request
@@ -57,10 +61,20 @@ struct Agent {
     std::string name;       ///< HSA_AGENT_INFO_NAME
     std::string product_name;
     std::vector<MemoryPool*> pools; ///< owned by the Runtime
+    /// Stand-ins for the two HDP flush registers a GPU agent reports through HSA_AMD_AGENT_INFO_HDP_FLUSH
+    /// (ROCr maps the real MMIO registers; HIP writes 1 to HDP_MEM_FLUSH_CNTL to flush). Nothing reads them.
+    uint32_t hdp_mem_flush_cntl = 0;
+    uint32_t hdp_reg_flush_cntl = 0;
+    /// hsa_amd_coherency_get/set_type (GPU agents): recorded only, host memory is always coherent here.
+    hsa_amd_coherency_type_t coherency = HSA_AMD_COHERENCY_TYPE_COHERENT;
 
     hsa_agent_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
     bool is_gpu() const { return type == HSA_DEVICE_TYPE_GPU; }
 };
+
+/// Size of the GROUP-segment (LDS) pool of each GPU agent: 64 KiB per workgroup on gfx90a, as ROCr reports
+/// it (KFD's LDS size, ROCr 5.2.3 src/core/runtime/amd_gpu_agent.cpp InitRegionList).
+inline constexpr size_t kGpuGroupSegmentBytes = 64 * 1024;
 
 /// HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY (uint64_t, Hz): named by ROCr headers newer than 5.2.3, answered by
 /// the simulator on every header generation (a documented difference, docs/sim-fidelity.md).

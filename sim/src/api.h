@@ -105,7 +105,14 @@
     X(hsa_executable_validate_alt)                                                                           \
     X(hsa_executable_get_symbol_by_name)                                                                     \
     X(hsa_executable_iterate_agent_symbols)                                                                  \
-    X(hsa_executable_iterate_program_symbols)
+    X(hsa_executable_iterate_program_symbols)                                                                \
+    X(hsa_isa_get_info)                                                                                      \
+    X(hsa_isa_get_exception_policies)                                                                        \
+    X(hsa_isa_get_round_method)                                                                              \
+    X(hsa_wavefront_get_info)                                                                                \
+    X(hsa_isa_iterate_wavefronts)                                                                            \
+    X(hsa_isa_compatible)                                                                                    \
+    X(hsa_executable_agent_global_variable_define)
 
 // AMD extension table entries the simulator implements and exports (ROCR_1).
 #define SIM_AMD_EXT_API(X)                                                                                   \
@@ -127,7 +134,37 @@
     X(hsa_amd_memory_fill)                                                                                   \
     X(hsa_amd_pointer_info)                                                                                  \
     X(hsa_amd_pointer_info_set_userdata)                                                                     \
-    X(hsa_amd_signal_create)
+    X(hsa_amd_signal_create)                                                                                 \
+    X(hsa_amd_coherency_get_type)                                                                            \
+    X(hsa_amd_coherency_set_type)                                                                            \
+    X(hsa_amd_profiling_get_async_copy_time)                                                                 \
+    X(hsa_amd_signal_value_pointer)                                                                          \
+    X(hsa_amd_queue_cu_set_mask)                                                                             \
+    X(hsa_amd_queue_cu_get_mask)                                                                             \
+    X(hsa_amd_queue_set_priority)                                                                            \
+    X(hsa_amd_memory_lock_to_pool)                                                                           \
+    X(hsa_amd_memory_async_copy_rect)                                                                        \
+    X(hsa_amd_image_create)                                                                                  \
+    X(hsa_amd_interop_map_buffer)                                                                            \
+    X(hsa_amd_interop_unmap_buffer)                                                                          \
+    X(hsa_amd_ipc_memory_create)                                                                             \
+    X(hsa_amd_ipc_memory_attach)                                                                             \
+    X(hsa_amd_ipc_memory_detach)                                                                             \
+    X(hsa_amd_svm_attributes_set)                                                                            \
+    X(hsa_amd_svm_attributes_get)                                                                            \
+    X(hsa_amd_svm_prefetch_async)
+
+// Image extension table entries, exported (ROCR_1) because HIP links them; every one returns an error
+// (the simulator has no images, and does not report HSA_EXTENSION_IMAGES).
+#define SIM_IMAGE_EXT_API(X)                                                                                 \
+    X(hsa_ext_image_create)                                                                                  \
+    X(hsa_ext_image_create_with_layout)                                                                      \
+    X(hsa_ext_image_data_get_info)                                                                           \
+    X(hsa_ext_image_destroy)                                                                                 \
+    X(hsa_ext_image_export)                                                                                  \
+    X(hsa_ext_image_import)                                                                                  \
+    X(hsa_ext_sampler_create)                                                                                \
+    X(hsa_ext_sampler_destroy)
 
 // Virtual-memory entries, present from ROCr 6.x headers (AMD extension table major 2) on: exported with
 // ROCR_1 by Debian's ROCr 6.1.2. Empty on 5.2.3 headers.
@@ -196,5 +233,6 @@ SIM_CORE_API(SIM_DECLARE)
 SIM_AMD_EXT_API(SIM_DECLARE)
 SIM_AMD_EXT_VMEM_API(SIM_DECLARE)
 SIM_AMD_EXT_TABLE_ONLY_API(SIM_DECLARE)
+SIM_IMAGE_EXT_API(SIM_DECLARE)
 #undef SIM_DECLARE
 } // namespace sim::api

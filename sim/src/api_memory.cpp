@@ -1,5 +1,6 @@
 // Memory entry points: pools and regions, pointer info, copies, locking (HSA 1.2 §2.8, hsa_ext_amd.h).
 #include "api.h"
+#include "clock.h"
 #include "runtime.h"
 #include "sim_signal.h"
 
@@ -16,6 +17,8 @@ constexpr uint32_t kExecutableAllocationFlag = 1u << 2;
 hsa_status_t allocate_from(MemoryPool* pool, size_t size, uint32_t flags, void** ptr) {
     if (!pool || !ptr)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (!pool->allocatable) // the GROUP (LDS) pool, as ROCr's MemoryRegion::AllocateImpl
+        return HSA_STATUS_ERROR_INVALID_ALLOCATION;
     if (size == 0 || size > pool->size)
         return HSA_STATUS_ERROR_INVALID_ALLOCATION;
     auto& rt = Runtime::instance();
@@ -52,6 +55,37 @@ hsa_status_t free_pool_memory(void* ptr) {
         return HSA_STATUS_ERROR_INVALID_ALLOCATION; // lost a race with another free of the same pointer
     a->pool->give_back(ptr, a->capacity);
     return HSA_STATUS_SUCCESS;
+}
+
+/// Queues `copy` on the copy engine (one background thread, submission order): it waits for every
+/// dependency to reach 0, runs `copy`, records the copy's ticks on `completion` when copy profiling is on
+/// (hsa_amd_profiling_async_copy_enable), then decrements `completion`.
+template <typename Copy>
+void post_copy(std::vector<Signal*> deps, Signal* completion, Copy copy) {
+    auto& rt = Runtime::instance();
+    rt.copy_engine().post([deps = std::move(deps), completion, copy, &rt] {
+        for (Signal* d : deps)
+            d->wait(HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX);
+        const uint64_t start = now_ns();
+        copy();
+        if (rt.async_copy_profiling().load(std::memory_order_acquire)) {
+            completion->dispatch_start.store(start, std::memory_order_relaxed);
+            completion->dispatch_end.store(now_ns(), std::memory_order_relaxed);
+            completion->async_copy_timed.store(true, std::memory_order_release);
+        }
+        completion->modify([](auto& value) { return value.fetch_sub(1) - 1; });
+    });
+}
+
+/// The dependency signals of an async copy, or false when one of them is not a signal.
+bool collect_deps(uint32_t count, const hsa_signal_t* signals, std::vector<Signal*>& out) {
+    for (uint32_t i = 0; i < count; ++i) {
+        Signal* d = Signal::from(signals[i]);
+        if (!d)
+            return false;
+        out.push_back(d);
+    }
+    return true;
 }
 
 /// True when `p` lies in memory owned by a GPU agent (device memory of either granularity).
@@ -132,18 +166,54 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const v
     if (!completion)
         return HSA_STATUS_ERROR_INVALID_SIGNAL;
     std::vector<Signal*> deps;
-    for (uint32_t i = 0; i < num_dep_signals; ++i) {
-        Signal* d = Signal::from(dep_signals[i]);
-        if (!d)
-            return HSA_STATUS_ERROR_INVALID_SIGNAL;
-        deps.push_back(d);
-    }
+    if (!collect_deps(num_dep_signals, dep_signals, deps))
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
     // The copy engine: waits for every dependency to reach 0, copies, then decrements the completion signal.
-    rt.copy_engine().post([=] {
-        for (Signal* d : deps)
-            d->wait(HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX);
-        std::memmove(dst, src, size);
-        completion->modify([](auto& value) { return value.fetch_sub(1) - 1; });
+    post_copy(std::move(deps), completion, [=] { std::memmove(dst, src, size); });
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset,
+                                            const hsa_pitched_ptr_t* src, const hsa_dim3_t* src_offset,
+                                            const hsa_dim3_t* range, hsa_agent_t copy_agent, hsa_amd_copy_direction_t dir,
+                                            uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
+                                            hsa_signal_t completion_signal) {
+    SIM_REQUIRE_INIT();
+    // Checks in ROCr 5.2.3's order (src/core/runtime/hsa_ext_amd.cpp).
+    if (!dst || !src || !dst_offset || !src_offset || !range)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if ((num_dep_signals == 0) != (dep_signals == nullptr))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (dir == hsaHostToHost)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    Agent* agent = Runtime::instance().agent(copy_agent);
+    if (!agent || !agent->is_gpu())
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    std::vector<Signal*> deps;
+    if (!collect_deps(num_dep_signals, dep_signals, deps))
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    Signal* completion = Signal::from(completion_signal);
+    if (!completion)
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    if (range->x == 0 || range->y == 0 || range->z == 0)
+        return HSA_STATUS_SUCCESS; // as ROCr: nothing is copied and the completion signal is left alone
+    if ((range->y > 1 && (dst->pitch < range->x || src->pitch < range->x)) ||
+        (range->z > 1 && (dst->slice < range->y * static_cast<size_t>(dst->pitch) ||
+                          src->slice < range->y * static_cast<size_t>(src->pitch))))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    // x is in bytes, y in rows (pitch bytes apart), z in slices (slice bytes apart), on both sides.
+    const hsa_pitched_ptr_t d = *dst, s = *src;
+    const hsa_dim3_t doff = *dst_offset, soff = *src_offset, r = *range;
+    post_copy(std::move(deps), completion, [=] {
+        for (uint32_t z = 0; z < r.z; ++z) {
+            for (uint32_t y = 0; y < r.y; ++y) {
+                char* to = static_cast<char*>(d.base) + (doff.z + z) * static_cast<size_t>(d.slice) +
+                           (doff.y + y) * static_cast<size_t>(d.pitch) + doff.x;
+                const char* from = static_cast<const char*>(s.base) + (soff.z + z) * static_cast<size_t>(s.slice) +
+                                   (soff.y + y) * static_cast<size_t>(s.pitch) + soff.x;
+                std::memmove(to, from, r.x);
+            }
+        }
     });
     return HSA_STATUS_SUCCESS;
 }
@@ -200,6 +270,22 @@ hsa_status_t hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t* agent
     // Host and agents share one address space in the simulator: the agent address is the host address.
     *agent_ptr = host_ptr;
     return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_memory_lock_to_pool(void* host_ptr, size_t size, hsa_agent_t* agents, int num_agent,
+                                         hsa_amd_memory_pool_t pool, uint32_t flags, void** agent_ptr) {
+    SIM_REQUIRE_INIT();
+    // Checks as ROCr 5.2.3: flags reserved, agents and their count given together, a CPU agent's pool.
+    if (size == 0 || !host_ptr || !agent_ptr || flags != 0)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *agent_ptr = nullptr;
+    if ((agents != nullptr) != (num_agent != 0))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    MemoryPool* p = Runtime::instance().pool(pool.handle);
+    if (!p || p->device || p->segment != HSA_AMD_SEGMENT_GLOBAL)
+        return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+    // Every CPU pool is fine-grained system memory, which is what hsa_amd_memory_lock records.
+    return api::hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr);
 }
 
 hsa_status_t hsa_amd_memory_unlock(void* host_ptr) {

@@ -150,8 +150,9 @@ hsa_status_t hsa_amd_profiling_set_profiler_enabled(hsa_queue_t* queue, int enab
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_profiling_async_copy_enable(bool) {
+hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
     SIM_REQUIRE_INIT();
+    Runtime::instance().async_copy_profiling().store(enable, std::memory_order_release);
     return HSA_STATUS_SUCCESS;
 }
 

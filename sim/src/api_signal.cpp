@@ -4,6 +4,7 @@
 #include "runtime.h"
 #include "sim_signal.h"
 
+#include <algorithm>
 #include <new>
 
 namespace sim::api {
@@ -128,10 +129,12 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals, h
     auto& monitor = SignalMonitor::instance();
     for (;;) {
         uint64_t epoch = monitor.epoch();
+        bool poll = false; // a signal whose value pointer was handed out changes without an epoch bump
         for (uint32_t i = 0; i < signal_count; ++i) {
             Signal* sig = checked(signals[i]);
             if (!sig)
                 continue;
+            poll = poll || sig->value_exposed.load(std::memory_order_acquire);
             int64_t v = sig->value.load(std::memory_order_acquire);
             if (Signal::satisfied(conds[i], v, values[i])) {
                 if (satisfying_value)
@@ -139,10 +142,27 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals, h
                 return i;
             }
         }
-        if (now_ns() >= deadline)
+        const uint64_t now = now_ns();
+        if (now >= deadline)
             return UINT32_MAX;
-        monitor.wait_for_change(epoch, deadline);
+        monitor.wait_for_change(epoch, poll ? std::min(deadline, now + Signal::kValuePointerPollNs) : deadline);
     }
+}
+
+hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_signal_value_t** value_ptr) {
+    SIM_REQUIRE_INIT();
+    Signal* sig = checked(signal);
+    if (!sig)
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    if (!value_ptr)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    static_assert(sizeof(std::atomic<int64_t>) == sizeof(hsa_signal_value_t) &&
+                      std::atomic<int64_t>::is_always_lock_free,
+                  "the signal value must be a plain 64-bit word to hand out its address");
+    // From now on waits on this signal poll: a store through the pointer does not wake anybody.
+    sig->value_exposed.store(true, std::memory_order_release);
+    *value_ptr = reinterpret_cast<volatile hsa_signal_value_t*>(&sig->value);
+    return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t value,

@@ -13,13 +13,29 @@ namespace sim::api {
 
 namespace {
 
-/// The one ISA the simulated GPU agents have; its handle is the address of this object.
+/// An ISA the simulator knows; its handle is the address of the object. The GPU agents have the first
+/// (with target features); the second is the same processor with unspecified features, which
+/// hsa_isa_from_name returns for `amdgcn-amd-amdhsa--gfx90a` (as ROCr's ISA registry holds both).
 struct SimIsa {
-    const char* name = kGpuIsaName;
-} g_gpu_isa;
+    const char* name;
+} g_gpu_isa{kGpuIsaName}, g_gpu_isa_any{kGpuIsaBaseName};
+
+/// The one wavefront kind of the GPU ISA (64 work-items, as ROCr 5.2.3 src/core/runtime/isa.cpp).
+struct SimWavefront {
+    uint32_t size = 64;
+} g_wavefront;
 
 hsa_isa_t gpu_isa() {
     return {reinterpret_cast<uint64_t>(&g_gpu_isa)};
+}
+
+/// The ISA behind a handle, or nullptr.
+const SimIsa* isa_of(hsa_isa_t isa) {
+    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa))
+        return &g_gpu_isa;
+    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa_any))
+        return &g_gpu_isa_any;
+    return nullptr;
 }
 
 void copy_name(void* value, const std::string& s, size_t capacity = 64) {
@@ -82,6 +98,17 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
+    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION: {
+        // A pointer to a static string (ROCr: its build id).
+        static const char kBuildVersion[] = "replayscope-sim";
+        return put<const char*>(value, kBuildVersion);
+    }
+    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED:
+        // ROCr: every GPU's KFD node reports the SVM API (true on an MI210 with a 5.x kernel driver).
+        return put(value, true);
+    case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT:
+        // ROCr: true only when every GPU runs with XNACK on; the simulated gfx90a is xnack-.
+        return put(value, false);
     default:
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
@@ -170,30 +197,32 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
     case HSA_AGENT_INFO_MACHINE_MODEL:
         return put(value, HSA_MACHINE_MODEL_LARGE);
     case HSA_AGENT_INFO_PROFILE:
-        return put(value, HSA_PROFILE_BASE);
+        return put(value, gpu ? HSA_PROFILE_BASE : HSA_PROFILE_FULL);
     case HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE:
         return put(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
     case HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
         return put<uint32_t>(value, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR);
     case HSA_AGENT_INFO_FAST_F16_OPERATION:
-        return put(value, false);
+        return put(value, gpu); // ROCr: true for GPU ISA major >= 8
     case HSA_AGENT_INFO_WAVEFRONT_SIZE:
         return put<uint32_t>(value, gpu ? 64 : 0);
     case HSA_AGENT_INFO_WORKGROUP_MAX_DIM: {
-        uint16_t dims[3] = {1024, 1024, 1024};
+        const uint16_t n = gpu ? 1024 : 0;
+        uint16_t dims[3] = {n, n, n};
         std::memcpy(value, dims, sizeof(dims));
         return HSA_STATUS_SUCCESS;
     }
     case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE:
         return put<uint32_t>(value, gpu ? 1024 : 0);
     case HSA_AGENT_INFO_GRID_MAX_DIM: {
-        hsa_dim3_t d{UINT32_MAX, UINT32_MAX, UINT32_MAX};
+        const uint32_t n = gpu ? UINT32_MAX : 0;
+        hsa_dim3_t d{n, n, n};
         return put(value, d);
     }
     case HSA_AGENT_INFO_GRID_MAX_SIZE:
-        return put<uint32_t>(value, UINT32_MAX);
+        return put<uint32_t>(value, gpu ? UINT32_MAX : 0);
     case HSA_AGENT_INFO_FBARRIER_MAX_SIZE:
-        return put<uint32_t>(value, 32);
+        return put<uint32_t>(value, gpu ? 32 : 0);
     case HSA_AGENT_INFO_QUEUES_MAX:
         return put<uint32_t>(value, gpu ? 128 : 0);
     case HSA_AGENT_INFO_QUEUE_MIN_SIZE:
@@ -244,6 +273,36 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
     case HSA_AMD_AGENT_INFO_UUID:
         copy_name(value, gpu ? "GPU-5253494d" + std::to_string(a->gpu_index) : "CPU-XX", 21);
         return HSA_STATUS_SUCCESS;
+    case HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS:
+        // 1 << WatchPointsTotalBits of the KFD node: 4 on an MI210, 1 on a CPU node (bits 0).
+        return put<uint32_t>(value, gpu ? 4 : 1);
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES:
+        return put<uint32_t>(value, gpu ? 8 : 0);
+    case HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE:
+        return put<uint32_t>(value, gpu ? 1 : 0);
+    case HSA_AMD_AGENT_INFO_HDP_FLUSH: {
+        // GPU: the agent's two stand-in registers; CPU: two null pointers (as ROCr's CPU agent).
+        hsa_amd_hdp_flush_t flush{gpu ? &a->hdp_mem_flush_cntl : nullptr, gpu ? &a->hdp_reg_flush_cntl : nullptr};
+        return put(value, flush);
+    }
+    case HSA_AMD_AGENT_INFO_DOMAIN:
+        return put<uint32_t>(value, 0); // PCI domain
+    case HSA_AMD_AGENT_INFO_ASIC_REVISION:
+        return put<uint32_t>(value, gpu ? 1 : 0);
+    // Attributes only ROCr's GPU agent answers (its CPU agent returns INVALID_ARGUMENT).
+    case HSA_AMD_AGENT_INFO_MEMORY_WIDTH:
+        return gpu ? put<uint32_t>(value, 4096) : HSA_STATUS_ERROR_INVALID_ARGUMENT; // bits (HBM2e)
+    case HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY:
+        return gpu ? put<uint32_t>(value, 1600) : HSA_STATUS_ERROR_INVALID_ARGUMENT; // MHz
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES:
+        // ROCr: the KFD node has global wave sync (GWS) entries, as an MI210 has.
+        return gpu ? put(value, true) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS:
+        // ROCr: the node's CoherentHostAccess capability, off on an MI210 over PCIe.
+        return gpu ? put(value, false) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
+        // ROCr without HSA_COOP_CU_COUNT=1: the compute-unit count.
+        return gpu ? put<uint32_t>(value, 104) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case kAgentInfoTimestampFrequency:
         return put<uint64_t>(value, gpu ? kGpuTimestampFrequency : kSystemTimestampFrequency);
     default:
@@ -255,10 +314,15 @@ hsa_status_t hsa_isa_from_name(const char* name, hsa_isa_t* isa) {
     SIM_REQUIRE_INIT();
     if (!name || !isa)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (std::strcmp(name, kGpuIsaName) != 0)
-        return HSA_STATUS_ERROR_INVALID_ISA_NAME;
-    *isa = gpu_isa();
-    return HSA_STATUS_SUCCESS;
+    if (std::strcmp(name, kGpuIsaName) == 0) {
+        *isa = gpu_isa();
+        return HSA_STATUS_SUCCESS;
+    }
+    if (std::strcmp(name, kGpuIsaBaseName) == 0) {
+        *isa = {reinterpret_cast<uint64_t>(&g_gpu_isa_any)};
+        return HSA_STATUS_SUCCESS;
+    }
+    return HSA_STATUS_ERROR_INVALID_ISA_NAME;
 }
 
 hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t isa, void* data),
@@ -274,23 +338,121 @@ hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(
 
 hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
-    if (isa.handle != gpu_isa().handle)
-        return HSA_STATUS_ERROR_INVALID_ISA;
     if (!value)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    switch (attribute) {
-    case HSA_ISA_INFO_NAME_LENGTH:
-        return put<uint32_t>(value, static_cast<uint32_t>(std::strlen(kGpuIsaName)));
+    const SimIsa* object = isa_of(isa);
+    if (!object)
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    // Values as ROCr 5.2.3 src/core/runtime/isa.cpp (Isa::GetInfo) answers them for gfx9.
+    const bool rounding_modes[3] = {false, false, true}; // indexed by hsa_default_float_rounding_mode_t
+    switch (static_cast<int>(attribute)) {
+    case HSA_ISA_INFO_NAME_LENGTH: // counts the terminating NUL
+        return put<uint32_t>(value, static_cast<uint32_t>(std::strlen(object->name) + 1));
     case HSA_ISA_INFO_NAME:
-        std::memcpy(value, kGpuIsaName, std::strlen(kGpuIsaName));
+        std::memcpy(value, object->name, std::strlen(object->name) + 1);
         return HSA_STATUS_SUCCESS;
+    case HSA_ISA_INFO_CALL_CONVENTION_COUNT:
+        return put<uint32_t>(value, 1);
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONT_SIZE:
+        return put<uint32_t>(value, 64);
+    case HSA_ISA_INFO_CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT:
+        return put<uint32_t>(value, 40);
+    case HSA_ISA_INFO_MACHINE_MODELS: {
+        const bool models[2] = {false, true}; // small, large
+        std::memcpy(value, models, sizeof(models));
+        return HSA_STATUS_SUCCESS;
+    }
+    case HSA_ISA_INFO_PROFILES: {
+        const bool profiles[2] = {true, false}; // base, full
+        std::memcpy(value, profiles, sizeof(profiles));
+        return HSA_STATUS_SUCCESS;
+    }
+    case HSA_ISA_INFO_DEFAULT_FLOAT_ROUNDING_MODES:
+    case HSA_ISA_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES:
+        std::memcpy(value, rounding_modes, sizeof(rounding_modes));
+        return HSA_STATUS_SUCCESS;
+    case HSA_ISA_INFO_FAST_F16_OPERATION:
+        return put(value, true);
+    case HSA_ISA_INFO_WORKGROUP_MAX_DIM: {
+        const uint16_t dims[3] = {1024, 1024, 1024};
+        std::memcpy(value, dims, sizeof(dims));
+        return HSA_STATUS_SUCCESS;
+    }
     case HSA_ISA_INFO_WORKGROUP_MAX_SIZE:
         return put<uint32_t>(value, 1024);
-    case HSA_ISA_INFO_GRID_MAX_SIZE:
-        return put<uint32_t>(value, UINT32_MAX);
+    case HSA_ISA_INFO_GRID_MAX_DIM:
+        return put(value, hsa_dim3_t{UINT32_MAX, UINT32_MAX, UINT32_MAX});
+    case HSA_ISA_INFO_GRID_MAX_SIZE: // 64-bit
+        return put<uint64_t>(value, UINT64_MAX);
+    case HSA_ISA_INFO_FBARRIER_MAX_SIZE:
+        return put<uint32_t>(value, 32);
     default:
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
+}
+
+hsa_status_t hsa_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void* value) {
+    SIM_REQUIRE_INIT();
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (index != 0)
+        return HSA_STATUS_ERROR_INVALID_INDEX;
+    return api::hsa_isa_get_info_alt(isa, attribute, value);
+}
+
+hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t isa, hsa_profile_t profile, uint16_t* mask) {
+    SIM_REQUIRE_INIT();
+    if (!mask || (profile != HSA_PROFILE_BASE && profile != HSA_PROFILE_FULL))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (!isa_of(isa))
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    *mask = 0; // as ROCr: no exception policy is supported
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_flush_mode_t flush_mode,
+                                      hsa_round_method_t* round_method) {
+    SIM_REQUIRE_INIT();
+    if (!round_method || (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
+        (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ))
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (!isa_of(isa))
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    *round_method = HSA_ROUND_METHOD_SINGLE;
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t isa, hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
+                                        void* data) {
+    SIM_REQUIRE_INIT();
+    if (!callback)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (!isa_of(isa))
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    return callback(hsa_wavefront_t{reinterpret_cast<uint64_t>(&g_wavefront)}, data);
+}
+
+hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute, void* value) {
+    SIM_REQUIRE_INIT();
+    if (!value)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (wavefront.handle != reinterpret_cast<uint64_t>(&g_wavefront))
+        return HSA_STATUS_ERROR_INVALID_WAVEFRONT;
+    if (attribute != HSA_WAVEFRONT_INFO_SIZE)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    return put<uint32_t>(value, g_wavefront.size);
+}
+
+hsa_status_t hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool* result) {
+    SIM_REQUIRE_INIT();
+    if (!result)
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    const SimIsa* object = isa_of(code_object_isa);
+    const SimIsa* agent = isa_of(agent_isa);
+    if (!object || !agent)
+        return HSA_STATUS_ERROR_INVALID_ISA;
+    *result = isa_compatible(object->name, agent->name);
+    return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent,
@@ -302,7 +464,7 @@ hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent,
         return HSA_STATUS_ERROR_INVALID_AGENT;
     if (!callback)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    // Like ROCr, the fine-grained device pool is not offered as a region.
+    // Like ROCr, the fine-grained device pool is not offered as a region (the GROUP pool is).
     std::vector<MemoryPool*> regions;
     for (MemoryPool* p : a->pools) {
         if (!(a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED))
@@ -319,22 +481,25 @@ hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribut
         return HSA_STATUS_ERROR_INVALID_REGION;
     if (!value)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    // The GROUP (LDS) pool answers as ROCr's LDS region: no flags, not allocatable, granule and alignment 0.
+    const bool group = p->segment == HSA_AMD_SEGMENT_GROUP;
     switch (static_cast<int>(attribute)) {
     case HSA_REGION_INFO_SEGMENT:
-        return put(value, HSA_REGION_SEGMENT_GLOBAL);
+        return put(value, group ? HSA_REGION_SEGMENT_GROUP : HSA_REGION_SEGMENT_GLOBAL);
     case HSA_REGION_INFO_GLOBAL_FLAGS:
         // hsa_region_global_flag_t uses the same bit values as the pool flags (KERNARG 1, FINE 2, COARSE 4).
         return put<uint32_t>(value, p->global_flags);
     case HSA_REGION_INFO_SIZE:
-    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
         return put<size_t>(value, p->size);
+    case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+        return put<size_t>(value, group ? 0 : p->size);
     case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
         return put<uint32_t>(value, 0);
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
-        return put(value, true);
+        return put(value, p->allocatable);
     case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
-        return put<size_t>(value, 4096);
+        return put<size_t>(value, group ? 0 : 4096);
     case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
         return put(value, !p->device);
     case HSA_AMD_REGION_INFO_BASE:
@@ -364,19 +529,21 @@ hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
         return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
     if (!value)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    const bool group = p->segment == HSA_AMD_SEGMENT_GROUP;
     switch (attribute) {
     case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
-        return put(value, HSA_AMD_SEGMENT_GLOBAL);
+        return put(value, p->segment);
     case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
         return put<uint32_t>(value, p->global_flags);
     case HSA_AMD_MEMORY_POOL_INFO_SIZE:
-    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
         return put<size_t>(value, p->size);
+    case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
+        return put<size_t>(value, group ? 0 : p->size);
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
-        return put(value, true);
+        return put(value, p->allocatable);
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
-        return put<size_t>(value, 4096);
+        return put<size_t>(value, group ? 0 : 4096);
     case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
         return put(value, !p->device);
     default:
@@ -396,15 +563,39 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memor
         return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
     if (!value)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    switch (attribute) {
-    case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS: {
-        hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
-        if (p->device && p->owner != a)
+    // As ROCr's MemoryRegion::GetAccessInfo: the owner always may; another agent never may reach a GROUP
+    // pool, needs hsa_amd_agents_allow_access for device memory, and reaches system memory by default
+    // when it is the CPU (a GPU needs allow_access there too, as on ROCr; the simulator does not enforce it).
+    hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
+    if (p->owner != a) {
+        if (p->segment == HSA_AMD_SEGMENT_GROUP)
+            access = HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+        else if (p->device)
             access = HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
-        return put(value, access);
     }
+    const uint32_t hops = (p->owner == a || access == HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED) ? 0 : 1;
+    switch (attribute) {
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS:
+        return put(value, access);
     case HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS:
-        return put<uint32_t>(value, p->owner == a ? 0 : 1);
+        return put<uint32_t>(value, hops);
+    case HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO: {
+        // One PCIe hop between the CPU and each GPU (and GPU to GPU through the host); all zero for the
+        // owner and for a pool the agent can never reach, as ROCr.
+        hsa_amd_memory_pool_link_info_t link{};
+        if (hops > 0) {
+            link.min_latency = 0;
+            link.max_latency = 0;
+            link.min_bandwidth = 0;
+            link.max_bandwidth = 0;
+            link.atomic_support_32bit = true;
+            link.atomic_support_64bit = true;
+            link.coherent_support = false;
+            link.link_type = HSA_AMD_LINK_INFO_TYPE_PCIE;
+            link.numa_distance = 20;
+        }
+        return put(value, link);
+    }
     default:
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }

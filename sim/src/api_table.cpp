@@ -5,6 +5,7 @@
 extern "C" {
 CoreApiTable* sim_core_table = nullptr;
 AmdExtTable* sim_amd_ext_table = nullptr;
+ImageExtTable* sim_image_ext_table = nullptr;
 }
 
 namespace sim {
@@ -18,6 +19,7 @@ ApiTable::ApiTable() {
     reset();
     sim_core_table = &core_;
     sim_amd_ext_table = &amd_ext_;
+    sim_image_ext_table = &image_ext_;
 }
 
 template <typename Table>
@@ -45,10 +47,13 @@ void ApiTable::reset() {
 #endif
 #define SIM_FILL_CORE(name) core_.name##_fn = &api::name;
 #define SIM_FILL_AMD(name) amd_ext_.name##_fn = &api::name;
+#define SIM_FILL_IMAGE(name) image_ext_.name##_fn = &api::name;
     SIM_CORE_API(SIM_FILL_CORE)
     SIM_AMD_EXT_API(SIM_FILL_AMD)
     SIM_AMD_EXT_VMEM_API(SIM_FILL_AMD)
     SIM_AMD_EXT_TABLE_ONLY_API(SIM_FILL_AMD)
+    SIM_IMAGE_EXT_API(SIM_FILL_IMAGE)
+#undef SIM_FILL_IMAGE
 #undef SIM_FILL_CORE
 #undef SIM_FILL_AMD
 }

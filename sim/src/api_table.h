@@ -41,3 +41,4 @@ private:
 // Read by the assembly trampolines (hidden: not part of the exported interface).
 extern "C" __attribute__((visibility("hidden"))) CoreApiTable* sim_core_table;
 extern "C" __attribute__((visibility("hidden"))) AmdExtTable* sim_amd_ext_table;
+extern "C" __attribute__((visibility("hidden"))) ImageExtTable* sim_image_ext_table;

@@ -207,6 +207,30 @@ void HardwareQueue::process() {
                 space_listener_();
             lock.lock();
             continue;
+        } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && packet[2] == HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
+            hsa_amd_barrier_value_packet_t barrier;
+            std::memcpy(&barrier, packet, 64);
+            Signal* watched = Signal::from(barrier.signal);
+            if (!watched) {
+                lock.unlock();
+                fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+                lock.lock();
+                continue;
+            }
+            lock.unlock();
+            const uint64_t start = now_ns();
+            if (!wait_barrier_value(*watched, barrier)) {
+                lock.lock();
+                continue; // the queue is being destroyed: the packet never completes
+            }
+            __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
+                             __ATOMIC_RELEASE);
+            header_.read_index.store(index + 1, std::memory_order_release);
+            complete(barrier.completion_signal, start, now_ns());
+            if (space_listener_)
+                space_listener_();
+            lock.lock();
+            continue;
         } else {
             lock.unlock();
             fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
@@ -221,6 +245,24 @@ void HardwareQueue::process() {
             space_listener_();
             lock.lock();
         }
+    }
+}
+
+bool HardwareQueue::wait_barrier_value(Signal& watched, const hsa_amd_barrier_value_packet_t& barrier) {
+    const auto condition = static_cast<hsa_signal_condition_t>(barrier.cond);
+    auto& monitor = SignalMonitor::instance();
+    for (;;) {
+        const uint64_t epoch = monitor.epoch();
+        if (Signal::satisfied(condition, watched.value.load(std::memory_order_acquire) & barrier.mask, barrier.value))
+            return true;
+        {
+            std::lock_guard check(mutex_);
+            if (stopping_)
+                return false;
+        }
+        // Signal changes bump the monitor's epoch; stores through a value pointer do not, so poll those.
+        const bool poll = watched.value_exposed.load(std::memory_order_acquire);
+        monitor.wait_for_change(epoch, now_ns() + (poll ? Signal::kValuePointerPollNs : 5'000'000));
     }
 }
 

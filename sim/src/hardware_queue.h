@@ -4,6 +4,7 @@
 #include "queue_controller.h"
 
 #include <hsa.h>
+#include <hsa_ext_amd.h>
 
 #include <condition_variable>
 #include <deque>
@@ -20,7 +21,8 @@ struct Signal;
 /// read index up to the last index announced on the doorbell: kernel-dispatch packets are launched on a
 /// small pool of kernel threads (up to kMaxInFlight at once, so packets without the barrier bit overlap);
 /// a packet with the barrier bit waits until every earlier packet of the queue completed; barrier-AND/OR
-/// packets block the queue until their dependency signals are satisfied. A consumed slot's header is
+/// packets block the queue until their dependency signals are satisfied, and so do AMD BARRIER_VALUE
+/// vendor packets until their signal's masked value meets their condition. A consumed slot's header is
 /// set to INVALID and the read index advanced; a packet's completion signal is decremented when it
 /// completes, with its start/end ticks recorded there when profiling is enabled.
 class HardwareQueue final : public QueueController {
@@ -47,6 +49,9 @@ public:
 private:
     void process();
     void launch_kernel(const hsa_kernel_dispatch_packet_t& packet);
+    /// Blocks (processor thread, queue lock not held) until `(watched value & mask) cond value` holds for
+    /// an AMD BARRIER_VALUE vendor packet (hsa_ext_amd.h): true; or until the queue is being destroyed: false.
+    bool wait_barrier_value(Signal& watched, const hsa_amd_barrier_value_packet_t& barrier);
     void run_kernel(const hsa_kernel_dispatch_packet_t& packet);
     void complete(hsa_signal_t completion, uint64_t start, uint64_t end);
     void fail(hsa_status_t status);

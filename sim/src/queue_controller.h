@@ -4,8 +4,12 @@
 
 #include <hsa.h>
 
+#include <hsa_ext_amd.h>
+
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 namespace sim {
 
@@ -22,6 +26,12 @@ struct QueueHeader {
     std::atomic<bool> profiling{false};
     QueueController* controller = nullptr;
     Agent* agent = nullptr;
+    /// hsa_amd_queue_set_priority: recorded only (one processor thread per queue, no scheduling classes).
+    std::atomic<int> priority{HSA_AMD_QUEUE_PRIORITY_NORMAL};
+    /// hsa_amd_queue_cu_set_mask: the mask as last set (bit i = compute unit i; empty: all units).
+    /// Recorded only: kernels run on host threads whatever the mask says.
+    std::mutex cu_mask_mutex;
+    std::vector<uint32_t> cu_mask;
 
     /// The header behind an application's queue pointer, or nullptr when it is not a simulator queue.
     static QueueHeader* from(const hsa_queue_t* q) {

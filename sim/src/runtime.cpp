@@ -24,6 +24,7 @@ hsa_status_t Runtime::acquire() {
         return HSA_STATUS_SUCCESS;
     }
     config_.load_from_environment();
+    async_copy_profiling_.store(false);
     build_agents();
     ref_count_.store(1, std::memory_order_release);
     // As ROCr: tools load once the runtime is up, with the live table; the version handed over is the
@@ -83,6 +84,10 @@ void Runtime::build_agents() {
         gpu->product_name = "ReplayScope simulated GPU";
         add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, kDeviceBytes, true, "device coarse-grained");
         add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, kDeviceBytes, true, "device fine-grained");
+        // The LDS, reported as ROCr does (segment GROUP, no global flags, not allocatable, 64 KiB).
+        add_pool(gpu.get(), 0, kGpuGroupSegmentBytes, true, "device group segment");
+        gpu->pools.back()->segment = HSA_AMD_SEGMENT_GROUP;
+        gpu->pools.back()->allocatable = false;
         agent_list_.push_back(gpu.get());
         agents_.push_back(std::move(gpu));
     }

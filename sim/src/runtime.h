@@ -34,6 +34,8 @@ public:
     AllocationRegistry& allocations() { return allocations_; }
     BackgroundWorker& copy_engine() { return copy_engine_; }
     BackgroundWorker& doorbell_deferral() { return doorbell_deferral_; }
+    /// hsa_amd_profiling_async_copy_enable: async copies record start/end ticks on their completion signal.
+    std::atomic<bool>& async_copy_profiling() { return async_copy_profiling_; }
 
     const std::vector<Agent*>& agents() const { return agent_list_; }
     Agent* cpu_agent() const { return agent_list_.empty() ? nullptr : agent_list_.front(); }
@@ -52,6 +54,7 @@ private:
     void teardown();
 
     std::mutex lifecycle_mutex_;
+    std::atomic<bool> async_copy_profiling_{false};
     std::atomic<int> ref_count_{0};
     SimConfig config_;
     AllocationRegistry allocations_;

@@ -52,11 +52,17 @@ int64_t Signal::wait(hsa_signal_condition_t condition, int64_t compare, uint64_t
         v = value.load(std::memory_order_seq_cst);
         if (satisfied(condition, v, compare))
             break;
+        // A store through the value pointer (hsa_amd_signal_value_pointer) does not notify: poll then.
+        const bool poll = value_exposed.load(std::memory_order_acquire);
+        const auto slice = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kValuePointerPollNs);
         if (bounded) {
-            if (cv.wait_until(lock, deadline) == std::cv_status::timeout) {
+            if (std::chrono::steady_clock::now() >= deadline) {
                 v = value.load(std::memory_order_seq_cst);
                 break;
             }
+            cv.wait_until(lock, poll ? std::min(deadline, slice) : deadline);
+        } else if (poll) {
+            cv.wait_until(lock, slice);
         } else {
             cv.wait(lock);
         }
@@ -110,11 +116,13 @@ void SignalMonitor::run() {
     for (;;) {
         uint64_t seen = epoch();
         std::vector<Registration> due;
+        bool poll = false; // some watched signal's value pointer was handed out: its stores are silent
         {
             std::lock_guard lock(mutex_);
             if (stopping_)
                 return;
             for (auto it = registrations_.begin(); it != registrations_.end();) {
+                poll = poll || it->signal->value_exposed.load(std::memory_order_acquire);
                 int64_t v = it->signal->value.load(std::memory_order_acquire);
                 if (Signal::satisfied(it->condition, v, it->value)) {
                     due.push_back(*it);
@@ -133,7 +141,7 @@ void SignalMonitor::run() {
             }
         }
         if (due.empty())
-            wait_for_change(seen, now_ns() + 50'000'000);
+            wait_for_change(seen, now_ns() + (poll ? Signal::kValuePointerPollNs : 50'000'000));
     }
 }
 

@@ -30,9 +30,17 @@ struct Signal {
     /// under the packet processor's feet.
     std::atomic<uint32_t> users{0};
     QueueController* doorbell_of = nullptr; ///< set for a queue's doorbell signal
+    /// Set once hsa_amd_signal_value_pointer handed out the address of `value`: stores through it bypass
+    /// `changed()`, so waits on this signal poll (kValuePointerPollNs slices) instead of sleeping unbounded.
+    std::atomic<bool> value_exposed{false};
+    /// Longest a waiter on a signal with an exposed value sleeps before re-reading the value (ns).
+    static constexpr uint64_t kValuePointerPollNs = 100'000;
     /// Profiling: ticks (ns) of the last dispatch that completed this signal.
     std::atomic<uint64_t> dispatch_start{0};
     std::atomic<uint64_t> dispatch_end{0};
+    /// Set when an async copy completed this signal with copy profiling on: dispatch_start/end then hold
+    /// the copy's ticks (ROCr keeps both in the same signal fields), for hsa_amd_profiling_get_async_copy_time.
+    std::atomic<bool> async_copy_timed{false};
 
     /// The signal behind a handle, or nullptr for a null or destroyed handle.
     static Signal* from(hsa_signal_t s) {

@@ -31,10 +31,12 @@ namespace {
 [[gnu::used]] void define_trampolines() {
 #define SIM_CORE_TRAMPOLINE(name) SIM_TRAMPOLINE(sim_core_table, CoreApiTable, name, name)
 #define SIM_AMD_TRAMPOLINE(name) SIM_TRAMPOLINE(sim_amd_ext_table, AmdExtTable, name, name)
+#define SIM_IMAGE_TRAMPOLINE(name) SIM_TRAMPOLINE(sim_image_ext_table, ImageExtTable, name, name)
 #define SIM_ALIAS_TRAMPOLINE(name, slot) SIM_TRAMPOLINE(sim_core_table, CoreApiTable, name, slot)
     SIM_CORE_API(SIM_CORE_TRAMPOLINE)
     SIM_AMD_EXT_API(SIM_AMD_TRAMPOLINE)
     SIM_AMD_EXT_VMEM_API(SIM_AMD_TRAMPOLINE)
+    SIM_IMAGE_EXT_API(SIM_IMAGE_TRAMPOLINE)
     SIM_CORE_ALIASES(SIM_ALIAS_TRAMPOLINE)
 }
 } // namespace

@@ -111,15 +111,21 @@ class HsaInfoTest : public QObject {
             QCOMPARE(gpu.info.fields.value("Node"), QString::number(i));
             QCOMPARE(gpu.info.fields.value("Name"), QString("gfx90a"));
             QCOMPARE(gpu.info.fields.value("Marketing Name"), QString("ReplayScope simulated GPU"));
-            QCOMPARE(gpu.info.fields.value("ISA"), QString("amdgcn-amd-amdhsa--gfx90a"));
+            QCOMPARE(gpu.info.fields.value("ISA"), QString("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"));
             QCOMPARE(gpu.info.fields.value("Features"), QString("KERNEL_DISPATCH"));
             QCOMPARE(gpu.info.fields.value("Timestamp Frequency"), QString("100000000 Hz"));
-            QCOMPARE(gpu.pools.size(), 2);
+            QCOMPARE(gpu.pools.size(), 3);
             QCOMPARE(gpu.pools[0].fields.value("Global Flags"), QString("COARSE GRAINED"));
             QCOMPARE(gpu.pools[1].fields.value("Global Flags"), QString("FINE GRAINED"));
+            // The LDS: GROUP segment, 64 KiB, not allocatable.
+            QCOMPARE(gpu.pools[2].fields.value("Segment"), QString("GROUP"));
+            QCOMPARE(gpu.pools[2].fields.value("Size"), QString("64(KB)"));
+            QCOMPARE(gpu.pools[2].fields.value("Runtime Alloc Allowed"), QString("FALSE"));
         }
         for (const Agent& agent : out.agents) {
             for (const Block& pool : agent.pools) {
+                if (pool.fields.value("Segment") == "GROUP")
+                    continue;
                 QCOMPARE(pool.fields.value("Segment"), QString("GLOBAL"));
                 QCOMPARE(pool.fields.value("Runtime Alloc Allowed"), QString("TRUE"));
                 QVERIFY2(pool.fields.value("Size").endsWith("(KB)") &&

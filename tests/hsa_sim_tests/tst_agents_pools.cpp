@@ -66,11 +66,17 @@ class AgentsPoolsTest : public QObject {
             QVERIFY(isa.handle != 0);
             uint32_t length = 0;
             QCOMPARE(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length), HSA_STATUS_SUCCESS);
-            QByteArray isa_name(static_cast<int>(length) + 1, '\0');
+            QByteArray isa_name(static_cast<int>(length) + 1, '\x7f');
             QCOMPARE(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, isa_name.data()), HSA_STATUS_SUCCESS);
-            // HSA_ISA_INFO_NAME_LENGTH is the length of the name; a trailing NUL may or may not be counted.
-            QCOMPARE(QByteArray(isa_name.constData()), QByteArray("amdgcn-amd-amdhsa--gfx90a"));
-            QVERIFY(length == 25 || length == 26);
+            // The name carries the MI210's target features; NAME_LENGTH counts the terminating NUL (as
+            // ROCr 5.2.3), and NAME writes that NUL.
+            QCOMPARE(QByteArray(isa_name.constData()), QByteArray("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"));
+            QCOMPARE(length, uint32_t{42});
+            QCOMPARE(isa_name.at(41), '\0');
+            // The agent's name stays the bare processor.
+            char name[64] = {};
+            QCOMPARE(hsa_agent_get_info(gpu, HSA_AGENT_INFO_NAME, name), HSA_STATUS_SUCCESS);
+            QCOMPARE(QByteArray(name), QByteArray("gfx90a"));
         }
     }
 
@@ -116,12 +122,14 @@ class AgentsPoolsTest : public QObject {
     void gpuPools() {
         for (hsa_agent_t gpu : agents_.gpus) {
             const auto pools = list_pools(gpu);
-            QCOMPARE(pools.size(), size_t{2});
+            // Two global pools, then the GROUP (LDS) pool ROCr reports on every GPU agent.
+            QCOMPARE(pools.size(), size_t{3});
             const uint32_t expected[2] = {HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
                                           HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED};
             for (size_t i = 0; i < 2; ++i) {
                 checkPool(pools[i], expected[i]);
             }
+            checkGroupPool(gpu, pools[2]);
         }
     }
 
@@ -147,7 +155,15 @@ class AgentsPoolsTest : public QObject {
     void regions() {
         for (hsa_agent_t gpu : agents_.gpus) {
             const auto regions = list_regions(gpu);
-            QCOMPARE(regions.size(), size_t{1});
+            // The coarse-grained global region and the GROUP region (the fine-grained pool is not a region).
+            QCOMPARE(regions.size(), size_t{2});
+            QCOMPARE(region_info<hsa_region_segment_t>(regions[1], HSA_REGION_INFO_SEGMENT),
+                     HSA_REGION_SEGMENT_GROUP);
+            QCOMPARE(region_info<uint32_t>(regions[1], HSA_REGION_INFO_GLOBAL_FLAGS), uint32_t{0});
+            QVERIFY(!region_info<bool>(regions[1], HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED));
+            QCOMPARE(region_info<size_t>(regions[1], HSA_REGION_INFO_SIZE), size_t{64 * 1024});
+            void* lds = nullptr;
+            QCOMPARE(hsa_memory_allocate(regions[1], 4096, &lds), HSA_STATUS_ERROR_INVALID_ALLOCATION);
             QCOMPARE(region_info<hsa_region_segment_t>(regions[0], HSA_REGION_INFO_SEGMENT),
                      HSA_REGION_SEGMENT_GLOBAL);
             QCOMPARE(region_info<uint32_t>(regions[0], HSA_REGION_INFO_GLOBAL_FLAGS),
@@ -174,6 +190,8 @@ class AgentsPoolsTest : public QObject {
     void regionAllocate() {
         for (hsa_agent_t a : agents_.all) {
             for (hsa_region_t r : list_regions(a)) {
+                if (!region_info<bool>(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED))
+                    continue; // the GROUP region (checked in regions())
                 void* p = nullptr;
                 QCOMPARE(hsa_memory_allocate(r, 4096, &p), HSA_STATUS_SUCCESS);
                 QVERIFY(p != nullptr);
@@ -199,6 +217,29 @@ class AgentsPoolsTest : public QObject {
     }
 
   private:
+    /// The LDS pool as ROCr 5.2.3 reports it: GROUP, no flags, 64 KiB, not allocatable, granule and alignment
+    /// 0, not accessible by all; only its owner reaches it.
+    void checkGroupPool(hsa_agent_t owner, hsa_amd_memory_pool_t pool) {
+        hsa_status_t st;
+        QCOMPARE(pool_info<hsa_amd_segment_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &st), HSA_AMD_SEGMENT_GROUP);
+        QCOMPARE(st, HSA_STATUS_SUCCESS);
+        QCOMPARE(pool_info<uint32_t>(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS), uint32_t{0});
+        QCOMPARE(pool_info<size_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE), size_t{64 * 1024});
+        QCOMPARE(pool_info<bool>(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED), false);
+        QCOMPARE(pool_info<size_t>(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE), size_t{0});
+        QCOMPARE(pool_info<size_t>(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT), size_t{0});
+        QCOMPARE(pool_info<bool>(pool, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL), false);
+        void* p = nullptr;
+        QCOMPARE(hsa_amd_memory_pool_allocate(pool, 4096, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+        for (hsa_agent_t a : agents_.all) {
+            hsa_amd_memory_pool_access_t access{};
+            QCOMPARE(hsa_amd_agent_memory_pool_get_info(a, pool, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
+                     HSA_STATUS_SUCCESS);
+            QCOMPARE(access, a.handle == owner.handle ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT
+                                                      : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+        }
+    }
+
     void checkPool(hsa_amd_memory_pool_t pool, uint32_t flags) {
         hsa_status_t st;
         QCOMPARE(pool_info<hsa_amd_segment_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &st),

@@ -92,6 +92,10 @@ class MemoryTest : public QObject {
 
     void pointerInfoRegionAllocation() {
         for (hsa_region_t r : list_regions(gpu_)) {
+            bool allocatable = false;
+            QCOMPARE(hsa_region_get_info(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, &allocatable), HSA_STATUS_SUCCESS);
+            if (!allocatable)
+                continue; // the GROUP (LDS) region
             void* p = nullptr;
             QCOMPARE(hsa_memory_allocate(r, 8192, &p), HSA_STATUS_SUCCESS);
             hsa_status_t st;
