@@ -1,6 +1,8 @@
 // Code objects, executables and symbols (HSA 1.2 §2.9) over simulated code objects
-// (sim/include/hsa_sim/code_object.h).
+// (sim/include/hsa_sim/code_object.h) and AMDGPU ELF code objects (elf_loader.h).
 #include "api.h"
+#include "code_object_uri.h"
+#include "elf_loader.h"
 #include "executable.h"
 #include "runtime.h"
 
@@ -33,17 +35,6 @@ hsa_status_t put(void* value, T v) {
     return HSA_STATUS_SUCCESS;
 }
 
-std::string fd_path(int fd) {
-    char link[64];
-    std::snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-    char target[4096];
-    ssize_t n = readlink(link, target, sizeof(target) - 1);
-    if (n <= 0)
-        return link;
-    target[n] = '\0';
-    return target;
-}
-
 /// dlopens a private copy of the code-object bytes (a memfd), so every load has its own instance.
 void* open_library(const std::vector<uint8_t>& bytes, std::string& error) {
     int fd = memfd_create("hsa_sim_code_object", MFD_CLOEXEC);
@@ -70,6 +61,72 @@ void* open_library(const std::vector<uint8_t>& bytes, std::string& error) {
     return lib;
 }
 
+/// hsa_executable_symbol_get_info for a symbol of an AMDGPU ELF code object, attribute by attribute as
+/// ROCr 5.2.3 answers (src/loader/executable.cpp SymbolImpl/KernelSymbol/VariableSymbol::GetInfo): the
+/// address is reported before freezing; KERNEL_OBJECT and VARIABLE_ADDRESS share one answer (the
+/// symbol's address) for both kinds; a kernel attribute of a variable, or the reverse, is
+/// HSA_STATUS_ERROR_INVALID_ARGUMENT.
+hsa_status_t elf_symbol_info(const Symbol& s, hsa_executable_symbol_info_t attribute, void* value) {
+    const bool kernel = s.kind == HSA_SYMBOL_KIND_KERNEL;
+    const uint64_t address = kernel ? s.kernel_object : reinterpret_cast<uint64_t>(s.variable_address);
+    switch (attribute) {
+    case HSA_EXECUTABLE_SYMBOL_INFO_TYPE:
+        return put(value, s.kind);
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH:
+        return put<uint32_t>(value, static_cast<uint32_t>(s.name.size()));
+    case HSA_EXECUTABLE_SYMBOL_INFO_NAME:
+        std::memcpy(value, s.name.data(), s.name.size());
+        return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME_LENGTH:
+        return put<uint32_t>(value, 0);
+    case HSA_EXECUTABLE_SYMBOL_INFO_MODULE_NAME:
+        return HSA_STATUS_SUCCESS;
+    case HSA_EXECUTABLE_SYMBOL_INFO_LINKAGE:
+        return put(value, s.linkage);
+    case HSA_EXECUTABLE_SYMBOL_INFO_IS_DEFINITION:
+        return put(value, true);
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION:
+        return put<uint32_t>(value, 0);
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS:
+        return put<uint64_t>(value, address);
+    case HSA_EXECUTABLE_SYMBOL_INFO_AGENT:
+        return put(value, s.agent->handle());
+    default:
+        break;
+    }
+    if (kernel) {
+        switch (attribute) {
+        case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
+            return put<uint32_t>(value, s.kernel->kernarg_segment_size);
+        case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
+            return put<uint32_t>(value, s.alignment);
+        case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+            return put<uint32_t>(value, s.kernel->group_segment_size);
+        case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+            return put<uint32_t>(value, s.kernel->private_segment_size);
+        case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK:
+            return put(value, false); // ROCr: always false for a v3+ kernel descriptor
+        default:
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    switch (attribute) {
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION:
+        return put(value, s.allocation);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT:
+        return put(value, s.segment);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT:
+        return put<uint32_t>(value, s.alignment);
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE:
+        return put<uint32_t>(value, static_cast<uint32_t>(s.variable_size));
+    case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST:
+        return put(value, s.constant);
+    default:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+}
+
 } // namespace
 
 hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
@@ -93,7 +150,7 @@ hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
     }
     r->from_file = true;
     r->file = file;
-    r->uri = "file://" + fd_path(file) + "#offset=0&size=" + std::to_string(r->bytes.size());
+    r->uri = uri_from_file(file, 0, r->bytes.size(), true, r->bytes.data());
     *code_object_reader = {reinterpret_cast<uint64_t>(r)};
     return HSA_STATUS_SUCCESS;
 }
@@ -107,10 +164,7 @@ hsa_status_t hsa_code_object_reader_create_from_memory(const void* code_object, 
     const auto* b = static_cast<const uint8_t*>(code_object);
     r->bytes.assign(b, b + size);
     r->memory_base = code_object;
-    char uri[128];
-    std::snprintf(uri, sizeof(uri), "memory://%d#offset=%p&size=%zu", static_cast<int>(getpid()), code_object,
-                  size);
-    r->uri = uri;
+    r->uri = uri_from_memory(code_object, size);
     *code_object_reader = {reinterpret_cast<uint64_t>(r)};
     return HSA_STATUS_SUCCESS;
 }
@@ -184,6 +238,18 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
     if (e->frozen)
         return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
     std::string error;
+    if (elf::is_amdgpu_elf(reader->bytes.data(), reader->bytes.size())) {
+        std::unique_ptr<LoadedCodeObject> loaded;
+        const hsa_status_t st = load_elf_code_object(*e, *agent, *reader, loaded, error);
+        if (st != HSA_STATUS_SUCCESS) {
+            std::fprintf(stderr, "hsa_sim: LoaderError: %s: %s\n", reader->uri.c_str(), error.c_str());
+            return st;
+        }
+        if (loaded_code_object)
+            *loaded_code_object = loaded->handle();
+        e->code_objects.push_back(std::move(loaded));
+        return HSA_STATUS_SUCCESS;
+    }
     void* lib = open_library(reader->bytes, error);
     if (!lib) {
         std::fprintf(stderr, "hsa_sim: not a simulated code object (%s): %s\n", reader->uri.c_str(),
@@ -341,6 +407,9 @@ hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, cons
     for (auto& l : e->code_objects) {
         if (agent && l->agent->handle().handle != agent->handle)
             continue;
+        // ROCr keeps every symbol of a v2+ code object per agent: without an agent none is found.
+        if (!agent && l->elf)
+            continue;
         for (auto& s : l->symbols) {
             if (s->name == symbol_name) {
                 *symbol = s->handle();
@@ -364,6 +433,8 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t executable_s
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
     if (!value)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (s->elf)
+        return elf_symbol_info(*s, attribute, value);
     const bool kernel = s->kind == HSA_SYMBOL_KIND_KERNEL;
     const bool frozen = s->code_object->executable->frozen;
     switch (attribute) {

@@ -41,12 +41,12 @@ std::shared_ptr<KernelObject> ExecutableRegistry::find_kernel(uint64_t kernel_ob
 
 void ExecutableRegistry::add_kernel(const std::shared_ptr<KernelObject>& k) {
     std::unique_lock lock(kernels_mutex_);
-    kernels_[reinterpret_cast<uint64_t>(k.get())] = k;
+    kernels_[k->handle()] = k;
 }
 
 void ExecutableRegistry::remove_kernel(const KernelObject* k) {
     std::unique_lock lock(kernels_mutex_);
-    kernels_.erase(reinterpret_cast<uint64_t>(k));
+    kernels_.erase(k->handle());
 }
 
 void ExecutableRegistry::unload(LoadedCodeObject& lco) {
@@ -61,6 +61,15 @@ void ExecutableRegistry::unload(LoadedCodeObject& lco) {
         std::free(storage);
     }
     lco.variable_storage.clear();
+    for (uintptr_t base : lco.bound_variables)
+        allocations.erase(base);
+    lco.bound_variables.clear();
+    if (lco.segment) {
+        allocations.erase(reinterpret_cast<uintptr_t>(lco.segment));
+        std::free(lco.segment);
+        lco.segment = nullptr;
+    }
+    lco.standins.clear(); // a running dispatch keeps its instance through its kernel object
     if (lco.library)
         dlclose(lco.library);
     lco.library = nullptr;

@@ -2,7 +2,10 @@
 // (HSA 1.2 §2.9; hsa_ven_amd_loader.h for the loaded-code-object view).
 #pragma once
 
+#include "blit_kernels.h"
+#include "elf_code_object.h"
 #include "hsa_sim/code_object.h"
+#include "standin_registry.h"
 
 #include <hsa.h>
 #include <hsa_ven_amd_loader.h>
@@ -20,8 +23,10 @@ struct Agent;
 struct Executable;
 struct LoadedCodeObject;
 
-/// What a kernel-dispatch packet's kernel_object points at: a host entry point plus the variable
-/// addresses of its executable for one agent.
+/// What a kernel-dispatch packet's kernel_object names: for a simulated code object a host entry point
+/// plus the variable addresses of its executable for one agent (the handle is this object's address);
+/// for an AMDGPU ELF code object its stand-in or built-in (the handle is the address of the loaded
+/// kernel descriptor, `key`).
 struct KernelObject {
     static constexpr uint64_t kMagic = 0x6873615f6b65726eull; // "hsa_kern"
     uint64_t magic = kMagic;
@@ -32,6 +37,15 @@ struct KernelObject {
     uint32_t private_segment_size = 0;
     std::vector<void*> variables;
     Agent* agent = nullptr;
+    // AMDGPU ELF code objects (entry is null):
+    uint64_t key = 0;                                    ///< handle packets name; 0: this object's address
+    std::string symbol_name;                             ///< kernel symbol without ".kd"
+    std::shared_ptr<const elf::KernelMetadata> metadata; ///< never null for ELF kernels
+    std::shared_ptr<StandinInstance> standin_instance;   ///< keeps the stand-in's code mapped
+    hsa_sim_standin_kernel_fn_t standin = nullptr;
+    BuiltinKernelFn builtin = nullptr;
+
+    uint64_t handle() const { return key ? key : reinterpret_cast<uint64_t>(this); }
 };
 
 /// Bytes of a code object held by a reader (hsa_code_object_reader_create_from_*).
@@ -57,6 +71,14 @@ struct Symbol {
     void* variable_address = nullptr;       ///< variables
     uint64_t variable_size = 0;
     bool constant = false;
+    // AMDGPU ELF symbols, reported as ROCr 5.2.3's loader reports them (src/loader/executable.cpp):
+    bool elf = false;
+    hsa_symbol_linkage_t linkage = HSA_SYMBOL_LINKAGE_PROGRAM;
+    hsa_variable_allocation_t allocation = HSA_VARIABLE_ALLOCATION_AGENT;
+    hsa_variable_segment_t segment = HSA_VARIABLE_SEGMENT_GLOBAL;
+    uint32_t alignment = 0;     ///< variables: sh_addralign of their section; kernels: kernarg alignment
+    uint64_t kernel_object = 0; ///< kernels: address of the loaded kernel descriptor
+    uint32_t object_size = 0;   ///< kernels: size of the descriptor symbol
 
     hsa_executable_symbol_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
 };
@@ -79,6 +101,11 @@ struct LoadedCodeObject {
     std::vector<std::unique_ptr<Symbol>> symbols;
     uintptr_t load_base = 0;
     size_t load_size = 0;
+    // AMDGPU ELF code objects:
+    bool elf = false;
+    void* segment = nullptr; ///< the loaded image (load_base), registered as memory of `agent`
+    std::vector<std::shared_ptr<StandinInstance>> standins;
+    std::vector<uintptr_t> bound_variables; ///< stand-in variable storage registered as agent memory
 
     hsa_loaded_code_object_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
 };
@@ -113,7 +140,8 @@ public:
     void add_kernel(const std::shared_ptr<KernelObject>& k);
     void remove_kernel(const KernelObject* k);
 
-    /// Releases one loaded code object's library and storage (caller holds mutex() exclusively).
+    /// Releases one loaded code object's library, segment, stand-ins and storage (caller holds mutex()
+    /// exclusively).
     void unload(LoadedCodeObject& lco);
     /// Destroys everything (hsa_shut_down).
     void destroy_all();

@@ -5,6 +5,7 @@
 #include "executable.h"
 #include "runtime.h"
 #include "sim_signal.h"
+#include "standin_registry.h"
 
 #include <atomic>
 #include <chrono>
@@ -287,10 +288,49 @@ void HardwareQueue::worker() {
     }
 }
 
+namespace {
+
+/// HSA_SIM_KERNEL_MIN_TIME: a dispatch of `name` that started at `start` lasts at least that long.
+void wait_min_time(const std::string& name, uint64_t start) {
+    const uint64_t min_ns = Runtime::instance().config().kernel_min_time_ns(name);
+    if (min_ns) {
+        const uint64_t until = start + min_ns;
+        for (uint64_t now = now_ns(); now < until; now = now_ns())
+            std::this_thread::sleep_for(std::chrono::nanoseconds(until - now));
+    }
+}
+
+} // namespace
+
 void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     std::shared_ptr<KernelObject> kernel = ExecutableRegistry::instance().find_kernel(packet.kernel_object);
     if (!kernel) {
         fail(HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
+        return;
+    }
+    if (!kernel->entry) {
+        // A kernel of an AMDGPU ELF code object: its stand-in or built-in runs it (standin_registry.h).
+        // A failure is a queue error naming the kernel; the packet never completes.
+        const uint64_t start = now_ns();
+        std::string error;
+        const hsa_status_t st = run_code_object_kernel(
+            *kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
+            header_.agent ? header_.agent->handle().handle : 0,
+            [this] {
+                std::lock_guard check(mutex_);
+                return stopping_;
+            },
+            error);
+        if (st == HSA_STATUS_INFO_BREAK)
+            return; // abandoned: the queue is being destroyed
+        if (st != HSA_STATUS_SUCCESS) {
+            std::fprintf(stderr, "hsa_sim: queue %llu: %s\n",
+                         static_cast<unsigned long long>(header_.queue.id), error.c_str());
+            fail(st);
+            return;
+        }
+        wait_min_time(kernel->name, start);
+        complete(packet.completion_signal, start, now_ns());
         return;
     }
     hsa_sim_dispatch_t d{};
@@ -308,12 +348,7 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     d.agent_handle = header_.agent ? header_.agent->handle().handle : 0;
     const uint64_t start = now_ns();
     kernel->entry(&d);
-    const uint64_t min_ns = Runtime::instance().config().kernel_min_time_ns(kernel->name);
-    if (min_ns) {
-        const uint64_t until = start + min_ns;
-        for (uint64_t now = now_ns(); now < until; now = now_ns())
-            std::this_thread::sleep_for(std::chrono::nanoseconds(until - now));
-    }
+    wait_min_time(kernel->name, start);
     complete(packet.completion_signal, start, now_ns());
 }
 

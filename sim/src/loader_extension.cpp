@@ -2,11 +2,15 @@
 
 #include "agent.h"
 #include "api.h"
+#include "code_object_uri.h"
 #include "executable.h"
 #include "runtime.h"
 
 #include <cstring>
+#include <memory>
 #include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sim {
 
@@ -29,9 +33,16 @@ LoadedCodeObject* owner_of(const void* address) {
                     return l.get();
             }
             for (auto& s : l->symbols) {
-                if (s->kernel && reinterpret_cast<uintptr_t>(s->kernel.get()) == p)
+                if (s->kernel && s->kernel->handle() == p)
+                    return l.get();
+                // A variable bound to a stand-in instance lives outside the loaded segment.
+                auto v = reinterpret_cast<uintptr_t>(s->variable_address);
+                if (l->elf && s->kind == HSA_SYMBOL_KIND_VARIABLE && p >= v && p < v + s->variable_size)
                     return l.get();
             }
+            // The loaded segment of an AMDGPU ELF code object (kernel descriptors, data).
+            if (l->segment && p >= l->load_base && p < l->load_base + l->load_size)
+                return l.get();
         }
     }
     return nullptr;
@@ -120,7 +131,8 @@ hsa_status_t loaded_code_object_get_info(hsa_loaded_code_object_t handle,
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE:
         return put<int>(value, l->file);
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA:
-        return put<int64_t>(value, 0);
+        // ROCr: load base minus the first segment's vaddr (0 for ELF code objects).
+        return put<int64_t>(value, l->elf ? static_cast<int64_t>(l->load_base) : 0);
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE:
         return put<uint64_t>(value, l->load_base);
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE:
@@ -140,15 +152,27 @@ hsa_status_t reader_from_file_with_offset_size(hsa_file_t file, size_t offset, s
     SIM_REQUIRE_INIT();
     if (!reader || size == 0)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    std::vector<uint8_t> bytes(size);
+    struct stat st {};
+    if (fstat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return HSA_STATUS_ERROR_INVALID_FILE;
+    // ROCr 5.2.3 CodeObjectReaderImpl::SetFile: the offset must lie inside the file.
+    if (static_cast<uint64_t>(st.st_size) <= offset)
+        return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+    auto r = std::make_unique<CodeObjectReader>();
+    r->bytes.resize(size);
     size_t done = 0;
     while (done < size) {
-        ssize_t n = pread(file, bytes.data() + done, size - done, static_cast<off_t>(offset + done));
+        ssize_t n = pread(file, r->bytes.data() + done, size - done, static_cast<off_t>(offset + done));
         if (n <= 0)
             return HSA_STATUS_ERROR_INVALID_FILE;
         done += static_cast<size_t>(n);
     }
-    return api::hsa_code_object_reader_create_from_memory(bytes.data(), bytes.size(), reader);
+    r->from_file = true;
+    r->file = file;
+    const bool complete = offset == 0 && size == static_cast<uint64_t>(st.st_size);
+    r->uri = uri_from_file(file, offset, size, complete, r->bytes.data());
+    *reader = {reinterpret_cast<uint64_t>(r.release())};
+    return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t iterate_executables(hsa_status_t (*callback)(hsa_executable_t, void*), void* data) {
