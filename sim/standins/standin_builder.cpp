@@ -102,18 +102,6 @@ bool slurp(const std::string& path, std::string& out) {
     return std::ferror(f.get()) == 0;
 }
 
-/** Text with its newlines replaced by spaces, and how many there were. */
-std::string flatten(const std::string& text, std::size_t& newlines) {
-    std::string out = text;
-    for (char& c : out) {
-        if (c == '\n') {
-            c = ' ';
-            ++newlines;
-        }
-    }
-    return out;
-}
-
 } // namespace
 
 std::string rewrite_source(const std::string& s, const std::string& path) {
@@ -161,13 +149,13 @@ std::string rewrite_source(const std::string& s, const std::string& path) {
             if (close == std::string::npos)
                 throw build_error(path + ":" + std::to_string(line_of(s, i)) +
                                   ": the argument list of a kernel launch is not closed");
-            std::size_t newlines = 0;
-            const std::string config = flatten(s.substr(i + 3, config_end - i - 3), newlines);
-            const std::string gap = flatten(s.substr(config_end + 3, open - config_end - 3), newlines);
-            out += gap;
-            out.append(s, open, close + 1 - open); // "(ARGS)", newlines kept
-            out += ", ::hsa_sim::launch_sink(" + config + ")";
-            out.append(newlines, '\n');
+            // Every character but the chevrons is kept, newlines and line continuations included, so the
+            // lines after the launch keep their numbers (and a launch inside a macro stays inside it).
+            out.append(s, config_end + 3, open - config_end - 3);
+            out.append(s, open, close + 1 - open); // "(ARGS)"
+            out += ", ::hsa_sim::launch_sink(";
+            out.append(s, i + 3, config_end - i - 3);
+            out += ")";
             i = close + 1;
             continue;
         }

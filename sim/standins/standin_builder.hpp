@@ -16,7 +16,7 @@ class build_error : public std::runtime_error {
 };
 
 /**
- * Rewrites HIP host-only syntax of one source file into host C++, keeping every line where it was:
+ * Rewrites HIP host-only syntax of one source file into host C++, keeping the number of lines:
  *  - `K<<<CONFIG>>>(ARGS)` becomes `K(ARGS), ::hsa_sim::launch_sink(CONFIG)` (type-checked, never run);
  *  - `__builtin_amdgcn_NAME(` becomes `::hsa_sim::unsupported_call("__builtin_amdgcn_NAME")(`.
  * Comments, string and character literals are left alone. Throws build_error naming `path` and the line

@@ -172,11 +172,24 @@ __global__ void shuffle_sum(float* x) {
 // An AMDGPU builtin: compiles, fails the dispatch.
 __global__ void amdgcn_builtin(unsigned* out) { out[0] = __builtin_amdgcn_readfirstlane(threadIdx.x); }
 
+// Launch syntax the source rewrite must handle: inside a multi-line macro, a configuration spanning
+// lines, and look-alikes in comments and strings: "<<<" and '>>>'  // <<<not a launch>>>
+#define LAUNCH_SCALE(ptr, n)                                                                               \
+    scale<<<dim3(((n) + 255) / 256),                                                                       \
+            dim3(256)>>>(ptr, 0.5f, n)
+static const char not_a_launch[] = "k<<<1, 1>>>()";
+
 int main() {
     float* d = nullptr;
     (void)hipMalloc(&d, 1024 * sizeof(float));
     vadd<<<dim3(4), dim3(256), 0, 0>>>(d, d, d, 1024);
     scale<<<4, 256>>>(d, 2.0f, 1024);
+    LAUNCH_SCALE(d, 1024);
+    vadd<<<dim3(4),
+           dim3(256),
+           0,
+           hipStreamPerThread>>>(d, d, d,
+                                 static_cast<int>(sizeof not_a_launch));
     hipLaunchKernelGGL(count_and_poly, dim3(4), dim3(256), 0, 0, d, d, 1024);
     reverse_dynamic<<<4, 256, 256 * sizeof(int)>>>(reinterpret_cast<int*>(d));
     (void)hipDeviceSynchronize();

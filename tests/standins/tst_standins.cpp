@@ -623,7 +623,7 @@ class tst_standins : public QObject {
         const QString lib = QDir::temp().filePath("rs-standins-broken.so");
         QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib, RS_STANDINS_BROKEN_SOURCE}, &rc, &out), QString());
         QCOMPARE(rc, 1);
-        QVERIFY2(out.contains("broken.hip:3:"), qPrintable(out));
+        QVERIFY2(out.contains("broken.hip:8:"), qPrintable(out));
         QVERIFY2(out.contains("broken.hip does not compile as host C++"), qPrintable(out));
         QVERIFY(!QFile::exists(lib));
         QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib}, &rc, &out), QString());
