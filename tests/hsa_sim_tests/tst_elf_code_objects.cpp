@@ -777,8 +777,16 @@ class ElfCodeObjectsTest : public QObject {
         QVERIFY(run(object("__amd_rocclr_gwsInit.kd"), ka, 1, 1));
         __atomic_store_n(&flag, 3u, __ATOMIC_SEQ_CST);
         QCOMPARE(wait_below_one(done, 10000), hsa_signal_value_t{0});
+        // A wait that is never satisfied is abandoned when its queue is destroyed.
+        put(16, uint64_t{99});
+        hsa_signal_store_screlease(done, 1);
+        dispatch(q, object("__amd_rocclr_streamOpsWait.kd"), ka, 1, 1, done, false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const auto start = std::chrono::steady_clock::now();
+        QCOMPARE(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+        QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+        QCOMPARE(hsa_signal_load_scacquire(done), hsa_signal_value_t{1});
         hsa_signal_destroy(done);
-        hsa_queue_destroy(q);
         hsa_memory_free(ka);
         unload_code(&code);
 #endif
