@@ -103,6 +103,9 @@ __global__ void count_and_poly(float* out, const float* x, int n) {
                  poly_coeffs[3] * x[i] * square(x[i]);
 }
 
+// No arguments at all.
+__global__ void bump_counter() { atomicAdd(&launch_counter, 1u); }
+
 // Dynamic shared memory, both spellings: reverses each work-group's slice.
 __global__ void reverse_dynamic(int* data) {
     extern __shared__ int slice[];

@@ -80,6 +80,7 @@ std::map<std::string, kernarg> argument_layouts() {
     m["_Z5scaleIdEvPT_S0_i"].add(d).add(0.0).add(0);
     m["_Z5scaleIfEvPT_S0_i"].add(f).add(0.0f).add(0);
     m["_Z14count_and_polyPfPKfi"].add(f).add(static_cast<const float*>(f)).add(0);
+    m["_Z12bump_counterv"];
     m["_Z15reverse_dynamicPi"].add(i);
     m["_Z13shift_dynamicPfi"].add(f).add(0);
     m["_Z8by_value12KernelParamscPd"].add(KernelParams{}).add('\0').add(d);
@@ -474,6 +475,9 @@ class tst_standins : public QObject {
             QCOMPARE(out[i], c[0] + c[1] * x[i] + c[2] * (x[i] * x[i]) + c[3] * x[i] * (x[i] * x[i]));
         QCOMPARE(run("_Z14count_and_polyPfPKfi", d, k), 0);
         QCOMPARE(*counter, 1024u);
+        kernarg none;
+        QCOMPARE(run("_Z12bump_counterv", d, none), 0); // no explicit arguments
+        QCOMPARE(*counter, 1536u);
     }
 
     void dynamic_shared_memory() {
