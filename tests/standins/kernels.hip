@@ -142,6 +142,21 @@ __global__ void early_exit(int* out, int active) {
         out[blockIdx.x] = total;
 }
 
+// Counting barriers.
+__global__ void barrier_votes(int* out) {
+    const int t = threadIdx.x;
+    const int count = __syncthreads_count(t % 3 == 0);
+    const int all = __syncthreads_and(t < 1000);
+    const int any = __syncthreads_or(t == 17);
+    const int none_is_5 = __syncthreads_and(t != 5);
+    if (t == 0) {
+        out[4 * blockIdx.x + 0] = count;
+        out[4 * blockIdx.x + 1] = all;
+        out[4 * blockIdx.x + 2] = any;
+        out[4 * blockIdx.x + 3] = none_is_5;
+    }
+}
+
 // A failure while other work-items wait at barriers: every work-item's frames are unwound.
 struct unwind_counter {
     int* count;

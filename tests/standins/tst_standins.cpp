@@ -81,6 +81,7 @@ std::map<std::string, kernarg> argument_layouts() {
     m["_Z5scaleIfEvPT_S0_i"].add(f).add(0.0f).add(0);
     m["_Z14count_and_polyPfPKfi"].add(f).add(static_cast<const float*>(f)).add(0);
     m["_Z12bump_counterv"];
+    m["_Z13barrier_votesPi"].add(i);
     m["_Z15reverse_dynamicPi"].add(i);
     m["_Z13shift_dynamicPfi"].add(f).add(0);
     m["_Z8by_value12KernelParamscPd"].add(KernelParams{}).add('\0').add(d);
@@ -549,6 +550,23 @@ class tst_standins : public QObject {
         QVERIFY2(error.find("__shfl_down") != std::string::npos, error.c_str());
         QVERIFY2(error.find("work-item (0,0,0) of work-group (0,0,0)") != std::string::npos, error.c_str());
         QCOMPARE(x[0], 1.0f); // nothing was written
+    }
+
+    void counting_barriers() {
+        int out[8];
+        std::fill(std::begin(out), std::end(out), -1);
+        kernarg k;
+        k.add(&out[0]);
+        dispatch d;
+        d.grid[0] = 128;
+        d.workgroup[0] = 64;
+        QCOMPARE(run("_Z13barrier_votesPi", d, k), 0);
+        for (int g = 0; g < 2; ++g) {
+            QCOMPARE(out[4 * g + 0], 22); // t % 3 == 0 for t in 0..63
+            QCOMPARE(out[4 * g + 1], 1);
+            QCOMPARE(out[4 * g + 2], 1);
+            QCOMPARE(out[4 * g + 3], 0);
+        }
     }
 
     void failure_unwinds_waiting_work_items() {

@@ -91,9 +91,13 @@ struct pooled_stack {
 
 enum class item_state { ready, at_barrier, done };
 
+struct group_run;
+
 struct work_item : work_item_ids {
     item_state state = item_state::ready;
     bool started = false;
+    int predicate = 0; // this work-item's __syncthreads_count/and/or argument (0 or 1)
+    group_run* group = nullptr;
     ctx::fiber self;      // the work-item's fiber while it is suspended
     ctx::fiber scheduler; // where barrier() returns to
 };
@@ -102,6 +106,8 @@ struct group_run {
     invoke_fn invoke = nullptr;
     const void* context = nullptr;
     std::string error;
+    int barrier_count = 0;   // work-items at the last barrier whose predicate was non-zero
+    int barrier_arrived = 0; // work-items at the last barrier
 };
 
 thread_local work_item* t_item = nullptr;
@@ -160,9 +166,14 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
         }
         if (waiting == 0)
             return true;
+        group.barrier_count = 0;
+        group.barrier_arrived = 0;
         for (auto& item : items) {
-            if (item.state == item_state::at_barrier)
+            if (item.state == item_state::at_barrier) {
                 item.state = item_state::ready;
+                ++group.barrier_arrived;
+                group.barrier_count += item.predicate;
+            }
         }
     }
 }
@@ -177,11 +188,19 @@ const work_item_ids& current_work_item() {
 }
 
 void barrier() {
+    barrier_count(0, nullptr);
+}
+
+int barrier_count(int predicate, int* arrived) {
     work_item* item = t_item;
     if (item == nullptr)
         throw std::logic_error("__syncthreads() called outside a kernel dispatch");
+    item->predicate = predicate != 0 ? 1 : 0;
     item->state = item_state::at_barrier;
     item->scheduler = std::move(item->scheduler).resume();
+    if (arrived != nullptr)
+        *arrived = item->group->barrier_arrived;
+    return item->group->barrier_count;
 }
 
 void unsupported(const char* feature) {
@@ -247,6 +266,7 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
                         for (uint32_t y = 0; y < local.y; ++y) {
                             for (uint32_t x = 0; x < local.x; ++x) {
                                 work_item& item = items.emplace_back();
+                                item.group = &group;
                                 item.thread_idx = dim3(x, y, z);
                                 item.block_idx = block;
                                 item.block_dim = local;

@@ -91,6 +91,12 @@ const work_item_ids& current_work_item();
 /** Work-group barrier of the current work-item (__syncthreads). */
 void barrier();
 
+/**
+ * Barrier that also counts: returns how many work-items at this barrier passed a non-zero `predicate`;
+ * `arrived` (if not null) receives how many work-items reached it (those that ended are not counted).
+ */
+int barrier_count(int predicate, int* arrived);
+
 /** Fails the current dispatch: `feature` is not available in host stand-ins. Never returns. */
 [[noreturn]] void unsupported(const char* feature);
 
@@ -161,16 +167,14 @@ inline void __syncthreads() {
     ::hsa_sim::barrier();
 }
 inline int __syncthreads_count(int predicate) {
-    (void)predicate;
-    ::hsa_sim::unsupported("__syncthreads_count");
+    return ::hsa_sim::barrier_count(predicate, nullptr);
 }
 inline int __syncthreads_and(int predicate) {
-    (void)predicate;
-    ::hsa_sim::unsupported("__syncthreads_and");
+    int arrived = 0;
+    return ::hsa_sim::barrier_count(predicate, &arrived) == arrived;
 }
 inline int __syncthreads_or(int predicate) {
-    (void)predicate;
-    ::hsa_sim::unsupported("__syncthreads_or");
+    return ::hsa_sim::barrier_count(predicate, nullptr) != 0;
 }
 inline void __threadfence() {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
