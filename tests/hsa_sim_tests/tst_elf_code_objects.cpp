@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <map>
+#include <random>
 
 using namespace rs_test;
 
@@ -528,6 +529,28 @@ class ElfCodeObjectsTest : public QObject {
             LoadedCode code;
             const hsa_status_t st = load_bytes(bytes, &code);
             QVERIFY2(st == HSA_STATUS_ERROR_INVALID_CODE_OBJECT, what);
+            unload_code(&code);
+        }
+        // Random corruption of the headers and tables (deterministic): any answer but a crash or an
+        // out-of-range read (the AddressSanitizer build checks those) is acceptable.
+        std::mt19937 random(20260101);
+        const int header_bytes = std::min<int>(good.size(), 0x1000);
+        for (int round = 0; round < 150; ++round) {
+            QByteArray b = good;
+            const int flips = 1 + static_cast<int>(random() % 8);
+            for (int f = 0; f < flips; ++f) {
+                // Mostly the ELF/program headers, notes and symbol tables; sometimes the section headers.
+                const int at = (random() % 4 == 0)
+                                   ? static_cast<int>(eh.e_shoff + random() % (good.size() - eh.e_shoff))
+                                   : static_cast<int>(random() % header_bytes);
+                b[at] = static_cast<char>(random());
+            }
+            LoadedCode code;
+            const hsa_status_t st = load_bytes(b, &code);
+            QVERIFY2(st == HSA_STATUS_SUCCESS || st == HSA_STATUS_ERROR_INVALID_CODE_OBJECT ||
+                         st == HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS ||
+                         st == HSA_STATUS_ERROR_VARIABLE_UNDEFINED || st == HSA_STATUS_ERROR_OUT_OF_RESOURCES,
+                     qPrintable(QString::number(st, 16)));
             unload_code(&code);
         }
         // The intact image still loads (so the cases above failed for their corruption).
