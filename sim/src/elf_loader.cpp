@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <sys/mman.h>
 
 namespace sim {
 
@@ -85,17 +86,18 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
     lco->elf = true;
 
     // One block for the whole image (ROCr: one AMDGPU_HSA_SEGMENT_CODE_AGENT allocation from vaddr 0).
+    // Anonymous pages: zero-filled without touching them (a large .bss costs nothing).
     const uint64_t capacity = round_up(image.image_size == 0 ? 1 : image.image_size, 4096);
-    void* segment = std::aligned_alloc(4096, capacity);
-    if (!segment) {
+    void* segment = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (segment == MAP_FAILED) {
         error = "cannot allocate the code object's segment";
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
-    std::memset(segment, 0, capacity);
     auto* base = static_cast<uint8_t*>(segment);
     for (const elf::LoadSegment& s : image.segments)
         std::memcpy(base + s.vaddr, reader.bytes.data() + s.offset, s.file_size);
     lco->segment = segment;
+    lco->segment_capacity = capacity;
     lco->load_base = reinterpret_cast<uintptr_t>(segment);
     lco->load_size = image.image_size;
     auto& rt = Runtime::instance();

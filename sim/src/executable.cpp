@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace sim {
@@ -66,7 +67,7 @@ void ExecutableRegistry::unload(LoadedCodeObject& lco) {
     lco.bound_variables.clear();
     if (lco.segment) {
         allocations.erase(reinterpret_cast<uintptr_t>(lco.segment));
-        std::free(lco.segment);
+        munmap(lco.segment, lco.segment_capacity);
         lco.segment = nullptr;
     }
     lco.standins.clear(); // a running dispatch keeps its instance through its kernel object

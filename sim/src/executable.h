@@ -103,7 +103,8 @@ struct LoadedCodeObject {
     size_t load_size = 0;
     // AMDGPU ELF code objects:
     bool elf = false;
-    void* segment = nullptr; ///< the loaded image (load_base), registered as memory of `agent`
+    void* segment = nullptr;     ///< the loaded image (load_base, mmap), registered as memory of `agent`
+    size_t segment_capacity = 0; ///< bytes mapped at `segment`
     std::vector<std::shared_ptr<StandinInstance>> standins;
     std::vector<uintptr_t> bound_variables; ///< stand-in variable storage registered as agent memory
 
