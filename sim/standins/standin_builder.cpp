@@ -535,7 +535,11 @@ build_result build_library(const build_options& o) {
     // needs neither libamdhip64 nor the HIP runtime's symbols (--no-undefined proves it).
     write_file(w / "exports.map", "{\n  global: hsa_sim_standin_library;\n  local: *;\n};\n");
     std::vector<std::string> link = o.compiler;
-    link.insert(link.end(), {"-shared", "-o", fs::absolute(o.output).string()});
+    // Linked beside the output, then renamed over it: a failed build leaves an existing library alone, and
+    // a runtime opening the library never sees half a file.
+    const fs::path output = fs::absolute(o.output);
+    const fs::path partial = output.string() + ".partial-" + std::to_string(::getpid());
+    link.insert(link.end(), {"-shared", "-o", partial.string()});
     for (std::size_t i = 0; i < o.sources.size(); ++i)
         link.push_back((w / ("entries" + std::to_string(i) + ".o")).string());
     link.insert(link.end(), {(w / "table.o").string(), (w / "runtime.o").string(), "-Wl,--gc-sections",
@@ -547,11 +551,24 @@ build_result build_library(const build_options& o) {
             link.push_back(f);
     }
     link.push_back(o.boost_context);
-    run_all({link},
-            {"linking " + o.output +
-             " failed (linker output above): code that the kernels reach "
-             "refers to functions no stand-in defines"},
-            o.verbose);
+    try {
+        run_all({link},
+                {"linking " + o.output +
+                 " failed (linker output above): code that the kernels reach "
+                 "refers to functions no stand-in defines"},
+                o.verbose);
+    } catch (const build_error&) {
+        std::error_code ignored;
+        fs::remove(partial, ignored);
+        throw;
+    }
+    std::error_code ec;
+    fs::rename(partial, output, ec);
+    if (ec) {
+        const std::string reason = ec.message();
+        fs::remove(partial, ec);
+        throw build_error("cannot write " + output.string() + ": " + reason);
+    }
     return result;
 }
 

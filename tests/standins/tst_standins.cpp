@@ -13,6 +13,7 @@ static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 as on the G
 
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -650,6 +651,21 @@ class tst_standins : public QObject {
         QVERIFY(!QFile::exists(lib));
         QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib}, &rc, &out), QString());
         QCOMPARE(rc, 2);
+
+        // A kernel reaching a function no file defines: the link fails, nothing is left behind.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile src(dir.filePath("undefined.hip"));
+        QVERIFY(src.open(QIODevice::WriteOnly));
+        src.write("#include <hip/hip_runtime.h>\n__device__ float helper_nobody_defines(float);\n"
+                  "__global__ void k(float* x) { x[0] = helper_nobody_defines(x[0]); }\n");
+        src.close();
+        const QString out_lib = dir.filePath("libundefined-standins.so");
+        QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", out_lib, src.fileName()}, &rc, &out), QString());
+        QCOMPARE(rc, 1);
+        QVERIFY2(out.contains("helper_nobody_defines"), qPrintable(out));
+        QVERIFY2(out.contains("linking " + out_lib + " failed"), qPrintable(out));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"undefined.hip"});
     }
 };
 
