@@ -169,6 +169,18 @@ std::string rewrite_source(const std::string& s, const std::string& path) {
             while (k < n && (s[k] == ' ' || s[k] == '\t'))
                 ++k;
             if (k < n && s[k] == '(') {
+                // The builtins hsa_sim_standin/device.h implements (namespace hsa_sim::amdgcn); the rest
+                // fail.
+                static const std::set<std::string> supported = {
+                    "s_barrier",      "workitem_id_x",  "workitem_id_y",  "workitem_id_z",
+                    "workgroup_id_x", "workgroup_id_y", "workgroup_id_z", "s_sleep",
+                    "s_memtime",      "s_memrealtime",  "fence",          "s_getpc"};
+                const std::string short_name = name.substr(builtin.size());
+                if (supported.count(short_name)) {
+                    out += "::hsa_sim::amdgcn::" + short_name + "(";
+                    i = k + 1;
+                    continue;
+                }
                 out += "::hsa_sim::unsupported_call{\"" + name + "\"}(";
                 i = k + 1;
                 continue;

@@ -18,7 +18,9 @@ class build_error : public std::runtime_error {
 /**
  * Rewrites HIP host-only syntax of one source file into host C++, keeping the number of lines:
  *  - `K<<<CONFIG>>>(ARGS)` becomes `K(ARGS), ::hsa_sim::launch_sink(CONFIG)` (type-checked, never run);
- *  - `__builtin_amdgcn_NAME(` becomes `::hsa_sim::unsupported_call("__builtin_amdgcn_NAME")(`.
+ *  - `__builtin_amdgcn_NAME(` becomes `::hsa_sim::amdgcn::NAME(` for the few builtins the stand-in
+ *    runtime implements (barrier, work-item and work-group ids, clocks, fence, sleep), else
+ *    `::hsa_sim::unsupported_call{"__builtin_amdgcn_NAME"}(`, which fails the dispatch.
  * Comments, string and character literals are left alone. Throws build_error naming `path` and the line
  * of a `<<<` without its `>>>` or argument list.
  */

@@ -187,6 +187,14 @@ __global__ void shuffle_sum(float* x) {
         x[0] = v;
 }
 
+// The AMDGPU builtins stand-ins implement: ids and the barrier.
+__global__ void builtin_ids(unsigned* out) {
+    const unsigned t = __builtin_amdgcn_workitem_id_x();
+    out[blockIdx.x * blockDim.x + t] = 0;
+    __builtin_amdgcn_s_barrier();
+    out[blockIdx.x * blockDim.x + (t + 1) % blockDim.x] += t + 1000u * __builtin_amdgcn_workgroup_id_x();
+}
+
 // An AMDGPU builtin: compiles, fails the dispatch.
 __global__ void amdgcn_builtin(unsigned* out) { out[0] = __builtin_amdgcn_readfirstlane(threadIdx.x); }
 

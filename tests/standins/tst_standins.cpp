@@ -89,6 +89,7 @@ std::map<std::string, kernarg> argument_layouts() {
     m["_Z10early_exitPii"].add(i).add(0);
     m["_Z11shuffle_sumPf"].add(f);
     m["_Z14amdgcn_builtinPj"].add(u);
+    m["_Z11builtin_idsPj"].add(u);
     m["_Z22fails_between_barriersPi"].add(i);
     m["_ZN7physics5axpy4EP15HIP_vector_typeIfLj4EEfS1_"]
         .add(static_cast<float4*>(nullptr))
@@ -604,6 +605,19 @@ class tst_standins : public QObject {
             QCOMPARE(y[i].z, 202.0f);
             QCOMPARE(y[i].w, 2003.0f);
         }
+    }
+
+    void amdgcn_ids_and_barrier_builtins() {
+        std::vector<unsigned> out(2 * 64, 0xffffffffu);
+        kernarg k;
+        k.add(out.data());
+        dispatch d;
+        d.grid[0] = 128;
+        d.workgroup[0] = 64;
+        QCOMPARE(run("_Z11builtin_idsPj", d, k), 0);
+        for (unsigned g = 0; g < 2; ++g)
+            for (unsigned t = 0; t < 64; ++t)
+                QCOMPARE(out[g * 64 + (t + 1) % 64], t + 1000u * g);
     }
 
     void amdgcn_builtin_fails_clearly() {

@@ -287,6 +287,10 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
     }
 }
 
+unsigned long long amdgcn::s_memtime() {
+    return static_cast<unsigned long long>(::clock64());
+}
+
 } // namespace hsa_sim
 
 long long clock64() {

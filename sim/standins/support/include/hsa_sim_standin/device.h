@@ -135,6 +135,42 @@ inline T atomic_rmw_cas(T* address, T (*op)(T, T), T value) {
 
 } // namespace hsa_sim
 
+/** The AMDGPU builtins stand-ins implement (replayscope-standins rewrites `__builtin_amdgcn_NAME(`). */
+namespace hsa_sim::amdgcn {
+inline void s_barrier() {
+    barrier();
+}
+inline unsigned workitem_id_x() {
+    return current_work_item().thread_idx.x;
+}
+inline unsigned workitem_id_y() {
+    return current_work_item().thread_idx.y;
+}
+inline unsigned workitem_id_z() {
+    return current_work_item().thread_idx.z;
+}
+inline unsigned workgroup_id_x() {
+    return current_work_item().block_idx.x;
+}
+inline unsigned workgroup_id_y() {
+    return current_work_item().block_idx.y;
+}
+inline unsigned workgroup_id_z() {
+    return current_work_item().block_idx.z;
+}
+inline void s_sleep(int) {}
+inline void fence(int, const char*) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+unsigned long long s_memtime();
+inline unsigned long long s_memrealtime() {
+    return s_memtime();
+}
+inline unsigned long long s_getpc() {
+    return 0;
+}
+} // namespace hsa_sim::amdgcn
+
 #define threadIdx (::hsa_sim::current_work_item().thread_idx)
 #define blockIdx (::hsa_sim::current_work_item().block_idx)
 #define blockDim (::hsa_sim::current_work_item().block_dim)
