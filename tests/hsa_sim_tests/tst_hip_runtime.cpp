@@ -282,10 +282,11 @@ class HipRuntimeTest : public QObject {
         volatile hsa_signal_value_t* value = nullptr;
         QCOMPARE(hsa_amd_signal_value_pointer(s, &value), HSA_STATUS_SUCCESS);
         QVERIFY(value != nullptr);
-        QCOMPARE(*value, hsa_signal_value_t{0});
+        QCOMPARE(__atomic_load_n(value, __ATOMIC_ACQUIRE), hsa_signal_value_t{0});
         hsa_signal_store_screlease(s, 3);
-        QCOMPARE(*value, hsa_signal_value_t{3});
-        // A waiter blocked without a timeout notices a plain store through the pointer.
+        QCOMPARE(__atomic_load_n(value, __ATOMIC_ACQUIRE), hsa_signal_value_t{3});
+        // A waiter blocked without a timeout notices a store through the pointer (atomic here, as a GPU's
+        // store is; a plain store would be a data race for ThreadSanitizer).
         std::atomic<hsa_signal_value_t> seen{-1};
         std::thread waiter([&] {
             seen =
@@ -293,7 +294,7 @@ class HipRuntimeTest : public QObject {
         });
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         QCOMPARE(seen.load(), hsa_signal_value_t{-1});
-        *value = 42;
+        __atomic_store_n(value, 42, __ATOMIC_RELEASE);
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
         while (seen.load() != 42 && std::chrono::steady_clock::now() < until)
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -306,7 +307,7 @@ class HipRuntimeTest : public QObject {
         hsa_signal_value_t below = 0;
         std::thread writer([value] {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-            *value = -5;
+            __atomic_store_n(value, -5, __ATOMIC_RELEASE);
         });
         hsa_signal_value_t satisfying = 0;
         QCOMPARE(hsa_amd_signal_wait_any(1, &s, &cond, &below, 2'000'000'000ull, HSA_WAIT_STATE_BLOCKED,
@@ -429,12 +430,12 @@ class HipRuntimeTest : public QObject {
         // Through the value pointer, with GTE on the masked value.
         volatile hsa_signal_value_t* value = nullptr;
         QCOMPARE(hsa_amd_signal_value_pointer(watched, &value), HSA_STATUS_SUCCESS);
-        *value = 0;
+        __atomic_store_n(value, 0, __ATOMIC_RELEASE);
         hsa_signal_store_screlease(done, 1);
         submitBarrierValue(q, watched, HSA_SIGNAL_CONDITION_GTE, 3, 0xff, done);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         QCOMPARE(hsa_signal_load_scacquire(done), hsa_signal_value_t{1});
-        *value = 0x103; // masked: 3
+        __atomic_store_n(value, 0x103, __ATOMIC_RELEASE); // masked: 3
         QVERIFY(waitFor(done, 0));
         QCOMPARE(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
         for (hsa_signal_t s : {watched, done, after})
