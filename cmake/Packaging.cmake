@@ -5,7 +5,8 @@
 #   cmake --build build/ci --target package   ->  build/ci/replayscope_<version>_amd64.deb
 #
 # Layout (prefix /usr in the package; docs/ARCHITECTURE.md, "Install layout"):
-#   bin/replayscope, bin/replayscope-run
+#   bin/replayscope, bin/replayscope-run, bin/replayscope-standins
+#   share/replayscope/standins/                   (sim/standins/CMakeLists.txt: the stand-in builder's headers)
 #   lib/replayscope/libreplayscope_engine.so      (engine/CMakeLists.txt)
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
@@ -22,6 +23,9 @@ set(_rs_package_files)
 # "Usage:" line it copies from --help names a build directory.
 if(RS_HELP2MAN AND RS_GZIP)
     set(_rs_man_programs replayscope-run)
+    if(TARGET replayscope-standins)
+        list(APPEND _rs_man_programs replayscope-standins)
+    endif()
     if(TARGET replayscope)
         list(APPEND _rs_man_programs replayscope)
     endif()
@@ -93,8 +97,9 @@ records every decision in a session file.
 This package contains replayscope-run (runs a program under the engine and writes its session file),
 the engine library, replayscope (the Qt inspector: tables, audit and charts of a session, headless
 summary and PNG export), and a simulated HSA runtime (libhsa-runtime64.so.1 under
-/usr/lib/replayscope/sim, used by replayscope-run --simulate) for machines without an AMD GPU. On a
-ROCm machine the program's own ROCr runtime is used.")
+/usr/lib/replayscope/sim, used by replayscope-run --simulate) for machines without an AMD GPU, which
+loads the code objects of programs built by hipcc and runs their kernels through host stand-ins made by
+replayscope-standins from the same source. On a ROCm machine the program's own ROCr runtime is used.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # replayscope_<version>_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
@@ -103,6 +108,8 @@ if(TARGET replayscope)
     set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
 endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libhsa-runtime64-1")
+# replayscope-standins compiles HIP sources as host C++: clang++ and HIP's host headers.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-15, libamdhip64-dev, hipcc")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_SOURCE_GENERATOR "")
 include(CPack)
