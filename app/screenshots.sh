@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/images/inspector-*.png from a real recording: the demo workload replayed by the
-# engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
+# Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
+# the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
 # a 6 MiB host-memory budget so that the larger snapshots are declined), then every page grabbed
 # offscreen (replayscope --screenshots).
 #   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
@@ -11,7 +11,8 @@ build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
-    --host-memory-budget 6M -o "$tmp/demo.rsdb" -- "$build/workloads/demo" --iterations 40
+    --host-memory-budget 6M --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
+    "$build/workloads/hip/demo" --iterations 40
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
 mkdir -p "$root/docs/images"
 for f in "$tmp"/shots/*.png; do

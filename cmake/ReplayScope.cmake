@@ -81,3 +81,6 @@ function(rs_sim_test_environment test)
 endfunction()
 
 find_package(Threads REQUIRED)
+
+# HIP programs (hipcc) and their kernel stand-ins: rs_add_hip_program, rs_hip_test_environment.
+include("${CMAKE_CURRENT_LIST_DIR}/HipPrograms.cmake")

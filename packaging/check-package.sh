@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CI, after the tests (.ci/run): builds the Debian package in BUILD_DIR (default build/ci), installs it
-# with apt (dependencies resolved from the archive), and runs the INSTALLED programs on the demo workload
-# of that build tree: /usr/bin/replayscope-run --simulate records a session file, /usr/bin/replayscope
-# --export-charts writes its charts as PNG with no display. Fails unless both come out non-empty, the
+# with apt (dependencies resolved from the archive), and runs the INSTALLED programs on the HIP demo of
+# that build tree (workloads/hip/demo and its stand-ins): /usr/bin/replayscope-run --simulate records a
+# session file, /usr/bin/replayscope --export-charts writes its charts as PNG with no display. Fails unless both come out non-empty, the
 # installed files name no build directory, and both programs report the package's version.
 # Run as root. Leaves the package installed (apt-get remove -y replayscope removes it).
 set -euo pipefail
@@ -54,8 +54,8 @@ done < <(dpkg -L replayscope)
 /usr/bin/replayscope-run --version | grep -q -x "replayscope-run $version" || fail "replayscope-run --version"
 /usr/bin/replayscope --version | grep -q -x "replayscope $version" || fail "replayscope --version"
 
-HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress -o "$out/demo.rsdb" -- \
-    "$build/workloads/demo"
+HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress \
+    --standins "$build/workloads/hip/libdemo-standins.so" -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --export-charts "$out/demo.rsdb" \
     "$out/charts"

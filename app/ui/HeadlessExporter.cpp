@@ -133,10 +133,10 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     grab(QStringLiteral("charts.png"));
     auto* launch = window.launchDialog();
     RunCommand::Options o;
-    o.program = QStringLiteral("build/default/workloads/demo");
+    o.program = QStringLiteral("build/default/workloads/hip/demo");
     o.arguments = {QStringLiteral("--iterations"), QStringLiteral("40")};
     o.passes = 3;
-    o.kernelExclude = QStringLiteral("^copy_halo");
+    o.kernelExclude = QStringLiteral("^_Z11copy_floats");
     o.hostMemoryBudget = QStringLiteral("2G");
     o.fidelityCheck = true;
     o.output = QStringLiteral("demo.rsdb");

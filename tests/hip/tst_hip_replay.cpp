@@ -1,0 +1,371 @@
+// Real HIP programs (workloads/hip, built by hipcc for gfx90a and linked with Debian's libamdhip64 5.2.3)
+// replayed on the simulated runtime: each runs under `replayscope-run --simulate --standins LIB -o X.rsdb`
+// and must still produce its correct results (the program checks them and prints PASS), and the rows of
+// the session file (docs/session-schema.md) must show what the engine did with HIP's memory and
+// dispatches: hipMalloc and stream-ordered memory tracked and restored, pinned host, fine-grained and
+// kernarg memory excluded, `__device__` variables captured, HIP's blit kernels declined as
+// runtime-kernel, graph launches declined once with one warning. Enum codes are compared through
+// `enum_names`, texts through `strings`. Kernel names are matched without the ".kd" suffix.
+#include <sqlite3.h>
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+namespace {
+
+/// A finished run: replayscope-run's exit status, the program's output, and the session file.
+class SessionRun {
+  public:
+    SessionRun() = default;
+    SessionRun(const SessionRun&) = delete;
+    SessionRun& operator=(const SessionRun&) = delete;
+    ~SessionRun() {
+        if (db_)
+            sqlite3_close(db_);
+    }
+
+    int exit_code = -1;
+    QString stdout_text, stderr_text;
+
+    bool open(const QString& path) {
+        return sqlite3_open_v2(qPrintable(path), &db_, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
+    }
+    /// Every row of `sql`, each column as text ("" for NULL).
+    QList<QStringList> rows(const QString& sql) const {
+        QList<QStringList> out;
+        sqlite3_stmt* stmt = nullptr;
+        if (!db_ || sqlite3_prepare_v2(db_, sql.toUtf8().constData(), -1, &stmt, nullptr) != SQLITE_OK) {
+            qWarning("SQL error: %s in %s", db_ ? sqlite3_errmsg(db_) : "no session file", qPrintable(sql));
+            return out;
+        }
+        while (sqlite3_step(stmt) == SQLITE_ROW) {
+            QStringList row;
+            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
+                const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+                row << (text ? QString::fromUtf8(text) : QString());
+            }
+            out << row;
+        }
+        sqlite3_finalize(stmt);
+        return out;
+    }
+    /// The first column of the first row of `sql` as an integer (-1 when there is no row).
+    qint64 value(const QString& sql) const {
+        const auto r = rows(sql);
+        return r.isEmpty() || r[0].isEmpty() ? -1 : r[0][0].toLongLong();
+    }
+    /// Dispatch rows as "kernel:decision" in id order (kernel without a ".kd" suffix).
+    QStringList decisions() const {
+        QStringList out;
+        for (const auto& r :
+             rows("SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.id = d.kernel_name_id "
+                  "JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision ORDER BY d.id")) {
+            QString kernel = r[0];
+            if (kernel.endsWith(".kd"))
+                kernel.chop(3);
+            out << kernel + ":" + r[1];
+        }
+        return out;
+    }
+    /// decisions() of the program's own kernels (HIP's blit kernels, __amd_rocclr_*, left out).
+    QStringList program_decisions() const {
+        QStringList out;
+        for (const QString& d : decisions())
+            if (!d.startsWith("__amd_rocclr_"))
+                out << d;
+        return out;
+    }
+    /// The classification name of the allocation starting at `address` ("" when there is none).
+    QString classification_at(qint64 address) const {
+        const auto r =
+            rows(QStringLiteral("SELECT e.name FROM allocations a JOIN enum_names e ON e.enum = "
+                                "'classification' AND e.code = a.classification WHERE a.address = %1")
+                     .arg(address));
+        return r.isEmpty() ? QString() : r[0][0];
+    }
+    qint64 count_classified(const QString& name) const {
+        return value("SELECT count(*) FROM allocations a JOIN enum_names e ON e.enum = 'classification' AND "
+                     "e.code = a.classification WHERE e.name = '" +
+                     name + "'");
+    }
+    /// Passes recorded for the dispatches of kernels whose name contains `kernel`.
+    qint64 passes_of(const QString& kernel) const {
+        return value(
+            "SELECT count(*) FROM passes p JOIN dispatches d ON d.id = p.dispatch_id JOIN strings s ON "
+            "s.id = d.kernel_name_id WHERE s.text LIKE '%" +
+            kernel + "%'");
+    }
+    /// Texts of the warnings with this code name.
+    QStringList warnings(const QString& code) const {
+        QStringList out;
+        for (const auto& r : rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
+                                  "e.code = w.code JOIN strings s ON s.id = w.text_id WHERE e.name = '" +
+                                  code + "'"))
+            out << r[0];
+        return out;
+    }
+    bool complete() const { return value("SELECT complete FROM session") == 1; }
+    /// "alloc CLASS ADDRESS BYTES" lines of the program's output: address by class.
+    qint64 printed_address(const QString& cls) const {
+        const QRegularExpression re("^alloc " + cls + " (-?\\d+) (\\d+)$",
+                                    QRegularExpression::MultilineOption);
+        const auto m = re.match(stdout_text);
+        return m.hasMatch() ? m.captured(1).toLongLong() : 0;
+    }
+    QString describe() const {
+        return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
+            .arg(exit_code)
+            .arg(stdout_text, stderr_text);
+    }
+
+  private:
+    sqlite3* db_ = nullptr;
+};
+
+/// Runs the HIP program `name` of RS_HIP_PROGRAM_DIR under replayscope-run --simulate --standins with its
+/// stand-in library, `options` before "--" and `env` (NAME=VALUE) added to the environment.
+std::unique_ptr<SessionRun> run(const QString& name, const QStringList& options = {},
+                                const QStringList& env = {}) {
+    static QTemporaryDir dir;
+    static int counter = 0;
+    const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(++counter));
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.remove("HSA_SIM_STANDINS"); // only --standins may name them
+    for (const QString& kv : env) {
+        const auto eq = kv.indexOf('=');
+        e.insert(kv.left(eq), kv.mid(eq + 1));
+    }
+    p.setProcessEnvironment(e);
+    const QString dir_path = QStringLiteral(RS_HIP_PROGRAM_DIR);
+    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "--standins",
+                                        dir_path + "/lib" + name + "-standins.so", "-o", session} +
+                                options + QStringList{"--", dir_path + "/" + name});
+    auto r = std::make_unique<SessionRun>();
+    if (!p.waitForFinished(240000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+    if (!r->open(session))
+        qWarning("cannot open %s", qPrintable(session));
+    return r;
+}
+
+/// The program ended with status 0, printed PASS, and the session is complete.
+#define VERIFY_PASSED(r)                                                                                     \
+    do {                                                                                                     \
+        QVERIFY2((r)->exit_code == 0 && (r)->stdout_text.contains("\nPASS"), qPrintable((r)->describe()));   \
+        QVERIFY2((r)->complete(), qPrintable((r)->describe()));                                              \
+    } while (0)
+
+} // namespace
+
+class TestHipReplay : public QObject {
+    Q_OBJECT
+  private slots:
+    /// hipMalloc memory is tracked and restored between passes (the in-place increment happened once);
+    /// hipHostMalloc memory is host, hipExtMallocWithFlags(hipDeviceMallocFinegrained) fine-grained, and
+    /// HIP's kernel-argument pool host: none of them is in the snapshot. ROCclr 5.2.x places kernel
+    /// arguments in coarse-grained system memory by default (fine-grained system memory when the CPU has
+    /// no coarse pool, as on the simulator), never in the KERNARG_INIT pool: 512 KiB per hardware queue,
+    /// owned by the CPU agent, so the engine classifies it host.
+    void allocationClassesAndRestore() {
+        const auto r = run("hip_memory");
+        VERIFY_PASSED(r);
+        const qint64 device = r->printed_address("device"), host = r->printed_address("host"),
+                     fine = r->printed_address("fine");
+        QVERIFY2(device != 0 && host != 0 && fine != 0, qPrintable(r->stdout_text));
+        QCOMPARE(r->classification_at(device), QString("tracked"));
+        QCOMPARE(r->classification_at(host), QString("host"));
+        QCOMPARE(r->classification_at(fine), QString("fine-grained"));
+        QVERIFY2(
+            r->value("SELECT count(*) FROM allocations a JOIN enum_names e ON e.enum = 'classification' AND "
+                     "e.code = a.classification WHERE a.size = 524288 AND e.name = 'host'") >= 1,
+            "no host-classified 512 KiB kernel-argument pool");
+        // Every allocation of the CPU agent (pinned host memory, kernel arguments, staging buffers) is host.
+        QCOMPARE(
+            r->value("SELECT count(*) FROM allocations a JOIN agents g ON g.handle = a.agent JOIN enum_names "
+                     "d ON d.enum = 'device_type' AND d.code = g.device_type JOIN enum_names c ON c.enum = "
+                     "'classification' AND c.code = a.classification WHERE d.name = 'cpu' AND c.name <> "
+                     "'host'"),
+            0);
+        QCOMPARE(r->program_decisions(), QStringList{"_Z4bumpPfS_S_iii:replayed"});
+        QCOMPARE(r->passes_of("_Z4bump"), 2);
+        // The snapshot holds the hipMalloc buffer and none of the excluded ones; pass 1 restored it.
+        const QString in_inventory = "SELECT count(*) FROM inventory_regions i JOIN allocations a ON a.id = "
+                                     "i.allocation_id WHERE a.address = %1";
+        QCOMPARE(r->value(in_inventory.arg(device)), 1);
+        QCOMPARE(r->value(in_inventory.arg(host)), 0);
+        QCOMPARE(r->value(in_inventory.arg(fine)), 0);
+        QCOMPARE(
+            r->value("SELECT count(*) FROM inventory_regions i JOIN allocations a ON a.id = i.allocation_id "
+                     "JOIN enum_names e ON e.enum = 'classification' AND e.code = a.classification WHERE "
+                     "e.name <> 'tracked'"),
+            0);
+        QVERIFY(
+            r->value("SELECT p.bytes_restored FROM passes p JOIN dispatches d ON d.id = p.dispatch_id JOIN "
+                     "strings s ON s.id = d.kernel_name_id WHERE s.text LIKE '%bump%' AND p.idx = 1") >=
+            263168 * 4);
+    }
+
+    /// A __device__ counter incremented by a replayed kernel reads 1 afterwards: the engine captured the
+    /// module variable and restored it before pass 2. The __constant__ table is captured too.
+    void deviceCounterRestored() {
+        const auto r = run("hip_device_counter");
+        VERIFY_PASSED(r);
+        QVERIFY(r->stdout_text.contains("counter 1\n"));
+        QCOMPARE(r->program_decisions(), (QStringList{"_Z10count_oncev:replayed", "_Z6lookupPii:replayed"}));
+        QCOMPARE(r->passes_of("count_once"), 2);
+        const QString captured =
+            "SELECT count(*) FROM module_variables v JOIN strings s ON s.id = v.symbol_id "
+            "JOIN enum_names e ON e.enum = 'variable_status' AND e.code = v.status WHERE "
+            "s.text = '%1' AND e.name = 'captured'";
+        QVERIFY2(r->value(captured.arg("counter")) >= 1, qPrintable(r->describe()));
+        QVERIFY(r->value(captured.arg("table")) >= 1);
+    }
+
+    /// hipMemset, device-to-device hipMemcpy and hipMemcpy2D run HIP's own blit kernels: the engine
+    /// forwards them unchanged, once (runtime-kernel, no passes); the program's kernel is replayed.
+    void blitKernelsDeclinedAsRuntimeKernels() {
+        const auto r = run("hip_blit");
+        VERIFY_PASSED(r);
+        const QStringList all = r->decisions();
+        const QStringList blits = all.filter(QRegularExpression("^__amd_rocclr_"));
+        QVERIFY2(!blits.filter(QRegularExpression("^__amd_rocclr_fillBuffer")).isEmpty(),
+                 qPrintable(all.join(' ')));
+        QVERIFY2(!blits.filter(QRegularExpression("^__amd_rocclr_copyBuffer")).isEmpty(),
+                 qPrintable(all.join(' ')));
+        for (const QString& d : blits)
+            QVERIFY2(d.endsWith(":runtime-kernel"), qPrintable(d));
+        QCOMPARE(r->passes_of("__amd_rocclr_"), 0);
+        QCOMPARE(r->program_decisions(), QStringList{"_Z16count_mismatchesPKiiiPi:replayed"});
+        QCOMPARE(r->passes_of("count_mismatches"), 2);
+    }
+
+    /// hipGraphLaunch through Debian's libamdhip64: the engine, LD_PRELOADed because the program links
+    /// libamdhip64 (--preload-engine auto), declines every dispatch of the three graph launches
+    /// (graph-launch) with one warning for the process; each ran once (the program checks y = 4, z = 8).
+    void graphLaunchDeclinedOnce() {
+        const auto r = run("hip_graph");
+        VERIFY_PASSED(r);
+        QStringList expected;
+        for (int i = 0; i < 3; ++i)
+            expected << "_Z7add_onePfi:graph-launch"
+                     << "_Z5scalePffi:graph-launch";
+        expected << "_Z7add_onePfi:replayed";
+        QCOMPARE(r->program_decisions(), expected);
+        QCOMPARE(r->warnings("graph-launch").size(), 1);
+        QCOMPARE(r->passes_of("scale"), 0);
+    }
+
+    /// hipMallocAsync memory: HIP 5.2.3 backs its default pool with ordinary device allocations
+    /// (hsa_amd_memory_pool_allocate on the coarse-grained pool), so it is tracked and restored, on both
+    /// ROCr header generations.
+    void asyncAllocationTracked() {
+        const auto r = run("hip_async_alloc");
+        VERIFY_PASSED(r);
+        const qint64 address = r->printed_address("async");
+        QVERIFY2(address != 0, qPrintable(r->stdout_text));
+        QCOMPARE(
+            r->value(QStringLiteral("SELECT count(*) FROM allocations a JOIN enum_names e ON e.enum = 'api' "
+                                    "AND e.code = a.api WHERE a.address = %1 AND e.name = "
+                                    "'hsa_amd_memory_pool_allocate'")
+                         .arg(address)),
+            1);
+        QCOMPARE(r->classification_at(address), QString("tracked"));
+        QCOMPARE(r->program_decisions(), (QStringList{"_Z3addPffi:replayed", "_Z3addPffi:replayed"}));
+        QCOMPARE(r->passes_of("_Z3add"), 4);
+    }
+
+    /// Cross-stream ordering (hipEventRecord + hipStreamWaitEvent) and hipStreamWaitValue32 /
+    /// hipStreamWriteValue32 (HIP's streamOpsWait / streamOpsWrite runtime kernels) hold under replay.
+    /// Phase 1's consume is queued behind a wait the host releases only after the launch returns: its
+    /// replay window waits for the queue to drain, which cannot happen while the launching thread is
+    /// held, so it is declined after the drain timeout (500 ms here) and runs once. Phase 2's wait is
+    /// released by the other stream, so its consume is replayed.
+    void streamsEventsAndWaitValue() {
+        const auto r = run("hip_streams", {"--replay-drain-timeout-ms", "500"});
+        VERIFY_PASSED(r);
+        const QStringList all = r->decisions();
+        QCOMPARE(all.filter(QRegularExpression("^__amd_rocclr_streamOpsWait:runtime-kernel$")).size(), 2);
+        QCOMPARE(all.filter(QRegularExpression("^__amd_rocclr_streamOpsWrite:runtime-kernel$")).size(), 1);
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z7producePii:replayed", "_Z7consumePKiPii:drain-timeout",
+                              "_Z7producePii:replayed", "_Z7consumePKiPii:replayed"}));
+    }
+
+    /// Device properties on two simulated agents: the program checks the gfx90a values; one kernel per
+    /// device is replayed on its own agent.
+    void devicePropertiesOnTwoAgents() {
+        const auto r = run("hip_device_props", {}, {"HSA_SIM_GPU_AGENTS=2"});
+        VERIFY_PASSED(r);
+        QVERIFY(r->stdout_text.contains("2 device(s) as gfx90a"));
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z11write_indexPii:replayed", "_Z11write_indexPii:replayed"}));
+        QCOMPARE(r->value("SELECT count(DISTINCT d.agent) FROM dispatches d JOIN strings s ON s.id = "
+                          "d.kernel_name_id WHERE s.text LIKE '%write_index%'"),
+                 2);
+        QCOMPARE(
+            r->value("SELECT count(*) FROM agents a JOIN enum_names e ON e.enum = 'device_type' AND e.code = "
+                     "a.device_type WHERE e.name = 'gpu'"),
+            2);
+    }
+
+    /// Kernels with __shared__ memory and __syncthreads() (block reduction into an atomic total,
+    /// transpose, dynamic shared memory) are replayed and still right: the total was restored.
+    void sharedMemoryKernelsReplayed() {
+        const auto r = run("hip_shared");
+        VERIFY_PASSED(r);
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z9block_sumPKiPyi:replayed", "_Z9transposePKfPfi:replayed",
+                              "_Z17dynamic_block_sumPKiPi:replayed"}));
+        QCOMPARE(r->passes_of("block_sum"), 4); // block_sum and dynamic_block_sum
+    }
+
+    /// The README's demo: two agents, every kernel of the mix on both, results right under replay.
+    void demoOnTwoAgents() {
+        static QTemporaryDir dir;
+        const QString session = dir.filePath("demo.rsdb");
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.insert("HSA_SIM_GPU_AGENTS", "2");
+        p.setProcessEnvironment(e);
+        p.start(RS_RUNNER_PATH, {"--simulate", "--no-progress", "--standins",
+                                 QStringLiteral(RS_HIP_PROGRAM_DIR "/libdemo-standins.so"), "-o", session,
+                                 "--", QStringLiteral(RS_HIP_PROGRAM_DIR "/demo"), "--iterations", "10"});
+        QVERIFY(p.waitForFinished(600000));
+        SessionRun r;
+        r.exit_code = p.exitCode();
+        r.stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
+        r.stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+        QVERIFY(r.open(session));
+        QVERIFY2(r.exit_code == 0 && r.stdout_text.contains("results match the host reference"),
+                 qPrintable(r.describe()));
+        const QStringList own = [&] {
+            QStringList out;
+            for (const QString& d : r.decisions())
+                if (!d.startsWith("__amd_rocclr_"))
+                    out << d;
+            return out;
+        }();
+        // Per device and iteration: 2 jacobi, axpy, residual; at iteration 10 the graph (axpy, copy)
+        // and a checkpoint copy at iteration 8.
+        QCOMPARE(own.filter(QRegularExpression("jacobi_step.*:replayed$")).size(), 2 * 2 * 10);
+        QCOMPARE(own.filter(QRegularExpression("residual_norm.*:replayed$")).size(), 2 * 10);
+        QCOMPARE(own.filter(QRegularExpression(":graph-launch$")).size(), 2 * 2);
+        QCOMPARE(r.warnings("graph-launch").size(), 1);
+        QVERIFY(r.value("SELECT count(*) FROM module_variables v JOIN strings s ON s.id = v.symbol_id WHERE "
+                        "s.text = 'iterations_done'") >= 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHipReplay)
+#include "tst_hip_replay.moc"

@@ -1,0 +1,28 @@
+# HIP programs (hipcc --offload-arch=gfx90a, cmake/HipPrograms.cmake): the README's demo application and
+# the programs tests/hip runs, each with its stand-in library, all in <build>/workloads/hip. They run on
+# the simulated runtime with its directory first on LD_LIBRARY_PATH (Debian's libamdhip64 then loads it)
+# and HSA_SIM_STANDINS naming the stand-ins, or under `replayscope-run --simulate --standins LIB`.
+# Included by workloads/CMakeLists.txt (not a subdirectory: the build directory workloads/hip holds the
+# programs themselves, which must not collide with the targets' own names).
+
+set(RS_HIP_COMMON_HEADERS "${CMAKE_CURRENT_SOURCE_DIR}/hip/hip_check.h")
+
+# The README's demo: a two-agent heat-diffusion solver (demo.hip). Target name kept from the HSA demo.
+rs_add_hip_program(demo TARGET workload_demo SOURCES hip/demo.hip
+                   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+
+# Test programs (tests/hip runs each on the plain simulated runtime and under replayscope-run).
+set(RS_HIP_TEST_PROGRAMS hip_memory hip_device_counter hip_blit hip_graph hip_async_alloc hip_streams
+                         hip_device_props hip_shared)
+foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
+    rs_add_hip_program(${program} SOURCES hip/${program}.hip
+                       INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+endforeach()
+
+# The demo on the simulator, as the README runs it (two agents), once its stand-ins can be built.
+if(TARGET workload_demo AND TARGET replayscope-standins)
+    add_test(NAME workload.demo COMMAND "${RS_HIP_PROGRAM_DIR}/demo" --iterations 20)
+    rs_hip_test_environment(workload.demo workload_demo)
+    set_property(TEST workload.demo APPEND PROPERTY ENVIRONMENT HSA_SIM_GPU_AGENTS=2)
+    set_tests_properties(workload.demo PROPERTIES LABELS "workload;hip" TIMEOUT 300)
+endif()
