@@ -1,4 +1,4 @@
-// Session pipeline benchmark (issue 3). Prints:
+// Session pipeline benchmark (docs/performance.md, "Session pipeline"). Prints:
 //  1. emitter cost on the producing thread, ns/event of its CPU time (bursts that fit the queue;
 //     target <= 100 ns), with the wall-clock figure beside it;
 //  2. end-to-end ingest, events/s: 10^6 dispatch events emitted, sent through the socket, verified and

@@ -1,5 +1,5 @@
-// Inspector benchmark (issue 5): writes a synthetic session of 100,000 dispatches and >= 1,000,000
-// inventory region records through the pipeline's SessionStore, then prints
+// Inspector benchmark (docs/performance.md, "Inspector"): writes a synthetic session of 100,000 dispatches
+// and >= 1,000,000 inventory region records through the pipeline's SessionStore, then prints
 //  1. time to first paint after open (target < 1 s),
 //  2. time to apply a filter on the dispatch table (target < 200 ms),
 //  3. resident memory once everything is loaded (target < 500 MB).

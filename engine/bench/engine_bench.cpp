@@ -1,9 +1,9 @@
-// engine_bench: the engine's figures on the simulated runtime (issue 4, "What it must show"), each next to
+// engine_bench: the engine's figures on the simulated runtime (docs/performance.md, "Engine"), each next to
 // a baseline measured in the same run:
 //   - snapshot and restore throughput (GB/s, from the engine's own snapshot/pass events) vs plain memcpy;
 //   - allocate+free through the wrappers with replay not configured vs the same calls without the engine;
 //   - the doorbell store of a dispatch that is not replayed (the intercept handler runs inside it,
-//     rocr-facts.md "Intercept queues in 5.2.3") vs a plain queue without the engine.
+//     docs/rocm-behaviour.md#intercept-queues-in-rocr-523) vs a plain queue without the engine.
 // The parent process re-runs this binary as HSA programs ("--phase ...") with the environment of each
 // case; children print "RESULT key=value" lines and the engine's REPLAYSCOPE_LOG=1 lines.
 #include "hsa_session.h"

@@ -1,5 +1,5 @@
 // Per-agent replay state: the replay lock, the count of forwarded application packets still in flight,
-// and the private queue passes run on (rocr-facts.md, "A replay window that fits these rules").
+// and the private queue passes run on (docs/rocm-behaviour.md#a-replay-window-that-fits-these-rules).
 #pragma once
 
 #include "hsa_api.h"

@@ -1,4 +1,5 @@
-// Which allocations a snapshot may capture (seed: "What is tracked"; rocr-facts.md "Memory classification").
+// Which allocations a snapshot may capture (docs/mechanism.md#what-is-tracked;
+// docs/rocm-behaviour.md#memory-classification).
 #pragma once
 
 #include "event_sink.h"

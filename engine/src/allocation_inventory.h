@@ -1,4 +1,5 @@
-// The inventory of live tracked device allocations (seed: "Allocation tracking"), behind Synchronized.
+// The inventory of live tracked device allocations (docs/mechanism.md#allocation-tracking),
+// behind Synchronized.
 #pragma once
 
 #include "synchronized.h"

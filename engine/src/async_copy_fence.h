@@ -1,6 +1,7 @@
-// Asynchronous copies and the replay window: the seed's second "Known limitation" beaten.
+// Asynchronous copies and the replay window: the original design left them unfenced; ReplayScope fences
+// them (docs/mechanism.md#known-limitations-of-the-original-design).
 // hsa_amd_memory_async_copy and its variants are not AQL packets, so they bypass the intercept queues
-// and the agent's replay lock (seed: "Async SDMA copies are not fenced by the replay window"). The
+// and the agent's replay lock (a copy landing between snapshot and restore would be erased). The
 // engine wraps them so that a copy touching an agent whose replay window is open waits until it closes.
 #pragma once
 
@@ -31,8 +32,8 @@ struct Engine;
 /// No deadlock: a window holds exactly one agent's lock, exclusively, and never waits for a shared
 /// holder of another agent; a copy waits for each lock with a deadline and, on timeout, proceeds
 /// without it (outcome timed_out). A window runs inside the intercept handler, on the thread that
-/// stored the doorbell (rocr-facts.md "Intercept queues in 5.2.3"), which is inside that store and so
-/// cannot be issuing a copy; the engine itself issues none. A thread-local flag set while a window runs
+/// stored the doorbell (docs/rocm-behaviour.md#intercept-queues-in-rocr-523), which is inside that store and
+/// so cannot be issuing a copy; the engine itself issues none. A thread-local flag set while a window runs
 /// makes the fence step aside anyway if that ever happened (a shared lock taken on a thread that holds
 /// the exclusive one would never be granted).
 class AsyncCopyFence {

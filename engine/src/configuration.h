@@ -24,8 +24,9 @@ inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";
 inline constexpr const char* kLog = "REPLAYSCOPE_LOG";                         ///< "1": events on stderr
 inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS"; ///< default 10000
 inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";   ///< default 60000
-/// "0": virtual-memory mappings (hsa_amd_vmem_map, ROCr 6.x) are not snapshotted, as in the seed's
-/// "Known limitations" (the fidelity check still watches them; docs/replay-window.md). Default "1".
+/// "0": virtual-memory mappings (hsa_amd_vmem_map, ROCr 6.x) are not snapshotted, as in the original design
+/// (docs/mechanism.md#known-limitations-of-the-original-design; the fidelity check still watches them;
+/// docs/replay-window.md). Default "1".
 inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
 } // namespace env
 

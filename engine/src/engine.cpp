@@ -1,4 +1,4 @@
-// Tool entry points (rocr-facts.md "Tool loading", "Table layout and versions").
+// Tool entry points (docs/rocm-behaviour.md#tool-loading, #table-layout-and-versions).
 #include "engine.h"
 
 #include "async_copy_fence.h"
@@ -109,7 +109,7 @@ hsa_status_t executable_destroy(hsa_executable_t exe) {
     return hsa().core.hsa_executable_destroy_fn(exe);
 }
 
-/// The ROCr generation whose tables this build expects (rocr-facts.md "Table layout and versions":
+/// The ROCr generation whose tables this build expects (docs/rocm-behaviour.md#table-layout-and-versions:
 /// 5.2.3 has every major 1; ROCm 6.0 raised HsaApiTable to 3, core and AMD extension to 2, and inserted
 /// two AmdExtTable entries, so a table of the other generation must never be touched).
 #if HSA_API_TABLE_MAJOR_VERSION >= 3

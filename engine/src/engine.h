@@ -1,4 +1,4 @@
-// The engine's process-wide state and the teardown guard (seed: "Teardown guard").
+// The engine's process-wide state and the teardown guard (docs/mechanism.md#teardown-guard).
 #pragma once
 
 #include "agent_context.h"
@@ -45,7 +45,8 @@ struct Engine {
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.
 Engine* engine();
 
-/// Recording gate (seed: a relaxed atomic flag set when replay is configured). Trivially destructible.
+/// Recording gate: a relaxed atomic flag set when replay is configured
+/// (docs/mechanism.md#allocation-tracking). Trivially destructible.
 extern std::atomic<bool> g_recording;
 /// Set when the engine's statics are destroyed: wrappers then only forward (a late free from HIP's
 /// __cxa_finalize must not lock a destroyed mutex).

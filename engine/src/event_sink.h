@@ -11,7 +11,7 @@
 
 namespace rs::engine {
 
-/// Tracking decision for an allocation (seed: "What is tracked").
+/// Tracking decision for an allocation (docs/mechanism.md#what-is-tracked).
 enum class AllocationClass : uint8_t {
     tracked,
     excluded_kernarg,
@@ -89,7 +89,8 @@ struct AgentEvent {
     uint8_t device_type;   ///< hsa_device_type_t: 0 CPU, 1 GPU, 2 DSP
     uint32_t node;         ///< HSA_AGENT_INFO_NODE
 };
-/// One loaded code object of a frozen executable (loader extension, rocr-facts.md "Module-scope variables").
+/// One loaded code object of a frozen executable (loader extension,
+/// docs/rocm-behaviour.md#module-scope-variables).
 struct ExecutableEvent {
     uint64_t executable;
     uint64_t code_object; ///< hsa_loaded_code_object_t handle (0 when the loader reported none)

@@ -1,4 +1,4 @@
-// The engine's own registry of frozen executables (rocr-facts.md "Module-scope variables": rocprofiler
+// The engine's own registry of frozen executables (docs/rocm-behaviour.md#module-scope-variables: rocprofiler
 // keeps one by wrapping hsa_executable_freeze_fn / hsa_executable_destroy_fn instead of holding the
 // loader's iterate_executables lock), plus kernel object -> kernel symbol name for filters and reports.
 #pragma once

@@ -19,7 +19,7 @@ namespace rs::engine {
 ///  1. the snapshot's regions (tracked allocations and module variables): restored before every pass,
 ///     so a difference means the pass computed from different inputs (state the snapshot missed);
 ///  2. the agent's WATCHED regions, listed when the check starts: memory a kernel can write but the
-///     snapshot does not capture — fine-grained device memory (seed: "What is tracked") and, with
+///     snapshot does not capture — fine-grained device memory (docs/mechanism.md#what-is-tracked) and, with
 ///     REPLAYSCOPE_TRACK_VMEM=0, vmem mappings. They are never restored, so a kernel that accumulates
 ///     into them leaves a different image after every pass: the leaked state is named by its region.
 /// A region freed (or re-allocated) since the check started hashes as 0 and is skipped from then on.

@@ -1,5 +1,6 @@
 // The hipGraphLaunch interposer, exported as hipGraphLaunch@@hip_4.3 (engine.map) so that an
-// LD_PRELOADed engine sits in front of libamdhip64.so.5's definition (rocr-facts.md "HIP graph launches").
+// LD_PRELOADed engine sits in front of libamdhip64.so.5's definition
+// (docs/rocm-behaviour.md#hip-graph-launches).
 #include "graph_launch.h"
 
 #include <atomic>

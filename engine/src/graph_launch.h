@@ -1,5 +1,5 @@
-// HIP graph launches are not replayed (seed: "HIP graphs"): dispatches submitted while hipGraphLaunch
-// runs on this thread run once on the normal path, with one warning per process.
+// HIP graph launches are not replayed (docs/mechanism.md#hip-graphs): dispatches submitted while
+// hipGraphLaunch runs on this thread run once on the normal path, with one warning per process.
 #pragma once
 
 namespace rs::engine {

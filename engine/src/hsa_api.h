@@ -1,6 +1,6 @@
 // The HSA entry points the engine calls: copies of the runtime's tables taken in OnLoad BEFORE the
 // engine installs its wrappers, so every call made from inside the engine reaches the original,
-// un-wrapped function (rocr-facts.md, "Tool loading": call the saved originals, never the exports).
+// un-wrapped function (docs/rocm-behaviour.md#tool-loading: call the saved originals, never the exports).
 #pragma once
 
 #include <hsa.h>
@@ -19,8 +19,9 @@ namespace rs::engine {
 struct HsaApi {
     CoreApiTable core;
     AmdExtTable amd;
-    /// Loader extension 1.03 (rocr-facts.md: Debian's ROCr exports no hsa_ven_amd_loader_* symbol, the
-    /// table comes from hsa_system_get_major_extension_table). `has_loader` false when refused.
+    /// Loader extension 1.03 (docs/rocm-behaviour.md#table-layout-and-versions: Debian's ROCr exports no
+    /// hsa_ven_amd_loader_* symbol, the table comes from hsa_system_get_major_extension_table). `has_loader`
+    /// false when refused.
     hsa_ven_amd_loader_1_03_pfn_t loader;
     bool has_loader;
 };

@@ -1,5 +1,5 @@
-// snap(agent) / restore(): the seed's "What snap() captures", "Failure handling" and "What restore()
-// writes back". A plain full host copy per region, one hsa_memory_copy each (original, un-wrapped).
+// snap(agent) / restore(): docs/mechanism.md#what-a-snapshot-captures, #failure-handling and #restore. A
+// plain full host copy per region, one hsa_memory_copy each (original, un-wrapped).
 #pragma once
 
 #include "allocation_inventory.h"
@@ -29,7 +29,8 @@ struct SnapshotRegion {
 
 /// The host memory one agent's snapshots are copied into: one block, kept from one window to the next
 /// so that a steady replay does no per-region heap allocation and touches no fresh pages (the
-/// seed's "host buffer per region", laid out contiguously). Used under the agent's replay lock only.
+/// original design's host buffer per region, laid out contiguously; docs/mechanism.md#snapshot-model). Used
+/// under the agent's replay lock only.
 class HostArena {
   public:
     /// A block of at least `bytes` (contents undefined), or nullptr when the host allocation fails.
@@ -63,7 +64,7 @@ struct RestoreResult {
     bool failed = false; ///< a copy failed: the dispatch must stop replaying
 };
 
-/// 1 GiB sanity cap on module variables (seed: "Module-scope variables").
+/// 1 GiB sanity cap on module variables (docs/mechanism.md#module-scope-variables).
 inline constexpr uint64_t kMaxModuleVariableBytes = 1ull << 30;
 
 class MemorySnapshotter {

@@ -1,4 +1,4 @@
-// Wrappers over the four allocate/free entry points (seed: "Allocation tracking").
+// Wrappers over the four allocate/free entry points (docs/mechanism.md#allocation-tracking).
 #pragma once
 
 #include <hsa_api_trace.h>

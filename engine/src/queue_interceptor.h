@@ -1,5 +1,5 @@
 // Turns the application's GPU queues into intercept queues and decides, per AQL packet, whether a
-// dispatch is replayed (rocr-facts.md "Intercept queues in 5.2.3").
+// dispatch is replayed (docs/rocm-behaviour.md#intercept-queues-in-rocr-523).
 #pragma once
 
 #include <hsa.h>

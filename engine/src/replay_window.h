@@ -1,4 +1,4 @@
-// The replay window of rocr-facts.md ("A replay window that fits these rules") for one dispatch P.
+// The replay window (docs/rocm-behaviour.md#a-replay-window-that-fits-these-rules) for one dispatch P.
 #pragma once
 
 #include "event_sink.h"

@@ -1,5 +1,6 @@
-// A value behind a reader/writer lock, reachable only through rlock()/wlock() (the seed's
-// `common::Synchronized`: no bare mutex at call sites).
+// A value behind a reader/writer lock, reachable only through rlock()/wlock() (like
+// rocprofiler-sdk's `common::Synchronized`: no bare mutex at call sites;
+// docs/mechanism.md#allocation-tracking).
 #pragma once
 
 #include <mutex>

@@ -1,6 +1,8 @@
-// Virtual-memory mappings (ROCr 6.x, hsa_amd_vmem_*): the seed's first "Known limitation" beaten. Memory
+// Virtual-memory mappings (ROCr 6.x, hsa_amd_vmem_*), which the original design does not track
+// (docs/mechanism.md#known-limitations-of-the-original-design). Memory
 // that becomes addressable through hsa_amd_vmem_map (how hipMallocAsync's stream-ordered pools work) joins
-// the allocation inventory like an allocation of the mapped handle's pool (rocr-facts.md "ROCr 6.1.2").
+// the allocation inventory like an allocation of the mapped handle's pool
+// (docs/rocm-behaviour.md#pointer-info-of-vmem-mappings-rocr-612).
 #pragma once
 
 #include "synchronized.h"
@@ -21,7 +23,8 @@ struct Engine;
 /// a host copy may touch the range (HSA runtime: a new mapping has no access), so a snapshot must not
 /// read it. Unmapping removes it like a free (a snapshot region of it is then skipped at restore,
 /// reason freed). With REPLAYSCOPE_TRACK_VMEM=0 a mapping is never snapshotted and has no allocation row
-/// (the seed's behaviour); a mapping of a GPU agent's memory is then only watched by the fidelity check.
+/// (the original design's behaviour); a mapping of a GPU agent's memory is then only watched by the fidelity
+/// check.
 class VmemTracker {
   public:
     /// After a successful hsa_amd_vmem_map of [va, va + size) backed by `handle`.

@@ -1,5 +1,5 @@
 // Intercept queues with ROCr 5.2.3 semantics (src/core/runtime/intercept_queue.cpp, as summarised in
-// shared/design/rocr-facts.md), or ROCr 6.x semantics when HSA_SIM_INTERCEPT_SEMANTICS=6.
+// docs/rocm-behaviour.md#intercept-queues-in-rocr-523), or ROCr 6.x ones with HSA_SIM_INTERCEPT_SEMANTICS=6.
 #pragma once
 
 #include "hardware_queue.h"

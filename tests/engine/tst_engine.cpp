@@ -159,8 +159,9 @@ class TestEngine : public QObject {
     }
 
     /// Build: OnLoad refuses a table of the other ROCr generation, installing nothing, with one stderr
-    /// line naming both generations (rocr-facts.md "Table layout and versions"). Generation-aware: an engine
-    /// built on 5.2.3 headers is offered 6.x majors (3 / AMD ext 2), one built on 6.1 headers 5.2.3's (1).
+    /// line naming both generations (docs/rocm-behaviour.md#table-layout-and-versions). Generation-aware: an
+    /// engine built on 5.2.3 headers is offered 6.x majors (3 / AMD ext 2), one built on 6.1 headers 5.2.3's
+    /// (1).
     void refusesOtherTableGeneration() {
         void* h = dlopen(RS_ENGINE_PATH, RTLD_NOW | RTLD_LOCAL);
         QVERIFY2(h, dlerror());
@@ -360,7 +361,8 @@ class TestEngine : public QObject {
     /// 5. A buffer freed and re-allocated smaller at the same address during pass 0 is skipped with reason
     /// reallocated (the allocation generation differs): the old snapshot is never written into the new
     /// block. The kernel's allocation callbacks run again in pass 1, so the program sees their effect
-    /// twice: the seed's limitation, made visible by the skip row and by the program's own check.
+    /// twice: a known limitation (docs/replay-failures.md, "Known gaps"), made visible by the skip row and by
+    /// the program's own check.
     void reallocSmallerSkipsReallocated() {
         const auto r = run(workload("realloc_smaller"));
         QVERIFY2(r->finished, qPrintable(r->describe()));
@@ -514,10 +516,10 @@ class TestEngine : public QObject {
     }
 
     /// Fidelity on both generations: a kernel accumulating into FINE-grained device memory (excluded from
-    /// snapshots, seed "What is tracked") leaks state between passes. The check hashes the region read-only
-    /// after every pass: passes 1 and 2 differ from pass 0 (fidelity 0), one mismatch row each naming the
-    /// region (address, size, allocation id of its fine-grained allocation row), a warning per pass; the
-    /// program saw the update three times.
+    /// snapshots, docs/mechanism.md#what-is-tracked) leaks state between passes. The check hashes the region
+    /// read-only after every pass: passes 1 and 2 differ from pass 0 (fidelity 0), one mismatch row each
+    /// naming the region (address, size, allocation id of its fine-grained allocation row), a warning per
+    /// pass; the program saw the update three times.
     void fineGrainedLeakFlagged() {
         const auto r = run(program("engine_fine_grained_leak"), {"--passes", "3", "--fidelity-check"}, {},
                            kCodeObjectDir);
@@ -599,10 +601,10 @@ class TestEngine : public QObject {
 #endif
     }
 
-    /// ROCr 6.x, `replayscope-run --no-track-vmem` (REPLAYSCOPE_TRACK_VMEM=0, the seed's limitation): the
-    /// mapping is not snapshotted, so every
-    /// pass adds 1 and the workload's own check fails; the fidelity check flags the mapping in passes 1
-    /// and 2 (fidelity 0, a mismatch row with its address, allocation id 0: it has no allocation row).
+    /// ROCr 6.x, `replayscope-run --no-track-vmem` (REPLAYSCOPE_TRACK_VMEM=0, the original design's
+    /// behaviour): the mapping is not snapshotted, so every pass adds 1 and the workload's own check fails;
+    /// the fidelity check flags the mapping in passes 1 and 2 (fidelity 0, a mismatch row with its address,
+    /// allocation id 0: it has no allocation row).
     void vmemUntrackedFlaggedByFidelity() {
 #if HSA_API_TABLE_MAJOR_VERSION < 3
         QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");

@@ -208,8 +208,9 @@ class InterceptTest : public QObject {
         hsa_signal_destroy(second);
     }
 
-    /// ROCr 5.2.3 rule (rocr-facts.md): a second writer call in one invocation aborts. Default on 5.2.3
-    /// headers; on 6.1 headers (several calls allowed by default) forced with HSA_SIM_INTERCEPT_SEMANTICS=5.
+    /// ROCr 5.2.3 rule (docs/rocm-behaviour.md#intercept-queues-in-rocr-523): a second writer call in one
+    /// invocation aborts. Default on 5.2.3 headers; on 6.1 headers (several calls allowed by default) forced
+    /// with HSA_SIM_INTERCEPT_SEMANTICS=5.
     void secondWriterCallAborts() {
 #if HSA_API_TABLE_MAJOR_VERSION >= 3
         const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},

@@ -78,8 +78,9 @@ class ToolLoadingTest : public QObject {
             size_t size;
             unsigned step;
         };
-        // The generation of the headers the simulator was built against (rocr-facts.md "Table layout and
-        // versions"; "ROCr 6.1.2": HsaApiTable 3, the others 2, AMD extension step 1).
+        // The generation of the headers the simulator was built against
+        // (docs/rocm-behaviour.md#table-layout-and-versions, #rocr-612-differences: HsaApiTable 3, the others
+        // 2, AMD extension step 1).
 #if HSA_API_TABLE_MAJOR_VERSION >= 3
         const Expected tables[] = {{"root", 3, sizeof(HsaApiTable), 0},
                                    {"core", 2, sizeof(CoreApiTable), 0},

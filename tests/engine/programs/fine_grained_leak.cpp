@@ -1,7 +1,8 @@
 // Test program engine_fine_grained_leak: one in-place dispatch (a[i] += 1) on device memory from the GPU's
-// FINE-grained pool. The engine excludes fine-grained memory from snapshots (seed: "What is tracked"), so
-// every replay pass adds 1 again: after N passes a[i] == initial + N. The program does not judge that (it
-// exits 0 and prints what it saw); the engine's fidelity check must name the region as leaked state.
+// FINE-grained pool. The engine excludes fine-grained memory from snapshots
+// (docs/mechanism.md#what-is-tracked), so every replay pass adds 1 again: after N passes a[i] == initial + N.
+// The program does not judge that (it exits 0 and prints what it saw); the engine's fidelity check must name
+// the region as leaked state.
 #include "hsa_session.h"
 #include "kernels/kernargs.h"
 

@@ -1,7 +1,7 @@
 // Test program engine_late_free: frees device memory after the engine's static objects are destroyed
-// (seed: "Teardown guard"). The atexit handler is registered before hsa_init loads the engine, so exit()
-// runs it after the engine's static destructors; the runtime is never shut down, so the free still goes
-// through the table to the engine's wrapper, which must only forward it.
+// (docs/mechanism.md#teardown-guard). The atexit handler is registered before hsa_init loads the engine, so
+// exit() runs it after the engine's static destructors; the runtime is never shut down, so the free still
+// goes through the table to the engine's wrapper, which must only forward it.
 #include "hsa_session.h"
 
 #include <cstdio>

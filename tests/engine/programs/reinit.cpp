@@ -1,6 +1,6 @@
 // Test program engine_reinit: two complete runtime lifetimes in one process (hsa_init ... hsa_shut_down,
 // twice), one in-place accumulate dispatch in each. The engine is loaded again by the second hsa_init
-// (rocr-facts.md "Tool loading": OnUnload from hsa_shut_down, the table reset afterwards); nothing of
+// (docs/rocm-behaviour.md#tool-loading: OnUnload from hsa_shut_down, the table reset afterwards); nothing of
 // the first runtime's agents, queues, executables or allocations may survive into the second.
 #include "hsa_session.h"
 #include "kernels/kernargs.h"

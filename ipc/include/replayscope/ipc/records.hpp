@@ -1,4 +1,4 @@
-// Fixed-size event records of the ReplayScope session protocol (issue 3, "The event model").
+// Fixed-size event records of the ReplayScope session protocol (docs/session-schema.md).
 //
 // Every record is trivially copyable and has a bounded size, so that an application thread only copies
 // it into the emitter's queue. Variable-length data is split: text travels once as an interned string
@@ -68,7 +68,7 @@ enum class AllocationApi : std::uint8_t {
 /// `hsa_amd_pointer_type_t` as reported by `hsa_amd_pointer_info` (unknown when not queried).
 enum class PointerType : std::uint8_t { unknown = 0, hsa = 1, locked = 2, graphics = 3, ipc = 4 };
 
-/// Tracking decision for an allocation (the seed's "What is tracked").
+/// Tracking decision for an allocation (docs/mechanism.md#what-is-tracked).
 enum class AllocationClass : std::uint8_t {
     tracked = 0,
     excluded_kernarg = 1,
