@@ -244,6 +244,7 @@ extern "C" __attribute__((visibility("default"))) void OnUnload() {
         e->agents.clear();
         e->inventory.clear();
         e->watched.clear();
+        e->unrestorable.clear();
         e->vmem.clear();
         e->executables.clear();
     } catch (...) {

@@ -30,6 +30,9 @@ struct Engine {
     /// mappings while REPLAYSCOPE_TRACK_VMEM=0): never snapshotted nor restored, only hashed by the
     /// fidelity check (docs/replay-window.md, "Fidelity check").
     AllocationInventory watched;
+    /// Host and fine-grained allocations (any owner): memory a kernel may write that no restore puts
+    /// back. A dispatch whose kernarg segment points into one is declined (kernarg_scan.h).
+    AllocationInventory unrestorable;
     AllocationClassifier classifier;
     VmemTracker vmem; ///< hsa_amd_vmem_map mappings (ROCr 6.x)
     ExecutableRegistry executables;

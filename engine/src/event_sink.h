@@ -38,6 +38,7 @@ enum class DispatchDecision : uint8_t {
     declined_filtered,
     declined_restore_failed,
     declined_runtime_kernel,
+    declined_unrestorable_memory,
 };
 enum class RegionKind : uint8_t { allocation, module_variable };
 enum class SnapshotFailureReason : uint8_t {

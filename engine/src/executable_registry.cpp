@@ -7,7 +7,7 @@ namespace rs::engine {
 namespace {
 
 struct KernelScan {
-    std::vector<std::pair<uint64_t, std::string>> kernels;
+    std::vector<std::pair<uint64_t, ExecutableRegistry::Kernel>> kernels;
 };
 
 hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, void* data) {
@@ -20,6 +20,10 @@ hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, vo
         return HSA_STATUS_SUCCESS;
     uint64_t object = 0;
     uint32_t length = 0;
+    ExecutableRegistry::Kernel kernel;
+    if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+                                               &kernel.kernarg_size) != HSA_STATUS_SUCCESS)
+        kernel.kernarg_size = 0;
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object) !=
             HSA_STATUS_SUCCESS ||
         core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length) !=
@@ -29,7 +33,8 @@ hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, vo
     if (length > 0 && core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME,
                                                              name.data()) != HSA_STATUS_SUCCESS)
         name.clear();
-    scan->kernels.emplace_back(object, std::move(name));
+    kernel.name = std::move(name);
+    scan->kernels.emplace_back(object, std::move(kernel));
     return HSA_STATUS_SUCCESS;
 }
 
@@ -42,8 +47,10 @@ uint32_t ExecutableRegistry::add(hsa_executable_t exe) {
     state_.wlock([&](State& s) {
         s.executables.insert(exe.handle);
         ++s.generation;
-        for (auto& [object, name] : scan.kernels)
-            s.kernels[object] = {exe.handle, name};
+        for (auto& [object, kernel] : scan.kernels) {
+            kernel.executable = exe.handle;
+            s.kernels[object] = kernel;
+        }
     });
     return static_cast<uint32_t>(scan.kernels.size());
 }
@@ -53,7 +60,7 @@ void ExecutableRegistry::remove(hsa_executable_t exe) {
         s.executables.erase(exe.handle);
         ++s.generation;
         for (auto it = s.kernels.begin(); it != s.kernels.end();) {
-            if (it->second.first == exe.handle)
+            if (it->second.executable == exe.handle)
                 it = s.kernels.erase(it);
             else
                 ++it;
@@ -69,10 +76,10 @@ void ExecutableRegistry::clear() {
     });
 }
 
-std::string ExecutableRegistry::kernel_name(uint64_t kernel_object) const {
+ExecutableRegistry::Kernel ExecutableRegistry::kernel(uint64_t kernel_object) const {
     return state_.rlock([&](const State& s) {
         auto it = s.kernels.find(kernel_object);
-        return it == s.kernels.end() ? std::string() : it->second.second;
+        return it == s.kernels.end() ? Kernel{} : it->second;
     });
 }
 

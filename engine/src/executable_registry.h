@@ -23,13 +23,20 @@ class ExecutableRegistry {
     void remove(hsa_executable_t exe);
     /// Forgets everything (OnUnload: hsa_shut_down destroys every executable without a destroy call).
     void clear();
-    /// Kernel symbol name of `kernel_object` ("" when unknown).
-    std::string kernel_name(uint64_t kernel_object) const;
+    /// What the registry knows of one kernel symbol.
+    struct Kernel {
+        uint64_t executable = 0;
+        std::string name; ///< symbol name ("" when unknown)
+        uint32_t kernarg_size =
+            0; ///< HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, bytes (0: unknown)
+    };
+    /// The kernel symbol of `kernel_object` (an empty Kernel when unknown).
+    Kernel kernel(uint64_t kernel_object) const;
 
     struct State {
         uint64_t generation = 0; ///< changes with every add/remove (part of a snapshot's generation)
         std::set<uint64_t> executables;
-        std::map<uint64_t, std::pair<uint64_t, std::string>> kernels; ///< object -> (executable, name)
+        std::map<uint64_t, Kernel> kernels; ///< kernel object -> kernel
     };
     /// Runs `fn(const State&)` under the read lock (snapshot discovery and restore of variables hold it,
     /// so an executable cannot be destroyed under them).

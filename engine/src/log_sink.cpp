@@ -87,6 +87,8 @@ std::string_view name(DispatchDecision v) {
         return "declined_restore_failed";
     case DispatchDecision::declined_runtime_kernel:
         return "declined_runtime_kernel";
+    case DispatchDecision::declined_unrestorable_memory:
+        return "declined_unrestorable_memory";
     }
     return "?";
 }

@@ -21,6 +21,9 @@ void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool
             e->inventory.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
         else if (c.classification == AllocationClass::excluded_fine_grained && c.agent != 0)
             e->watched.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
+        if (c.classification == AllocationClass::excluded_fine_grained ||
+            c.classification == AllocationClass::excluded_host)
+            e->unrestorable.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
         e->sink->allocation({id, reinterpret_cast<uint64_t>(ptr), size, c.agent, c.pool_flags, api,
                              c.pointer_type, c.classification});
     } catch (...) {
@@ -35,6 +38,7 @@ void record_free(void* ptr) noexcept {
     if (!e)
         return;
     try {
+        (void)e->unrestorable.remove(reinterpret_cast<uintptr_t>(ptr));
         if (auto a = e->inventory.remove(reinterpret_cast<uintptr_t>(ptr)))
             e->sink->free({a->id, a->address});
         else if (auto w = e->watched.remove(reinterpret_cast<uintptr_t>(ptr)))

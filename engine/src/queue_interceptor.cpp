@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "graph_launch.h"
 #include "hsa_api.h"
+#include "kernarg_scan.h"
 #include "replay_window.h"
 
 #include <cstring>
@@ -90,7 +91,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
     std::string kernel;
     DispatchDecision decision = DispatchDecision::replayed;
     try {
-        kernel = e->executables.kernel_name(p.kernel_object);
+        const ExecutableRegistry::Kernel symbol = e->executables.kernel(p.kernel_object);
+        kernel = symbol.name;
         if (part_of_batch(*q, index)) {
             decision = DispatchDecision::declined_multi_packet;
         } else if (graph_launch_active()) {
@@ -103,6 +105,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             decision = DispatchDecision::declined_runtime_kernel;
         } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
             decision = DispatchDecision::declined_filtered;
+        } else if (kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable)) {
+            decision = DispatchDecision::declined_unrestorable_memory;
         }
         if (decision == DispatchDecision::replayed)
             decision = ReplayWindow(*e, *q, id).run(p, writer);

@@ -335,8 +335,8 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         d.workgroup[0] = t->workgroup_x();
         d.workgroup[1] = t->workgroup_y();
         d.workgroup[2] = t->workgroup_z();
-        return toEnum(t->decision(), static_cast<std::uint32_t>(DispatchDecision::declined_runtime_kernel),
-                      d.decision);
+        return toEnum(t->decision(),
+                      static_cast<std::uint32_t>(DispatchDecision::declined_unrestorable_memory), d.decision);
     }
     case EventType::inventory: {
         const auto* t = verified<fb::Inventory>(p, n);

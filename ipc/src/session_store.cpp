@@ -118,6 +118,7 @@ INSERT INTO enum_names VALUES
  ('decision',0,'replayed'),('decision',1,'multi-packet'),('decision',2,'graph-launch'),
  ('decision',3,'snapshot-incomplete'),('decision',4,'footprint-budget'),('decision',5,'drain-timeout'),
  ('decision',6,'filtered'),('decision',7,'restore-failed'),('decision',8,'runtime-kernel'),
+ ('decision',9,'unrestorable-memory'),
  ('region_kind',0,'allocation'),('region_kind',1,'module-variable'),
  ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
  ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),

@@ -26,6 +26,13 @@ struct AccumulateArgs {
     uint32_t n;
 };
 
+/** accumulate_indirect.kd: (*table)[i] += 1 for i < n: the buffer's address is read from memory, so the
+ *  kernarg segment holds no pointer into it. */
+struct AccumulateIndirectArgs {
+    uint32_t* const* table;
+    uint32_t n;
+};
+
 /** fill.kd: data[i] = value + i for i < n. */
 struct FillArgs {
     uint32_t* data;

@@ -98,6 +98,7 @@ enum class DispatchDecision : std::uint8_t {
     declined_filtered = 6,
     declined_restore_failed = 7, ///< a restore failed: remaining passes not run (docs/replay-failures.md)
     declined_runtime_kernel = 8, ///< one of the HIP runtime's own blit kernels (docs/replay-failures.md)
+    declined_unrestorable_memory = 9, ///< an argument points into host or fine-grained memory
 };
 
 /// Kind of a captured region.
