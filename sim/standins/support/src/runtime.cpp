@@ -112,6 +112,18 @@ struct group_run {
 
 thread_local work_item* t_item = nullptr;
 
+/** Makes `item` the current work-item: t_item and the coordinates kernels read (threadIdx, ...). */
+void make_current(work_item* item) {
+    t_item = item;
+    if (item == nullptr)
+        return;
+    auto store = [](coordinates& to, const dim3& from) { to = coordinates{from.x, from.y, from.z}; };
+    store(::threadIdx, item->thread_idx);
+    store(::blockIdx, item->block_idx);
+    store(::blockDim, item->block_dim);
+    store(::gridDim, item->grid_dim);
+}
+
 std::string coordinates(const dim3& d) {
     return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -146,7 +158,7 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
         for (auto& item : items) {
             if (item.state != item_state::ready)
                 continue;
-            t_item = &item;
+            make_current(&item);
             if (!item.started) {
                 item.started = true;
                 item.self = start_item(group, item);
@@ -155,7 +167,7 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
             t_item = nullptr;
             if (!group.error.empty()) {
                 for (auto& other : items) {
-                    t_item = &other;
+                    make_current(&other);
                     other.self = ctx::fiber(); // unwinds a fiber waiting at a barrier
                 }
                 t_item = nullptr;
@@ -278,7 +290,7 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
                 }
             }
         }
-        t_item = outer_item;
+        make_current(outer_item);
         if (!ok)
             return report(error, error_size, group.error.c_str());
         return 0;

@@ -11,8 +11,10 @@
  *  - __shared__: thread_local (one work-group runs on one OS thread at a time, so its work-items share it);
  *    `extern __shared__ T x[]` / HIP_DYNAMIC_SHARED: thread_local storage defined by replayscope-standins,
  *    HSA_SIM_STANDIN_MAX_DYNAMIC_LDS bytes, of which the dispatch's dynamic_group_segment_size is usable;
- *  - threadIdx/blockIdx/blockDim/gridDim and hipThreadIdx_x etc.: the current work-item's coordinates
- *    (blockDim of a partial last work-group is its actual size, as __ockl_get_local_size reports);
+ *  - threadIdx/blockIdx/blockDim/gridDim: thread-local objects whose uint32_t members x, y, z hold the
+ *    current work-item's coordinates (blockDim of a partial last work-group is its actual size, as
+ *    __ockl_get_local_size reports); hipThreadIdx_x etc. are macros over them, as in HIP. No macro here
+ *    takes a name user code may use for its own members, variables or parameters;
  *  - atomics: GCC/Clang __atomic builtins on the host memory (sequentially consistent);
  *  - warp-level operations (__shfl*, __ballot, __any, __all, __activemask, __syncwarp), grid sync and
  *    __builtin_amdgcn_* compile, but fail the dispatch with an error naming the feature: stand-ins run the
@@ -83,6 +85,14 @@ struct work_item_ids {
     dim3 block_idx;
     dim3 block_dim;
     dim3 grid_dim;
+};
+
+/** Coordinates of the current work-item in one dimension kind (threadIdx, blockIdx, blockDim, gridDim). */
+struct coordinates {
+    uint32_t x;
+    uint32_t y;
+    uint32_t z;
+    constexpr operator dim3() const { return dim3(x, y, z); }
 };
 
 /** The current work-item; fails the dispatch when called outside one (host code calling device code). */
@@ -171,10 +181,20 @@ inline unsigned long long s_getpc() {
 }
 } // namespace hsa_sim::amdgcn
 
-#define threadIdx (::hsa_sim::current_work_item().thread_idx)
-#define blockIdx (::hsa_sim::current_work_item().block_idx)
-#define blockDim (::hsa_sim::current_work_item().block_dim)
-#define gridDim (::hsa_sim::current_work_item().grid_dim)
+/*
+ * threadIdx, blockIdx, blockDim, gridDim: objects, not macros (as in HIP's amd_hip_runtime.h), so that host
+ * code may use the names for members (hipLaunchParams::gridDim), locals and parameters. HIP's members are
+ * proxies converting to uint32_t; here they are plain uint32_t, which every use hipcc accepts also
+ * accepts (and `auto i = threadIdx.x` is an unsigned int). One copy per OS thread: the stand-in runtime
+ * stores the coordinates of a work-item before it resumes the work-item's fiber.
+ */
+#define HSA_SIM_STANDIN_COORDINATES                                                                          \
+    __attribute__((visibility("hidden"))) inline thread_local ::hsa_sim::coordinates
+HSA_SIM_STANDIN_COORDINATES threadIdx{0u, 0u, 0u};
+HSA_SIM_STANDIN_COORDINATES blockIdx{0u, 0u, 0u};
+HSA_SIM_STANDIN_COORDINATES blockDim{1u, 1u, 1u};
+HSA_SIM_STANDIN_COORDINATES gridDim{1u, 1u, 1u};
+#undef HSA_SIM_STANDIN_COORDINATES
 #define hipThreadIdx_x (threadIdx.x)
 #define hipThreadIdx_y (threadIdx.y)
 #define hipThreadIdx_z (threadIdx.z)
@@ -276,8 +296,7 @@ inline void __syncwarp(A...) {
 }
 /** Lane of the current work-item in its 64-wide wavefront (flat work-item id modulo 64). */
 inline unsigned __lane_id() {
-    const auto& w = ::hsa_sim::current_work_item();
-    return (w.thread_idx.x + w.block_dim.x * (w.thread_idx.y + w.block_dim.y * w.thread_idx.z)) % 64u;
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 64u;
 }
 
 /* Atomics: return the old value, like HIP's. */
@@ -394,6 +413,21 @@ HSA_SIM_MINMAX(unsigned long)
 HSA_SIM_MINMAX(long long)
 HSA_SIM_MINMAX(unsigned long long)
 #undef HSA_SIM_MINMAX
+/** Integers of two different types: hipcc (clang's __clang_hip_math.h) picks min(int, int) for them. */
+template <
+    class T, class U,
+    std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value && !std::is_same<T, U>::value,
+                     int> = 0>
+inline int min(T a, U b) {
+    return min(static_cast<int>(a), static_cast<int>(b));
+}
+template <
+    class T, class U,
+    std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value && !std::is_same<T, U>::value,
+                     int> = 0>
+inline int max(T a, U b) {
+    return max(static_cast<int>(a), static_cast<int>(b));
+}
 inline float min(float a, float b) {
     return std::fmin(a, b);
 }
