@@ -80,7 +80,12 @@ int main(int argc, char** argv) {
                    "C++ compiler (default: $CXX, else " RS_STANDINS_CXX "); flags after -- are passed to it");
     app.add_option("--keep-temps", options.keep_dir,
                    "Keep the generated sources and objects in this directory");
-    app.add_flag("-v,--verbose", options.verbose, "Print every compiler command and the kernels found");
+    app.add_flag("-v,--verbose", options.verbose,
+                 "Print every compiler command, the kernels found and the warnings of --warnings");
+    app.add_flag(
+        "--warnings", options.warnings,
+        "Show the compiler's warnings about the sources (off by default: their host code is compiled "
+        "but never run in a stand-in; errors always show)");
     std::string support;
     app.add_option("--support-dir", support, "Support files (default: <bin>/../share/replayscope/standins)");
     try {

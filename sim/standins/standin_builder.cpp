@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -306,8 +307,8 @@ std::string quote(const std::string& arg) {
     return q + "'";
 }
 
-/** Starts `argv` with the parent's stdio; returns its pid. */
-pid_t spawn(const std::vector<std::string>& argv, bool verbose) {
+/** Starts `argv` with the parent's stdio (stderr into `stderr_path` unless empty); returns its pid. */
+pid_t spawn(const std::vector<std::string>& argv, bool verbose, const std::string& stderr_path) {
     if (verbose) {
         std::string line;
         for (const auto& a : argv)
@@ -323,6 +324,11 @@ pid_t spawn(const std::vector<std::string>& argv, bool verbose) {
     if (pid < 0)
         throw build_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
+        if (!stderr_path.empty()) {
+            const int fd = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            if (fd >= 0)
+                ::dup2(fd, 2); // dup2's copy is not close-on-exec
+        }
         ::execvp(args[0], args.data());
         std::fprintf(stderr, "replayscope-standins: cannot run %s: %s\n", args[0], std::strerror(errno));
         ::_exit(127);
@@ -339,15 +345,20 @@ bool wait_ok(pid_t pid) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/** Runs the commands, at most two at a time; throws build_error(`what[i]`) for the first that fails. */
+/**
+ * Runs the commands, at most two at a time; throws build_error(`what[i]`) for the first that fails.
+ * `stderr_paths[i]` (when given and not empty) receives the standard error of command i.
+ */
 void run_all(const std::vector<std::vector<std::string>>& commands, const std::vector<std::string>& what,
-             bool verbose) {
+             bool verbose, const std::vector<std::string>& stderr_paths = {}) {
     std::size_t next = 0;
     std::vector<std::pair<pid_t, std::size_t>> running;
     std::string failure;
     while (next < commands.size() || !running.empty()) {
         while (failure.empty() && next < commands.size() && running.size() < 2) {
-            running.emplace_back(spawn(commands[next], verbose), next);
+            running.emplace_back(spawn(commands[next], verbose,
+                                       next < stderr_paths.size() ? stderr_paths[next] : std::string()),
+                                 next);
             ++next;
         }
         const auto [pid, index] = running.front();
@@ -415,6 +426,86 @@ class work_dir {
     bool keep_ = false;
 };
 
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) {
+            lines.push_back(text.substr(start));
+            break;
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+/** A user source as written and as compiled (after rewrite_source), line by line. */
+struct source_lines {
+    std::vector<std::string> original;
+    std::vector<std::string> rewritten;
+};
+
+/** Whether `line` is a caret line of a diagnostic (`   ^~~~ ~~`). */
+bool is_caret_line(const std::string& line) {
+    return line.find('^') != std::string::npos && line.find_first_not_of(" \t^~") == std::string::npos;
+}
+
+/**
+ * The compilers' diagnostics `output` as the user should read them: on a line that rewrite_source changed
+ * (a kernel launch), the compiler's copy of the rewritten line becomes the user's own line, its caret line
+ * and column are dropped; everything else is kept.
+ */
+std::string present_diagnostics(const std::string& output,
+                                const std::vector<std::pair<std::string, source_lines>>& sources) {
+    const std::vector<std::string> lines = split_lines(output);
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        bool last = i + 1 == lines.size();
+        if (last && line.empty())
+            break;
+        std::string shown = line;
+        const source_lines* changed = nullptr;
+        std::size_t number = 0;
+        for (const auto& [path, text] : sources) {
+            if (line.compare(0, path.size(), path) != 0 || line.size() <= path.size() ||
+                line[path.size()] != ':')
+                continue;
+            std::size_t p = path.size() + 1;
+            std::size_t q = p;
+            while (q < line.size() && std::isdigit(static_cast<unsigned char>(line[q])))
+                ++q;
+            if (q == p || q >= line.size() || line[q] != ':')
+                continue;
+            number = std::stoul(line.substr(p, q - p));
+            if (number == 0 || number > text.original.size() || number > text.rewritten.size() ||
+                text.original[number - 1] == text.rewritten[number - 1])
+                continue;
+            changed = &text;
+            // The column counts in the rewritten line: drop it.
+            std::size_t r = q + 1;
+            while (r < line.size() && std::isdigit(static_cast<unsigned char>(line[r])))
+                ++r;
+            if (r > q + 1 && r < line.size() && line[r] == ':')
+                shown = line.substr(0, q) + line.substr(r);
+            break;
+        }
+        out += shown + "\n";
+        if (changed == nullptr)
+            continue;
+        // The compiler's copy of the rewritten line, then its caret line: the user's own line instead.
+        if (i + 1 < lines.size() && lines[i + 1] == changed->rewritten[number - 1]) {
+            out += changed->original[number - 1] + "\n";
+            ++i;
+            if (i + 1 < lines.size() && is_caret_line(lines[i + 1]))
+                ++i;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 build_result build_library(const build_options& o) {
@@ -446,22 +537,54 @@ build_result build_library(const build_options& o) {
     std::vector<std::vector<std::string>> commands;
     std::vector<std::string> what;
     std::vector<std::vector<std::string>> source_flags;
+    std::vector<std::pair<std::string, source_lines>> lines_of_sources;
+    std::vector<std::string> diagnostics; // the compilers' standard error, shown with the user's own lines
+    // The user's host code is never run: its warnings (unused results of hipMalloc, ...) are noise here,
+    // unless asked for. Errors always show.
+    const bool quiet = !o.verbose && !o.warnings;
     for (std::size_t i = 0; i < o.sources.size(); ++i) {
         const fs::path src = fs::absolute(o.sources[i]);
         const std::string text = read_file(src.string());
+        const std::string rewritten = rewrite_source(text, src.string());
         write_file(w / ("source" + std::to_string(i) + ".cpp"),
-                   "#line 1 " + c_string(src.string()) + "\n" + rewrite_source(text, src.string()));
+                   "#line 1 " + c_string(src.string()) + "\n" + rewritten);
+        lines_of_sources.push_back({src.string(), {split_lines(text), split_lines(rewritten)}});
         source_flags.push_back({"-iquote", src.parent_path().string()});
+        std::vector<std::string> extra = source_flags.back();
+        if (quiet)
+            extra.push_back("-w");
         commands.push_back(compile(w / ("source" + std::to_string(i) + ".cpp"),
-                                   w / ("pass1_" + std::to_string(i) + ".o"), "-O0", source_flags.back()));
+                                   w / ("pass1_" + std::to_string(i) + ".o"), "-O0", extra));
         what.push_back(o.sources[i] + " does not compile as host C++ (compiler output above)");
+        diagnostics.push_back((w / ("pass1_" + std::to_string(i) + ".stderr")).string());
     }
+    auto show_diagnostics = [&](std::size_t count) {
+        for (std::size_t i = 0; i < count && i < diagnostics.size(); ++i) {
+            std::string text;
+            if (diagnostics[i].empty() || !slurp(diagnostics[i], text) || text.empty())
+                continue;
+            const std::string shown = present_diagnostics(text, lines_of_sources);
+            std::fwrite(shown.data(), 1, shown.size(), stderr);
+        }
+        std::fflush(stderr);
+    };
+    auto run_compiles = [&](const std::vector<std::vector<std::string>>& cmds,
+                            const std::vector<std::string>& whats) {
+        try {
+            run_all(cmds, whats, o.verbose, diagnostics);
+        } catch (const build_error&) {
+            show_diagnostics(cmds.size());
+            throw;
+        }
+        show_diagnostics(cmds.size());
+    };
     // The stand-in runtime compiles meanwhile.
     commands.push_back(
         compile(support / "src" / "runtime.cpp", w / "runtime.o", "-O2", {"-ffunction-sections"}));
     what.push_back("the stand-in runtime does not compile with " + o.compiler.front() +
                    " (compiler output above)");
-    run_all(commands, what, o.verbose);
+    diagnostics.push_back((w / "runtime.stderr").string());
+    run_compiles(commands, what);
 
     build_result result;
     std::set<std::string> kernels_seen;
@@ -485,6 +608,7 @@ build_result build_library(const build_options& o) {
     // Pass 2: each source again with its kernel entries, and the library's table.
     commands.clear();
     what.clear();
+    diagnostics.clear();
     std::string table =
         "// Generated by replayscope-standins.\n#include <hsa_sim/standin.h>\n#include <stddef.h>\n\n";
     std::string kernel_rows;
@@ -509,6 +633,7 @@ build_result build_library(const build_options& o) {
                     "-O2", {"-w", "-ffunction-sections", "-fdata-sections", "-iquote", source_flags[i][1]}));
         what.push_back(o.sources[i] +
                        ": the generated kernel entries do not compile (compiler output above)");
+        diagnostics.push_back((w / ("entries" + std::to_string(i) + ".stderr")).string());
     }
     std::string variable_rows;
     for (std::size_t v = 0; v < variables.size(); ++v) {
@@ -541,7 +666,8 @@ build_result build_library(const build_options& o) {
     write_file(w / "table.cpp", table);
     commands.push_back(compile(w / "table.cpp", w / "table.o", "-O2", {}));
     what.push_back("the generated library table does not compile (compiler output above)");
-    run_all(commands, what, o.verbose);
+    diagnostics.push_back((w / "table.stderr").string());
+    run_compiles(commands, what);
 
     // Link: only the entry point is exported; host code nothing refers to is dropped, so the library
     // needs neither libamdhip64 nor the HIP runtime's symbols (--no-undefined proves it).

@@ -71,7 +71,8 @@ struct build_options {
     std::string support_dir;           // <prefix>/share/replayscope/standins
     std::string boost_context;         // Boost.Context archive or -l flag to link
     std::string keep_dir;              // keep the intermediate files here (empty: a removed temp dir)
-    bool verbose = false;              // print each command
+    bool verbose = false;              // print each command (and the warnings of the user's code)
+    bool warnings = false;             // show the compiler's warnings about the user's code
 };
 
 /** Summary of a built library. */

@@ -654,6 +654,110 @@ class tst_standins : public QObject {
         QVERIFY2(error.find("dimensions") != std::string::npos, error.c_str());
     }
 
+    void builtin_names_free_for_host_code() {
+        // names.hip's host code uses gridDim/blockDim/threadIdx/warpSize as members, locals and
+        // parameters; its kernel mixes the coordinates with integers, templates, std::max and dim3.
+        void* h = dlopen(RS_STANDINS_NAMES_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+        QVERIFY2(h, dlerror());
+        auto fn = reinterpret_cast<hsa_sim_standin_library_fn_t>(dlsym(h, HSA_SIM_STANDIN_ENTRY));
+        QVERIFY(fn);
+        const hsa_sim_standin_library_t* lib = fn();
+        QCOMPARE(lib->kernel_count, 1u);
+        QCOMPARE(std::string(lib->kernels[0].symbol), std::string("_Z15coordinates_mixPjji"));
+        // 2D grid 12 x 4 in work-groups of 4 x 2 (whole work-groups, as a HIP launch makes them).
+        const unsigned width = 12, height = 4, wx = 4, wy = 2, n = 2;
+        const int m = 1;
+        std::vector<unsigned> out(8 * width * height, 0xdeadbeefu);
+        kernarg k;
+        k.add(out.data()).add(n).add(m);
+        hsa_sim_standin_launch_t l{};
+        l.dimensions = 2;
+        l.grid_size[0] = width;
+        l.grid_size[1] = height;
+        l.grid_size[2] = 1;
+        l.workgroup_size[0] = wx;
+        l.workgroup_size[1] = wy;
+        l.workgroup_size[2] = 1;
+        l.kernarg = k.data();
+        l.kernarg_segment_size = k.size();
+        l.kernel_name = lib->kernels[0].symbol;
+        char error[512] = "";
+        QCOMPARE(lib->kernels[0].entry(&l, error, sizeof error), 0);
+        const unsigned groups_x = width / wx, groups_y = height / wy;
+        for (unsigned gy = 0; gy < height; ++gy) {
+            for (unsigned gx = 0; gx < width; ++gx) {
+                const unsigned tx = gx % wx, ty = gy % wy, by = gy / wy;
+                const unsigned* o = out.data() + 8 * (gy * width + gx);
+                const std::vector<unsigned> got(o, o + 8);
+                const std::vector<unsigned> expected = {gx,
+                                                        std::min(tx, n),
+                                                        static_cast<unsigned>(std::min<int>(tx, m) + 100),
+                                                        2 * ty,
+                                                        std::max(tx, n),
+                                                        wx * 1000 + wy,
+                                                        tx + groups_x * 100 + groups_y * 10000,
+                                                        ty + wx * by + 3 * 64};
+                QCOMPARE(got, expected);
+            }
+        }
+        dlclose(h);
+    }
+
+    void tool_warnings_only_when_asked() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile src(dir.filePath("warn.hip"));
+        QVERIFY(src.open(QIODevice::WriteOnly));
+        src.write("#include <hip/hip_runtime.h>\n"
+                  "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                  "int main() {\n"
+                  "    int* p = nullptr;\n"
+                  "    k<<<1, 64>>>(p); hipMalloc(&p, 4);\n"
+                  "    return 0;\n"
+                  "}\n");
+        src.close();
+        const QString lib = dir.filePath("libwarn-standins.so");
+        int rc = 0;
+        QString out;
+        QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib, src.fileName()}, &rc, &out), QString());
+        QCOMPARE(rc, 0);
+        QVERIFY2(!out.contains("warning"), qPrintable(out));
+        QCOMPARE(out.trimmed(), "replayscope-standins: wrote " + lib + " (1 kernels, 0 variables)");
+        // Asked for: shown at the user's line, with the user's own text of the launch line.
+        QCOMPARE(run_tool(RS_STANDINS_TOOL, {"--warnings", "-o", lib, src.fileName()}, &rc, &out), QString());
+        QCOMPARE(rc, 0);
+        QVERIFY2(out.contains("warn.hip:5: warning:") && out.contains("nodiscard"), qPrintable(out));
+        QVERIFY2(out.contains("\n    k<<<1, 64>>>(p); hipMalloc(&p, 4);\n"), qPrintable(out));
+        QVERIFY2(!out.contains("launch_sink"), qPrintable(out));
+    }
+
+    void tool_errors_show_the_users_line() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile src(dir.filePath("err.hip"));
+        QVERIFY(src.open(QIODevice::WriteOnly));
+        src.write("#include <hip/hip_runtime.h>\n"
+                  "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                  "int main() {\n"
+                  "    int* p = nullptr; hipMalloc(&p, 4);\n"
+                  "    k<<<1, 64>>>(p, nobody_declared_this);\n"
+                  "    int wrong = \"text\";\n"
+                  "    return 0;\n"
+                  "}\n");
+        src.close();
+        int rc = 0;
+        QString out;
+        QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", dir.filePath("lib.so"), src.fileName()}, &rc, &out),
+                 QString());
+        QCOMPARE(rc, 1);
+        QVERIFY2(out.contains("err.hip:5: error: use of undeclared identifier 'nobody_declared_this'"),
+                 qPrintable(out));
+        QVERIFY2(out.contains("\n    k<<<1, 64>>>(p, nobody_declared_this);\n"), qPrintable(out));
+        QVERIFY2(out.contains("err.hip:6:9: error:"), qPrintable(out)); // an untouched line keeps its column
+        QVERIFY2(!out.contains("launch_sink") && !out.contains("warning"), qPrintable(out));
+        QVERIFY2(out.contains("err.hip does not compile as host C++"), qPrintable(out));
+    }
+
     void tool_shows_compiler_errors() {
         int rc = 0;
         QString out;
