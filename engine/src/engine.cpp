@@ -2,6 +2,7 @@
 #include "engine.h"
 
 #include "async_copy_fence.h"
+#include "graph_launch.h"
 #include "hsa_api.h"
 #include "memory_tracker.h"
 #include "queue_interceptor.h"
@@ -210,6 +211,11 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             e.sink->session_start(e.config.describe());
             for (const std::string& problem : e.config.problems)
                 e.sink->warning(WarningCode::configuration, 0, problem);
+            if (graph_launch_interposer_missing())
+                e.sink->warning(WarningCode::configuration, 0,
+                                "libamdhip64 is loaded but the engine's hipGraphLaunch interposer is not in "
+                                "front of it (the engine was not LD_PRELOADed): dispatches of HIP graph "
+                                "launches cannot be recognised and are replayed like any other");
         }
         Engine& e = *g_holder.engine;
         g_engine.store(&e, std::memory_order_release);

@@ -46,6 +46,26 @@ bool first_graph_launch_decline() noexcept {
 
 } // namespace rs::engine
 
+namespace rs::engine {
+
+bool graph_launch_interposer_missing() noexcept {
+    void* bound = dlvsym(RTLD_DEFAULT, "hipGraphLaunch", "hip_4.3");
+    if (!bound)
+        bound = dlsym(RTLD_DEFAULT, "hipGraphLaunch");
+    if (!bound)
+        return false; // no HIP in the process
+    // Compare the objects, not the addresses: inside the engine, &hipGraphLaunch itself binds to the
+    // first definition in the process (symbol interposition), which is libamdhip64's when the engine
+    // was not preloaded.
+    Dl_info bound_object{}, engine_object{};
+    if (!dladdr(bound, &bound_object) ||
+        !dladdr(reinterpret_cast<void*>(&graph_launch_active), &engine_object))
+        return false;
+    return bound_object.dli_fbase != engine_object.dli_fbase;
+}
+
+} // namespace rs::engine
+
 /// hipGraphLaunch(hipGraphExec_t, hipStream_t): forwards to the next definition with the thread marked.
 extern "C" __attribute__((visibility("default"))) int hipGraphLaunch(void* graph_exec, void* stream) {
     const auto next = rs::engine::next_hip_graph_launch();

@@ -445,6 +445,20 @@ class TestEngine : public QObject {
                                               "accumulate.kd:graph-launch"}));
         QCOMPARE(r->warnings("graph-launch").size(), 1);
         QCOMPARE(r->passes(), 0);
+        QCOMPARE(r->warnings("configuration").size(), 0);
+    }
+
+    /// 7. Without the preload the interposer cannot see graph launches: their dispatches replay, and the
+    /// session says why in one configuration warning (HIP is in the process, the interposer is not first).
+    void graphLaunchWithoutInterposerWarned() {
+        const auto r = run(workload("graph_launch"), {"--preload-engine", "off"});
+        QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
+        QCOMPARE(r->decisions(),
+                 (QStringList{"accumulate.kd:replayed", "fill.kd:replayed", "accumulate.kd:replayed"}));
+        const QStringList configuration = r->warnings("configuration");
+        QCOMPARE(configuration.size(), 1);
+        QVERIFY2(configuration[0].contains("hipGraphLaunch interposer is not in front"),
+                 qPrintable(configuration[0]));
     }
 
     /// 9. A snapshot over the host-memory budget declines with footprint-budget and runs once.
