@@ -16,7 +16,7 @@ packages=(
     hipcc libamdhip64-dev libamd-comgr2 rocm-device-libs rocminfo
     # simulated runtime: AMDGPU ELF code objects (libelf), their metadata note (msgpack), work-items of
     # kernel stand-ins as fibers (Boost.Context)
-    libelf-dev libmsgpack-dev libboost-context-dev
+    libelf-dev libmsgpack-cxx-dev libboost-context-dev
     # Qt 6: inspector (Widgets, Charts, SQL over SQLite) and QtTest for every suite
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     # session pipeline: wire format, storage, options, hashing
