@@ -277,6 +277,13 @@ void solve(int device, const Options& opt, DeviceRun& out) {
     HIP_CHECK(hipHostFree(pinned_halo));
     HIP_CHECK(hipHostFree(pinned_norm));
     HIP_CHECK(hipEventDestroy(halo_ready));
+    if (opt.async_alloc) {
+        // Give the pool's freed blocks back before the stream they were freed on goes away (with HIP
+        // 5.2.3 on the simulator, hipStreamDestroy otherwise never returns: docs/sim-fidelity.md).
+        hipMemPool_t pool = nullptr;
+        HIP_CHECK(hipDeviceGetDefaultMemPool(&pool, device));
+        HIP_CHECK(hipMemPoolTrimTo(pool, 0));
+    }
     HIP_CHECK(hipStreamDestroy(copy));
     HIP_CHECK(hipStreamDestroy(compute));
 }

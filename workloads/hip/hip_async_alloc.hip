@@ -1,7 +1,7 @@
 // hip_async_alloc: stream-ordered memory. A buffer from hipMallocAsync (the device's default memory
 // pool) is filled, incremented in place by a kernel on the same stream, copied back and released with
 // hipFreeAsync; a second hipMallocAsync of the same size after the free may reuse it (HIP keeps freed
-// blocks in the pool). HIP 5.2.3 backs a pool block with an ordinary device allocation, so the engine
+// blocks in the pool until hipMemPoolTrimTo gives them back). HIP 5.2.3 backs a pool block with an ordinary device allocation, so the engine
 // must see it as tracked device memory. Prints "alloc async ADDRESS BYTES" for the first buffer.
 #include "hip_check.h"
 
@@ -41,6 +41,11 @@ int main() {
                              host[i] + 2.0f);
         }
     }
+    // Give the pool's freed blocks back (hipMemPoolTrimTo) before their stream goes away: with HIP 5.2.3
+    // on the simulator, hipStreamDestroy otherwise never returns (docs/sim-fidelity.md).
+    hipMemPool_t pool = nullptr;
+    HIP_CHECK(hipDeviceGetDefaultMemPool(&pool, 0));
+    HIP_CHECK(hipMemPoolTrimTo(pool, 0));
     HIP_CHECK(hipStreamDestroy(stream));
     std::printf("hip_async_alloc: two stream-ordered buffers incremented once each\nPASS\n");
     return 0;
