@@ -5,6 +5,7 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
+#include <memory> // libstdc++ spells __attribute__((__noinline__)) itself
 #include <cstdint>
 #include <type_traits>
 
@@ -25,7 +26,7 @@ __device__ T twice(T v) {
     return v + v;
 }
 
-__device__ unsigned scaled(unsigned blockDim) { // a parameter shadowing the built-in
+__device__ __noinline__ unsigned scaled(unsigned blockDim) { // a parameter shadowing the built-in
     return blockDim * 3u;
 }
 

@@ -19,7 +19,7 @@
  *  - warp-level operations (__shfl*, __ballot, __any, __all, __activemask, __syncwarp), grid sync and
  *    __builtin_amdgcn_* compile, but fail the dispatch with an error naming the feature: stand-ins run the
  *    work-items of a wavefront one after another, not in lock-step.
- * __noinline__ is left undefined: libstdc++ spells __attribute__((__noinline__)) itself.
+ * __noinline__ stays as HIP's host_defines.h defines it for a non-HIP compiler: empty (a hint only).
  * The compilation defines HSA_SIM_STANDIN_COMPILE=1 and __HIPCC__=1, not __HIP_DEVICE_COMPILE__.
  */
 #ifndef HSA_SIM_STANDIN_DEVICE_H
