@@ -1,22 +1,26 @@
-// hip_memory: one kernel touching memory of every HIP allocation class. `data` (hipMalloc, coarse-grained
-// device memory) is incremented in place, so a replay that did not restore it between passes would
-// leave data[i] = initial + passes; `host` (hipHostMalloc) and `fine` (hipExtMallocWithFlags with
-// hipDeviceMallocFinegrained) are only written, with values derived from `data`. HIP's kernel arguments
-// travel in its own kernarg memory. Prints "alloc CLASS ADDRESS BYTES" for each buffer (the address as
-// the session file stores it) and checks every value.
+// hip_memory: kernels touching memory of every HIP allocation class. `data` (hipMalloc, coarse-grained
+// device memory) is incremented in place by `bump`, so a replay that did not restore it between passes
+// would leave data[i] = initial + passes. `mirror` then copies it into `host` (hipHostMalloc) and `fine`
+// (hipExtMallocWithFlags with hipDeviceMallocFinegrained): memory nobody restores, so the engine must not
+// replay that launch. HIP's kernel arguments travel in its own kernarg memory. Prints
+// "alloc CLASS ADDRESS BYTES" for each buffer (the address as the session file stores it) and checks
+// every value.
 #include "hip_check.h"
 
 namespace {
 constexpr const char* kProgram = "hip_memory";
-constexpr int kCount = 263168;                      // floats: 1 MiB + 4 KiB of device memory
+constexpr int kCount = 263168;                        // floats: 1 MiB + 4 KiB of device memory
 constexpr int kHostCount = 16384, kFineCount = 24576; // 64 KiB pinned host, 96 KiB fine-grained
 } // namespace
 
-__global__ void bump(float* data, float* host, float* fine, int n, int host_n, int fine_n) {
+__global__ void bump(float* data, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    data[i] += 1.0f;
+    if (i < n)
+        data[i] += 1.0f;
+}
+
+__global__ void mirror(const float* data, float* host, float* fine, int host_n, int fine_n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < host_n)
         host[i] = data[i];
     if (i < fine_n)
@@ -36,7 +40,9 @@ int main() {
     for (int i = 0; i < kCount; ++i)
         initial[i] = static_cast<float>(i % 1000);
     HIP_CHECK(hipMemcpy(data, initial, kCount * sizeof(float), hipMemcpyHostToDevice));
-    hipLaunchKernelGGL(bump, dim3((kCount + 255) / 256), dim3(256), 0, 0, data, host, fine, kCount, kHostCount,
+    hipLaunchKernelGGL(bump, dim3((kCount + 255) / 256), dim3(256), 0, 0, data, kCount);
+    HIP_CHECK(hipGetLastError());
+    hipLaunchKernelGGL(mirror, dim3((kFineCount + 255) / 256), dim3(256), 0, 0, data, host, fine, kHostCount,
                        kFineCount);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
