@@ -112,7 +112,10 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
         std::snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
         handle = dlopen(proc_path, RTLD_NOW | RTLD_LOCAL);
     }
-    close(fd);
+    // The memfd stays open while the instance is loaded: the dynamic linker matches a new dlopen by its
+    // path first, and a reused descriptor number would hand back the previous instance.
+    if (!handle)
+        close(fd);
     if (!handle) {
         const char* e = dlerror();
         std::fprintf(stderr, "hsa_sim: cannot open a private instance of %s: %s\n", path.c_str(),
@@ -121,7 +124,10 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
     }
     auto inst = std::make_shared<StandinInstance>();
     inst->path = path;
-    inst->handle = std::shared_ptr<void>(handle, [](void* h) { dlclose(h); });
+    inst->handle = std::shared_ptr<void>(handle, [fd](void* h) {
+        dlclose(h);
+        close(fd);
+    });
     std::string why;
     inst->library = describe(handle, path, why);
     if (!inst->library) {
