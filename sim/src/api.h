@@ -155,7 +155,8 @@
     X(hsa_amd_svm_prefetch_async)
 
 // Image extension table entries, exported (ROCR_1) because HIP links them; every one returns an error
-// (the simulator has no images, and does not report HSA_EXTENSION_IMAGES).
+// (the GPU agents report HSA_EXTENSION_IMAGES and its limits, but no image can be made:
+// image_extension.h).
 #define SIM_IMAGE_EXT_API(X)                                                                                 \
     X(hsa_ext_image_create)                                                                                  \
     X(hsa_ext_image_create_with_layout)                                                                      \

@@ -1,7 +1,7 @@
 // AMD extension entry points HIP links against beyond memory, signals and queues' basics: queue priority
 // and CU masks, coherency, async-copy timestamps, and the entry points the simulator exports only so that
-// HIP loads (images, samplers, IPC, interop, SVM, agent-defined variables), which fail with
-// HSA_STATUS_ERROR (docs/sim-fidelity.md).
+// HIP loads (images, samplers, IPC, interop, agent-defined variables), which fail with
+// HSA_STATUS_ERROR (docs/sim-fidelity.md). SVM attributes and prefetch live in api_svm.cpp.
 #include "api.h"
 #include "queue_controller.h"
 #include "runtime.h"
@@ -140,22 +140,6 @@ hsa_status_t hsa_amd_ipc_memory_attach(const hsa_amd_ipc_memory_t*, size_t, uint
 }
 
 hsa_status_t hsa_amd_ipc_memory_detach(void*) {
-    SIM_REQUIRE_INIT();
-    return HSA_STATUS_ERROR;
-}
-
-hsa_status_t hsa_amd_svm_attributes_set(void*, size_t, hsa_amd_svm_attribute_pair_t*, size_t) {
-    SIM_REQUIRE_INIT();
-    return HSA_STATUS_ERROR;
-}
-
-hsa_status_t hsa_amd_svm_attributes_get(void*, size_t, hsa_amd_svm_attribute_pair_t*, size_t) {
-    SIM_REQUIRE_INIT();
-    return HSA_STATUS_ERROR;
-}
-
-hsa_status_t hsa_amd_svm_prefetch_async(void*, size_t, hsa_agent_t, uint32_t, const hsa_signal_t*,
-                                        hsa_signal_t) {
     SIM_REQUIRE_INIT();
     return HSA_STATUS_ERROR;
 }

@@ -2,6 +2,7 @@
 #include "api.h"
 #include "api_table.h"
 #include "clock.h"
+#include "image_extension.h"
 #include "loader_extension.h"
 #include "runtime.h"
 
@@ -95,6 +96,7 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
     case HSA_SYSTEM_INFO_EXTENSIONS: {
         uint8_t bits[128] = {};
         bits[HSA_EXTENSION_AMD_LOADER / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_LOADER % 8));
+        bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
@@ -119,7 +121,8 @@ hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version
     SIM_REQUIRE_INIT();
     if (!result)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    *result = extension == HSA_EXTENSION_AMD_LOADER && version_major == 1;
+    *result =
+        (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
     return HSA_STATUS_SUCCESS;
 }
 
@@ -128,8 +131,9 @@ hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t v
     SIM_REQUIRE_INIT();
     if (!result || !version_minor)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    *result = extension == HSA_EXTENSION_AMD_LOADER && version_major == 1;
-    *version_minor = *result ? 3 : 0;
+    *result =
+        (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
+    *version_minor = *result && extension == HSA_EXTENSION_AMD_LOADER ? 3 : 0;
     return HSA_STATUS_SUCCESS;
 }
 
@@ -145,6 +149,13 @@ hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t v
     SIM_REQUIRE_INIT();
     if (!table || table_length == 0)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (extension == HSA_EXTENSION_IMAGES && version_major == 1) {
+        const hsa_ext_images_1_pfn_t images = image_extension_table();
+        if (table_length > sizeof(images))
+            return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        std::memcpy(table, &images, table_length);
+        return HSA_STATUS_SUCCESS;
+    }
     if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     hsa_ven_amd_loader_1_03_pfn_t full = loader_extension_table();
@@ -193,7 +204,8 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         copy_name(value, gpu ? "AMD" : "CPU");
         return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_FEATURE:
-        return put(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : HSA_AGENT_FEATURE_AGENT_DISPATCH);
+        // ROCr 5.2.3 amd_cpu_agent.cpp: a CPU agent reports no feature (it runs no AQL queue of its own).
+        return put(value, gpu ? HSA_AGENT_FEATURE_KERNEL_DISPATCH : static_cast<hsa_agent_feature_t>(0));
     case HSA_AGENT_INFO_MACHINE_MODEL:
         return put(value, HSA_MACHINE_MODEL_LARGE);
     case HSA_AGENT_INFO_PROFILE:
@@ -243,10 +255,27 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
     case HSA_AGENT_INFO_ISA:
         return put(value, gpu ? gpu_isa() : hsa_isa_t{0});
     case HSA_AGENT_INFO_EXTENSIONS: {
+        // ROCr 5.2.3 GpuAgent::GetInfo: a GPU with the image library names HSA_EXTENSION_IMAGES (ROCclr
+        // reads this bit to report image support, which hipMallocPitch/hipMalloc3D require); CPU: none.
         uint8_t bits[128] = {};
+        if (gpu)
+            bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
+    case HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS:
+    case HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS:
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES:
+    case HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES:
+    case HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS:
+        return image_agent_info(gpu, static_cast<int>(attribute), value);
     case HSA_AGENT_INFO_VERSION_MAJOR:
         return put<uint16_t>(value, 1);
     case HSA_AGENT_INFO_VERSION_MINOR:
@@ -282,7 +311,8 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         return put<uint32_t>(value, gpu ? 1 : 0);
     case HSA_AMD_AGENT_INFO_HDP_FLUSH: {
         // GPU: the agent's two stand-in registers; CPU: two null pointers (as ROCr's CPU agent).
-        hsa_amd_hdp_flush_t flush{gpu ? &a->hdp_mem_flush_cntl : nullptr, gpu ? &a->hdp_reg_flush_cntl : nullptr};
+        hsa_amd_hdp_flush_t flush{gpu ? &a->hdp_mem_flush_cntl : nullptr,
+                                  gpu ? &a->hdp_reg_flush_cntl : nullptr};
         return put(value, flush);
     }
     case HSA_AMD_AGENT_INFO_DOMAIN:
@@ -413,7 +443,8 @@ hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t isa, hsa_profile_t profile
 hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_flush_mode_t flush_mode,
                                       hsa_round_method_t* round_method) {
     SIM_REQUIRE_INIT();
-    if (!round_method || (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
+    if (!round_method ||
+        (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
         (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ))
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     if (!isa_of(isa))
@@ -422,7 +453,8 @@ hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t isa, hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
+hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t isa,
+                                        hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
                                         void* data) {
     SIM_REQUIRE_INIT();
     if (!callback)

@@ -63,15 +63,18 @@ void Runtime::build_agents() {
         a->pools.push_back(p.get());
         pools_.push_back(std::move(p));
     };
-    const size_t host_bytes = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t host_bytes =
+        static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
     auto cpu = std::make_unique<Agent>();
     cpu->type = HSA_DEVICE_TYPE_CPU;
     cpu->node = 0;
     cpu->name = "ReplayScope simulated CPU";
     cpu->product_name = "ReplayScope simulated CPU";
-    add_pool(cpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
+    add_pool(cpu.get(),
+             HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
              host_bytes, false, "kernarg");
-    add_pool(cpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, host_bytes, false, "system fine-grained");
+    add_pool(cpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, host_bytes, false,
+             "system fine-grained");
     agent_list_.push_back(cpu.get());
     agents_.push_back(std::move(cpu));
     constexpr size_t kDeviceBytes = 16ull << 30;
@@ -82,8 +85,10 @@ void Runtime::build_agents() {
         gpu->gpu_index = i;
         gpu->name = kGpuAgentName;
         gpu->product_name = "ReplayScope simulated GPU";
-        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, kDeviceBytes, true, "device coarse-grained");
-        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, kDeviceBytes, true, "device fine-grained");
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, kDeviceBytes, true,
+                 "device coarse-grained");
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, kDeviceBytes, true,
+                 "device fine-grained");
         // The LDS, reported as ROCr does (segment GROUP, no global flags, not allocatable, 64 KiB).
         add_pool(gpu.get(), 0, kGpuGroupSegmentBytes, true, "device group segment");
         gpu->pools.back()->segment = HSA_AMD_SEGMENT_GROUP;
@@ -114,6 +119,7 @@ void Runtime::teardown() {
     }
     for (auto& p : pools_)
         p->release_cache();
+    svm_ranges_.clear();
     // Agents and pools stay allocated (handles held by a misbehaving application must not dangle into
     // freed memory); they are rebuilt at the next hsa_init.
     for (auto& a : agents_)

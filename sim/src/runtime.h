@@ -5,6 +5,7 @@
 #include "allocation_registry.h"
 #include "background_worker.h"
 #include "sim_config.h"
+#include "svm_ranges.h"
 #include "tool_loader.h"
 
 #include <hsa.h>
@@ -22,7 +23,7 @@ class QueueController;
 /// Reference counted by hsa_init / hsa_shut_down; the first hsa_init builds the agents and loads tools,
 /// the last hsa_shut_down unloads tools (reverse order), destroys queues and frees device memory.
 class Runtime {
-public:
+  public:
     /// The process-wide runtime (never destroyed, so late calls during exit stay safe).
     static Runtime& instance();
 
@@ -34,6 +35,8 @@ public:
     AllocationRegistry& allocations() { return allocations_; }
     BackgroundWorker& copy_engine() { return copy_engine_; }
     BackgroundWorker& doorbell_deferral() { return doorbell_deferral_; }
+    /// SVM attributes recorded by hsa_amd_svm_attributes_set / hsa_amd_svm_prefetch_async.
+    SvmRanges& svm_ranges() { return svm_ranges_; }
     /// hsa_amd_profiling_async_copy_enable: async copies record start/end ticks on their completion signal.
     std::atomic<bool>& async_copy_profiling() { return async_copy_profiling_; }
 
@@ -48,7 +51,7 @@ public:
     void track_queue(QueueController* q);
     void untrack_queue(QueueController* q);
 
-private:
+  private:
     Runtime() = default;
     void build_agents();
     void teardown();
@@ -60,6 +63,7 @@ private:
     AllocationRegistry allocations_;
     BackgroundWorker copy_engine_;
     BackgroundWorker doorbell_deferral_;
+    SvmRanges svm_ranges_;
     ToolLoader tools_;
     std::vector<std::unique_ptr<Agent>> agents_;
     std::vector<std::unique_ptr<MemoryPool>> pools_;
@@ -73,7 +77,7 @@ private:
 /// Shorthand used by every entry point: the runtime when initialised.
 #define SIM_REQUIRE_INIT()                                                                                   \
     do {                                                                                                     \
-        if (!::sim::Runtime::instance().initialized())                                                      \
+        if (!::sim::Runtime::instance().initialized())                                                       \
             return HSA_STATUS_ERROR_NOT_INITIALIZED;                                                         \
     } while (0)
 

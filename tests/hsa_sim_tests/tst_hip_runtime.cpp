@@ -3,13 +3,15 @@
  * device creation needs (values of an MI210, docs/sim-fidelity.md), SVM system attributes, pool link
  * info, ISA attributes and wavefronts, queue priority and CU masks, coherency, the signal value pointer
  * (a waiter notices stores through it), rectangular async copies with copy timestamps, pinning to a
- * pool, the entry points exported only so that HIP loads, and AMD BARRIER_VALUE vendor packets.
+ * pool, the entry points exported only so that HIP loads, and AMD BARRIER_VALUE vendor packets; the
+ * image extension's attributes (no image can be made), SVM attributes and prefetch over host memory.
  */
 #include "sim_test_util.h"
 
 #include <QtTest>
 
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 using namespace rs_test;
@@ -394,15 +396,152 @@ class HipRuntimeTest : public QObject {
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
 
+    void cpuAgentHasNoFeature() {
+        // ROCr 5.2.3 CpuAgent::GetInfo: a CPU agent reports no dispatch feature; the GPU kernel dispatch.
+        QCOMPARE(agent_info<uint32_t>(cpu_, HSA_AGENT_INFO_FEATURE), 0u);
+        QCOMPARE(agent_info<uint32_t>(gpu_, HSA_AGENT_INFO_FEATURE),
+                 static_cast<uint32_t>(HSA_AGENT_FEATURE_KERNEL_DISPATCH));
+    }
+
+    void imageExtensionAdvertised() {
+        // What ROCclr reads to report image support (hipMallocPitch/hipMalloc3D need it).
+        uint8_t bits[128] = {};
+        QCOMPARE(hsa_agent_get_info(gpu_, HSA_AGENT_INFO_EXTENSIONS, bits), HSA_STATUS_SUCCESS);
+        QVERIFY(bits[HSA_EXTENSION_IMAGES / 8] & (1u << (HSA_EXTENSION_IMAGES % 8)));
+        QCOMPARE(hsa_agent_get_info(cpu_, HSA_AGENT_INFO_EXTENSIONS, bits), HSA_STATUS_SUCCESS);
+        QCOMPARE(bits[0], uint8_t{0});
+        uint8_t system_bits[128] = {};
+        QCOMPARE(hsa_system_get_info(HSA_SYSTEM_INFO_EXTENSIONS, system_bits), HSA_STATUS_SUCCESS);
+        QVERIFY(system_bits[HSA_EXTENSION_IMAGES / 8] & (1u << (HSA_EXTENSION_IMAGES % 8)));
+        bool supported = false;
+        uint16_t minor = 7;
+        QCOMPARE(hsa_system_major_extension_supported(HSA_EXTENSION_IMAGES, 1, &minor, &supported),
+                 HSA_STATUS_SUCCESS);
+        QVERIFY(supported);
+        QCOMPARE(minor, uint16_t{0});
+        // gfx9 limits (ROCr 5.2.3 image_lut_kv.cpp) and handle counts (GpuAgent::GetInfo).
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS), 16384u);
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS), UINT32_MAX);
+        uint32_t dims[3] = {};
+        QCOMPARE(hsa_agent_get_info(
+                     gpu_, static_cast<hsa_agent_info_t>(HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS), dims),
+                 HSA_STATUS_SUCCESS);
+        QCOMPARE(dims[0], 16384u);
+        QCOMPARE(dims[1], 16384u);
+        QCOMPARE(dims[2], 8192u);
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS), 8192u);
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES), 128u);
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES), 64u);
+        QCOMPARE(gpuInfo<uint32_t>(HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS), 16u);
+        QCOMPARE(agent_info<uint32_t>(
+                     cpu_, static_cast<hsa_agent_info_t>(HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES)),
+                 0u);
+        // The table: no format is supported and no image can be made.
+        hsa_ext_images_1_pfn_t table{};
+        QCOMPARE(hsa_system_get_major_extension_table(HSA_EXTENSION_IMAGES, 1, sizeof(table), &table),
+                 HSA_STATUS_SUCCESS);
+        QVERIFY(table.hsa_ext_image_get_capability && table.hsa_ext_image_create_with_layout &&
+                table.hsa_ext_sampler_destroy);
+        hsa_ext_image_format_t format{HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT8,
+                                      HSA_EXT_IMAGE_CHANNEL_ORDER_R};
+        uint32_t mask = 0xffu;
+        QCOMPARE(table.hsa_ext_image_get_capability(gpu_, HSA_EXT_IMAGE_GEOMETRY_2D, &format, &mask),
+                 HSA_STATUS_SUCCESS);
+        QCOMPARE(mask, 0u);
+        hsa_ext_image_descriptor_t desc{HSA_EXT_IMAGE_GEOMETRY_2D, 16, 16, 0, 0, format};
+        hsa_ext_image_t image{};
+        QCOMPARE(table.hsa_ext_image_create(gpu_, &desc, nullptr, HSA_ACCESS_PERMISSION_RW, &image),
+                 HSA_STATUS_ERROR);
+        hsa_ext_image_data_info_t data_info{};
+        QCOMPARE(hsa_ext_image_data_get_info(gpu_, &desc, HSA_ACCESS_PERMISSION_RW, &data_info),
+                 HSA_STATUS_ERROR);
+    }
+
+    void svmAttributesRecorded() {
+        // A managed allocation as ROCclr 5.2.x makes it: plain host pages, then SET_ACCESSED_BY every GPU.
+        constexpr size_t kBytes = 5 * 4096;
+        void* p = std::aligned_alloc(4096, kBytes);
+        QVERIFY(p);
+        hsa_amd_svm_attribute_pair_t get[3] = {{HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, gpu_.handle},
+                                               {HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, cpu_.handle},
+                                               {HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, 99}};
+        QCOMPARE(hsa_amd_svm_attributes_get(p, kBytes, get, 3), HSA_STATUS_SUCCESS);
+        QCOMPARE(get[0].attribute, uint64_t{HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS}); // xnack-: none by default
+        QCOMPARE(get[0].value, gpu_.handle);
+        QCOMPARE(get[1].attribute, uint64_t{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE});
+        QCOMPARE(get[2].value, uint64_t{HSA_AMD_SVM_GLOBAL_FLAG_FINE_GRAINED});
+        hsa_amd_svm_attribute_pair_t set[2] = {{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, gpu_.handle},
+                                               {HSA_AMD_SVM_ATTRIB_READ_MOSTLY, 1}};
+        QCOMPARE(hsa_amd_svm_attributes_set(p, kBytes, set, 2), HSA_STATUS_SUCCESS);
+        // Coarse grain on the middle page only: the whole range becomes indeterminate, the page is coarse.
+        char* middle = static_cast<char*>(p) + 2 * 4096;
+        hsa_amd_svm_attribute_pair_t coarse{HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG,
+                                            HSA_AMD_SVM_GLOBAL_FLAG_COARSE_GRAINED};
+        QCOMPARE(hsa_amd_svm_attributes_set(middle + 100, 10, &coarse, 1), HSA_STATUS_SUCCESS);
+        hsa_amd_svm_attribute_pair_t all[3] = {{HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, gpu_.handle},
+                                               {HSA_AMD_SVM_ATTRIB_READ_MOSTLY, 0},
+                                               {HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, 0}};
+        QCOMPARE(hsa_amd_svm_attributes_get(p, kBytes, all, 3), HSA_STATUS_SUCCESS);
+        QCOMPARE(all[0].attribute, uint64_t{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE});
+        QCOMPARE(all[1].value, uint64_t{1});
+        QCOMPARE(all[2].value, uint64_t{HSA_AMD_SVM_GLOBAL_FLAG_INDETERMINATE});
+        hsa_amd_svm_attribute_pair_t one{HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, 0};
+        QCOMPARE(hsa_amd_svm_attributes_get(middle, 4096, &one, 1), HSA_STATUS_SUCCESS);
+        QCOMPARE(one.value, uint64_t{HSA_AMD_SVM_GLOBAL_FLAG_COARSE_GRAINED});
+        // Pages past the recorded range still have the defaults.
+        hsa_amd_svm_attribute_pair_t beyond{HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, gpu_.handle};
+        QCOMPARE(hsa_amd_svm_attributes_get(static_cast<char*>(p) + kBytes, 4096, &beyond, 1),
+                 HSA_STATUS_SUCCESS);
+        QCOMPARE(beyond.attribute, uint64_t{HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS});
+        // ROCr's argument checks: get-only attributes, unknown agents, repeats.
+        hsa_amd_svm_attribute_pair_t query{HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, gpu_.handle};
+        QCOMPARE(hsa_amd_svm_attributes_set(p, kBytes, &query, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        hsa_amd_svm_attribute_pair_t stranger{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, 12345};
+        QCOMPARE(hsa_amd_svm_attributes_set(p, kBytes, &stranger, 1), HSA_STATUS_ERROR_INVALID_AGENT);
+        hsa_amd_svm_attribute_pair_t twice[2] = {{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, gpu_.handle},
+                                                 {HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS, gpu_.handle}};
+        QCOMPARE(hsa_amd_svm_attributes_set(p, kBytes, twice, 2), HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS);
+        hsa_amd_svm_attribute_pair_t setter{HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, gpu_.handle};
+        QCOMPARE(hsa_amd_svm_attributes_get(p, kBytes, &setter, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        QCOMPARE(hsa_amd_svm_attributes_set(nullptr, kBytes, set, 2), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        std::free(p);
+    }
+
+    void svmPrefetchCompletes() {
+        constexpr size_t kBytes = 2 * 4096;
+        void* p = std::aligned_alloc(4096, kBytes);
+        QVERIFY(p);
+        hsa_signal_t dep, done;
+        QCOMPARE(hsa_signal_create(1, 0, nullptr, &dep), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_amd_svm_prefetch_async(p, kBytes, gpu_, 1, &dep, done), HSA_STATUS_SUCCESS);
+        // Held back by its dependency ...
+        QCOMPARE(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, 50'000'000ull,
+                                           HSA_WAIT_STATE_BLOCKED),
+                 hsa_signal_value_t{1});
+        hsa_amd_svm_attribute_pair_t where{HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION, 99};
+        QCOMPARE(hsa_amd_svm_attributes_get(p, kBytes, &where, 1), HSA_STATUS_SUCCESS);
+        QCOMPARE(where.value, uint64_t{0});
+        // ... then completes and records where the range was sent.
+        hsa_signal_store_screlease(dep, 0);
+        QVERIFY(waitFor(done, 0));
+        QCOMPARE(hsa_amd_svm_attributes_get(p, kBytes, &where, 1), HSA_STATUS_SUCCESS);
+        QCOMPARE(where.value, gpu_.handle);
+        QCOMPARE(hsa_amd_svm_prefetch_async(p, kBytes, hsa_agent_t{12345}, 0, nullptr, done),
+                 HSA_STATUS_ERROR_INVALID_AGENT);
+        QCOMPARE(hsa_amd_svm_prefetch_async(p, kBytes, gpu_, 0, nullptr, hsa_signal_t{0}),
+                 HSA_STATUS_ERROR_INVALID_SIGNAL);
+        QCOMPARE(hsa_signal_destroy(dep), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
+        std::free(p);
+    }
+
     void unsupportedEntriesFail() {
         void* p = nullptr;
         hsa_amd_ipc_memory_t handle{};
         QCOMPARE(hsa_amd_ipc_memory_create(&handle, 64, &handle), HSA_STATUS_ERROR);
         QCOMPARE(hsa_amd_ipc_memory_attach(&handle, 64, 1, &gpu_, &p), HSA_STATUS_ERROR);
         QCOMPARE(hsa_amd_ipc_memory_detach(&handle), HSA_STATUS_ERROR);
-        hsa_amd_svm_attribute_pair_t attr{HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, 0};
-        QCOMPARE(hsa_amd_svm_attributes_get(&handle, 64, &attr, 1), HSA_STATUS_ERROR);
-        QCOMPARE(hsa_amd_svm_attributes_set(&handle, 64, &attr, 1), HSA_STATUS_ERROR);
         hsa_ext_sampler_t sampler{};
         hsa_ext_sampler_descriptor_t desc{};
         QCOMPARE(hsa_ext_sampler_create(gpu_, &desc, &sampler), HSA_STATUS_ERROR);
