@@ -125,7 +125,8 @@ int main(int argc, char** argv) {
     app.add_option(
            "--preload-engine", preload,
            "Also LD_PRELOAD the engine (needed only for the hipGraphLaunch interposer): auto (when the "
-           "program links libamdhip64), on, off")
+           "program, or an executable among its arguments as with `timeout 60 ./app`, links "
+           "libamdhip64), on, off")
         ->check(CLI::IsMember({"auto", "on", "off"}))
         ->capture_default_str();
     app.add_option("--import-spool", import_spool,
@@ -235,7 +236,7 @@ int main(int argc, char** argv) {
     env.set(envn::kToken, collector->token());
     env.set(envn::kSpool, collector->spoolPath());
     env.setReplayOptions(replay);
-    if (preload == "on" || (preload == "auto" && rs::runner::programUsesHip(program))) {
+    if (preload == "on" || (preload == "auto" && rs::runner::commandUsesHip(program, program_args))) {
         env.prepend("LD_PRELOAD", engine);
     }
     ::unlink(collector->spoolPath().c_str()); // a stale spool of an earlier run must not be imported

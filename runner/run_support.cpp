@@ -177,6 +177,19 @@ bool programUsesHip(const std::string& program_path) {
     return false;
 }
 
+bool commandUsesHip(const std::string& program_path, const std::vector<std::string>& arguments) {
+    if (programUsesHip(program_path)) {
+        return true;
+    }
+    for (const std::string& argument : arguments) {
+        const std::string candidate = resolveProgram(argument);
+        if (!candidate.empty() && programUsesHip(candidate)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::string resolveProgram(const std::string& program) {
     if (program.find('/') != std::string::npos) {
         return ::access(program.c_str(), X_OK) == 0 ? program : std::string();

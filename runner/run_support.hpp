@@ -70,6 +70,12 @@ class TargetEnvironment {
 /// engine is also LD_PRELOADed so that its hipGraphLaunch interposer precedes HIP's.
 bool programUsesHip(const std::string& program_path);
 
+/// --preload-engine auto: true when the program, or any of its arguments that names an executable file
+/// (the program a wrapper such as `timeout 60 ./app`, `env X=1 ./app`, `numactl ... ./app` or `mpirun
+/// ./app` starts), uses HIP (programUsesHip). A program started from a shell command line or a script
+/// is not found; the engine then warns in the session that its interposer is not in front of HIP.
+bool commandUsesHip(const std::string& program_path, const std::vector<std::string>& arguments);
+
 /// The value of HSA_SIM_STANDINS for `--standins LIB[,LIB...]`: each comma-separated path made absolute
 /// (realpath) and joined with ':' in the given order. Returns nullopt with `error` naming the entry when
 /// one is not an existing regular file, contains ':' (the variable's separator), or the list is empty.

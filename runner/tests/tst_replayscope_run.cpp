@@ -1,5 +1,6 @@
 // replayscope-run end to end: environment handed to the target, session recorded, exit status
 // propagated (128+signal when killed), clear errors for a missing engine / refused session file.
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -89,6 +90,41 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY(!QFileInfo::exists(session + ".spool"));
         QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("7"));
         QCOMPARE(scalar(session, "SELECT exit_signal IS NULL FROM session"), QString("1"));
+    }
+
+    /// --preload-engine auto looks through a wrapper: an executable argument that links libamdhip64 (here
+    /// a file naming it, standing for `timeout 60 ./app`) makes the engine LD_PRELOADed; an argument
+    /// that does not, or off, leaves LD_PRELOAD unset.
+    void preloadAutoSeesThroughWrappers() {
+        QTemporaryDir dir;
+        const QString hipApp = dir.filePath("hip_app");
+        const QString plainApp = dir.filePath("plain_app");
+        for (const auto& [path, bytes] : {std::pair{hipApp, QByteArray("\x7f"
+                                                                       "ELF...libamdhip64.so.5...")},
+                                          std::pair{plainApp, QByteArray("\x7f"
+                                                                         "ELF...libc.so.6...")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+            f.close();
+            QVERIFY(
+                f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        }
+        const QString engine = QFileInfo(RS_PROBE).canonicalFilePath();
+        const auto preloaded = [&](const QStringList& options, const QString& argument) {
+            const QString session = dir.filePath("preload.rsdb");
+            const Run r = run(options + QStringList{"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE,
+                                                    "1", "0", "0", argument});
+            if (r.exit_code != 0)
+                return QString("exit %1: %2").arg(r.exit_code).arg(r.err);
+            const QString config = scalar(
+                session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id");
+            return config.contains("LD_PRELOAD=" + engine) ? QString("preloaded") : QString("not preloaded");
+        };
+        QCOMPARE(preloaded({}, hipApp), QString("preloaded"));
+        QCOMPARE(preloaded({}, plainApp), QString("not preloaded"));
+        QCOMPARE(preloaded({"--preload-engine", "off"}, hipApp), QString("not preloaded"));
+        QCOMPARE(preloaded({"--preload-engine", "on"}, plainApp), QString("preloaded"));
     }
 
     /// REPLAYSCOPE_LOG and the two replay timeouts come through from the caller; the options override
