@@ -30,7 +30,8 @@ echo "check-package.sh: $deb"
 contents="$(dpkg-deb -c "$deb")"
 echo "$contents"
 dpkg-deb -f "$deb" Depends
-for f in ./usr/bin/replayscope ./usr/bin/replayscope-run ./usr/lib/replayscope/libreplayscope_engine.so \
+for f in ./usr/bin/replayscope ./usr/bin/replayscope-run ./usr/bin/replayscope-standins \
+         ./usr/share/man/man1/replayscope-standins.1.gz ./usr/lib/replayscope/libreplayscope_engine.so \
          ./usr/lib/replayscope/sim/libhsa-runtime64.so.1 ./usr/share/man/man1/replayscope.1.gz \
          ./usr/share/man/man1/replayscope-run.1.gz ./usr/share/applications/replayscope.desktop \
          ./usr/share/icons/hicolor/scalable/apps/replayscope.svg \
@@ -54,8 +55,10 @@ done < <(dpkg -L replayscope)
 /usr/bin/replayscope-run --version | grep -q -x "replayscope-run $version" || fail "replayscope-run --version"
 /usr/bin/replayscope --version | grep -q -x "replayscope $version" || fail "replayscope --version"
 
+# The installed stand-in builder, with its installed support files, makes the demo's stand-ins.
+/usr/bin/replayscope-standins -o "$out/libdemo-standins.so" "$top/workloads/hip/demo.hip"
 HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress \
-    --standins "$build/workloads/hip/libdemo-standins.so" -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
+    --standins "$out/libdemo-standins.so" -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --export-charts "$out/demo.rsdb" \
     "$out/charts"
