@@ -8,7 +8,6 @@
 #include <hsa_api_trace.h>
 
 #include <dlfcn.h>
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <QProcess>
@@ -16,93 +15,20 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "session_file.hpp"
+
 namespace {
 
-/// A finished run: the program's status as replayscope-run reports it, its output, and the session file.
-class SessionRun {
+/// A finished run (rs::test::SessionRun) and whether replayscope-run ended within the test's time limit.
+class EngineRun : public rs::test::SessionRun {
   public:
-    SessionRun() = default;
-    SessionRun(const SessionRun&) = delete;
-    SessionRun& operator=(const SessionRun&) = delete;
-    ~SessionRun() {
-        if (db_)
-            sqlite3_close(db_);
-    }
-
-    int exit_code = -1;
     bool finished = false;
-    QString stdout_text, stderr_text;
-
-    bool open(const QString& path) {
-        return sqlite3_open_v2(qPrintable(path), &db_, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
-    }
-
-    /// Every row of `sql`, each column as text ("" for NULL).
-    QList<QStringList> rows(const QString& sql) const {
-        QList<QStringList> out;
-        sqlite3_stmt* stmt = nullptr;
-        if (!db_ || sqlite3_prepare_v2(db_, sql.toUtf8().constData(), -1, &stmt, nullptr) != SQLITE_OK) {
-            qWarning("SQL error: %s in %s", db_ ? sqlite3_errmsg(db_) : "no session file", qPrintable(sql));
-            return out;
-        }
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            QStringList row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-                const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-                row << (text ? QString::fromUtf8(text) : QString());
-            }
-            out << row;
-        }
-        sqlite3_finalize(stmt);
-        return out;
-    }
-    /// The first column of the first row of `sql` as an integer (-1 when there is no row).
-    qint64 value(const QString& sql) const {
-        const auto r = rows(sql);
-        return r.isEmpty() || r[0].isEmpty() ? -1 : r[0][0].toLongLong();
-    }
-    /// Dispatch rows as "kernel:decision" in id order.
-    QStringList decisions() const {
-        QStringList out;
-        for (const auto& r :
-             rows("SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.id = d.kernel_name_id "
-                  "JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision ORDER BY d.id"))
-            out << r[0] + ":" + r[1];
-        return out;
-    }
-    /// Rows of `table` whose enum column `column` (named in enum_names under `enum_name`) is `name`.
-    qint64 count_named(const QString& table, const QString& column, const QString& enum_name,
-                       const QString& name) const {
-        return value(
-            QStringLiteral("SELECT count(*) FROM %1 t JOIN enum_names e ON e.enum = '%2' AND e.code = "
-                           "t.%3 WHERE e.name = '%4'")
-                .arg(table, enum_name, column, name));
-    }
-    qint64 passes() const { return value("SELECT count(*) FROM passes"); }
-    /// Texts of the warnings with this code name.
-    QStringList warnings(const QString& code) const {
-        QStringList out;
-        for (const auto& r : rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
-                                  "e.code = w.code JOIN strings s ON s.id = w.text_id WHERE e.name = '" +
-                                  code + "'"))
-            out << r[0];
-        return out;
-    }
-    bool complete() const { return value("SELECT complete FROM session") == 1; }
-    QString describe() const {
-        return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
-            .arg(exit_code)
-            .arg(stdout_text, stderr_text);
-    }
-
-  private:
-    sqlite3* db_ = nullptr;
 };
 
 /// Runs `program` (a path) under replayscope-run --simulate with `options`, extra environment `env`
 /// (HSA_SIM_* fault injection; REPLAYSCOPE_* would be removed by the launcher) and program arguments.
-std::unique_ptr<SessionRun> run(const QString& program, const QStringList& options = {},
-                                const QStringList& env = {}, const QStringList& args = {}) {
+std::unique_ptr<EngineRun> run(const QString& program, const QStringList& options = {},
+                               const QStringList& env = {}, const QStringList& args = {}) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("run%1.rsdb").arg(++counter));
@@ -115,7 +41,7 @@ std::unique_ptr<SessionRun> run(const QString& program, const QStringList& optio
     p.setProcessEnvironment(e);
     p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "-o", session} + options +
                                 QStringList{"--", program} + args);
-    auto r = std::make_unique<SessionRun>();
+    auto r = std::make_unique<EngineRun>();
     r->finished = p.waitForFinished(240000);
     if (!r->finished) {
         p.kill();

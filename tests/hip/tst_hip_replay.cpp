@@ -6,72 +6,24 @@
 // kernarg memory excluded, `__device__` variables captured, HIP's blit kernels declined as
 // runtime-kernel, graph launches declined once with one warning. Enum codes are compared through
 // `enum_names`, texts through `strings`. Kernel names are matched without the ".kd" suffix.
-#include <sqlite3.h>
-
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "session_file.hpp"
+
 #include <memory>
 
 namespace {
 
-/// A finished run: replayscope-run's exit status, the program's output, and the session file.
-class SessionRun {
+/// A finished run (rs::test::SessionRun) with the queries of this suite: kernel names are compared
+/// without the ".kd" suffix, and the program prints the addresses of its allocations.
+class HipRun : public rs::test::SessionRun {
   public:
-    SessionRun() = default;
-    SessionRun(const SessionRun&) = delete;
-    SessionRun& operator=(const SessionRun&) = delete;
-    ~SessionRun() {
-        if (db_)
-            sqlite3_close(db_);
-    }
-
-    int exit_code = -1;
-    QString stdout_text, stderr_text;
-
-    bool open(const QString& path) {
-        return sqlite3_open_v2(qPrintable(path), &db_, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
-    }
-    /// Every row of `sql`, each column as text ("" for NULL).
-    QList<QStringList> rows(const QString& sql) const {
-        QList<QStringList> out;
-        sqlite3_stmt* stmt = nullptr;
-        if (!db_ || sqlite3_prepare_v2(db_, sql.toUtf8().constData(), -1, &stmt, nullptr) != SQLITE_OK) {
-            qWarning("SQL error: %s in %s", db_ ? sqlite3_errmsg(db_) : "no session file", qPrintable(sql));
-            return out;
-        }
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            QStringList row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-                const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-                row << (text ? QString::fromUtf8(text) : QString());
-            }
-            out << row;
-        }
-        sqlite3_finalize(stmt);
-        return out;
-    }
-    /// The first column of the first row of `sql` as an integer (-1 when there is no row).
-    qint64 value(const QString& sql) const {
-        const auto r = rows(sql);
-        return r.isEmpty() || r[0].isEmpty() ? -1 : r[0][0].toLongLong();
-    }
     /// Dispatch rows as "kernel:decision" in id order (kernel without a ".kd" suffix).
-    QStringList decisions() const {
-        QStringList out;
-        for (const auto& r :
-             rows("SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.id = d.kernel_name_id "
-                  "JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision ORDER BY d.id")) {
-            QString kernel = r[0];
-            if (kernel.endsWith(".kd"))
-                kernel.chop(3);
-            out << kernel + ":" + r[1];
-        }
-        return out;
-    }
+    QStringList decisions() const { return SessionRun::decisions(rs::test::KernelNames::WithoutKdSuffix); }
     /// decisions() of the program's own kernels (HIP's blit kernels, __amd_rocclr_*, left out).
     QStringList program_decisions() const {
         QStringList out;
@@ -88,10 +40,9 @@ class SessionRun {
                      .arg(address));
         return r.isEmpty() ? QString() : r[0][0];
     }
+    /// Allocations classified as `name`.
     qint64 count_classified(const QString& name) const {
-        return value("SELECT count(*) FROM allocations a JOIN enum_names e ON e.enum = 'classification' AND "
-                     "e.code = a.classification WHERE e.name = '" +
-                     name + "'");
+        return count_named("allocations", "classification", "classification", name);
     }
     /// Passes recorded for the dispatches of kernels whose name contains `kernel`.
     qint64 passes_of(const QString& kernel) const {
@@ -100,16 +51,6 @@ class SessionRun {
             "s.id = d.kernel_name_id WHERE s.text LIKE '%" +
             kernel + "%'");
     }
-    /// Texts of the warnings with this code name.
-    QStringList warnings(const QString& code) const {
-        QStringList out;
-        for (const auto& r : rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
-                                  "e.code = w.code JOIN strings s ON s.id = w.text_id WHERE e.name = '" +
-                                  code + "'"))
-            out << r[0];
-        return out;
-    }
-    bool complete() const { return value("SELECT complete FROM session") == 1; }
     /// "alloc CLASS ADDRESS BYTES" lines of the program's output: address by class.
     qint64 printed_address(const QString& cls) const {
         const QRegularExpression re("^alloc " + cls + " (-?\\d+) (\\d+)$",
@@ -117,20 +58,12 @@ class SessionRun {
         const auto m = re.match(stdout_text);
         return m.hasMatch() ? m.captured(1).toLongLong() : 0;
     }
-    QString describe() const {
-        return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3")
-            .arg(exit_code)
-            .arg(stdout_text, stderr_text);
-    }
-
-  private:
-    sqlite3* db_ = nullptr;
 };
 
 /// Runs the HIP program `name` of RS_HIP_PROGRAM_DIR under replayscope-run --simulate --standins with its
 /// stand-in library, `options` before "--" and `env` (NAME=VALUE) added to the environment.
-std::unique_ptr<SessionRun> run(const QString& name, const QStringList& options = {},
-                                const QStringList& env = {}) {
+std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {},
+                            const QStringList& env = {}) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(++counter));
@@ -146,7 +79,7 @@ std::unique_ptr<SessionRun> run(const QString& name, const QStringList& options 
     p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "--standins",
                                         dir_path + "/lib" + name + "-standins.so", "-o", session} +
                                 options + QStringList{"--", dir_path + "/" + name});
-    auto r = std::make_unique<SessionRun>();
+    auto r = std::make_unique<HipRun>();
     if (!p.waitForFinished(240000)) {
         p.kill();
         p.waitForFinished();
@@ -347,7 +280,7 @@ class TestHipReplay : public QObject {
                                  QStringLiteral(RS_HIP_PROGRAM_DIR "/libdemo-standins.so"), "-o", session,
                                  "--", QStringLiteral(RS_HIP_PROGRAM_DIR "/demo"), "--iterations", "10"});
         QVERIFY(p.waitForFinished(600000));
-        SessionRun r;
+        HipRun r;
         r.exit_code = p.exitCode();
         r.stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
         r.stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
