@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 
 namespace rs::app {
 
@@ -35,9 +36,30 @@ QStringList RunCommand::arguments(const Options& o) {
     }
     if (o.simulate) {
         a << QStringLiteral("--simulate");
+        QStringList libs;
+        for (const QString& lib : o.standins.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!lib.trimmed().isEmpty()) {
+                libs << lib.trimmed();
+            }
+        }
+        if (!libs.isEmpty()) {
+            a << QStringLiteral("--standins") << libs.join(QLatin1Char(','));
+        }
     }
     a << QStringLiteral("--") << o.program << o.arguments;
     return a;
+}
+
+QString RunCommand::standinsBeside(const QString& program, const QString& workingDirectory) {
+    const QString trimmed = program.trimmed();
+    const QFileInfo info(trimmed);
+    if (trimmed.isEmpty() || info.fileName().isEmpty()) {
+        return {};
+    }
+    const QString candidate =
+        QDir(info.path()).filePath(QStringLiteral("lib%1-standins.so").arg(info.fileName()));
+    const QString base = workingDirectory.isEmpty() ? QDir::currentPath() : workingDirectory;
+    return QFileInfo(QDir(base).filePath(candidate)).isFile() ? candidate : QString();
 }
 
 } // namespace rs::app

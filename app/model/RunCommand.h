@@ -20,12 +20,22 @@ class RunCommand {
         QString hostMemoryBudget; ///< bytes, K/M/G/T suffix allowed; empty = none
         bool fidelityCheck = false;
         bool simulate = false;
+        /// Host stand-in libraries of the program's HIP kernels (made by replayscope-standins),
+        /// comma-separated paths (relative ones to the working directory); used only with `simulate`.
+        QString standins;
         QString output; ///< session file
     };
     /// replayscope-run next to this program (`QCoreApplication::applicationDirPath()`).
     static QString runnerPath();
-    /// Arguments for replayscope-run (ends with "-- program args...").
+    /// Arguments for replayscope-run (ends with "-- program args..."). `standins` becomes
+    /// `--standins a,b` (entries trimmed, empty ones dropped) only when `simulate` is set, since
+    /// replayscope-run refuses `--standins` without `--simulate`.
     static QStringList arguments(const Options& options);
+    /// The stand-in library replayscope-standins names after `program` (`lib<name>-standins.so` in the
+    /// program's directory, e.g. the demo's `libdemo-standins.so`), spelled like `program` (relative stays
+    /// relative); empty when no such file exists. A relative `program` is looked up from
+    /// `workingDirectory` (empty: the current directory).
+    static QString standinsBeside(const QString& program, const QString& workingDirectory = QString());
 };
 
 } // namespace rs::app

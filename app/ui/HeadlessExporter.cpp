@@ -139,6 +139,8 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     o.kernelExclude = QStringLiteral("^_Z11copy_floats");
     o.hostMemoryBudget = QStringLiteral("2G");
     o.fidelityCheck = true;
+    o.simulate = true; // the demo is a HIP program: it runs on the simulated runtime with its stand-ins
+    o.standins = QStringLiteral("build/default/workloads/hip/libdemo-standins.so");
     o.output = QStringLiteral("demo.rsdb");
     launch->setOptions(o);
     launch->show();

@@ -38,6 +38,28 @@ QWidget* withBrowse(QLineEdit* edit, QWidget* parent, bool directory) {
     l->addWidget(b);
     return w;
 }
+
+// Line edit with a button that picks one or more shared libraries, appended comma-separated.
+QWidget* withLibraryBrowse(QLineEdit* edit, QWidget* parent) {
+    auto* w = new QWidget(parent);
+    auto* l = new QHBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->addWidget(edit, 1);
+    auto* b = new QToolButton(w);
+    b->setText(QStringLiteral("…"));
+    QObject::connect(b, &QToolButton::clicked, w, [edit, w] {
+        const QStringList paths =
+            QFileDialog::getOpenFileNames(w, QObject::tr("Stand-in libraries"), QString(),
+                                          QObject::tr("Shared libraries (*.so);;All files (*)"));
+        if (!paths.isEmpty()) {
+            const QString current = edit->text().trimmed();
+            edit->setText(current.isEmpty() ? paths.join(QLatin1Char(','))
+                                            : current + QLatin1Char(',') + paths.join(QLatin1Char(',')));
+        }
+    });
+    l->addWidget(b);
+    return w;
+}
 } // namespace
 
 LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunCommand::runnerPath()) {
@@ -93,6 +115,12 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     fidelity_ = new QCheckBox(tr("Hash outputs after each pass (fidelity check)"), replay);
     simulate_ = new QCheckBox(tr("Run on the simulated HSA runtime"), replay);
     simulate_->setObjectName(QStringLiteral("simulate"));
+    standins_ = new QLineEdit(replay);
+    standins_->setObjectName(QStringLiteral("standins"));
+    standins_->setPlaceholderText(tr("lib<program>-standins.so, comma-separated; for HIP programs"));
+    standins_->setToolTip(tr("Host stand-ins of the program's HIP kernels (made by replayscope-standins), "
+                             "passed as --standins; used with the simulated runtime only"));
+    standinsRow_ = withLibraryBrowse(standins_, replay);
     rf->addRow(tr("Passes:"), passes_);
     rf->addRow(tr("Kernel include:"), include_);
     rf->addRow(tr("Kernel exclude:"), exclude_);
@@ -102,6 +130,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     rf->addRow(tr("Host-memory budget:"), budget_);
     rf->addRow(QString(), fidelity_);
     rf->addRow(QString(), simulate_);
+    rf->addRow(tr("Stand-ins:"), standinsRow_);
+    standinsRow_->setEnabled(false);
+    connect(simulate_, &QCheckBox::toggled, standinsRow_, &QWidget::setEnabled);
+    connect(program_, &QLineEdit::textChanged, this, &LaunchDialog::prefillStandins);
+    connect(directory_, &QLineEdit::textChanged, this, &LaunchDialog::prefillStandins);
     columns->addWidget(replay, 2);
 
     log_ = new QPlainTextEdit(split);
@@ -169,11 +202,13 @@ RunCommand::Options LaunchDialog::options() const {
     o.hostMemoryBudget = budget_->text();
     o.fidelityCheck = fidelity_->isChecked();
     o.simulate = simulate_->isChecked();
+    o.standins = standins_->text().trimmed();
     o.output = output_->text().trimmed();
     return o;
 }
 
 void LaunchDialog::setOptions(const RunCommand::Options& o) {
+    standins_->setText(o.standins); // before the program, whose change may prefill an empty field
     program_->setText(o.program);
     arguments_->setText(QProcess::splitCommand(o.arguments.join(QLatin1Char(' '))).join(QLatin1Char(' ')));
     if (!o.workingDirectory.isEmpty()) {
@@ -192,6 +227,7 @@ void LaunchDialog::setOptions(const RunCommand::Options& o) {
     if (!o.output.isEmpty()) {
         output_->setText(o.output);
     }
+    prefillStandins(); // the working directory may have changed after the program
 }
 
 bool LaunchDialog::start() {
@@ -250,6 +286,16 @@ void LaunchDialog::append(const QString& text) {
     log_->moveCursor(QTextCursor::End);
     log_->insertPlainText(text);
     log_->moveCursor(QTextCursor::End);
+}
+
+void LaunchDialog::prefillStandins() {
+    if (!standins_->text().trimmed().isEmpty()) {
+        return;
+    }
+    const QString beside = RunCommand::standinsBeside(program_->text(), directory_->text().trimmed());
+    if (!beside.isEmpty()) {
+        standins_->setText(beside);
+    }
 }
 
 void LaunchDialog::updateButtons() {

@@ -1,4 +1,6 @@
-// Launch dialog: program, arguments, working directory, environment and replay settings; runs
+// Launch dialog: program, arguments, working directory, environment and replay settings (with the
+// stand-in libraries a HIP program needs on the simulated runtime, prefilled from
+// `lib<program>-standins.so` beside the program when that exists); runs
 // replayscope-run (next to this binary) as a child process, shows its output, Stop ends the target
 // cleanly (SIGTERM to replayscope-run, which forwards it).
 #pragma once
@@ -42,6 +44,8 @@ class LaunchDialog : public QDialog {
   private:
     void append(const QString& text);
     void updateButtons();
+    /// Fills the empty Stand-ins field with the program's `lib<name>-standins.so` when it exists.
+    void prefillStandins();
 
     QString runner_;
     QProcess process_;
@@ -59,6 +63,8 @@ class LaunchDialog : public QDialog {
     QLineEdit* budget_;
     QCheckBox* fidelity_;
     QCheckBox* simulate_;
+    QLineEdit* standins_;
+    QWidget* standinsRow_;
     QLineEdit* output_;
     QPlainTextEdit* log_;
     QPushButton* run_;

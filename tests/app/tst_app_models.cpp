@@ -312,6 +312,42 @@ class AppModelsTest : public QObject {
                          "2G", "--fidelity-check", "--simulate", "--", "/bin/app", "-n", "3"}));
     }
 
+    void runCommandStandins() {
+        RunCommand::Options o;
+        o.program = QStringLiteral("/w/demo");
+        o.output = QStringLiteral("/tmp/d.rsdb");
+        o.passes = 2;
+        o.standins = QStringLiteral(" /w/libdemo-standins.so, ,lib/extra.so ,");
+        // Without --simulate the runner refuses --standins, so the field is left out.
+        QCOMPARE(RunCommand::arguments(o), QStringList({"--force", "--no-progress", "-o", "/tmp/d.rsdb",
+                                                        "--passes", "2", "--", "/w/demo"}));
+        o.simulate = true;
+        QCOMPARE(RunCommand::arguments(o),
+                 QStringList({"--force", "--no-progress", "-o", "/tmp/d.rsdb", "--passes", "2", "--simulate",
+                              "--standins", "/w/libdemo-standins.so,lib/extra.so", "--", "/w/demo"}));
+        o.standins = QStringLiteral(" , ");
+        QCOMPARE(RunCommand::arguments(o), QStringList({"--force", "--no-progress", "-o", "/tmp/d.rsdb",
+                                                        "--passes", "2", "--simulate", "--", "/w/demo"}));
+    }
+
+    void standinsBesideProgram() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("bin")));
+        QFile lib(dir.filePath(QStringLiteral("bin/libdemo-standins.so")));
+        QVERIFY(lib.open(QIODevice::WriteOnly));
+        lib.close();
+        const QString absolute = dir.filePath(QStringLiteral("bin/demo"));
+        QCOMPARE(RunCommand::standinsBeside(absolute),
+                 dir.filePath(QStringLiteral("bin/libdemo-standins.so")));
+        // A relative program keeps a relative stand-in path, looked up from the working directory.
+        QCOMPARE(RunCommand::standinsBeside(QStringLiteral("bin/demo"), dir.path()),
+                 QStringLiteral("bin/libdemo-standins.so"));
+        QCOMPARE(RunCommand::standinsBeside(QStringLiteral("bin/demo"), dir.filePath(QStringLiteral("bin"))),
+                 QString());
+        QCOMPARE(RunCommand::standinsBeside(dir.filePath(QStringLiteral("bin/other"))), QString());
+        QCOMPARE(RunCommand::standinsBeside(QString()), QString());
+    }
+
     void formats() {
         QCOMPARE(format::bytes(512), QStringLiteral("512 B"));
         QCOMPARE(format::bytes(1536), QStringLiteral("1.50 KiB"));

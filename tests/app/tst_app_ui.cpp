@@ -16,7 +16,9 @@
 #include "ui/TablePanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QImage>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 
@@ -79,6 +81,44 @@ class AppUiTest : public QObject {
         // The detail shows the selected dispatch's passes.
         view->dispatchesPage()->selectRow(0);
         QCOMPARE(view->dispatchesPage()->detail()->passes()->rowCount(), 3);
+    }
+
+    void launchDialogStandinsField() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("hip")));
+        QFile lib(dir.filePath(QStringLiteral("hip/libdemo-standins.so")));
+        QVERIFY(lib.open(QIODevice::WriteOnly));
+        lib.close();
+        LaunchDialog launch;
+        auto* standins = launch.findChild<QLineEdit*>(QStringLiteral("standins"));
+        auto* simulate = launch.findChild<QCheckBox*>(QStringLiteral("simulate"));
+        auto* program = launch.findChild<QLineEdit*>(QStringLiteral("program"));
+        QVERIFY(standins && simulate && program);
+        QVERIFY(!standins->isEnabledTo(&launch)); // follows "Simulate", off by default
+        simulate->setChecked(true);
+        QVERIFY(standins->isEnabledTo(&launch));
+        // Choosing a program with lib<name>-standins.so beside it fills the empty field.
+        program->setText(dir.filePath(QStringLiteral("hip/demo")));
+        QCOMPARE(standins->text(), dir.filePath(QStringLiteral("hip/libdemo-standins.so")));
+        QCOMPARE(launch.options().standins, dir.filePath(QStringLiteral("hip/libdemo-standins.so")));
+        // What the user typed is kept when the program changes.
+        standins->setText(QStringLiteral("/x/liba.so,/x/libb.so"));
+        program->setText(dir.filePath(QStringLiteral("hip/demo2")));
+        program->setText(dir.filePath(QStringLiteral("hip/demo")));
+        QCOMPARE(standins->text(), QStringLiteral("/x/liba.so,/x/libb.so"));
+        // setOptions: a relative program with the working directory given afterwards still prefills.
+        RunCommand::Options o;
+        o.program = QStringLiteral("hip/demo");
+        o.workingDirectory = dir.path();
+        o.simulate = true;
+        launch.setOptions(o);
+        QCOMPARE(standins->text(), QStringLiteral("hip/libdemo-standins.so"));
+        o.standins = QStringLiteral("/y/libc.so");
+        launch.setOptions(o);
+        QCOMPARE(launch.options().standins, QStringLiteral("/y/libc.so"));
+        o.simulate = false;
+        launch.setOptions(o);
+        QVERIFY(!standins->isEnabledTo(&launch));
     }
 
     void stopEndsTheTargetCleanly() {
