@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
 # the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
-# a 6 MiB host-memory budget so that the larger snapshots are declined), then every page grabbed
+# a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined), then every page grabbed
 # offscreen (replayscope --screenshots).
 #   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
 #                                      replayscope_engine, hsa_sim, workload_demo)
@@ -11,7 +11,7 @@ build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
-    --host-memory-budget 6M --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
+    --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
     "$build/workloads/hip/demo" --iterations 40
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
 mkdir -p "$root/docs/images"
