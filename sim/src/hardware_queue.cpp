@@ -2,6 +2,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "dispatch_geometry.h"
 #include "executable.h"
 #include "runtime.h"
 #include "sim_signal.h"
@@ -334,14 +335,7 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
         return;
     }
     hsa_sim_dispatch_t d{};
-    d.dimensions = (packet.setup >> HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS) & 0x3;
-    d.grid_size[0] = packet.grid_size_x;
-    d.grid_size[1] = packet.grid_size_y;
-    d.grid_size[2] = packet.grid_size_z;
-    d.workgroup_size[0] = packet.workgroup_size_x;
-    d.workgroup_size[1] = packet.workgroup_size_y;
-    d.workgroup_size[2] = packet.workgroup_size_z;
-    d.kernarg = packet.kernarg_address;
+    copy_dispatch_geometry(packet, d);
     d.variables = kernel->variables.data();
     d.variable_count = static_cast<uint32_t>(kernel->variables.size());
     d.agent_index = header_.agent ? header_.agent->gpu_index : 0;

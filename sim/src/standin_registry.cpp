@@ -1,5 +1,6 @@
 #include "standin_registry.h"
 
+#include "dispatch_geometry.h"
 #include "executable.h"
 
 #include <cstdio>
@@ -202,14 +203,7 @@ hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel
                                     uint32_t agent_index, uint64_t agent_handle,
                                     const std::function<bool()>& cancelled, std::string& error) {
     hsa_sim_standin_launch_t launch{};
-    launch.dimensions = (packet.setup >> HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS) & 0x3;
-    launch.grid_size[0] = packet.grid_size_x;
-    launch.grid_size[1] = packet.grid_size_y;
-    launch.grid_size[2] = packet.grid_size_z;
-    launch.workgroup_size[0] = packet.workgroup_size_x;
-    launch.workgroup_size[1] = packet.workgroup_size_y;
-    launch.workgroup_size[2] = packet.workgroup_size_z;
-    launch.kernarg = packet.kernarg_address;
+    copy_dispatch_geometry(packet, launch);
     launch.kernarg_segment_size = kernel.metadata->kernarg_segment_size;
     const uint32_t fixed = kernel.metadata->group_segment_fixed_size;
     launch.dynamic_group_segment_size =
