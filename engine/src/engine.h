@@ -43,6 +43,9 @@ struct Engine {
     std::atomic<uint64_t> next_dispatch_id{1};
     /// Dispatch handlers between taking an id and reporting the decision (see forward_packet).
     std::atomic<uint64_t> open_windows{0};
+    /// Engine-internal errors (exceptions) caught and swallowed so that the application never sees
+    /// them; every such catch site increments it. Reported in the session-end record and by the log sink.
+    std::atomic<uint64_t> internal_errors{0};
 };
 
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.

@@ -9,55 +9,23 @@
 #include <memory>
 #include <string_view>
 
+#include <replayscope/ipc/records.hpp>
+
 namespace rs::engine {
 
-/// Tracking decision for an allocation (docs/mechanism.md#what-is-tracked).
-enum class AllocationClass : uint8_t {
-    tracked,
-    excluded_kernarg,
-    excluded_host,
-    excluded_fine_grained,
-    excluded_executable,
-    excluded_not_owned,
-    excluded_unknown_pointer,
-};
-/// vmem_map: a mapping made by hsa_amd_vmem_map (address/size = mapped range, agent/pool_flags of the
-/// physical handle's pool); its unmap is reported through free().
-enum class AllocationApi : uint8_t { memory_pool_allocate, memory_allocate, vmem_map };
-/// hsa_amd_pointer_type_t as reported (unknown when not queried).
-enum class PointerType : uint8_t { unknown, hsa, locked, graphics, ipc };
-enum class VariableStatus : uint8_t { captured, skipped_zero_address, skipped_zero_size, skipped_too_large };
-/// What the engine did with a dispatch.
-enum class DispatchDecision : uint8_t {
-    replayed,
-    declined_multi_packet,
-    declined_graph_launch,
-    declined_snapshot_incomplete,
-    declined_footprint_budget,
-    declined_drain_timeout,
-    declined_filtered,
-    declined_restore_failed,
-    declined_runtime_kernel,
-    declined_unrestorable_memory,
-};
-enum class RegionKind : uint8_t { allocation, module_variable };
-enum class SnapshotFailureReason : uint8_t {
-    host_allocation,
-    copy_failed,
-    inventory_reserve,
-    symbol_enumeration
-};
-enum class RestoreSkipReason : uint8_t { freed, reallocated, copy_failed };
-/// What happened to an async copy that met a replay window.
-enum class AsyncCopyOutcome : uint8_t { not_fenced, waited, timed_out };
-enum class WarningCode : uint16_t {
-    general,
-    graph_launch,
-    snapshot_incomplete,
-    restore_failed,
-    fidelity_mismatch,
-    configuration,
-};
+// The engine speaks the wire's vocabulary: every enum is the session protocol's own
+// (ipc/include/replayscope/ipc/records.hpp), so a value means the same in the engine, on the wire, in the
+// session file and in the inspector.
+using AllocationClass = ipc::AllocationClass;
+using AllocationApi = ipc::AllocationApi;
+using PointerType = ipc::PointerType;
+using VariableStatus = ipc::VariableStatus;
+using DispatchDecision = ipc::DispatchDecision;
+using RegionKind = ipc::RegionKind;
+using SnapshotFailureReason = ipc::SnapshotFailureReason;
+using RestoreSkipReason = ipc::RestoreSkipReason;
+using AsyncCopyOutcome = ipc::AsyncCopyOutcome;
+using WarningCode = ipc::WarningCode;
 
 std::string_view name(AllocationClass v);
 std::string_view name(AllocationApi v);
@@ -67,6 +35,7 @@ std::string_view name(DispatchDecision v);
 std::string_view name(SnapshotFailureReason v);
 std::string_view name(RestoreSkipReason v);
 std::string_view name(WarningCode v);
+std::string_view name(AsyncCopyOutcome v);
 
 struct AllocationEvent {
     uint64_t id; ///< engine-assigned, never reused (an address can be)

@@ -89,6 +89,14 @@ std::string_view name(DispatchDecision v) {
         return "declined_runtime_kernel";
     case DispatchDecision::declined_unrestorable_memory:
         return "declined_unrestorable_memory";
+    case DispatchDecision::declined_pass_timeout:
+        return "declined_pass_timeout";
+    case DispatchDecision::declined_no_private_queue:
+        return "declined_no_private_queue";
+    case DispatchDecision::declined_out_of_memory:
+        return "declined_out_of_memory";
+    case DispatchDecision::declined_signal_unavailable:
+        return "declined_signal_unavailable";
     }
     return "?";
 }
@@ -130,6 +138,24 @@ std::string_view name(WarningCode v) {
         return "fidelity_mismatch";
     case WarningCode::configuration:
         return "configuration";
+    case WarningCode::emitter:
+        return "emitter";
+    case WarningCode::drain_timeout:
+        return "drain_timeout";
+    case WarningCode::pass_timeout:
+        return "pass_timeout";
+    case WarningCode::no_private_queue:
+        return "no_private_queue";
+    case WarningCode::footprint_budget:
+        return "footprint_budget";
+    case WarningCode::signal_unavailable:
+        return "signal_unavailable";
+    case WarningCode::out_of_memory:
+        return "out_of_memory";
+    case WarningCode::queue_intercept_failed:
+        return "queue_intercept_failed";
+    case WarningCode::internal_error:
+        return "internal_error";
     }
     return "?";
 }
@@ -248,6 +274,7 @@ class LogSink final : public EventSink {
     void async_copy(const AsyncCopyEvent& e) noexcept override {
         const char* outcome = e.outcome == AsyncCopyOutcome::waited      ? "waited"
                               : e.outcome == AsyncCopyOutcome::timed_out ? "timed_out"
+                              : e.outcome == AsyncCopyOutcome::held      ? "held"
                                                                          : "not_fenced";
         line("replayscope: async_copy agent=0x%llx dst=0x%llx src=0x%llx size=%llu dispatch=%llu "
              "waited_ns=%llu outcome=%s",

@@ -336,7 +336,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         d.workgroup[1] = t->workgroup_y();
         d.workgroup[2] = t->workgroup_z();
         return toEnum(t->decision(),
-                      static_cast<std::uint32_t>(DispatchDecision::declined_unrestorable_memory), d.decision);
+                      static_cast<std::uint32_t>(DispatchDecision::declined_signal_unavailable), d.decision);
     }
     case EventType::inventory: {
         const auto* t = verified<fb::Inventory>(p, n);
@@ -441,7 +441,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         c.size = t->size();
         c.dispatch_id = t->dispatch_id();
         c.waited_ns = t->waited_ns();
-        return toEnum(t->outcome(), 2, c.outcome);
+        return toEnum(t->outcome(), 3, c.outcome);
     }
     case EventType::restore_skip: {
         const auto* t = verified<fb::RestoreSkip>(p, n);
@@ -465,7 +465,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         r.timestamp_ns = t->ts();
         r.warning.dispatch_id = t->dispatch_id();
         r.warning.text = t->text();
-        return toEnum(t->code(), 6, r.warning.code);
+        return toEnum(t->code(), 14, r.warning.code);
     }
     case EventType::session_end: {
         const auto* t = verified<fb::SessionEnd>(p, n);

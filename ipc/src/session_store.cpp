@@ -118,16 +118,20 @@ INSERT INTO enum_names VALUES
  ('decision',0,'replayed'),('decision',1,'multi-packet'),('decision',2,'graph-launch'),
  ('decision',3,'snapshot-incomplete'),('decision',4,'footprint-budget'),('decision',5,'drain-timeout'),
  ('decision',6,'filtered'),('decision',7,'restore-failed'),('decision',8,'runtime-kernel'),
- ('decision',9,'unrestorable-memory'),
+ ('decision',9,'unrestorable-memory'),('decision',10,'pass-timeout'),('decision',11,'no-private-queue'),
+ ('decision',12,'out-of-memory'),('decision',13,'signal-unavailable'),
  ('region_kind',0,'allocation'),('region_kind',1,'module-variable'),
  ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
  ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),
  ('restore_skip',0,'freed'),('restore_skip',1,'reallocated'),('restore_skip',2,'copy-failed'),
  ('fidelity',-1,'not-checked'),('fidelity',0,'differed'),('fidelity',1,'matched'),
  ('async_copy_outcome',0,'not-fenced'),('async_copy_outcome',1,'waited'),('async_copy_outcome',2,'timed-out'),
+ ('async_copy_outcome',3,'held'),
  ('warning',0,'general'),('warning',1,'graph-launch'),('warning',2,'snapshot-incomplete'),
  ('warning',3,'restore-failed'),('warning',4,'fidelity-mismatch'),('warning',5,'configuration'),
- ('warning',6,'emitter');
+ ('warning',6,'emitter'),('warning',7,'drain-timeout'),('warning',8,'pass-timeout'),
+ ('warning',9,'no-private-queue'),('warning',10,'footprint-budget'),('warning',11,'signal-unavailable'),
+ ('warning',12,'out-of-memory'),('warning',13,'queue-intercept-failed'),('warning',14,'internal-error');
 )sql";
 
 constexpr const char* kIndexes = R"sql(

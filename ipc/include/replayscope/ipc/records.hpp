@@ -99,6 +99,10 @@ enum class DispatchDecision : std::uint8_t {
     declined_restore_failed = 7, ///< a restore failed: remaining passes not run (docs/replay-failures.md)
     declined_runtime_kernel = 8, ///< one of the HIP runtime's own blit kernels (docs/replay-failures.md)
     declined_unrestorable_memory = 9, ///< an argument points into host or fine-grained memory
+    declined_pass_timeout = 10,       ///< a pass missed REPLAYSCOPE_PASS_TIMEOUT_MS; no further passes
+    declined_no_private_queue = 11,   ///< the private queue could not be created or stayed full
+    declined_out_of_memory = 12,      ///< the engine's own bookkeeping threw std::bad_alloc
+    declined_signal_unavailable = 13, ///< hsa_signal_create failed for a window signal
 };
 
 /// Kind of a captured region.
@@ -121,6 +125,7 @@ enum class AsyncCopyOutcome : std::uint8_t {
     not_fenced = 0, ///< let through without waiting
     waited = 1,     ///< held until the replay window ended
     timed_out = 2,  ///< held, then let through when the wait timed out
+    held = 3,       ///< made to depend on the window's release signal (the host thread not blocked)
 };
 
 /// Result of a pass's fidelity check (PassRecord::fidelity).
@@ -136,7 +141,15 @@ enum class WarningCode : std::uint16_t {
     restore_failed = 3,
     fidelity_mismatch = 4,
     configuration = 5,
-    emitter = 6, ///< raised by the emitter itself (e.g. queue overflow to the spool)
+    emitter = 6,                 ///< raised by the emitter itself (e.g. queue overflow to the spool)
+    drain_timeout = 7,           ///< earlier work did not drain within REPLAYSCOPE_DRAIN_TIMEOUT_MS
+    pass_timeout = 8,            ///< a pass did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS
+    no_private_queue = 9,        ///< the private queue could not be created or stayed full
+    footprint_budget = 10,       ///< a snapshot would exceed REPLAYSCOPE_HOST_MEMORY_BUDGET
+    signal_unavailable = 11,     ///< hsa_signal_create failed
+    out_of_memory = 12,          ///< std::bad_alloc in the engine's bookkeeping
+    queue_intercept_failed = 13, ///< hsa_amd_queue_intercept_register failed: queue not replayed
+    internal_error = 14,         ///< an exception the engine caught and swallowed
 };
 
 /// First frame of a connection: authenticates the target with the session token.
