@@ -2,6 +2,7 @@
 // library, and by hipcc --offload-arch=gfx90a into a code object whose symbols and kernarg offsets the
 // suite compares with the library's. The host code at the end is compiled in both, run by neither.
 #include <hip/hip_runtime.h>
+#include <hip/hip_ext.h>
 
 #include "kernel_params.h"
 
@@ -217,6 +218,8 @@ int main() {
            hipStreamPerThread>>>(d, d, d,
                                  static_cast<int>(sizeof not_a_launch));
     hipLaunchKernelGGL(count_and_poly, dim3(4), dim3(256), 0, 0, d, d, 1024);
+    // hip_ext.h's template launch (timed by events) must compile in the host build too.
+    hipExtLaunchKernelGGL(scale, dim3(4), dim3(256), 0, 0, nullptr, nullptr, 0, d, 2.0f, 1024);
     reverse_dynamic<<<4, 256, 256 * sizeof(int)>>>(reinterpret_cast<int*>(d));
     (void)hipDeviceSynchronize();
     (void)hipFree(d);

@@ -46,7 +46,9 @@
 #include <cstring>
 #include <limits>
 #include <math.h>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #undef __global__
 #undef __device__
@@ -217,6 +219,17 @@ static constexpr int warpSize = 64;
         ::hsa_sim::launch_sink(grid, block, shared, stream);                                                 \
         kernel(__VA_ARGS__);                                                                                 \
     } while (0)
+
+/* Host code of hip/hip_ext.h's hipExtLaunchKernelGGL (and HIP_TEMPLATE_KERNEL_LAUNCH): the argument
+ * packing helpers HIP's amd_hip_runtime.h provides. They compile the launch; it is never run. */
+template <std::size_t index, typename... Ts>
+inline void pArgs(const std::tuple<Ts...>&, void**) {}
+
+template <typename... Formals, typename... Actuals>
+inline std::tuple<Formals...> validateArgsCountType(void (*)(Formals...), std::tuple<Actuals...> actuals) {
+    static_assert(sizeof...(Formals) == sizeof...(Actuals), "kernel argument count mismatch");
+    return std::tuple<Formals...>(std::move(actuals));
+}
 
 /* Synchronisation. */
 inline void __syncthreads() {
