@@ -196,9 +196,10 @@ const T* verified(const std::uint8_t* payload, std::size_t length) {
     return flatbuffers::GetRoot<T>(payload);
 }
 
+/// Decodes a wire value into E, rejecting values above E's list (vocabulary.hpp).
 template <typename E>
-bool toEnum(std::uint32_t value, std::uint32_t max, E& out) {
-    if (value > max) {
+bool toEnum(std::uint32_t value, E& out) {
+    if (value > enumMax<E>()) {
         return false;
     }
     out = static_cast<E>(value);
@@ -263,7 +264,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         a.name = t->name();
         a.isa = t->isa();
         a.node = t->node();
-        return toEnum(t->device_type(), 3, a.device_type);
+        return toEnum(t->device_type(), a.device_type);
     }
     case EventType::allocation: {
         const auto* t = verified<fb::Allocation>(p, n);
@@ -277,8 +278,8 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         a.size = t->size();
         a.agent = t->agent();
         a.pool_flags = t->pool_flags();
-        return toEnum(t->api(), 2, a.api) && toEnum(t->pointer_type(), 4, a.pointer_type) &&
-               toEnum(t->classification(), 6, a.classification);
+        return toEnum(t->api(), a.api) && toEnum(t->pointer_type(), a.pointer_type) &&
+               toEnum(t->classification(), a.classification);
     }
     case EventType::free: {
         const auto* t = verified<fb::Free>(p, n);
@@ -315,7 +316,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         v.address = t->address();
         v.size = t->size();
         v.symbol = t->symbol();
-        return toEnum(t->status(), 3, v.status);
+        return toEnum(t->status(), v.status);
     }
     case EventType::dispatch: {
         const auto* t = verified<fb::Dispatch>(p, n);
@@ -335,8 +336,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         d.workgroup[0] = t->workgroup_x();
         d.workgroup[1] = t->workgroup_y();
         d.workgroup[2] = t->workgroup_z();
-        return toEnum(t->decision(),
-                      static_cast<std::uint32_t>(DispatchDecision::declined_signal_unavailable), d.decision);
+        return toEnum(t->decision(), d.decision);
     }
     case EventType::inventory: {
         const auto* t = verified<fb::Inventory>(p, n);
@@ -364,7 +364,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         g.size = t->size();
         g.allocation_id = t->allocation_id();
         g.index = t->index();
-        return toEnum(t->kind(), 1, g.kind);
+        return toEnum(t->kind(), g.kind);
     }
     case EventType::snapshot: {
         const auto* t = verified<fb::Snapshot>(p, n);
@@ -394,7 +394,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         f.address = t->address();
         f.size = t->size();
         f.allocation_id = t->allocation_id();
-        return toEnum(t->reason(), 3, f.reason);
+        return toEnum(t->reason(), f.reason);
     }
     case EventType::pass: {
         const auto* t = verified<fb::Pass>(p, n);
@@ -441,7 +441,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         c.size = t->size();
         c.dispatch_id = t->dispatch_id();
         c.waited_ns = t->waited_ns();
-        return toEnum(t->outcome(), 3, c.outcome);
+        return toEnum(t->outcome(), c.outcome);
     }
     case EventType::restore_skip: {
         const auto* t = verified<fb::RestoreSkip>(p, n);
@@ -455,7 +455,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         s.size = t->size();
         s.allocation_id = t->allocation_id();
         s.pass_index = t->pass_index();
-        return toEnum(t->reason(), 2, s.reason);
+        return toEnum(t->reason(), s.reason);
     }
     case EventType::warning: {
         const auto* t = verified<fb::Warning>(p, n);
@@ -465,7 +465,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         r.timestamp_ns = t->ts();
         r.warning.dispatch_id = t->dispatch_id();
         r.warning.text = t->text();
-        return toEnum(t->code(), 14, r.warning.code);
+        return toEnum(t->code(), r.warning.code);
     }
     case EventType::session_end: {
         const auto* t = verified<fb::SessionEnd>(p, n);

@@ -105,34 +105,35 @@ CREATE VIEW passes AS
 CREATE VIEW declines AS
   SELECT d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code, e.name AS reason
   FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision WHERE d.decision <> 0;
-INSERT INTO enum_names VALUES
- ('device_type',0,'cpu'),('device_type',1,'gpu'),('device_type',2,'dsp'),('device_type',3,'other'),
- ('api',0,'hsa_amd_memory_pool_allocate'),('api',1,'hsa_memory_allocate'),('api',2,'hsa_amd_vmem_map'),
- ('pointer_type',0,'unknown'),('pointer_type',1,'hsa'),('pointer_type',2,'locked'),('pointer_type',3,'graphics'),
- ('pointer_type',4,'ipc'),
- ('classification',0,'tracked'),('classification',1,'kernarg'),('classification',2,'host'),
- ('classification',3,'fine-grained'),('classification',4,'executable'),('classification',5,'not-owned'),
- ('classification',6,'unknown-pointer'),
- ('variable_status',0,'captured'),('variable_status',1,'zero-address'),('variable_status',2,'zero-size'),
- ('variable_status',3,'too-large'),
- ('decision',0,'replayed'),('decision',1,'multi-packet'),('decision',2,'graph-launch'),
- ('decision',3,'snapshot-incomplete'),('decision',4,'footprint-budget'),('decision',5,'drain-timeout'),
- ('decision',6,'filtered'),('decision',7,'restore-failed'),('decision',8,'runtime-kernel'),
- ('decision',9,'unrestorable-memory'),('decision',10,'pass-timeout'),('decision',11,'no-private-queue'),
- ('decision',12,'out-of-memory'),('decision',13,'signal-unavailable'),
- ('region_kind',0,'allocation'),('region_kind',1,'module-variable'),
- ('snapshot_failure',0,'host-allocation'),('snapshot_failure',1,'copy-failed'),
- ('snapshot_failure',2,'inventory-reserve'),('snapshot_failure',3,'symbol-enumeration'),
- ('restore_skip',0,'freed'),('restore_skip',1,'reallocated'),('restore_skip',2,'copy-failed'),
- ('fidelity',-1,'not-checked'),('fidelity',0,'differed'),('fidelity',1,'matched'),
- ('async_copy_outcome',0,'not-fenced'),('async_copy_outcome',1,'waited'),('async_copy_outcome',2,'timed-out'),
- ('async_copy_outcome',3,'held'),
- ('warning',0,'general'),('warning',1,'graph-launch'),('warning',2,'snapshot-incomplete'),
- ('warning',3,'restore-failed'),('warning',4,'fidelity-mismatch'),('warning',5,'configuration'),
- ('warning',6,'emitter'),('warning',7,'drain-timeout'),('warning',8,'pass-timeout'),
- ('warning',9,'no-private-queue'),('warning',10,'footprint-budget'),('warning',11,'signal-unavailable'),
- ('warning',12,'out-of-memory'),('warning',13,'queue-intercept-failed'),('warning',14,'internal-error');
 )sql";
+
+/// Writes the enum_names rows of every list of vocabulary.hpp (records.hpp's kEnumTables); INSERT OR
+/// IGNORE, so that reopening a file written by an older build adds the values it did not know.
+/// Returns false with `error` set on an SQLite error.
+bool insertEnumNames(sqlite3* db, std::string& error) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO enum_names(enum, code, name) VALUES (?1, ?2, ?3)", -1,
+                           &st, nullptr) != SQLITE_OK) {
+        error = sqlite3_errmsg(db);
+        return false;
+    }
+    bool ok = true;
+    for (const EnumTable& table : kEnumTables) {
+        for (std::size_t i = 0; ok && i < table.count; ++i) {
+            sqlite3_bind_text(st, 1, table.table.data(), static_cast<int>(table.table.size()), SQLITE_STATIC);
+            sqlite3_bind_int64(st, 2, table.names[i].code);
+            sqlite3_bind_text(st, 3, table.names[i].name.data(), static_cast<int>(table.names[i].name.size()),
+                              SQLITE_STATIC);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+            sqlite3_reset(st);
+        }
+    }
+    if (!ok) {
+        error = sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
 
 constexpr const char* kIndexes = R"sql(
 CREATE INDEX IF NOT EXISTS allocations_address ON allocations(address);
@@ -379,9 +380,11 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
         std::snprintf(row, sizeof row,
                       "INSERT INTO session(id, format_version, created_wall_ns) VALUES (1, %d, %lld)",
                       kSessionFormatVersion, static_cast<long long>(wallClockNs()));
-        if (!store->exec(row) || !store->exec("COMMIT")) {
+        if (!store->exec(row) || !insertEnumNames(store->db_, store->error_) || !store->exec("COMMIT")) {
             return fail();
         }
+    } else if (!insertEnumNames(store->db_, store->error_)) {
+        return fail();
     }
     if (!store->prepareAll() || (!fresh && !store->loadState())) {
         return fail();

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "replayscope/ipc/vocabulary.hpp"
+
 namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
@@ -56,101 +58,92 @@ inline constexpr std::size_t kEventTypeSlots = 20;
 /// Lower-case name of an event type ("dispatch", ...); "unknown" for values outside the enum.
 std::string_view eventTypeName(EventType type) noexcept;
 
-enum class DeviceType : std::uint8_t { cpu = 0, gpu = 1, dsp = 2, other = 3 };
+enum class DeviceType : std::uint8_t { RS_IPC_DEVICE_TYPES(RS_IPC_ENUMERATOR) };
 
-/// Entry point an allocation came through.
-enum class AllocationApi : std::uint8_t {
-    memory_pool_allocate = 0,
-    memory_allocate = 1,
-    vmem_map = 2, ///< a mapping made by hsa_amd_vmem_map (its unmap is a FreeRecord)
-};
+/// Entry point an allocation came through (vocabulary.hpp).
+enum class AllocationApi : std::uint8_t { RS_IPC_ALLOCATION_APIS(RS_IPC_ENUMERATOR) };
 
 /// `hsa_amd_pointer_type_t` as reported by `hsa_amd_pointer_info` (unknown when not queried).
-enum class PointerType : std::uint8_t { unknown = 0, hsa = 1, locked = 2, graphics = 3, ipc = 4 };
+enum class PointerType : std::uint8_t { RS_IPC_POINTER_TYPES(RS_IPC_ENUMERATOR) };
 
 /// Tracking decision for an allocation (docs/mechanism.md#what-is-tracked).
-enum class AllocationClass : std::uint8_t {
-    tracked = 0,
-    excluded_kernarg = 1,
-    excluded_host = 2,
-    excluded_fine_grained = 3,
-    excluded_executable = 4,
-    excluded_not_owned = 5,
-    excluded_unknown_pointer = 6,
-};
+enum class AllocationClass : std::uint8_t { RS_IPC_ALLOCATION_CLASSES(RS_IPC_ENUMERATOR) };
 
 /// Fate of a module-scope variable found at snapshot time.
-enum class VariableStatus : std::uint8_t {
-    captured = 0,
-    skipped_zero_address = 1,
-    skipped_zero_size = 2,
-    skipped_too_large = 3, ///< over the 1 GiB sanity cap
-};
+enum class VariableStatus : std::uint8_t { RS_IPC_VARIABLE_STATUSES(RS_IPC_ENUMERATOR) };
 
-/// What the engine did with a dispatch: replayed, or declined with the reason.
-enum class DispatchDecision : std::uint8_t {
-    replayed = 0,
-    declined_multi_packet = 1,
-    declined_graph_launch = 2,
-    declined_snapshot_incomplete = 3,
-    declined_footprint_budget = 4,
-    declined_drain_timeout = 5,
-    declined_filtered = 6,
-    declined_restore_failed = 7, ///< a restore failed: remaining passes not run (docs/replay-failures.md)
-    declined_runtime_kernel = 8, ///< one of the HIP runtime's own blit kernels (docs/replay-failures.md)
-    declined_unrestorable_memory = 9, ///< an argument points into host or fine-grained memory
-    declined_pass_timeout = 10,       ///< a pass missed REPLAYSCOPE_PASS_TIMEOUT_MS; no further passes
-    declined_no_private_queue = 11,   ///< the private queue could not be created or stayed full
-    declined_out_of_memory = 12,      ///< the engine's own bookkeeping threw std::bad_alloc
-    declined_signal_unavailable = 13, ///< hsa_signal_create failed for a window signal
-};
+/// What the engine did with a dispatch: replayed, or declined with the reason (docs/replay-failures.md).
+enum class DispatchDecision : std::uint8_t { RS_IPC_DISPATCH_DECISIONS(RS_IPC_ENUMERATOR) };
 
 /// Kind of a captured region.
-enum class RegionKind : std::uint8_t { allocation = 0, module_variable = 1 };
+enum class RegionKind : std::uint8_t { RS_IPC_REGION_KINDS(RS_IPC_ENUMERATOR) };
 
-/// Why a snapshot (or one of its regions) failed. The first two name a region; the last two are
-/// whole-snapshot conditions (address 0).
-enum class SnapshotFailureReason : std::uint8_t {
-    host_allocation = 0, ///< std::bad_alloc for the host copy
-    copy_failed = 1,     ///< device-to-host copy failed
-    inventory_reserve = 2,
-    symbol_enumeration = 3,
-};
+/// Why a snapshot (or one of its regions) failed (vocabulary.hpp).
+enum class SnapshotFailureReason : std::uint8_t { RS_IPC_SNAPSHOT_FAILURE_REASONS(RS_IPC_ENUMERATOR) };
 
 /// Why a region was not restored before a pass.
-enum class RestoreSkipReason : std::uint8_t { freed = 0, reallocated = 1, copy_failed = 2 };
+enum class RestoreSkipReason : std::uint8_t { RS_IPC_RESTORE_SKIP_REASONS(RS_IPC_ENUMERATOR) };
 
 /// What happened to an hsa_amd_memory_async_copy that touched an agent inside a replay window.
-enum class AsyncCopyOutcome : std::uint8_t {
-    not_fenced = 0, ///< let through without waiting
-    waited = 1,     ///< held until the replay window ended
-    timed_out = 2,  ///< held, then let through when the wait timed out
-    held = 3,       ///< made to depend on the window's release signal (the host thread not blocked)
-};
+enum class AsyncCopyOutcome : std::uint8_t { RS_IPC_ASYNC_COPY_OUTCOMES(RS_IPC_ENUMERATOR) };
 
 /// Result of a pass's fidelity check (PassRecord::fidelity).
 inline constexpr std::int8_t kFidelityNotChecked = -1;
 inline constexpr std::int8_t kFidelityDiffered = 0;
 inline constexpr std::int8_t kFidelityMatched = 1;
 
-/// Warning category.
-enum class WarningCode : std::uint16_t {
-    general = 0,
-    graph_launch = 1,
-    snapshot_incomplete = 2,
-    restore_failed = 3,
-    fidelity_mismatch = 4,
-    configuration = 5,
-    emitter = 6,                 ///< raised by the emitter itself (e.g. queue overflow to the spool)
-    drain_timeout = 7,           ///< earlier work did not drain within REPLAYSCOPE_DRAIN_TIMEOUT_MS
-    pass_timeout = 8,            ///< a pass did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS
-    no_private_queue = 9,        ///< the private queue could not be created or stayed full
-    footprint_budget = 10,       ///< a snapshot would exceed REPLAYSCOPE_HOST_MEMORY_BUDGET
-    signal_unavailable = 11,     ///< hsa_signal_create failed
-    out_of_memory = 12,          ///< std::bad_alloc in the engine's bookkeeping
-    queue_intercept_failed = 13, ///< hsa_amd_queue_intercept_register failed: queue not replayed
-    internal_error = 14,         ///< an exception the engine caught and swallowed
+/// Warning category: the warning's cause (docs/replay-failures.md).
+enum class WarningCode : std::uint16_t { RS_IPC_WARNING_CODES(RS_IPC_ENUMERATOR) };
+
+#define RS_IPC_ENUM_NAME(identifier, value, name) EnumName{value, name},
+#define RS_IPC_VOCABULARY(Enum, list, table_name)                                                            \
+    template <>                                                                                              \
+    struct EnumVocabulary<Enum> {                                                                            \
+        static constexpr std::string_view table = table_name;                                                \
+        static constexpr EnumName names[] = {list(RS_IPC_ENUM_NAME)};                                        \
+    };                                                                                                       \
+    static_assert(contiguousFromZero(EnumVocabulary<Enum>::names), #list ": values 0, 1, 2, ...");
+RS_IPC_VOCABULARY(DeviceType, RS_IPC_DEVICE_TYPES, "device_type")
+RS_IPC_VOCABULARY(AllocationApi, RS_IPC_ALLOCATION_APIS, "api")
+RS_IPC_VOCABULARY(PointerType, RS_IPC_POINTER_TYPES, "pointer_type")
+RS_IPC_VOCABULARY(AllocationClass, RS_IPC_ALLOCATION_CLASSES, "classification")
+RS_IPC_VOCABULARY(VariableStatus, RS_IPC_VARIABLE_STATUSES, "variable_status")
+RS_IPC_VOCABULARY(DispatchDecision, RS_IPC_DISPATCH_DECISIONS, "decision")
+RS_IPC_VOCABULARY(RegionKind, RS_IPC_REGION_KINDS, "region_kind")
+RS_IPC_VOCABULARY(SnapshotFailureReason, RS_IPC_SNAPSHOT_FAILURE_REASONS, "snapshot_failure")
+RS_IPC_VOCABULARY(RestoreSkipReason, RS_IPC_RESTORE_SKIP_REASONS, "restore_skip")
+RS_IPC_VOCABULARY(AsyncCopyOutcome, RS_IPC_ASYNC_COPY_OUTCOMES, "async_copy_outcome")
+RS_IPC_VOCABULARY(WarningCode, RS_IPC_WARNING_CODES, "warning")
+#undef RS_IPC_VOCABULARY
+
+/// Names of the fidelity results (PassRecord::fidelity: -1, 0, 1), the session file's "fidelity" table.
+inline constexpr EnumName kFidelityNames[] = {RS_IPC_FIDELITY_RESULTS(RS_IPC_ENUM_NAME)};
+#undef RS_IPC_ENUM_NAME
+
+/// Every enum_names table of the session file, in the order they are written (docs/session-schema.md).
+#define RS_IPC_TABLE(Enum)                                                                                   \
+    EnumTable {                                                                                              \
+        EnumVocabulary<Enum>::table, EnumVocabulary<Enum>::names, std::size(EnumVocabulary<Enum>::names)     \
+    }
+// clang-format off
+inline constexpr EnumTable kEnumTables[] = {
+    RS_IPC_TABLE(DeviceType),
+    RS_IPC_TABLE(AllocationApi),
+    RS_IPC_TABLE(PointerType),
+    RS_IPC_TABLE(AllocationClass),
+    RS_IPC_TABLE(VariableStatus),
+    RS_IPC_TABLE(DispatchDecision),
+    RS_IPC_TABLE(RegionKind),
+    RS_IPC_TABLE(SnapshotFailureReason),
+    RS_IPC_TABLE(RestoreSkipReason),
+    EnumTable{"fidelity", kFidelityNames, std::size(kFidelityNames)},
+    RS_IPC_TABLE(AsyncCopyOutcome),
+    RS_IPC_TABLE(WarningCode),
 };
+// clang-format on
+#undef RS_IPC_TABLE
+static_assert(kFidelityNames[0].code == kFidelityNotChecked && kFidelityNames[1].code == kFidelityDiffered &&
+              kFidelityNames[2].code == kFidelityMatched);
 
 /// First frame of a connection: authenticates the target with the session token.
 struct HelloRecord {

@@ -1,0 +1,180 @@
+// The one vocabulary (vocabulary.hpp): every enum value has a name, frame validation accepts exactly the
+// listed values, and the session file's enum_names table is the list, row for row.
+#include "test_support.hpp"
+
+#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/session_store.hpp"
+
+#include <flatbuffers/flatbuffers.h>
+#include <sqlite3.h>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+#include <string>
+#include <tuple>
+
+using namespace rs::ipc;
+
+namespace {
+
+/// Rows (enum, code, name) of a session file's enum_names table.
+std::set<std::tuple<std::string, long long, std::string>> enumRows(const QString& path) {
+    std::set<std::tuple<std::string, long long, std::string>> rows;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return rows;
+    }
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "SELECT enum, code, name FROM enum_names", -1, &st, nullptr);
+    while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+        rows.emplace(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)), sqlite3_column_int64(st, 1),
+                     reinterpret_cast<const char*>(sqlite3_column_text(st, 2)));
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rows;
+}
+
+void execSql(const QString& path, const char* statement) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.toLocal8Bit().constData(), &db);
+    sqlite3_exec(db, statement, nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+}
+
+/// Encodes `r` as a frame and decodes it again.
+FrameError roundTrip(const Record& r, Record& decoded) {
+    flatbuffers::FlatBufferBuilder builder;
+    std::vector<std::uint8_t> bytes;
+    appendFrame(r, builder, bytes);
+    FrameHeader header{};
+    std::size_t used = 0;
+    return decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, decoded, header, used);
+}
+
+/// Names are lower case, digits, '-' or '_' (the HSA entry points of AllocationApi), never empty.
+bool wellFormed(std::string_view name) {
+    if (name.empty()) {
+        return false;
+    }
+    for (char c : name) {
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+class VocabularyTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void everyValueHasADistinctName() {
+        std::set<std::string_view> tables;
+        for (const EnumTable& t : kEnumTables) {
+            QVERIFY2(tables.insert(t.table).second, t.table.data());
+            QVERIFY(t.count >= 2);
+            std::set<std::string_view> names;
+            for (std::size_t i = 0; i < t.count; ++i) {
+                QVERIFY2(wellFormed(t.names[i].name), t.table.data());
+                QVERIFY2(t.names[i].name != "unknown" || t.table == "pointer_type", t.table.data());
+                QVERIFY2(names.insert(t.names[i].name).second, t.names[i].name.data());
+            }
+        }
+        QCOMPARE(tables.size(), std::size(kEnumTables));
+    }
+    void namesOfTheNewValues() {
+        QCOMPARE(enumMax<DispatchDecision>(), 13u);
+        QCOMPARE(enumName(DispatchDecision::declined_pass_timeout), std::string_view("pass-timeout"));
+        QCOMPARE(enumName(DispatchDecision::declined_no_private_queue), std::string_view("no-private-queue"));
+        QCOMPARE(enumName(DispatchDecision::declined_out_of_memory), std::string_view("out-of-memory"));
+        QCOMPARE(enumName(DispatchDecision::declined_signal_unavailable),
+                 std::string_view("signal-unavailable"));
+        QCOMPARE(static_cast<int>(DispatchDecision::declined_signal_unavailable), 13);
+        QCOMPARE(enumMax<AsyncCopyOutcome>(), 3u);
+        QCOMPARE(enumName(AsyncCopyOutcome::held), std::string_view("held"));
+        QCOMPARE(enumMax<WarningCode>(), 14u);
+        QCOMPARE(enumName(WarningCode::internal_error), std::string_view("internal-error"));
+        QCOMPARE(enumName(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
+        // Outside the list (e.g. a value from a newer build).
+        QCOMPARE(enumName(static_cast<DispatchDecision>(14)), std::string_view("unknown"));
+        QCOMPARE(enumName(static_cast<WarningCode>(200)), std::string_view("unknown"));
+    }
+    void existingNamesAreStable() {
+        // Session files written by earlier builds hold these codes; their names never change.
+        QCOMPARE(enumName(DispatchDecision::declined_drain_timeout), std::string_view("drain-timeout"));
+        QCOMPARE(static_cast<int>(DispatchDecision::declined_drain_timeout), 5);
+        QCOMPARE(enumName(DispatchDecision::declined_unrestorable_memory),
+                 std::string_view("unrestorable-memory"));
+        QCOMPARE(enumName(AllocationClass::excluded_unknown_pointer), std::string_view("unknown-pointer"));
+        QCOMPARE(enumName(AllocationApi::vmem_map), std::string_view("hsa_amd_vmem_map"));
+        QCOMPARE(enumName(WarningCode::general), std::string_view("general"));
+        QCOMPARE(enumName(WarningCode::emitter), std::string_view("emitter"));
+        QCOMPARE(enumName(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
+    }
+    void frameValidationAcceptsExactlyTheList() {
+        Record r = rs::test::dispatchRecord(1, 7);
+        Record out{};
+        r.dispatch.decision = DispatchDecision::declined_signal_unavailable;
+        QCOMPARE(roundTrip(r, out), FrameError::none);
+        QCOMPARE(out.dispatch.decision, DispatchDecision::declined_signal_unavailable);
+        r.dispatch.decision = static_cast<DispatchDecision>(enumMax<DispatchDecision>() + 1);
+        QCOMPARE(roundTrip(r, out), FrameError::invalid_payload);
+
+        Record w{};
+        w.type = EventType::warning;
+        w.sequence = 2;
+        w.warning = {7, 0, WarningCode::internal_error};
+        QCOMPARE(roundTrip(w, out), FrameError::none);
+        QCOMPARE(out.warning.code, WarningCode::internal_error);
+        w.warning.code = static_cast<WarningCode>(enumMax<WarningCode>() + 1);
+        QCOMPARE(roundTrip(w, out), FrameError::invalid_payload);
+
+        Record c{};
+        c.type = EventType::async_copy;
+        c.sequence = 3;
+        c.async_copy = {1, 2, 3, 4, 5, 6, AsyncCopyOutcome::held};
+        QCOMPARE(roundTrip(c, out), FrameError::none);
+        QCOMPARE(out.async_copy.outcome, AsyncCopyOutcome::held);
+        c.async_copy.outcome = static_cast<AsyncCopyOutcome>(4);
+        QCOMPARE(roundTrip(c, out), FrameError::invalid_payload);
+    }
+    void sessionFileTablesAreTheList() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/v.rsdb";
+        std::string error;
+        {
+            auto store = SessionStore::open(path.toStdString(), SessionStore::Mode::create, error);
+            QVERIFY2(store, error.c_str());
+            store->insert(rs::test::dispatchRecord(1, 1));
+            QVERIFY(store->finish("test"));
+        }
+        std::set<std::tuple<std::string, long long, std::string>> expected;
+        for (const EnumTable& t : kEnumTables) {
+            for (std::size_t i = 0; i < t.count; ++i) {
+                expected.emplace(std::string(t.table), t.names[i].code, std::string(t.names[i].name));
+            }
+        }
+        const auto rows = enumRows(path);
+        QCOMPARE(rows.size(), expected.size());
+        QVERIFY(rows == expected);
+        QVERIFY(rows.count({"decision", 11, "no-private-queue"}) == 1);
+        QVERIFY(rows.count({"fidelity", -1, "not-checked"}) == 1);
+
+        // A file written before the new values existed gains them when it is opened for appending.
+        execSql(path, "DELETE FROM enum_names WHERE (enum='decision' AND code>=10) OR enum='warning'");
+        QCOMPARE(enumRows(path).size(), expected.size() - 4 - std::size(EnumVocabulary<WarningCode>::names));
+        {
+            auto store = SessionStore::open(path.toStdString(), SessionStore::Mode::append, error);
+            QVERIFY2(store, error.c_str());
+        }
+        QVERIFY(enumRows(path) == expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(VocabularyTest)
+#include "tst_ipc_vocabulary.moc"
