@@ -19,7 +19,7 @@ hsa_status_t hsa_amd_queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priori
     if (priority != HSA_AMD_QUEUE_PRIORITY_LOW && priority != HSA_AMD_QUEUE_PRIORITY_NORMAL &&
         priority != HSA_AMD_QUEUE_PRIORITY_HIGH)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    h->priority.store(priority, std::memory_order_release);
+    h->controller->settings().priority.store(priority, std::memory_order_release);
     return HSA_STATUS_SUCCESS;
 }
 
@@ -34,8 +34,9 @@ hsa_status_t hsa_amd_queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     if (num_cu_mask_count % 32 != 0)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    std::lock_guard lock(h->cu_mask_mutex);
-    h->cu_mask.assign(cu_mask, cu_mask + num_cu_mask_count / 32);
+    QueueHeader& target = h->controller->settings(); // an intercept proxy forwards to its lower queue
+    std::lock_guard lock(target.cu_mask_mutex);
+    target.cu_mask.assign(cu_mask, cu_mask + num_cu_mask_count / 32);
     return HSA_STATUS_SUCCESS;
 }
 
@@ -51,12 +52,14 @@ hsa_status_t hsa_amd_queue_cu_get_mask(const hsa_queue_t* queue, uint32_t num_cu
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     // The recorded mask; bits of compute units it does not name are set (the default enables all 104).
     constexpr uint32_t kComputeUnits = 104;
-    std::lock_guard lock(h->cu_mask_mutex);
+    QueueHeader& source = h->controller->settings();
+    std::lock_guard lock(source.cu_mask_mutex);
     for (uint32_t word = 0; word < num_cu_mask_count / 32; ++word) {
         uint32_t all = 0;
         for (uint32_t bit = 0; bit < 32; ++bit)
             all |= (word * 32 + bit < kComputeUnits) ? (1u << bit) : 0u;
-        cu_mask[word] = h->cu_mask.empty() ? all : (word < h->cu_mask.size() ? h->cu_mask[word] & all : 0u);
+        cu_mask[word] =
+            source.cu_mask.empty() ? all : (word < source.cu_mask.size() ? source.cu_mask[word] & all : 0u);
     }
     return HSA_STATUS_SUCCESS;
 }

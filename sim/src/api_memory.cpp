@@ -48,7 +48,8 @@ hsa_status_t free_pool_memory(void* ptr) {
         return HSA_STATUS_SUCCESS; // as ROCr: freeing null is a no-op
     auto& rt = Runtime::instance();
     auto found = rt.allocations().find(ptr);
-    if (!found || found->source != Allocation::Source::Pool || found->base != reinterpret_cast<uintptr_t>(ptr))
+    if (!found || found->source != Allocation::Source::Pool ||
+        found->base != reinterpret_cast<uintptr_t>(ptr))
         return HSA_STATUS_ERROR_INVALID_ALLOCATION;
     auto a = rt.allocations().erase(found->base);
     if (!a)
@@ -96,7 +97,8 @@ bool is_device_memory(const void* p) {
 
 } // namespace
 
-hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags, void** ptr) {
+hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool, size_t size, uint32_t flags,
+                                          void** ptr) {
     SIM_REQUIRE_INIT();
     MemoryPool* pool = Runtime::instance().pool(memory_pool.handle);
     if (!pool)
@@ -149,15 +151,15 @@ hsa_status_t hsa_memory_copy(void* dst, const void* src, size_t size) {
     const bool src_dev = is_device_memory(src), dst_dev = is_device_memory(dst);
     if (src_dev && !dst_dev && cfg.next_d2h_copy_fails())
         return HSA_STATUS_ERROR;
-    if (!src_dev && dst_dev && cfg.next_h2d_copy_fails())
+    if (!src_dev && dst_dev && cfg.next_h2d_copy_fails(size))
         return HSA_STATUS_ERROR;
     std::memmove(dst, src, size);
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent,
-                                       size_t size, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
-                                       hsa_signal_t completion_signal) {
+hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const void* src,
+                                       hsa_agent_t src_agent, size_t size, uint32_t num_dep_signals,
+                                       const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
     SIM_REQUIRE_INIT();
     auto& rt = Runtime::instance();
     if (!dst || !src || !rt.agent(dst_agent) || !rt.agent(src_agent) || (num_dep_signals && !dep_signals))
@@ -175,9 +177,9 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const v
 
 hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset,
                                             const hsa_pitched_ptr_t* src, const hsa_dim3_t* src_offset,
-                                            const hsa_dim3_t* range, hsa_agent_t copy_agent, hsa_amd_copy_direction_t dir,
-                                            uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
-                                            hsa_signal_t completion_signal) {
+                                            const hsa_dim3_t* range, hsa_agent_t copy_agent,
+                                            hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
+                                            const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
     SIM_REQUIRE_INIT();
     // Checks in ROCr 5.2.3's order (src/core/runtime/hsa_ext_amd.cpp).
     if (!dst || !src || !dst_offset || !src_offset || !range)
@@ -209,7 +211,8 @@ hsa_status_t hsa_amd_memory_async_copy_rect(const hsa_pitched_ptr_t* dst, const 
             for (uint32_t y = 0; y < r.y; ++y) {
                 char* to = static_cast<char*>(d.base) + (doff.z + z) * static_cast<size_t>(d.slice) +
                            (doff.y + y) * static_cast<size_t>(d.pitch) + doff.x;
-                const char* from = static_cast<const char*>(s.base) + (soff.z + z) * static_cast<size_t>(s.slice) +
+                const char* from = static_cast<const char*>(s.base) +
+                                   (soff.z + z) * static_cast<size_t>(s.slice) +
                                    (soff.y + y) * static_cast<size_t>(s.pitch) + soff.x;
                 std::memmove(to, from, r.x);
             }
@@ -226,8 +229,8 @@ hsa_status_t hsa_amd_memory_fill(void* ptr, uint32_t value, size_t count) {
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents, const uint32_t* flags,
-                                         const void* ptr) {
+hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents,
+                                         const uint32_t* flags, const void* ptr) {
     SIM_REQUIRE_INIT();
     (void)flags;
     auto& rt = Runtime::instance();
@@ -249,7 +252,8 @@ hsa_status_t hsa_amd_agents_allow_access(uint32_t num_agents, const hsa_agent_t*
     return known ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 
-hsa_status_t hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t* agents, int num_agent, void** agent_ptr) {
+hsa_status_t hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t* agents, int num_agent,
+                                 void** agent_ptr) {
     SIM_REQUIRE_INIT();
     auto& rt = Runtime::instance();
     if (!host_ptr || size == 0 || !agent_ptr || (num_agent > 0 && !agents))
@@ -345,7 +349,8 @@ hsa_status_t hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_t* info,
 
 hsa_status_t hsa_amd_pointer_info_set_userdata(const void* ptr, void* userdata) {
     SIM_REQUIRE_INIT();
-    bool known = Runtime::instance().allocations().update(ptr, [&](Allocation& a) { a.user_data = userdata; });
+    bool known =
+        Runtime::instance().allocations().update(ptr, [&](Allocation& a) { a.user_data = userdata; });
     return known ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
 

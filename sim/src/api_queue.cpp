@@ -25,6 +25,8 @@ hsa_status_t create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
         return HSA_STATUS_ERROR_INVALID_AGENT;
     if (!queue || !valid_size(a, size))
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (rt.config().next_queue_create_fails())
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES; // HSA_SIM_FAIL_QUEUE_CREATE
     auto* q = new (std::nothrow) Queue(a, size, type, callback, data);
     if (!q || !q->header().queue.base_address) {
         delete q;
@@ -35,13 +37,15 @@ hsa_status_t create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
     return HSA_STATUS_SUCCESS;
 }
 
-QueueHeader* header_of(const hsa_queue_t* q) { return QueueHeader::from(q); }
+QueueHeader* header_of(const hsa_queue_t* q) {
+    return QueueHeader::from(q);
+}
 
 } // namespace
 
 hsa_status_t hsa_queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
-                              void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data, uint32_t, uint32_t,
-                              hsa_queue_t** queue) {
+                              void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data, uint32_t,
+                              uint32_t, hsa_queue_t** queue) {
     return create<HardwareQueue>(agent, size, type, callback, data, queue);
 }
 
@@ -128,9 +132,15 @@ uint64_t hsa_queue_add_write_index_scacq_screl(const hsa_queue_t* q, uint64_t v)
     QueueHeader* h = header_of(q);
     return h ? h->write_index.fetch_add(v, std::memory_order_acq_rel) : 0;
 }
-uint64_t hsa_queue_add_write_index_scacquire(const hsa_queue_t* q, uint64_t v) { return api::hsa_queue_add_write_index_scacq_screl(q, v); }
-uint64_t hsa_queue_add_write_index_relaxed(const hsa_queue_t* q, uint64_t v) { return api::hsa_queue_add_write_index_scacq_screl(q, v); }
-uint64_t hsa_queue_add_write_index_screlease(const hsa_queue_t* q, uint64_t v) { return api::hsa_queue_add_write_index_scacq_screl(q, v); }
+uint64_t hsa_queue_add_write_index_scacquire(const hsa_queue_t* q, uint64_t v) {
+    return api::hsa_queue_add_write_index_scacq_screl(q, v);
+}
+uint64_t hsa_queue_add_write_index_relaxed(const hsa_queue_t* q, uint64_t v) {
+    return api::hsa_queue_add_write_index_scacq_screl(q, v);
+}
+uint64_t hsa_queue_add_write_index_screlease(const hsa_queue_t* q, uint64_t v) {
+    return api::hsa_queue_add_write_index_scacq_screl(q, v);
+}
 void hsa_queue_store_read_index_relaxed(const hsa_queue_t* q, uint64_t v) {
     // Reserved to the packet processor by the spec; accepted as ROCr does.
     if (QueueHeader* h = header_of(q))

@@ -11,7 +11,9 @@ namespace sim::api {
 
 namespace {
 
-Signal* checked(hsa_signal_t s) { return Signal::from(s); }
+Signal* checked(hsa_signal_t s) {
+    return Signal::from(s);
+}
 
 template <typename Op>
 int64_t modify(hsa_signal_t s, Op op) {
@@ -21,10 +23,13 @@ int64_t modify(hsa_signal_t s, Op op) {
 
 } // namespace
 
-hsa_status_t hsa_signal_create(hsa_signal_value_t initial_value, uint32_t, const hsa_agent_t*, hsa_signal_t* signal) {
+hsa_status_t hsa_signal_create(hsa_signal_value_t initial_value, uint32_t, const hsa_agent_t*,
+                               hsa_signal_t* signal) {
     SIM_REQUIRE_INIT();
     if (!signal)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    if (Runtime::instance().config().next_signal_create_fails())
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES; // HSA_SIM_FAIL_SIGNAL_CREATE
     auto* s = new (std::nothrow) Signal();
     if (!s)
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -57,23 +62,36 @@ hsa_signal_value_t hsa_signal_load_scacquire(hsa_signal_t s) {
 }
 
 void hsa_signal_store_relaxed(hsa_signal_t s, hsa_signal_value_t v) {
-    modify(s, [v](auto& a) { a.store(v, std::memory_order_seq_cst); return v; });
+    modify(s, [v](auto& a) {
+        a.store(v, std::memory_order_seq_cst);
+        return v;
+    });
 }
-void hsa_signal_store_screlease(hsa_signal_t s, hsa_signal_value_t v) { api::hsa_signal_store_relaxed(s, v); }
+void hsa_signal_store_screlease(hsa_signal_t s, hsa_signal_value_t v) {
+    api::hsa_signal_store_relaxed(s, v);
+}
 void hsa_signal_silent_store_relaxed(hsa_signal_t s, hsa_signal_value_t v) {
     // A silent store changes the value without waking waiters (HSA 1.2 §2.3.1.4).
     if (Signal* sig = checked(s))
         sig->value.store(v, std::memory_order_seq_cst);
 }
-void hsa_signal_silent_store_screlease(hsa_signal_t s, hsa_signal_value_t v) { api::hsa_signal_silent_store_relaxed(s, v); }
+void hsa_signal_silent_store_screlease(hsa_signal_t s, hsa_signal_value_t v) {
+    api::hsa_signal_silent_store_relaxed(s, v);
+}
 
 #define SIM_SIGNAL_RMW(op, expr)                                                                             \
     void hsa_signal_##op##_relaxed(hsa_signal_t s, hsa_signal_value_t v) {                                   \
         modify(s, [v](auto& a) { return expr; });                                                            \
     }                                                                                                        \
-    void hsa_signal_##op##_scacquire(hsa_signal_t s, hsa_signal_value_t v) { api::hsa_signal_##op##_relaxed(s, v); } \
-    void hsa_signal_##op##_screlease(hsa_signal_t s, hsa_signal_value_t v) { api::hsa_signal_##op##_relaxed(s, v); } \
-    void hsa_signal_##op##_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) { api::hsa_signal_##op##_relaxed(s, v); }
+    void hsa_signal_##op##_scacquire(hsa_signal_t s, hsa_signal_value_t v) {                                 \
+        api::hsa_signal_##op##_relaxed(s, v);                                                                \
+    }                                                                                                        \
+    void hsa_signal_##op##_screlease(hsa_signal_t s, hsa_signal_value_t v) {                                 \
+        api::hsa_signal_##op##_relaxed(s, v);                                                                \
+    }                                                                                                        \
+    void hsa_signal_##op##_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) {                               \
+        api::hsa_signal_##op##_relaxed(s, v);                                                                \
+    }
 
 SIM_SIGNAL_RMW(and, a.fetch_and(v) & v)
 SIM_SIGNAL_RMW(or, a.fetch_or(v) | v)
@@ -87,12 +105,21 @@ hsa_signal_value_t hsa_signal_exchange_relaxed(hsa_signal_t s, hsa_signal_value_
     if (!sig)
         return 0;
     int64_t old = 0;
-    sig->modify([&](auto& a) { old = a.exchange(v); return v; });
+    sig->modify([&](auto& a) {
+        old = a.exchange(v);
+        return v;
+    });
     return old;
 }
-hsa_signal_value_t hsa_signal_exchange_scacquire(hsa_signal_t s, hsa_signal_value_t v) { return api::hsa_signal_exchange_relaxed(s, v); }
-hsa_signal_value_t hsa_signal_exchange_screlease(hsa_signal_t s, hsa_signal_value_t v) { return api::hsa_signal_exchange_relaxed(s, v); }
-hsa_signal_value_t hsa_signal_exchange_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) { return api::hsa_signal_exchange_relaxed(s, v); }
+hsa_signal_value_t hsa_signal_exchange_scacquire(hsa_signal_t s, hsa_signal_value_t v) {
+    return api::hsa_signal_exchange_relaxed(s, v);
+}
+hsa_signal_value_t hsa_signal_exchange_screlease(hsa_signal_t s, hsa_signal_value_t v) {
+    return api::hsa_signal_exchange_relaxed(s, v);
+}
+hsa_signal_value_t hsa_signal_exchange_scacq_screl(hsa_signal_t s, hsa_signal_value_t v) {
+    return api::hsa_signal_exchange_relaxed(s, v);
+}
 
 hsa_signal_value_t hsa_signal_cas_relaxed(hsa_signal_t s, hsa_signal_value_t expected, hsa_signal_value_t v) {
     Signal* sig = checked(s);
@@ -102,9 +129,15 @@ hsa_signal_value_t hsa_signal_cas_relaxed(hsa_signal_t s, hsa_signal_value_t exp
     sig->modify([&](auto& a) { return a.compare_exchange_strong(observed, v) ? v : observed; });
     return observed;
 }
-hsa_signal_value_t hsa_signal_cas_scacquire(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) { return api::hsa_signal_cas_relaxed(s, e, v); }
-hsa_signal_value_t hsa_signal_cas_screlease(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) { return api::hsa_signal_cas_relaxed(s, e, v); }
-hsa_signal_value_t hsa_signal_cas_scacq_screl(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) { return api::hsa_signal_cas_relaxed(s, e, v); }
+hsa_signal_value_t hsa_signal_cas_scacquire(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) {
+    return api::hsa_signal_cas_relaxed(s, e, v);
+}
+hsa_signal_value_t hsa_signal_cas_screlease(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) {
+    return api::hsa_signal_cas_relaxed(s, e, v);
+}
+hsa_signal_value_t hsa_signal_cas_scacq_screl(hsa_signal_t s, hsa_signal_value_t e, hsa_signal_value_t v) {
+    return api::hsa_signal_cas_relaxed(s, e, v);
+}
 
 hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t s, hsa_signal_condition_t condition,
                                              hsa_signal_value_t compare_value, uint64_t timeout_hint,
@@ -145,7 +178,8 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals, h
         const uint64_t now = now_ns();
         if (now >= deadline)
             return UINT32_MAX;
-        monitor.wait_for_change(epoch, poll ? std::min(deadline, now + Signal::kValuePointerPollNs) : deadline);
+        monitor.wait_for_change(epoch,
+                                poll ? std::min(deadline, now + Signal::kValuePointerPollNs) : deadline);
     }
 }
 
@@ -165,8 +199,9 @@ hsa_status_t hsa_amd_signal_value_pointer(hsa_signal_t signal, volatile hsa_sign
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condition_t cond, hsa_signal_value_t value,
-                                          hsa_amd_signal_handler handler, void* arg) {
+hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal, hsa_signal_condition_t cond,
+                                          hsa_signal_value_t value, hsa_amd_signal_handler handler,
+                                          void* arg) {
     SIM_REQUIRE_INIT();
     Signal* sig = checked(signal);
     if (!sig)

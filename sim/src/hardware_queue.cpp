@@ -3,6 +3,7 @@
 #include "agent.h"
 #include "clock.h"
 #include "dispatch_geometry.h"
+#include "dispatch_log.h"
 #include "executable.h"
 #include "runtime.h"
 #include "sim_signal.h"
@@ -22,8 +23,12 @@ namespace {
 
 std::atomic<uint64_t> g_next_queue_id{1};
 
-constexpr uint16_t packet_type(uint16_t header) { return header & 0xff; }
-constexpr bool barrier_bit(uint16_t header) { return (header >> HSA_PACKET_HEADER_BARRIER) & 1; }
+constexpr uint16_t packet_type(uint16_t header) {
+    return header & 0xff;
+}
+constexpr bool barrier_bit(uint16_t header) {
+    return (header >> HSA_PACKET_HEADER_BARRIER) & 1;
+}
 
 uint16_t load_header(const void* slot) {
     return __atomic_load_n(static_cast<const uint16_t*>(slot), __ATOMIC_ACQUIRE);
@@ -41,7 +46,9 @@ void* allocate_packet_ring(uint32_t size) {
     return ring;
 }
 
-void free_packet_ring(void* ring) { std::free(ring); }
+void free_packet_ring(void* ring) {
+    std::free(ring);
+}
 
 HardwareQueue::HardwareQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
                              void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data)
@@ -144,8 +151,8 @@ void HardwareQueue::process() {
         const uint64_t index = header_.read_index.load(std::memory_order_relaxed);
         // Wait for a published packet: announced on the doorbell and its header valid.
         cv_.wait_for(lock, std::chrono::milliseconds(5), [&] {
-            return stopping_ ||
-                   (!inactive_ && announced_ >= static_cast<int64_t>(index) && packet_type(slot_header(index)) != HSA_PACKET_TYPE_INVALID);
+            return stopping_ || (!inactive_ && announced_ >= static_cast<int64_t>(index) &&
+                                 packet_type(slot_header(index)) != HSA_PACKET_TYPE_INVALID);
         });
         if (stopping_) {
             cv_.wait(lock, [&] { return in_flight_ == 0; });
@@ -175,7 +182,8 @@ void HardwareQueue::process() {
             std::memcpy(&barrier, packet, 64);
             lock.unlock();
             const uint64_t start = now_ns();
-            // AND: every non-null dependency reaches 0. OR: any one does (a packet with none completes at once).
+            // AND: every non-null dependency reaches 0. OR: any one does (a packet with none completes at
+            // once).
             std::vector<Signal*> deps;
             for (auto d : barrier.dep_signal) {
                 if (Signal* s = Signal::from(d))
@@ -201,15 +209,16 @@ void HardwareQueue::process() {
                 }
             }
             // Consume the slot before signalling completion.
-            __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
-                             __ATOMIC_RELEASE);
+            __atomic_store_n(reinterpret_cast<uint16_t*>(slot),
+                             static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
             header_.read_index.store(index + 1, std::memory_order_release);
             complete(barrier.completion_signal, start, now_ns());
             if (space_listener_)
                 space_listener_();
             lock.lock();
             continue;
-        } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && packet[2] == HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
+        } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC &&
+                   packet[2] == HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
             hsa_amd_barrier_value_packet_t barrier;
             std::memcpy(&barrier, packet, 64);
             Signal* watched = Signal::from(barrier.signal);
@@ -225,8 +234,8 @@ void HardwareQueue::process() {
                 lock.lock();
                 continue; // the queue is being destroyed: the packet never completes
             }
-            __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
-                             __ATOMIC_RELEASE);
+            __atomic_store_n(reinterpret_cast<uint16_t*>(slot),
+                             static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
             header_.read_index.store(index + 1, std::memory_order_release);
             complete(barrier.completion_signal, start, now_ns());
             if (space_listener_)
@@ -255,7 +264,8 @@ bool HardwareQueue::wait_barrier_value(Signal& watched, const hsa_amd_barrier_va
     auto& monitor = SignalMonitor::instance();
     for (;;) {
         const uint64_t epoch = monitor.epoch();
-        if (Signal::satisfied(condition, watched.value.load(std::memory_order_acquire) & barrier.mask, barrier.value))
+        if (Signal::satisfied(condition, watched.value.load(std::memory_order_acquire) & barrier.mask,
+                              barrier.value))
             return true;
         {
             std::lock_guard check(mutex_);
@@ -291,9 +301,13 @@ void HardwareQueue::worker() {
 
 namespace {
 
-/// HSA_SIM_KERNEL_MIN_TIME: a dispatch of `name` that started at `start` lasts at least that long.
-void wait_min_time(const std::string& name, uint64_t start) {
-    const uint64_t min_ns = Runtime::instance().config().kernel_min_time_ns(name);
+/// HSA_SIM_KERNEL_TIME_NS: a dispatch of `kernel` (named by its symbol, with or without ".kd") that started
+/// at `start` lasts at least that long.
+void wait_min_time(const KernelObject& kernel, uint64_t start) {
+    const auto& config = Runtime::instance().config();
+    uint64_t min_ns = config.kernel_min_time_ns(kernel.name);
+    if (!min_ns && !kernel.symbol_name.empty())
+        min_ns = config.kernel_min_time_ns(kernel.symbol_name);
     if (min_ns) {
         const uint64_t until = start + min_ns;
         for (uint64_t now = now_ns(); now < until; now = now_ns())
@@ -330,8 +344,10 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
             fail(st);
             return;
         }
-        wait_min_time(kernel->name, start);
-        complete(packet.completion_signal, start, now_ns());
+        wait_min_time(*kernel, start);
+        const uint64_t end = now_ns();
+        log_dispatch(*kernel, packet, start, end);
+        complete(packet.completion_signal, start, end);
         return;
     }
     hsa_sim_dispatch_t d{};
@@ -342,8 +358,35 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     d.agent_handle = header_.agent ? header_.agent->handle().handle : 0;
     const uint64_t start = now_ns();
     kernel->entry(&d);
-    wait_min_time(kernel->name, start);
-    complete(packet.completion_signal, start, now_ns());
+    wait_min_time(*kernel, start);
+    const uint64_t end = now_ns();
+    log_dispatch(*kernel, packet, start, end);
+    complete(packet.completion_signal, start, end);
+}
+
+void HardwareQueue::log_dispatch(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
+                                 uint64_t start, uint64_t end) {
+    if (Runtime::instance().config().dispatch_log_path.empty())
+        return;
+    DispatchLogRecord r;
+    r.queue_id = header_.queue.id;
+    r.agent_index = header_.agent ? header_.agent->gpu_index : 0;
+    r.type = header_.queue.type;
+    {
+        std::lock_guard lock(header_.cu_mask_mutex);
+        r.cu_mask = header_.cu_mask;
+    }
+    r.priority = header_.priority.load(std::memory_order_acquire);
+    r.kernel = kernel.symbol_name;
+    if (r.kernel.empty()) {
+        r.kernel = kernel.name;
+        if (r.kernel.size() > 3 && r.kernel.compare(r.kernel.size() - 3, 3, ".kd") == 0)
+            r.kernel.resize(r.kernel.size() - 3);
+    }
+    r.completion = packet.completion_signal.handle;
+    r.start_ns = start;
+    r.end_ns = end;
+    append_dispatch_log(r);
 }
 
 void HardwareQueue::complete(hsa_signal_t completion, uint64_t start, uint64_t end) {

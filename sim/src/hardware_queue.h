@@ -16,6 +16,7 @@
 namespace sim {
 
 struct Signal;
+struct KernelObject;
 
 /// A user-mode queue of a GPU agent. One packet-processor thread consumes packets in order, from the
 /// read index up to the last index announced on the doorbell: kernel-dispatch packets are launched on a
@@ -26,7 +27,7 @@ struct Signal;
 /// set to INVALID and the read index advanced; a packet's completion signal is decremented when it
 /// completes, with its start/end ticks recorded there when profiling is enabled.
 class HardwareQueue final : public QueueController {
-public:
+  public:
     static constexpr unsigned kMaxInFlight = 4;
 
     /// Creates the ring and starts the processor. `callback` (may be null) receives queue errors.
@@ -46,13 +47,17 @@ public:
     /// Called (on the processor thread) whenever slots were freed; the intercept queue drains its stash.
     void set_space_listener(std::function<void()> listener) { space_listener_ = std::move(listener); }
 
-private:
+  private:
     void process();
     void launch_kernel(const hsa_kernel_dispatch_packet_t& packet);
     /// Blocks (processor thread, queue lock not held) until `(watched value & mask) cond value` holds for
-    /// an AMD BARRIER_VALUE vendor packet (hsa_ext_amd.h): true; or until the queue is being destroyed: false.
+    /// an AMD BARRIER_VALUE vendor packet (hsa_ext_amd.h): true; or until the queue is being destroyed:
+    /// false.
     bool wait_barrier_value(Signal& watched, const hsa_amd_barrier_value_packet_t& barrier);
     void run_kernel(const hsa_kernel_dispatch_packet_t& packet);
+    /// HSA_SIM_DISPATCH_LOG line of a dispatch that completed (before its completion signal is decremented).
+    void log_dispatch(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet, uint64_t start,
+                      uint64_t end);
     void complete(hsa_signal_t completion, uint64_t start, uint64_t end);
     void fail(hsa_status_t status);
     void worker();
@@ -65,15 +70,15 @@ private:
     std::function<void()> space_listener_;
 
     std::mutex mutex_;
-    std::condition_variable cv_;      ///< doorbell, completions, stop
-    int64_t announced_ = -1;          ///< highest index stored to the doorbell
+    std::condition_variable cv_; ///< doorbell, completions, stop
+    int64_t announced_ = -1;     ///< highest index stored to the doorbell
     unsigned in_flight_ = 0;
     bool stopping_ = false;
     bool inactive_ = false;
     std::deque<hsa_kernel_dispatch_packet_t> launches_;
     std::vector<std::thread> workers_;
     unsigned idle_workers_ = 0;
-    std::mutex submit_mutex_;         ///< serialises submit() writers
+    std::mutex submit_mutex_; ///< serialises submit() writers
     std::thread processor_;
 };
 

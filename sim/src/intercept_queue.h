@@ -24,7 +24,7 @@ namespace sim {
 /// packets to an overflow stash, submitted as slots free up. A doorbell store made from inside a handler
 /// on the same thread is deferred to another thread.
 class InterceptQueue final : public QueueController {
-public:
+  public:
     InterceptQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
                    void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data);
     ~InterceptQueue() override;
@@ -32,6 +32,7 @@ public:
     void on_doorbell(int64_t value) override;
     void inactivate() override;
     QueueHeader& header() override { return header_; }
+    QueueHeader& settings() override { return hardware_->header(); }
     void set_profiling(bool on) override {
         header_.profiling.store(on);
         hardware_->set_profiling(on);
@@ -40,7 +41,7 @@ public:
     /// hsa_amd_queue_intercept_register.
     void add_handler(hsa_amd_queue_intercept_handler handler, void* data);
 
-private:
+  private:
     struct Handler {
         hsa_amd_queue_intercept_handler fn;
         void* data;
@@ -49,7 +50,7 @@ private:
     struct Invocation {
         InterceptQueue* queue;
         uint64_t user_packet_index;
-        int level;                 ///< index of the handler whose writer is being called
+        int level; ///< index of the handler whose writer is being called
         std::vector<bool> writer_used;
     };
     static void writer(const void* packets, uint64_t count);
@@ -60,7 +61,7 @@ private:
     QueueHeader header_;
     Signal* doorbell_ = nullptr;
     std::unique_ptr<HardwareQueue> hardware_;
-    std::mutex lock_;                       ///< the proxy lock, held while handlers run
+    std::mutex lock_; ///< the proxy lock, held while handlers run
     std::vector<Handler> handlers_;
     std::mutex overflow_mutex_;
     std::deque<std::vector<unsigned char>> overflow_;

@@ -42,13 +42,17 @@ struct QueueHeader {
 
 /// Owner of one queue: reacts to doorbell stores and is destroyed by hsa_queue_destroy.
 class QueueController {
-public:
+  public:
     virtual ~QueueController() = default;
     /// A store to the queue's doorbell signal with `value` (the index of the last packet published).
     virtual void on_doorbell(int64_t value) = 0;
     /// Stops launching packets (hsa_queue_inactivate).
     virtual void inactivate() = 0;
     virtual QueueHeader& header() = 0;
+    /// The header holding the queue's priority and CU mask: its own, or for an intercept proxy the lower
+    /// queue's (ROCr 5.2.3 core/inc/intercept_queue.h, QueueWrapper::SetPriority / SetCUMasking /
+    /// GetCUMasking forward to the wrapped queue).
+    virtual QueueHeader& settings() { return header(); }
     /// hsa_amd_profiling_set_profiler_enabled: record dispatch start/end ticks on completion signals.
     virtual void set_profiling(bool on) { header().profiling.store(on, std::memory_order_release); }
 };

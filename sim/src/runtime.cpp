@@ -1,6 +1,7 @@
 #include "runtime.h"
 
 #include "api_table.h"
+#include "dispatch_log.h"
 #include "executable.h"
 #include "queue_controller.h"
 #include "sim_signal.h"
@@ -45,6 +46,7 @@ hsa_status_t Runtime::release() {
     tools_.unload();
     ApiTable::instance().reset();
     teardown();
+    close_dispatch_log();
     ref_count_.store(0, std::memory_order_release);
     return HSA_STATUS_SUCCESS;
 }

@@ -44,11 +44,18 @@ std::vector<uint64_t> parse_list(const char* name) {
     if (!v)
         return out;
     for (const auto& item : split(v, ',')) {
-        uint64_t k = 0;
-        if (parse_u64(item, k) && k > 0)
+        uint64_t k = 0, last = 0;
+        const auto dash = item.find('-');
+        if (dash == std::string::npos && parse_u64(item, k) && k > 0) {
             out.push_back(k);
-        else
-            std::fprintf(stderr, "hsa_sim: %s: ignoring '%s' (expected a positive count)\n", name, item.c_str());
+        } else if (dash != std::string::npos && parse_u64(item.substr(0, dash), k) &&
+                   parse_u64(item.substr(dash + 1), last) && k > 0 && last >= k && last - k < 100000) {
+            for (; k <= last; ++k)
+                out.push_back(k);
+        } else {
+            std::fprintf(stderr, "hsa_sim: %s: ignoring '%s' (expected a positive count or a range k-m)\n",
+                         name, item.c_str());
+        }
     }
     return out;
 }
@@ -73,9 +80,32 @@ void SimConfig::load_from_environment() {
     fail_d2h_ = parse_list("HSA_SIM_FAIL_D2H_COPY");
     fail_h2d_ = parse_list("HSA_SIM_FAIL_H2D_COPY");
     fail_alloc_ = parse_list("HSA_SIM_FAIL_ALLOC");
+    fail_queue_create_ = parse_list("HSA_SIM_FAIL_QUEUE_CREATE");
+    fail_signal_create_ = parse_list("HSA_SIM_FAIL_SIGNAL_CREATE");
     d2h_count_ = 0;
     h2d_count_ = 0;
     alloc_count_ = 0;
+    queue_create_count_ = 0;
+    signal_create_count_ = 0;
+    fail_h2d_bytes_ = 0;
+    fail_h2d_bytes_limit_ = 0;
+    h2d_bytes_count_ = 0;
+    if (const char* v = env("HSA_SIM_FAIL_H2D_COPY_BYTES")) {
+        const std::string spec(v);
+        const auto colon = spec.find(':');
+        uint64_t bytes = 0, limit = 0;
+        if (parse_u64(spec.substr(0, colon), bytes) && bytes > 0 &&
+            (colon == std::string::npos || (parse_u64(spec.substr(colon + 1), limit) && limit > 0))) {
+            fail_h2d_bytes_ = bytes;
+            fail_h2d_bytes_limit_ = limit;
+        } else {
+            std::fprintf(stderr,
+                         "hsa_sim: HSA_SIM_FAIL_H2D_COPY_BYTES: ignoring '%s' (expected BYTES or BYTES:N)\n",
+                         v);
+        }
+    }
+    const char* log = env("HSA_SIM_DISPATCH_LOG");
+    dispatch_log_path = log ? log : "";
     kernel_times_.clear();
     if (const char* v = env("HSA_SIM_KERNEL_TIME_NS")) {
         for (const auto& item : split(v, ',')) {
@@ -96,9 +126,25 @@ bool SimConfig::hits(const std::vector<uint64_t>& list, std::atomic<uint64_t>& c
     return std::find(list.begin(), list.end(), n) != list.end();
 }
 
-bool SimConfig::next_d2h_copy_fails() { return hits(fail_d2h_, d2h_count_); }
-bool SimConfig::next_h2d_copy_fails() { return hits(fail_h2d_, h2d_count_); }
-bool SimConfig::next_allocation_fails() { return hits(fail_alloc_, alloc_count_); }
+bool SimConfig::next_d2h_copy_fails() {
+    return hits(fail_d2h_, d2h_count_);
+}
+bool SimConfig::next_h2d_copy_fails(uint64_t bytes) {
+    const bool by_count = hits(fail_h2d_, h2d_count_);
+    if (fail_h2d_bytes_ == 0 || bytes != fail_h2d_bytes_)
+        return by_count;
+    const uint64_t n = h2d_bytes_count_.fetch_add(1, std::memory_order_relaxed) + 1;
+    return by_count || fail_h2d_bytes_limit_ == 0 || n <= fail_h2d_bytes_limit_;
+}
+bool SimConfig::next_allocation_fails() {
+    return hits(fail_alloc_, alloc_count_);
+}
+bool SimConfig::next_queue_create_fails() {
+    return hits(fail_queue_create_, queue_create_count_);
+}
+bool SimConfig::next_signal_create_fails() {
+    return hits(fail_signal_create_, signal_create_count_);
+}
 
 uint64_t SimConfig::kernel_min_time_ns(const std::string& kernel_name) const {
     for (const auto& [name, ns] : kernel_times_) {

@@ -14,14 +14,25 @@ namespace sim {
 /// | variable | meaning |
 /// |---|---|
 /// | HSA_SIM_GPU_AGENTS=N | simulated GPU agents (default 1, 1..8) |
-/// | HSA_SIM_INTERCEPT_SEMANTICS=5\|6 | one writer call per intercept invocation (ROCr 5.2.3) or several (6.x); default: the generation of the headers |
-/// | HSA_SIM_FAIL_D2H_COPY=k[,k...] | the k-th device-to-host hsa_memory_copy fails (1-based) |
-/// | HSA_SIM_FAIL_H2D_COPY=k[,k...] | the k-th host-to-device hsa_memory_copy fails |
-/// | HSA_SIM_FAIL_ALLOC=k[,k...] | the k-th pool/region allocation fails with OUT_OF_RESOURCES |
-/// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI contains SUBSTR ("*": all) |
-/// | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name ("*": any) runs at least NS ns |
+/// | HSA_SIM_INTERCEPT_SEMANTICS=5\|6 | one writer call per intercept invocation (ROCr 5.2.3) or several
+/// (6.x); default: the generation of the headers | | HSA_SIM_FAIL_D2H_COPY=k[,k...] | the k-th device-to-host
+/// hsa_memory_copy fails (1-based) | | HSA_SIM_FAIL_H2D_COPY=k[,k...] | the k-th host-to-device
+/// hsa_memory_copy fails | | HSA_SIM_FAIL_H2D_COPY_BYTES=B[:N] | host-to-device hsa_memory_copy calls of
+/// exactly B bytes fail: the first N of them (default: every one); counted apart from HSA_SIM_FAIL_H2D_COPY
+/// (either makes a copy fail) | | HSA_SIM_FAIL_ALLOC=k[,k...] | the k-th pool/region allocation fails with
+/// OUT_OF_RESOURCES | | HSA_SIM_FAIL_QUEUE_CREATE=k[,k...] | the k-th queue creation fails with
+/// OUT_OF_RESOURCES; counted: every hsa_queue_create and every hsa_amd_queue_intercept_create (once, for its
+/// lower queue) whose arguments are valid, whoever calls it (application, HIP, a tool's private queue) | |
+/// HSA_SIM_FAIL_SIGNAL_CREATE=k[,k...] | the k-th hsa_signal_create / hsa_amd_signal_create (counted
+/// together, whoever calls) fails with OUT_OF_RESOURCES | | HSA_SIM_DISPATCH_LOG=FILE | appends one line per
+/// completed kernel dispatch packet to FILE (format: dispatch_log.h) |
+///
+/// Every k list also takes ranges: `3-5` is `3,4,5`.
+/// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI
+/// contains SUBSTR ("*": all) | | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name
+/// ("*": any) runs at least NS ns |
 class SimConfig {
-public:
+  public:
     /// Reads the environment; malformed values are reported on stderr and ignored.
     void load_from_environment();
 
@@ -31,20 +42,29 @@ public:
 
     /// True when this device-to-host copy (counted from 1) is to fail.
     bool next_d2h_copy_fails();
-    /// True when this host-to-device copy (counted from 1) is to fail.
-    bool next_h2d_copy_fails();
+    /// True when this host-to-device copy of `bytes` bytes (counted from 1) is to fail.
+    bool next_h2d_copy_fails(uint64_t bytes);
     /// True when this allocation (counted from 1) is to fail.
     bool next_allocation_fails();
+    /// True when this queue creation (counted from 1, see HSA_SIM_FAIL_QUEUE_CREATE) is to fail.
+    bool next_queue_create_fails();
+    /// True when this signal creation (counted from 1) is to fail.
+    bool next_signal_create_fails();
+    /// HSA_SIM_DISPATCH_LOG, empty when unset.
+    std::string dispatch_log_path;
     /// Minimum run time of a kernel in ns (0: as fast as it runs).
     uint64_t kernel_min_time_ns(const std::string& kernel_name) const;
     /// True when symbol iteration must be refused for a code object with this URI.
     bool refuses_symbol_iteration(const std::string& uri) const;
 
-private:
+  private:
     static bool hits(const std::vector<uint64_t>& list, std::atomic<uint64_t>& counter);
-    std::vector<uint64_t> fail_d2h_, fail_h2d_, fail_alloc_;
-    std::atomic<uint64_t> d2h_count_{0}, h2d_count_{0}, alloc_count_{0};
+    std::vector<uint64_t> fail_d2h_, fail_h2d_, fail_alloc_, fail_queue_create_, fail_signal_create_;
+    std::atomic<uint64_t> d2h_count_{0}, h2d_count_{0}, alloc_count_{0}, queue_create_count_{0},
+        signal_create_count_{0};
     std::vector<std::pair<std::string, uint64_t>> kernel_times_;
+    uint64_t fail_h2d_bytes_ = 0, fail_h2d_bytes_limit_ = 0; ///< 0 bytes: unset; 0 limit: every copy
+    std::atomic<uint64_t> h2d_bytes_count_{0};
 };
 
 } // namespace sim

@@ -10,6 +10,12 @@
  *                              load the kernel library (by fd or bytes), iterate its agent symbols
  *   kernel-time FILE           profiled dispatches of rs_fill.kd and rs_record.kd, their durations
  *   intercept-writer TOOL      intercept queue whose handler calls the packet writer twice per packet
+ *   queue-create TOOL          an invalid hsa_queue_create, then plain, intercept (through the saved table),
+ *                              plain and cooperative creations: their statuses
+ *   signal-create              hsa_signal_create, hsa_amd_signal_create, hsa_signal_create: statuses
+ *   dispatch-log TOOL FILE     rs_fill.kd on a plain queue (priority high, CU mask 0xf,0x0) and on an
+ *                              intercept queue (mask 0x3 and priority low set on the proxy): queue ids,
+ *                              completion handles, the masks read back
  */
 #include "sim_test_kernels.h"
 #include "sim_test_util.h"
@@ -239,6 +245,117 @@ int run_intercept_writer(const char* tool_path) {
     return v == 0 ? 0 : 3;
 }
 
+const AmdExtTable* saved_amd_ext(const char* tool_path) {
+    void* tool = dlopen(tool_path, RTLD_LAZY | RTLD_NOLOAD);
+    if (!tool) {
+        return nullptr;
+    }
+    const auto* amd = static_cast<const AmdExtTable*>(dlsym(tool, "rs_saved_amd_ext"));
+    return (amd && amd->hsa_amd_queue_intercept_create_fn && amd->hsa_amd_queue_intercept_register_fn)
+               ? amd
+               : nullptr;
+}
+
+int run_queue_create(const char* tool_path) {
+    if (hsa_init() != HSA_STATUS_SUCCESS) {
+        return fail("hsa_init");
+    }
+    const AmdExtTable* amd = saved_amd_ext(tool_path);
+    if (!amd) {
+        return fail("table tool not loaded (HSA_TOOLS_LIB?)");
+    }
+    const hsa_agent_t gpu = list_agents().gpus.at(0);
+    hsa_queue_t* q[5] = {};
+    // Not counted: invalid arguments (size not a power of two).
+    std::printf("invalid %d\n", static_cast<int>(hsa_queue_create(gpu, 100, HSA_QUEUE_TYPE_MULTI, nullptr,
+                                                                  nullptr, UINT32_MAX, UINT32_MAX, &q[0])));
+    std::printf("plain1 %d\n", static_cast<int>(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr,
+                                                                 nullptr, UINT32_MAX, UINT32_MAX, &q[1])));
+    std::printf("intercept %d\n",
+                static_cast<int>(amd->hsa_amd_queue_intercept_create_fn(
+                    gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX, UINT32_MAX, &q[2])));
+    std::printf("plain2 %d\n", static_cast<int>(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_SINGLE, nullptr,
+                                                                 nullptr, UINT32_MAX, UINT32_MAX, &q[3])));
+    std::printf("cooperative %d\n",
+                static_cast<int>(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr,
+                                                  UINT32_MAX, UINT32_MAX, &q[4])));
+    for (int i = 1; i < 5; ++i) {
+        if (q[i]) {
+            hsa_queue_destroy(q[i]);
+        }
+    }
+    return hsa_shut_down() == HSA_STATUS_SUCCESS ? 0 : fail("hsa_shut_down");
+}
+
+int run_signal_create() {
+    if (hsa_init() != HSA_STATUS_SUCCESS) {
+        return fail("hsa_init");
+    }
+    hsa_signal_t s[3] = {};
+    std::printf("signal1 %d\n", static_cast<int>(hsa_signal_create(1, 0, nullptr, &s[0])));
+    std::printf("signal2 %d\n", static_cast<int>(hsa_amd_signal_create(1, 0, nullptr, 0, &s[1])));
+    std::printf("signal3 %d\n", static_cast<int>(hsa_signal_create(1, 0, nullptr, &s[2])));
+    for (hsa_signal_t x : s) {
+        if (x.handle) {
+            hsa_signal_destroy(x);
+        }
+    }
+    return hsa_shut_down() == HSA_STATUS_SUCCESS ? 0 : fail("hsa_shut_down");
+}
+
+int run_dispatch_log(const char* tool_path, const char* kernels) {
+    if (hsa_init() != HSA_STATUS_SUCCESS) {
+        return fail("hsa_init");
+    }
+    const AmdExtTable* amd = saved_amd_ext(tool_path);
+    if (!amd) {
+        return fail("table tool not loaded (HSA_TOOLS_LIB?)");
+    }
+    const Agents agents = list_agents();
+    const hsa_agent_t gpu = agents.gpus.at(0);
+    LoadedCode code;
+    if (load_code(kernels, gpu, false, true, &code) != HSA_STATUS_SUCCESS) {
+        return fail("load");
+    }
+    hsa_queue_t* plain = nullptr;
+    hsa_queue_t* proxy = nullptr;
+    if (hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX, UINT32_MAX, &plain) !=
+            HSA_STATUS_SUCCESS ||
+        amd->hsa_amd_queue_intercept_create_fn(gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
+                                               UINT32_MAX, &proxy) != HSA_STATUS_SUCCESS) {
+        return fail("queues");
+    }
+    const uint32_t plain_mask[2] = {0xf, 0x0};
+    const uint32_t proxy_mask[1] = {0x3};
+    std::printf("set %d %d %d %d\n",
+                static_cast<int>(hsa_amd_queue_set_priority(plain, HSA_AMD_QUEUE_PRIORITY_HIGH)),
+                static_cast<int>(hsa_amd_queue_cu_set_mask(plain, 64, plain_mask)),
+                static_cast<int>(hsa_amd_queue_set_priority(proxy, HSA_AMD_QUEUE_PRIORITY_LOW)),
+                static_cast<int>(hsa_amd_queue_cu_set_mask(proxy, 32, proxy_mask)));
+    uint32_t read_back[2] = {};
+    hsa_amd_queue_cu_get_mask(proxy, 64, read_back);
+    std::printf("proxy-mask %x,%x\n", read_back[0], read_back[1]);
+    uint32_t out[8] = {};
+    auto* args = alloc_kernarg<FillArgs>(agents.cpus.at(0));
+    *args = FillArgs{out, 1, 0};
+    const uint64_t object = kernel_object(code.exe, gpu, kFillKernel);
+    hsa_queue_t* queues[2] = {plain, proxy};
+    const char* labels[2] = {"plain", "proxy"};
+    for (int i = 0; i < 2; ++i) {
+        hsa_signal_t done;
+        hsa_signal_create(1, 0, nullptr, &done);
+        dispatch(queues[i], object, args, 8, 8, done, true);
+        const hsa_signal_value_t v = wait_below_one(done, 10000);
+        std::printf("%s %" PRIu64 " %" PRIu64 " %" PRId64 "\n", labels[i], queues[i]->id, done.handle,
+                    static_cast<int64_t>(v));
+        hsa_signal_destroy(done);
+    }
+    hsa_queue_destroy(proxy);
+    hsa_queue_destroy(plain);
+    unload_code(&code);
+    return hsa_shut_down() == HSA_STATUS_SUCCESS ? 0 : fail("hsa_shut_down");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -264,6 +381,15 @@ int main(int argc, char** argv) {
     }
     if (mode == "intercept-writer" && argc > 2) {
         return run_intercept_writer(argv[2]);
+    }
+    if (mode == "queue-create" && argc > 2) {
+        return run_queue_create(argv[2]);
+    }
+    if (mode == "signal-create") {
+        return run_signal_create();
+    }
+    if (mode == "dispatch-log" && argc > 3) {
+        return run_dispatch_log(argv[2], argv[3]);
     }
     return fail("unknown mode");
 }
