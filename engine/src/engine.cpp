@@ -9,7 +9,9 @@
 #include "vmem_tracker.h"
 
 #include <cstdio>
+#include <exception>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,7 @@ struct EngineHolder {
         g_finalized.store(true, std::memory_order_release);
         g_engine.store(nullptr, std::memory_order_release);
         if (engine)
-            engine->sink->finish();
+            engine->sink->finish(engine->internal_errors.load(std::memory_order_relaxed));
         // The Engine object itself is left allocated: a handler or wrapper racing with exit on another
         // thread may still hold a pointer to it. The process is ending.
         (void)engine.release();
@@ -54,6 +56,7 @@ hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
             if (objects.empty())
                 e->sink->executable({exe.handle, 0, 0, {}, kernels});
         } catch (...) {
+            note_internal_error(*e, "hsa_executable_freeze (kernel names of the executable not indexed)");
         }
     }
     return st;
@@ -95,7 +98,9 @@ void report_agents(EventSink& sink) {
                 isa_name.pop_back();
         }
         const std::string agent_label = agent_name(agent);
-        sink.agent({agent.handle, agent_label, isa_name, static_cast<uint8_t>(device_type(agent)), node});
+        const hsa_device_type_t type = device_type(agent);
+        sink.agent({agent.handle, agent_label, isa_name,
+                    type <= HSA_DEVICE_TYPE_DSP ? static_cast<DeviceType>(type) : DeviceType::other, node});
     }
 }
 
@@ -105,6 +110,7 @@ hsa_status_t executable_destroy(hsa_executable_t exe) {
         try {
             e->executables.remove(exe);
         } catch (...) {
+            note_internal_error(*e, "hsa_executable_destroy");
         }
     }
     return hsa().core.hsa_executable_destroy_fn(exe);
@@ -180,6 +186,33 @@ Engine* engine() {
     return g_engine.load(std::memory_order_acquire);
 }
 
+void note_internal_error(Engine& e, const char* where, uint64_t dispatch_id) noexcept {
+    constexpr uint64_t kWarned = 16;
+    const uint64_t n = e.internal_errors.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (n > kWarned + 1)
+        return;
+    WarningCode code = WarningCode::internal_error;
+    const char* what = "an exception of unknown type";
+    try {
+        throw;
+    } catch (const std::bad_alloc&) {
+        code = WarningCode::out_of_memory;
+        what = "std::bad_alloc (host memory exhausted)";
+    } catch (const std::exception& x) {
+        what = x.what();
+    } catch (...) {
+    }
+    char text[512];
+    if (n == kWarned + 1)
+        std::snprintf(text, sizeof text,
+                      "%s: %s caught and swallowed; further engine-internal errors are only counted "
+                      "(session end, internal_errors)",
+                      where, what);
+    else
+        std::snprintf(text, sizeof text, "%s: %s caught and swallowed", where, what);
+    e.sink->warning(code, dispatch_id, text);
+}
+
 } // namespace rs::engine
 
 using namespace rs::engine;
@@ -230,8 +263,16 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         install_queue_interceptor(core);
         g_recording.store(e.config.replay_enabled(), std::memory_order_relaxed);
         return true;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "replayscope: refusing to load: out of host memory while starting the engine\n");
+        return false;
+    } catch (const std::exception& x) {
+        std::fprintf(stderr, "replayscope: refusing to load: the engine could not start: %s\n", x.what());
+        return false;
     } catch (...) {
-        std::fprintf(stderr, "replayscope: refusing to load: out of memory while starting the engine\n");
+        std::fprintf(
+            stderr,
+            "replayscope: refusing to load: the engine could not start (an exception of unknown type)\n");
         return false;
     }
 }
@@ -254,5 +295,6 @@ extern "C" __attribute__((visibility("default"))) void OnUnload() {
         e->vmem.clear();
         e->executables.clear();
     } catch (...) {
+        note_internal_error(*e, "OnUnload (engine state of this runtime instance not fully cleared)");
     }
 }

@@ -51,6 +51,13 @@ struct Engine {
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.
 Engine* engine();
 
+/// Records an engine-internal error that the caller caught and swallows (the application must never
+/// see the engine's exceptions). Call only from inside a catch handler: counts it in
+/// `e.internal_errors` and reports a warning naming `where` and the exception (code out_of_memory for
+/// std::bad_alloc, internal_error otherwise); after 16 such warnings the rest are only counted (the
+/// total is in the session-end record). Never throws, never blocks for long.
+void note_internal_error(Engine& e, const char* where, uint64_t dispatch_id = 0) noexcept;
+
 /// Recording gate: a relaxed atomic flag set when replay is configured
 /// (docs/mechanism.md#allocation-tracking). Trivially destructible.
 extern std::atomic<bool> g_recording;

@@ -1,7 +1,9 @@
-// What the engine reports, one virtual per event kind. The value types mirror the session records of
-// ipc/include/replayscope/ipc/records.hpp so that binding to the emitter is a field-by-field adapter
-// (emitter_sink.cpp). Implementations must be thread-safe, must not throw and must never block for long:
-// they are called from application threads, inside allocation wrappers and intercept handlers.
+// What the engine reports, one virtual per event kind, in the session protocol's vocabulary: the enums
+// and the fixed-size payloads are the wire's own (ipc/include/replayscope/ipc/records.hpp); only events
+// // that carry text have an engine type (text as string_view, interned by the emitter sink), and PassEvent
+// (its fidelity defaults to "not checked"). Implementations must be thread-safe, must not throw and must
+// never block for long: they are called from application threads, inside allocation wrappers and
+// intercept handlers.
 #pragma once
 
 #include <cstddef>
@@ -26,38 +28,37 @@ using SnapshotFailureReason = ipc::SnapshotFailureReason;
 using RestoreSkipReason = ipc::RestoreSkipReason;
 using AsyncCopyOutcome = ipc::AsyncCopyOutcome;
 using WarningCode = ipc::WarningCode;
+using DeviceType = ipc::DeviceType;
 
-std::string_view name(AllocationClass v);
-std::string_view name(AllocationApi v);
-std::string_view name(PointerType v);
-std::string_view name(VariableStatus v);
-std::string_view name(DispatchDecision v);
-std::string_view name(SnapshotFailureReason v);
-std::string_view name(RestoreSkipReason v);
-std::string_view name(WarningCode v);
-std::string_view name(AsyncCopyOutcome v);
+/// Name of an enum value from its one list (ipc vocabulary.hpp): "drain-timeout", "kernarg", ... The
+/// same names are in the session file's enum_names table and in the inspector.
+template <typename E>
+constexpr std::string_view name(E v) noexcept {
+    return ipc::enumName(v);
+}
 
-struct AllocationEvent {
-    uint64_t id; ///< engine-assigned, never reused (an address can be)
-    uint64_t address;
-    uint64_t size;
-    uint64_t agent; ///< owner agent handle, 0 when unknown
-    uint32_t pool_flags;
-    AllocationApi api;
-    PointerType pointer_type;
-    AllocationClass classification;
-};
-struct FreeEvent {
-    uint64_t allocation_id;
-    uint64_t address;
-};
+// Fixed-size payloads: the wire records themselves (same field names and order).
+/// An allocation or (api vmem_map) a mapping: address/size the range, agent/pool_flags its owner's.
+using AllocationEvent = ipc::AllocationRecord;
+using FreeEvent = ipc::FreeRecord;
+/// One region of an agent's snapshot inventory.
+using InventoryRegion = ipc::InventoryRegion;
+using SnapshotEvent = ipc::SnapshotRecord;
+/// address 0 for whole-snapshot conditions.
+using SnapshotFailureEvent = ipc::SnapshotFailureRecord;
+/// One region whose hash after a pass differed from its hash after pass 1.
+using FidelityMismatchEvent = ipc::FidelityMismatchRecord;
+/// An hsa_amd_memory_async_copy that touched an agent inside a replay window.
+using AsyncCopyEvent = ipc::AsyncCopyRecord;
+using RestoreSkipEvent = ipc::RestoreSkipRecord;
+
 /// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
 struct AgentEvent {
     uint64_t handle;
-    std::string_view name; ///< HSA_AGENT_INFO_NAME
-    std::string_view isa;  ///< HSA_ISA_INFO_NAME of the agent's first ISA ("" when none)
-    uint8_t device_type;   ///< hsa_device_type_t: 0 CPU, 1 GPU, 2 DSP
-    uint32_t node;         ///< HSA_AGENT_INFO_NODE
+    std::string_view name;  ///< HSA_AGENT_INFO_NAME
+    std::string_view isa;   ///< HSA_ISA_INFO_NAME of the agent's first ISA ("" when none)
+    DeviceType device_type; ///< from hsa_device_type_t (other for values outside CPU, GPU, DSP)
+    uint32_t node;          ///< HSA_AGENT_INFO_NODE
 };
 /// One loaded code object of a frozen executable (loader extension,
 /// docs/rocm-behaviour.md#module-scope-variables).
@@ -67,13 +68,6 @@ struct ExecutableEvent {
     uint64_t agent;       ///< agent the code object is loaded for
     std::string_view uri; ///< HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI
     uint32_t kernels;     ///< kernel symbols of the executable indexed for names
-};
-/// One region of an agent's snapshot inventory.
-struct InventoryRegion {
-    uint64_t address;
-    uint64_t size;
-    uint64_t allocation_id; ///< 0 for module variables
-    RegionKind kind;
 };
 /// An agent's inventory at one generation; sent before the first snapshot that references it.
 struct InventoryEvent {
@@ -100,23 +94,8 @@ struct DispatchEvent {
     uint16_t workgroup[3];
     DispatchDecision decision;
 };
-struct SnapshotEvent {
-    uint64_t dispatch_id;
-    uint64_t agent;
-    uint64_t generation;
-    uint64_t bytes;
-    uint64_t duration_ns;
-    uint32_t regions;
-    uint32_t failures;
-    bool ok;
-};
-struct SnapshotFailureEvent {
-    uint64_t dispatch_id;
-    uint64_t address; ///< 0 for whole-snapshot conditions
-    uint64_t size;
-    uint64_t allocation_id;
-    SnapshotFailureReason reason;
-};
+/// One pass (ipc::PassRecord's fields; a type of its own so that fidelity defaults to -1, which a
+/// record in the wire's union cannot).
 struct PassEvent {
     uint64_t dispatch_id;
     uint64_t start_tick;
@@ -128,32 +107,6 @@ struct PassEvent {
     uint32_t skips;
     /// -1 not checked, 0 output differed from pass 1 (fidelity_mismatch() per region follows), 1 matched.
     int8_t fidelity = -1;
-};
-/// One region whose hash after a pass differed from its hash after pass 1.
-struct FidelityMismatchEvent {
-    uint64_t dispatch_id;
-    uint32_t pass_index;
-    uint64_t address;
-    uint64_t size;
-    uint64_t allocation_id; ///< 0 for module variables
-};
-/// An hsa_amd_memory_async_copy that touched an agent inside a replay window.
-struct AsyncCopyEvent {
-    uint64_t agent; ///< agent whose replay window it met
-    uint64_t dst;
-    uint64_t src;
-    uint64_t size;        ///< bytes
-    uint64_t dispatch_id; ///< dispatch of the window it waited for (0 if none)
-    uint64_t waited_ns;
-    AsyncCopyOutcome outcome;
-};
-struct RestoreSkipEvent {
-    uint64_t dispatch_id;
-    uint64_t address;
-    uint64_t size;
-    uint64_t allocation_id;
-    uint32_t pass_index;
-    RestoreSkipReason reason;
 };
 
 /// Receiver of engine events.
@@ -176,8 +129,9 @@ class EventSink {
     /// Protocol 2 events; no-op defaults so that sinks that do not record them need not override.
     virtual void fidelity_mismatch(const FidelityMismatchEvent&) noexcept {}
     virtual void async_copy(const AsyncCopyEvent&) noexcept {}
-    /// Flushes, bounded (OnUnload).
-    virtual void finish() noexcept = 0;
+    /// Ends the session, flushing, bounded (OnUnload): `internal_errors` is Engine::internal_errors, the
+    /// engine-internal errors caught and swallowed, reported in the session-end record and the log.
+    virtual void finish(uint64_t internal_errors) noexcept = 0;
 };
 
 /// Discards everything (no collector, no log).

@@ -9,157 +9,6 @@
 
 namespace rs::engine {
 
-std::string_view name(AllocationClass v) {
-    switch (v) {
-    case AllocationClass::tracked:
-        return "tracked";
-    case AllocationClass::excluded_kernarg:
-        return "excluded_kernarg";
-    case AllocationClass::excluded_host:
-        return "excluded_host";
-    case AllocationClass::excluded_fine_grained:
-        return "excluded_fine_grained";
-    case AllocationClass::excluded_executable:
-        return "excluded_executable";
-    case AllocationClass::excluded_not_owned:
-        return "excluded_not_owned";
-    case AllocationClass::excluded_unknown_pointer:
-        return "excluded_unknown_pointer";
-    }
-    return "?";
-}
-std::string_view name(AllocationApi v) {
-    switch (v) {
-    case AllocationApi::memory_pool_allocate:
-        return "memory_pool_allocate";
-    case AllocationApi::memory_allocate:
-        return "memory_allocate";
-    case AllocationApi::vmem_map:
-        return "vmem_map";
-    }
-    return "?";
-}
-std::string_view name(PointerType v) {
-    switch (v) {
-    case PointerType::unknown:
-        return "unknown";
-    case PointerType::hsa:
-        return "hsa";
-    case PointerType::locked:
-        return "locked";
-    case PointerType::graphics:
-        return "graphics";
-    case PointerType::ipc:
-        return "ipc";
-    }
-    return "?";
-}
-std::string_view name(VariableStatus v) {
-    switch (v) {
-    case VariableStatus::captured:
-        return "captured";
-    case VariableStatus::skipped_zero_address:
-        return "skipped_zero_address";
-    case VariableStatus::skipped_zero_size:
-        return "skipped_zero_size";
-    case VariableStatus::skipped_too_large:
-        return "skipped_too_large";
-    }
-    return "?";
-}
-std::string_view name(DispatchDecision v) {
-    switch (v) {
-    case DispatchDecision::replayed:
-        return "replayed";
-    case DispatchDecision::declined_multi_packet:
-        return "declined_multi_packet";
-    case DispatchDecision::declined_graph_launch:
-        return "declined_graph_launch";
-    case DispatchDecision::declined_snapshot_incomplete:
-        return "declined_snapshot_incomplete";
-    case DispatchDecision::declined_footprint_budget:
-        return "declined_footprint_budget";
-    case DispatchDecision::declined_drain_timeout:
-        return "declined_drain_timeout";
-    case DispatchDecision::declined_filtered:
-        return "declined_filtered";
-    case DispatchDecision::declined_restore_failed:
-        return "declined_restore_failed";
-    case DispatchDecision::declined_runtime_kernel:
-        return "declined_runtime_kernel";
-    case DispatchDecision::declined_unrestorable_memory:
-        return "declined_unrestorable_memory";
-    case DispatchDecision::declined_pass_timeout:
-        return "declined_pass_timeout";
-    case DispatchDecision::declined_no_private_queue:
-        return "declined_no_private_queue";
-    case DispatchDecision::declined_out_of_memory:
-        return "declined_out_of_memory";
-    case DispatchDecision::declined_signal_unavailable:
-        return "declined_signal_unavailable";
-    }
-    return "?";
-}
-std::string_view name(SnapshotFailureReason v) {
-    switch (v) {
-    case SnapshotFailureReason::host_allocation:
-        return "host_allocation";
-    case SnapshotFailureReason::copy_failed:
-        return "copy_failed";
-    case SnapshotFailureReason::inventory_reserve:
-        return "inventory_reserve";
-    case SnapshotFailureReason::symbol_enumeration:
-        return "symbol_enumeration";
-    }
-    return "?";
-}
-std::string_view name(RestoreSkipReason v) {
-    switch (v) {
-    case RestoreSkipReason::freed:
-        return "freed";
-    case RestoreSkipReason::reallocated:
-        return "reallocated";
-    case RestoreSkipReason::copy_failed:
-        return "copy_failed";
-    }
-    return "?";
-}
-std::string_view name(WarningCode v) {
-    switch (v) {
-    case WarningCode::general:
-        return "general";
-    case WarningCode::graph_launch:
-        return "graph_launch";
-    case WarningCode::snapshot_incomplete:
-        return "snapshot_incomplete";
-    case WarningCode::restore_failed:
-        return "restore_failed";
-    case WarningCode::fidelity_mismatch:
-        return "fidelity_mismatch";
-    case WarningCode::configuration:
-        return "configuration";
-    case WarningCode::emitter:
-        return "emitter";
-    case WarningCode::drain_timeout:
-        return "drain_timeout";
-    case WarningCode::pass_timeout:
-        return "pass_timeout";
-    case WarningCode::no_private_queue:
-        return "no_private_queue";
-    case WarningCode::footprint_budget:
-        return "footprint_budget";
-    case WarningCode::signal_unavailable:
-        return "signal_unavailable";
-    case WarningCode::out_of_memory:
-        return "out_of_memory";
-    case WarningCode::queue_intercept_failed:
-        return "queue_intercept_failed";
-    case WarningCode::internal_error:
-        return "internal_error";
-    }
-    return "?";
-}
-
 namespace {
 
 using ull = unsigned long long;
@@ -179,7 +28,7 @@ class NullSink final : public EventSink {
     void pass(const PassEvent&) noexcept override {}
     void restore_skip(const RestoreSkipEvent&) noexcept override {}
     void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
-    void finish() noexcept override {}
+    void finish(uint64_t) noexcept override {}
 };
 
 /// Formats into a stack buffer and writes the line at once.
@@ -220,9 +69,9 @@ class LogSink final : public EventSink {
         line("replayscope: free allocation=%llu address=0x%llx", ull(e.allocation_id), ull(e.address));
     }
     void agent(const AgentEvent& e) noexcept override {
-        line("replayscope: agent handle=0x%llx device_type=%u node=%u name=\"%.*s\" isa=\"%.*s\"",
-             ull(e.handle), unsigned{e.device_type}, e.node, len(e.name), e.name.data(), len(e.isa),
-             e.isa.data());
+        line("replayscope: agent handle=0x%llx device_type=%.*s node=%u name=\"%.*s\" isa=\"%.*s\"",
+             ull(e.handle), len(name(e.device_type)), name(e.device_type).data(), e.node, len(e.name),
+             e.name.data(), len(e.isa), e.isa.data());
     }
     void inventory(const InventoryEvent& e) noexcept override {
         uint64_t bytes = 0;
@@ -272,14 +121,10 @@ class LogSink final : public EventSink {
              ull(e.dispatch_id), e.pass_index, ull(e.address), ull(e.size), ull(e.allocation_id));
     }
     void async_copy(const AsyncCopyEvent& e) noexcept override {
-        const char* outcome = e.outcome == AsyncCopyOutcome::waited      ? "waited"
-                              : e.outcome == AsyncCopyOutcome::timed_out ? "timed_out"
-                              : e.outcome == AsyncCopyOutcome::held      ? "held"
-                                                                         : "not_fenced";
         line("replayscope: async_copy agent=0x%llx dst=0x%llx src=0x%llx size=%llu dispatch=%llu "
-             "waited_ns=%llu outcome=%s",
+             "waited_ns=%llu outcome=%.*s",
              ull(e.agent), ull(e.dst), ull(e.src), ull(e.size), ull(e.dispatch_id), ull(e.waited_ns),
-             outcome);
+             len(name(e.outcome)), name(e.outcome).data());
     }
     void restore_skip(const RestoreSkipEvent& e) noexcept override {
         line("replayscope: restore_skip dispatch=%llu pass=%u reason=%.*s address=0x%llx size=%llu "
@@ -291,7 +136,10 @@ class LogSink final : public EventSink {
         line("replayscope: warning code=%.*s dispatch=%llu text=\"%.*s\"", len(name(code)), name(code).data(),
              ull(dispatch_id), len(text), text.data());
     }
-    void finish() noexcept override { std::fflush(stderr); }
+    void finish(uint64_t internal_errors) noexcept override {
+        line("replayscope: session_end internal_errors=%llu", ull(internal_errors));
+        std::fflush(stderr);
+    }
 };
 
 class TeeSink final : public EventSink {
@@ -350,8 +198,8 @@ class TeeSink final : public EventSink {
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });
     }
-    void finish() noexcept override {
-        both([&](EventSink& s) { s.finish(); });
+    void finish(uint64_t internal_errors) noexcept override {
+        both([&](EventSink& s) { s.finish(internal_errors); });
     }
 
   private:

@@ -28,6 +28,7 @@ void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool
                              c.pointer_type, c.classification});
     } catch (...) {
         // Never let tracking harm the application: an untracked allocation is only not snapshotted.
+        note_internal_error(*e, "allocation tracking (the allocation is not snapshotted)");
     }
 }
 
@@ -44,6 +45,7 @@ void record_free(void* ptr) noexcept {
         else if (auto w = e->watched.remove(reinterpret_cast<uintptr_t>(ptr)))
             e->sink->free({w->id, w->address});
     } catch (...) {
+        note_internal_error(*e, "free tracking");
     }
 }
 

@@ -74,7 +74,7 @@ class EmitterCore {
 
     bool startThread() noexcept;
     bool push(EventType type, const void* payload, std::size_t bytes) noexcept;
-    bool stop(std::chrono::milliseconds timeout) noexcept;
+    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept;
     StringId intern(std::string_view text) noexcept;
     bool inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept;
     Emitter::Stats stats() const noexcept {
@@ -127,6 +127,7 @@ class EmitterCore {
     std::atomic<int> in_flight_{0};
     std::atomic<std::uint64_t> next_sequence_{1};
     alignas(64) std::atomic<std::uint64_t> sent_{0}, spooled_{0}, lost_{0};
+    std::atomic<std::uint64_t> internal_errors_{0}; ///< the engine's count, given to stop()
     std::atomic<bool> connected_{false};
     std::atomic<int> socket_{-1};
     std::atomic<std::uint64_t> deadline_ns_{0};
@@ -449,6 +450,7 @@ void EmitterCore::senderLoop() noexcept {
     end.session_end.counts[static_cast<std::size_t>(EventType::session_end)] = 1;
     end.session_end.spooled = spooled_.load(std::memory_order_relaxed);
     end.session_end.last_sequence = end.sequence;
+    end.session_end.internal_errors = internal_errors_.load(std::memory_order_acquire);
     try {
         appendFrame(end, *builder, frames);
         frame_ends.push_back(frames.size());
@@ -465,7 +467,9 @@ void EmitterCore::senderLoop() noexcept {
     sender_done_.store(true, std::memory_order_release);
 }
 
-bool EmitterCore::stop(std::chrono::milliseconds timeout) noexcept {
+bool EmitterCore::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept {
+    // Written before the state change that the sender observes, read by it for the session-end record.
+    internal_errors_.store(internal_errors, std::memory_order_release);
     State expected = State::running;
     if (!state_.compare_exchange_strong(expected, State::stopping)) {
         if (expected == State::forked_child) {
@@ -490,7 +494,7 @@ Emitter::Emitter() noexcept = default;
 
 Emitter::~Emitter() {
     if (core_ && core_->state() == State::running) {
-        core_->stop(std::chrono::milliseconds(500));
+        core_->stop(std::chrono::milliseconds(500), 0);
     } else if (core_ && core_->state() == State::forked_child) {
         unregisterCore(core_.get());
         (void)core_.release(); // inherited from the parent: its queue may hold half-written slots; leak it
@@ -513,8 +517,8 @@ bool Emitter::start(const EmitterConfig& config) noexcept {
     return true;
 }
 
-bool Emitter::stop(std::chrono::milliseconds timeout) noexcept {
-    return core_ ? core_->stop(timeout) : true;
+bool Emitter::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept {
+    return core_ ? core_->stop(timeout, internal_errors) : true;
 }
 
 bool Emitter::running() const noexcept {

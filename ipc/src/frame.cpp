@@ -181,7 +181,7 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::session_end: {
         const auto& e = r.session_end;
         auto counts = b.CreateVector(e.counts, kEventTypeSlots);
-        b.Finish(fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence));
+        b.Finish(fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence, e.internal_errors));
         break;
     }
     }
@@ -485,6 +485,7 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         }
         e.spooled = t->spooled();
         e.last_sequence = t->last_sequence();
+        e.internal_errors = t->internal_errors();
         return true;
     }
     }
@@ -681,7 +682,7 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
     case EventType::session_end: {
         const auto &x = a.session_end, &y = b.session_end;
         return std::equal(x.counts, x.counts + kEventTypeSlots, y.counts) && x.spooled == y.spooled &&
-               x.last_sequence == y.last_sequence;
+               x.last_sequence == y.last_sequence && x.internal_errors == y.internal_errors;
     }
     }
     return false;

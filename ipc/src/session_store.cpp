@@ -32,7 +32,8 @@ CREATE TABLE session(
   last_sequence INTEGER NOT NULL DEFAULT 0,
   events_stored INTEGER NOT NULL DEFAULT 0,
   end_reason TEXT,
-  exit_status INTEGER, exit_signal INTEGER);
+  exit_status INTEGER, exit_signal INTEGER,
+  internal_errors INTEGER);
 CREATE TABLE event_counts(event_type INTEGER PRIMARY KEY, name TEXT NOT NULL, sent INTEGER, stored INTEGER NOT NULL);
 CREATE TABLE sequence_gaps(first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL);
 CREATE TABLE enum_names(enum TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (enum, code)) WITHOUT ROWID;
@@ -135,6 +136,31 @@ bool insertEnumNames(sqlite3* db, std::string& error) {
     return ok;
 }
 
+/// Adds session.internal_errors to a file written before it existed (the column is NULL there: not
+/// reported). Returns false with `error` set on an SQLite error.
+bool addInternalErrorsColumn(sqlite3* db, std::string& error) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM pragma_table_info('session') WHERE name='internal_errors'",
+                           -1, &st, nullptr) != SQLITE_OK) {
+        error = sqlite3_errmsg(db);
+        return false;
+    }
+    const bool present = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    if (present) {
+        return true;
+    }
+    char* message = nullptr;
+    if (sqlite3_exec(db, "ALTER TABLE session ADD COLUMN internal_errors INTEGER", nullptr, nullptr,
+                     &message) != SQLITE_OK) {
+        error = message ? message : sqlite3_errmsg(db);
+        sqlite3_free(message);
+        return false;
+    }
+    return true;
+}
+
 constexpr const char* kIndexes = R"sql(
 CREATE INDEX IF NOT EXISTS allocations_address ON allocations(address);
 CREATE INDEX IF NOT EXISTS snapshot_failures_dispatch ON snapshot_failures(dispatch_id);
@@ -219,7 +245,8 @@ constexpr InsertSql kInserts[] = {
     {EventType::pass, "INSERT OR IGNORE INTO extra_passes VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)"},
     {EventType::restore_skip, "INSERT OR IGNORE INTO restore_skips VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
     {EventType::warning, "INSERT OR IGNORE INTO warnings VALUES (?1,?2,?3,?4,?5)"},
-    {EventType::session_end, "UPDATE session SET end_seq=?1, end_ns=?2, spooled=?3 WHERE id=1"},
+    {EventType::session_end,
+     "UPDATE session SET end_seq=?1, end_ns=?2, spooled=?3, internal_errors=?4 WHERE id=1"},
     {EventType::fidelity_mismatch, "INSERT OR IGNORE INTO fidelity_mismatches VALUES (?1,?2,?3,?4,?5,?6,?7)"},
     {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
 };
@@ -383,7 +410,8 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
         if (!store->exec(row) || !insertEnumNames(store->db_, store->error_) || !store->exec("COMMIT")) {
             return fail();
         }
-    } else if (!insertEnumNames(store->db_, store->error_)) {
+    } else if (!insertEnumNames(store->db_, store->error_) ||
+               !addInternalErrorsColumn(store->db_, store->error_)) {
         return fail();
     }
     if (!store->prepareAll() || (!fresh && !store->loadState())) {
@@ -841,7 +869,7 @@ bool SessionStore::insert(const Record& r) {
     }
     case EventType::session_end: {
         const auto& x = r.session_end;
-        bindColumns(s, 1, seq, ts, x.spooled);
+        bindColumns(s, 1, seq, ts, x.spooled, x.internal_errors);
         // Sent counts are kept for finish(); the row is written in event_counts there.
         sqlite3_stmt* counts = nullptr;
         if (sqlite3_prepare_v2(db_,

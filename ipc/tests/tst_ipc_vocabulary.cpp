@@ -45,6 +45,22 @@ void execSql(const QString& path, const char* statement) {
     sqlite3_close(db);
 }
 
+/// First column of the first row of `query`, as text ("" when none).
+QString scalarText(const QString& path, const char* query) {
+    QString out;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, query, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+            sqlite3_column_text(st, 0) != nullptr) {
+            out = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return out;
+}
+
 /// Encodes `r` as a frame and decodes it again.
 FrameError roundTrip(const Record& r, Record& decoded) {
     flatbuffers::FlatBufferBuilder builder;
@@ -173,6 +189,42 @@ class VocabularyTest : public QObject {
             QVERIFY2(store, error.c_str());
         }
         QVERIFY(enumRows(path) == expected);
+    }
+    void sessionEndCarriesInternalErrors() {
+        Record end{};
+        end.type = EventType::session_end;
+        end.sequence = 2;
+        end.session_end.counts[static_cast<std::size_t>(EventType::dispatch)] = 1;
+        end.session_end.counts[static_cast<std::size_t>(EventType::session_end)] = 1;
+        end.session_end.last_sequence = 2;
+        end.session_end.internal_errors = 7;
+        Record out{};
+        QCOMPARE(roundTrip(end, out), FrameError::none);
+        QCOMPARE(out.session_end.internal_errors, std::uint64_t{7});
+        QVERIFY(recordsEqual(end, out));
+
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/e.rsdb";
+        std::string error;
+        {
+            auto store = SessionStore::open(path.toStdString(), SessionStore::Mode::create, error);
+            QVERIFY2(store, error.c_str());
+            store->insert(rs::test::dispatchRecord(1, 1));
+            store->insert(end);
+            QVERIFY(store->finish("session end received"));
+        }
+        QCOMPARE(scalarText(path, "SELECT internal_errors FROM session"), QString("7"));
+
+        // A file from before the column existed gets it (NULL: not reported) when reopened.
+        execSql(path, "ALTER TABLE session DROP COLUMN internal_errors");
+        QCOMPARE(scalarText(path,
+                            "SELECT count(*) FROM pragma_table_info('session') WHERE name='internal_errors'"),
+                 QString("0"));
+        {
+            auto store = SessionStore::open(path.toStdString(), SessionStore::Mode::append, error);
+            QVERIFY2(store, error.c_str());
+        }
+        QCOMPARE(scalarText(path, "SELECT coalesce(internal_errors, 'null') FROM session"), QString("null"));
     }
 };
 

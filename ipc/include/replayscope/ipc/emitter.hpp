@@ -40,14 +40,6 @@ struct EmitterConfig {
     bool enabled() const noexcept { return !socket_path.empty() || !spool_path.empty(); }
 };
 
-/// One region of an inventory (for emitInventory).
-struct InventoryRegion {
-    std::uint64_t address;
-    std::uint64_t size;          ///< bytes
-    std::uint64_t allocation_id; ///< 0 for module variables
-    RegionKind kind;
-};
-
 class EmitterCore;
 
 /// The emitter. All member functions are noexcept and thread-safe unless stated.
@@ -65,12 +57,13 @@ class Emitter {
     /// had. Call once, before any emit; not concurrently with stop().
     bool start(const EmitterConfig& config) noexcept;
 
-    /// Emits session_end (counts of everything accepted), then waits up to `timeout` for the sender to
+    /// Emits session_end (counts of everything accepted, and `internal_errors`: the engine-internal
+    /// errors the caller caught and swallowed), then waits up to `timeout` for the sender to
     /// send or spool the queue; records still queued at the deadline go to the spool; the sender is
     /// joined (bounded: its blocking calls time out every 50 ms). Returns true when every accepted record
     /// reached the socket or the spool. Idempotent. Not concurrently with start(); emits racing with
     /// stop() return false once stop has begun.
-    bool stop(std::chrono::milliseconds timeout) noexcept;
+    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors = 0) noexcept;
 
     /// True between a successful start() and stop() in the process that started it.
     bool running() const noexcept;

@@ -16,9 +16,11 @@
 namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
-/// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; a collector of version 2
-/// also accepts version-1 frames (a subset), e.g. from an older spool.
-inline constexpr std::uint16_t kProtocolVersion = 2;
+/// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; version 3 added
+/// SessionEnd.internal_errors and the values of vocabulary.hpp marked new (decisions 10-13, async copy
+/// outcome held, warning codes 7-14). A collector accepts every version from kMinProtocolVersion on
+/// (older frames are a subset; absent fields decode as their defaults), e.g. from an older spool.
+inline constexpr std::uint16_t kProtocolVersion = 3;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
 
@@ -243,6 +245,14 @@ struct InventoryRegionRecord {
     RegionKind kind;
 };
 
+/// One region of an inventory (Emitter::emitInventory expands it into InventoryRegionRecords).
+struct InventoryRegion {
+    std::uint64_t address;
+    std::uint64_t size;          ///< bytes
+    std::uint64_t allocation_id; ///< 0 for module variables
+    RegionKind kind;
+};
+
 struct SnapshotRecord {
     std::uint64_t dispatch_id;
     std::uint64_t agent;
@@ -312,11 +322,13 @@ struct WarningRecord {
 };
 
 /// Last event of a session: how many events of each type the emitter accepted (index = EventType),
-/// how many of those went to the spool instead of the socket, and the last sequence number used.
+/// how many of those went to the spool instead of the socket, the last sequence number used, and how
+/// many engine-internal errors the engine caught and swallowed (protocol 3; 0 from older frames).
 struct SessionEndRecord {
     std::uint64_t counts[kEventTypeSlots];
     std::uint64_t spooled;
     std::uint64_t last_sequence;
+    std::uint64_t internal_errors;
 };
 
 /// One event: type, per-connection sequence number (1-based), CLOCK_MONOTONIC timestamp (ns) and the
