@@ -1,7 +1,10 @@
 #include "agent_context.h"
 
 #include "configuration.h"
+#include "queue_interceptor.h"
+#include "window_worker.h"
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -24,54 +27,133 @@ hsa_barrier_and_packet_t make_barrier_and(hsa_signal_t dependency, hsa_signal_t 
 }
 
 AgentContext::AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string name, bool selected)
-    : agent_(agent), gpu_index_(gpu_index), name_(std::move(name)), selected_(selected) {
-    bool ok = false;
-    in_flight_ = create_signal(0, ok);
-    if (!ok)
-        in_flight_.handle = 0;
-}
+    : agent_(agent), gpu_index_(gpu_index), name_(std::move(name)), selected_(selected) {}
 
 AgentContext::~AgentContext() {
     // Runtime objects are released by release_runtime_objects() (OnUnload); a context destroyed without
-    // it (process exit) leaves them to the runtime, which may already be gone.
+    // it (process exit) leaves them to the runtime, which may already be gone. The worker is stopped
+    // either there or by the worker registry at exit (window_worker.cpp).
 }
 
-void AgentContext::release_runtime_objects() {
-    std::lock_guard lock(queue_mutex_);
-    if (queue_)
-        (void)hsa().core.hsa_queue_destroy_fn(queue_);
-    queue_ = nullptr;
-    queue_failed_ = true;
-    destroy_signal(in_flight_);
-    in_flight_.handle = 0;
+bool AgentContext::start_worker() {
+    std::lock_guard lock(worker_mutex_);
+    if (worker_started_.load(std::memory_order_relaxed))
+        return true;
+    {
+        std::lock_guard state_lock(mutex_);
+        if (state_.stopping)
+            return false;
+    }
+    try {
+        auto worker = std::make_unique<WindowWorker>(*this);
+        if (!worker->start())
+            return false;
+        worker_ = std::move(worker);
+    } catch (...) {
+        return false;
+    }
+    worker_started_.store(true, std::memory_order_release);
+    return true;
 }
 
-hsa_queue_t* AgentContext::private_queue() {
-    std::lock_guard lock(queue_mutex_);
-    if (!queue_ && !queue_failed_) {
+bool AgentContext::stop_worker() {
+    std::lock_guard lock(worker_mutex_);
+    {
+        std::lock_guard state_lock(mutex_);
+        state_.stopping = true;
+    }
+    wake_.notify_all();
+    const bool stopped = !worker_ || worker_->stop();
+    worker_started_.store(false, std::memory_order_release);
+    // Whatever the worker left pending is released: the application's packets behind the gates run.
+    std::lock_guard state_lock(mutex_);
+    for (const std::shared_ptr<Window>& w : state_.pending) {
+        w->released = true;
+        hsa().core.hsa_signal_store_screlease_fn(w->release, 0);
+    }
+    state_.pending.clear();
+    if (state_.gating) {
+        state_.gating->released = true;
+        hsa().core.hsa_signal_store_screlease_fn(state_.gating->release, 0);
+        state_.gating.reset();
+    }
+    return stopped;
+}
+
+bool AgentContext::release_runtime_objects() {
+    if (!stop_worker())
+        return false; // the detached worker may still use the queues and signals
+    for (auto& [type, pq] : private_queues_) {
+        if (pq.queue)
+            (void)hsa().core.hsa_queue_destroy_fn(pq.queue);
+        pq.queue = nullptr;
+        pq.failed = true;
+    }
+    std::vector<hsa_signal_t> unreferenced;
+    {
+        std::lock_guard lock(mutex_);
+        for (QueueContext* q : state_.queues)
+            q->gates.prune(unreferenced);
+        for (hsa_signal_t s : state_.unfired_fences)
+            if (hsa().core.hsa_signal_load_scacquire_fn(s) == 0)
+                unreferenced.push_back(s);
+        state_.unfired_fences.clear();
+        // Release signals still referenced (by a gate not yet proven complete, a held copy) are left to
+        // the runtime, which frees its signals as it shuts down.
+    }
+    for (hsa_signal_t s : unreferenced)
+        destroy_signal(s);
+    return true;
+}
+
+hsa_queue_t* AgentContext::private_queue(hsa_queue_type32_t type, const std::vector<uint32_t>& cu_mask,
+                                         hsa_amd_queue_priority_t priority) {
+    PrivateQueue& pq = private_queues_[type];
+    if (!pq.queue && !pq.failed) {
         hsa_queue_t* q = nullptr;
-        if (hsa().core.hsa_queue_create_fn(agent_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX,
-                                           UINT32_MAX, &q) == HSA_STATUS_SUCCESS &&
+        if (hsa().core.hsa_queue_create_fn(agent_, 64, type, nullptr, nullptr, UINT32_MAX, UINT32_MAX, &q) ==
+                HSA_STATUS_SUCCESS &&
             q) {
             (void)hsa().amd.hsa_amd_profiling_set_profiler_enabled_fn(q, 1);
-            queue_ = q;
+            pq.queue = q;
         } else {
-            queue_failed_ = true;
+            pq.failed = true;
         }
     }
-    return queue_;
+    if (!pq.queue)
+        return nullptr;
+    if (pq.cu_mask != cu_mask) {
+        std::vector<uint32_t> mask = cu_mask;
+        if (mask.empty()) {
+            // Back to every CU: a mask with one bit per compute unit of the agent.
+            uint32_t cus = 0;
+            (void)hsa().core.hsa_agent_get_info_fn(
+                agent_, static_cast<hsa_agent_info_t>(HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT), &cus);
+            mask.assign((std::max<uint32_t>(cus, 1) + 31) / 32, 0xffffffffu);
+        }
+        if (hsa().amd.hsa_amd_queue_cu_set_mask_fn(pq.queue, static_cast<uint32_t>(mask.size() * 32),
+                                                   mask.data()) == HSA_STATUS_SUCCESS ||
+            cu_mask.empty())
+            pq.cu_mask = cu_mask;
+    }
+    if (pq.priority != priority &&
+        hsa().amd.hsa_amd_queue_set_priority_fn(pq.queue, priority) == HSA_STATUS_SUCCESS)
+        pq.priority = priority;
+    return pq.queue;
 }
 
-bool AgentContext::submit_private(const void* packets, uint32_t count) {
-    hsa_queue_t* q = private_queue();
-    if (!q)
-        return false;
+bool AgentContext::submit_private(hsa_queue_t* q, const void* packets, uint32_t count,
+                                  Clock::time_point deadline) {
     const auto& core = hsa().core;
-    const uint64_t first = core.hsa_queue_add_write_index_scacq_screl_fn(q, count);
-    // The private queue holds at most a few packets (one window or fallback at a time per caller), so
-    // room appears as soon as the packet processor consumes earlier ones.
-    while (first + count - core.hsa_queue_load_read_index_scacquire_fn(q) > q->size)
-        std::this_thread::yield();
+    // The worker is the queue's only producer: room seen now stays available until it reserves it, so
+    // a slot is never reserved without being written.
+    const uint64_t first = core.hsa_queue_load_write_index_relaxed_fn(q);
+    while (first + count - core.hsa_queue_load_read_index_scacquire_fn(q) > q->size) {
+        if (Clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    core.hsa_queue_store_write_index_screlease_fn(q, first + count);
     auto* base = static_cast<unsigned char*>(q->base_address);
     const auto* src = static_cast<const unsigned char*>(packets);
     for (uint32_t i = 0; i < count; ++i) {
@@ -99,7 +181,8 @@ hsa_status_t collect_gpu(hsa_agent_t agent, void* data) {
 void AgentDirectory::clear() {
     agents_.wlock([](auto& m) {
         for (auto& [handle, context] : m)
-            context->release_runtime_objects();
+            if (!context->release_runtime_objects())
+                (void)context.release(); // its detached worker may still read it
         m.clear();
     });
 }

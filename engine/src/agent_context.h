@@ -1,20 +1,22 @@
-// Per-agent replay state: the replay lock, the count of forwarded application packets still in flight,
-// and the private queue passes run on (docs/rocm-behaviour.md#a-replay-window-that-fits-these-rules).
+// Per-agent replay state: the windows waiting for the agent's worker, the window it is gating for, the
+// agent's intercepted queues and the private queues passes run on (docs/replay-window.md).
 #pragma once
 
 #include "hsa_api.h"
 #include "memory_snapshot.h"
+#include "queue_gate.h"
 #include "synchronized.h"
 
 #include <hsa.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <string>
+#include <vector>
 
 namespace rs::engine {
 
@@ -24,6 +26,20 @@ struct Configuration;
 hsa_barrier_and_packet_t make_barrier_and(hsa_signal_t dependency, hsa_signal_t completion);
 uint16_t packet_header(uint8_t type, bool barrier);
 
+struct QueueContext;
+class WindowWorker;
+
+/// The engine's private queue of one queue type on an agent, and the CU mask and priority last applied
+/// to it. Used by the agent's worker thread only.
+struct PrivateQueue {
+    hsa_queue_t* queue = nullptr;
+    bool failed = false;           ///< creation failed: not retried
+    std::vector<uint32_t> cu_mask; ///< last applied; empty: the queue's default (all CUs)
+    hsa_amd_queue_priority_t priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;
+};
+
+/// Per-agent replay state. Handlers, the async-copy wrapper and the agent's worker share the fields of
+/// `State` under `mutex()`, which is held only for short bookkeeping, never across a wait.
 class AgentContext {
   public:
     AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string name, bool selected);
@@ -35,45 +51,70 @@ class AgentContext {
     uint32_t gpu_index() const { return gpu_index_; }
     const std::string& name() const { return name_; }
     /// Passes the agent filter (queues of an unselected agent are not intercepted).
-    bool selected() const { return selected_ && in_flight_.handle != 0; }
+    bool selected() const { return selected_; }
 
-    /// Exclusive: one replay window at a time on this agent. Shared: forwarding application packets of
-    /// its intercepted queues, so nothing new is forwarded while a window runs.
-    std::shared_timed_mutex& replay_lock() { return replay_lock_; }
-    /// Dispatch id of the replay window holding the agent (0: none). Set and cleared by the window under
-    /// the exclusive replay lock; read by the async-copy fence to name the window a copy waited for.
-    std::atomic<uint64_t>& window_dispatch() { return window_dispatch_; }
-    /// Forwarded application packets not yet completed: incremented before forwarding, decremented by
-    /// the marker barrier-AND (barrier bit) the engine appends behind them.
-    hsa_signal_t in_flight() const { return in_flight_; }
+    /// What the agent's handlers and its worker share (under mutex()).
+    struct State {
+        /// The agent's intercepted queues (added by queue_create, removed by queue_destroy).
+        std::vector<QueueContext*> queues;
+        /// Windows whose packets were written and that the worker has not taken yet, oldest first.
+        std::vector<std::shared_ptr<Window>> pending;
+        /// The window the agent is gating for (between its drain and its release), or null.
+        std::shared_ptr<Window> gating;
+        /// Fences of windows declined before their fence fired (destroyed once fired).
+        std::vector<hsa_signal_t> unfired_fences;
+        bool stopping = false;
+    };
+    std::mutex& mutex() { return mutex_; }
+    State& state() { return state_; }
+    /// Wakes the worker (call after appending to `pending`, without the mutex held).
+    void wake() { wake_.notify_one(); }
+    std::condition_variable& wake_condition() { return wake_; }
 
-    /// Writes `count` packets to the agent's private queue (created on first use with the original
-    /// hsa_queue_create, profiling enabled) and rings its doorbell. False when there is no queue.
-    bool submit_private(const void* packets, uint32_t count);
+    /// Starts the agent's worker thread unless it runs (queue_create, application thread). False when
+    /// the thread could not be started: the agent's dispatches are then not replayed.
+    bool start_worker();
+    /// True once start_worker succeeded and until stop_worker.
+    bool worker_running() const { return worker_started_.load(std::memory_order_acquire); }
+    /// Stops the worker (bounded: a worker that does not stop within a few seconds is detached),
+    /// releasing every pending window so the application's packets behind their gates run. False when
+    /// the thread had to be detached (the context must then never be freed).
+    bool stop_worker();
 
-    /// Host memory of this agent's snapshots (used under the exclusive replay lock).
+    /// The private queue of `type` with `cu_mask` (empty: all CUs) and `priority` applied, created on
+    /// first use with the original hsa_queue_create (profiling enabled); nullptr when it cannot be
+    /// created. Worker thread only.
+    hsa_queue_t* private_queue(hsa_queue_type32_t type, const std::vector<uint32_t>& cu_mask,
+                               hsa_amd_queue_priority_t priority);
+    /// Writes `count` packets to `queue` (a private queue: the worker is its only producer) once the ring
+    /// has room, and rings its doorbell. False, with nothing written, when no room appeared before
+    /// `deadline`.
+    static bool submit_private(hsa_queue_t* queue, const void* packets, uint32_t count,
+                               Clock::time_point deadline);
+
+    /// Host memory of this agent's snapshots (worker thread only).
     HostArena& arena() { return arena_; }
-    /// Inventory generation last reported for this agent (under the exclusive replay lock); an
-    /// inventory is sent only when a snapshot's generation differs from it.
+    /// Inventory generation last reported for this agent (worker thread only); an inventory is sent
+    /// only when a snapshot's generation differs from it.
     uint64_t& reported_generation() { return reported_generation_; }
 
-    /// Destroys the private queue and the in-flight signal through the saved originals (OnUnload, while
-    /// the runtime is still up). The context is unusable afterwards.
-    void release_runtime_objects();
+    /// Stops the worker, then destroys the private queues and the signals proven unreferenced through
+    /// the saved originals (OnUnload, while the runtime is still up). The context is unusable afterwards.
+    /// False when the worker had to be detached (see stop_worker).
+    bool release_runtime_objects();
 
   private:
-    hsa_queue_t* private_queue();
-
     hsa_agent_t agent_;
     uint32_t gpu_index_;
     std::string name_;
     bool selected_;
-    std::shared_timed_mutex replay_lock_;
-    std::atomic<uint64_t> window_dispatch_{0};
-    hsa_signal_t in_flight_{0};
-    std::mutex queue_mutex_;
-    hsa_queue_t* queue_ = nullptr;
-    bool queue_failed_ = false;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    State state_;
+    std::mutex worker_mutex_; ///< start/stop of the worker thread
+    std::unique_ptr<WindowWorker> worker_;
+    std::atomic<bool> worker_started_{false};
+    std::map<hsa_queue_type32_t, PrivateQueue> private_queues_;
     HostArena arena_;
     uint64_t reported_generation_ = UINT64_MAX;
 };

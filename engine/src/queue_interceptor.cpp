@@ -7,9 +7,10 @@
 #include "kernarg_scan.h"
 #include "replay_window.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
-#include <shared_mutex>
+#include <new>
 
 namespace rs::engine {
 
@@ -31,6 +32,18 @@ bool is_runtime_kernel(const std::string& kernel) {
     return kernel.rfind("__amd_rocclr_", 0) == 0;
 }
 
+/// ROCclr's `streamOpsWait` kernel (hipStreamWaitValue32/64 where no BARRIER_VALUE packet is used) only
+/// spins until a memory value matches: like a barrier packet it waits and writes nothing, so it gets no
+/// marker and is never counted as in flight (a drain would otherwise wait for whatever releases it).
+bool is_wait_kernel(const std::string& kernel) {
+    return kernel.rfind("__amd_rocclr_streamOpsWait", 0) == 0;
+}
+
+/// Kernel and agent dispatches write memory; barrier-AND/OR and AMD vendor packets only wait.
+bool is_writing_packet(uint8_t type) {
+    return type == HSA_PACKET_TYPE_KERNEL_DISPATCH || type == HSA_PACKET_TYPE_AGENT_DISPATCH;
+}
+
 void report_dispatch(Engine& e, const QueueContext& q, uint64_t id, const hsa_kernel_dispatch_packet_t& p,
                      const std::string& kernel, DispatchDecision decision) {
     DispatchEvent ev{};
@@ -47,6 +60,105 @@ void report_dispatch(Engine& e, const QueueContext& q, uint64_t id, const hsa_ke
     ev.workgroup[2] = p.workgroup_size_z;
     ev.decision = decision;
     e.sink->dispatch(ev);
+}
+
+/// True when no replay window can open on any agent any more (dispatch count reached, none open): the
+/// handler then forwards packets alone (docs/replay-window.md, "no marker once no window can open").
+bool windows_over(const Engine& e) {
+    return e.config.dispatch_count != 0 &&
+           e.next_dispatch_id.load() > e.config.dispatch_skip + e.config.dispatch_count &&
+           e.open_windows.load() == 0;
+}
+
+/// Under the agent mutex: when the agent is gating and `q` has no gate of that window yet, writes the
+/// gate to `slot` (recorded; without a record, and the window's release signal kept until unload, when
+/// no room could be reserved) and returns true.
+bool gate_current(AgentContext::State& st, QueueContext& q, hsa_barrier_and_packet_t& slot) noexcept {
+    if (!st.gating || q.gates.has_gate_of(st.gating.get()))
+        return false;
+    try {
+        q.gates.gates.reserve(q.gates.gates.size() + 1);
+        q.gates.add_gate(st.gating);
+        slot = make_gate(st.gating->release, q.gates.in_flight);
+    } catch (...) {
+        st.gating->retain_until_unload = true;
+        slot = make_gate(st.gating->release, hsa_signal_t{0});
+    }
+    return true;
+}
+
+/// The replay candidate P: writes [G_current?][F_W][G_W][P][marker] with ONE writer call and hands W to
+/// the agent's worker. Returns false, with nothing written, when W could not be set up (the caller then
+/// forwards P and reports `decision`).
+bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispatch_packet_t& p,
+                 std::string kernel, hsa_amd_queue_intercept_packet_writer writer,
+                 DispatchDecision& decision) {
+    AgentContext& agent = *q.agent;
+    if (!agent.worker_running()) {
+        decision = DispatchDecision::declined_out_of_memory;
+        e.sink->warning(WarningCode::out_of_memory, id,
+                        "the agent's window worker thread could not be started: the dispatch runs once");
+        return false;
+    }
+    auto w = std::make_shared<Window>(); // std::bad_alloc: the caller forwards, out-of-memory
+    w->dispatch_id = id;
+    w->packet = p;
+    w->kernel = std::move(kernel);
+    w->queue_id = q.proxy->id;
+    w->queue_type = q.type;
+    bool fence_ok = false, release_ok = false;
+    w->fence = create_signal(1, fence_ok);
+    w->release = create_signal(1, release_ok);
+    if (!fence_ok || !release_ok) {
+        destroy_signal(w->fence);
+        destroy_signal(w->release);
+        decision = DispatchDecision::declined_signal_unavailable;
+        e.sink->warning(WarningCode::signal_unavailable, id,
+                        "signal-unavailable: could not create the replay window's signals; the dispatch "
+                        "runs once unreplayed");
+        return false;
+    }
+    struct {
+        hsa_barrier_and_packet_t slots[5];
+    } batch{};
+    static_assert(sizeof(batch) == 5 * 64);
+    uint32_t n = 0;
+    {
+        std::lock_guard lock(agent.mutex());
+        AgentContext::State& st = agent.state();
+        if (st.stopping) {
+            // The worker is stopped (unload or process exit): nothing would ever release a gate.
+            destroy_signal(w->fence);
+            destroy_signal(w->release);
+            decision = DispatchDecision::declined_no_private_queue;
+            return false;
+        }
+        try {
+            w->cu_mask = q.cu_mask;
+            q.gates.gates.reserve(q.gates.gates.size() + 2);
+            st.pending.reserve(st.pending.size() + 1);
+        } catch (...) {
+            destroy_signal(w->fence);
+            destroy_signal(w->release);
+            throw;
+        }
+        // Nothing below throws: the records match the packets written.
+        w->priority = q.priority;
+        if (gate_current(st, q, batch.slots[n]))
+            ++n;
+        batch.slots[n++] = make_barrier_and(hsa_signal_t{0}, w->fence);
+        q.gates.add_gate(w);
+        batch.slots[n++] = make_gate(w->release, q.gates.in_flight);
+        std::memcpy(&batch.slots[n++], &p, 64);
+        q.gates.add_writes(1);
+        batch.slots[n++] = make_barrier_and(hsa_signal_t{0}, q.gates.in_flight);
+        w->submitted = Clock::now();
+        st.pending.push_back(w);
+    }
+    // The only writer call of this invocation (ROCr 5.2.3 allows one).
+    writer(&batch, n);
+    agent.wake();
+    return true;
 }
 
 /// Multi-packet heuristic (documented in docs/replay-failures.md): the handler sees one packet per
@@ -74,19 +186,17 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
         writer(packets, count);
         return;
     }
-    if (packet_type(packets) != HSA_PACKET_TYPE_KERNEL_DISPATCH) {
-        forward_packet(*q, packets, writer);
+    const uint8_t type = packet_type(packets);
+    if (type != HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+        forward_packet(*q, packets, writer, is_writing_packet(type));
         return;
     }
     hsa_kernel_dispatch_packet_t p;
     std::memcpy(&p, packets, sizeof p);
     // Counted open before the id is taken: forward_packet drops its marker only when every id is past
-    // the dispatch window AND no handler that took an id is still open (seq_cst pairs with it).
+    // the dispatch window AND no window that took an id is still open (seq_cst pairs with it). A window
+    // handed to the worker is closed by the worker when it reports the dispatch.
     e->open_windows.fetch_add(1);
-    struct CloseWindow {
-        Engine& engine;
-        ~CloseWindow() { engine.open_windows.fetch_sub(1); }
-    } close_window{*e};
     const uint64_t id = e->next_dispatch_id.fetch_add(1);
     std::string kernel;
     DispatchDecision decision = DispatchDecision::replayed;
@@ -108,16 +218,22 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
         } else if (kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable)) {
             decision = DispatchDecision::declined_unrestorable_memory;
         }
-        if (decision == DispatchDecision::replayed)
-            decision = ReplayWindow(*e, *q, id).run(p, writer);
-        else
-            forward_packet(*q, packets, writer);
+        if (decision == DispatchDecision::replayed && open_window(*e, *q, id, p, kernel, writer, decision))
+            return; // the worker reports the dispatch and closes the window
+    } catch (const std::bad_alloc&) {
+        // Only reachable before the writer was called.
+        decision = DispatchDecision::declined_out_of_memory;
+        e->sink->warning(WarningCode::out_of_memory, id,
+                         "out of memory in the dispatch handler's bookkeeping: the dispatch runs once");
     } catch (...) {
-        // Only reachable before the writer was called (allocation failure in bookkeeping).
-        decision = DispatchDecision::declined_snapshot_incomplete;
-        forward_packet(*q, packets, writer);
+        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+        decision = DispatchDecision::declined_out_of_memory;
+        e->sink->warning(WarningCode::internal_error, id,
+                         "internal error in the dispatch handler: the dispatch runs once unreplayed");
     }
+    forward_packet(*q, packets, writer, !is_wait_kernel(kernel));
     report_dispatch(*e, *q, id, p, kernel, decision);
+    e->open_windows.fetch_sub(1);
 }
 
 hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
@@ -140,21 +256,46 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
     } catch (...) {
         return original();
     }
+    bool ok = false;
+    q->gates.in_flight = create_signal(0, ok);
+    if (!ok) {
+        e->sink->warning(WarningCode::signal_unavailable, 0,
+                         "signal-unavailable: no in-flight signal for a new queue: queue not replayed");
+        return original();
+    }
+    if (!ctx->start_worker()) {
+        destroy_signal(q->gates.in_flight);
+        e->sink->warning(WarningCode::out_of_memory, 0,
+                         "the agent's window worker thread could not be started: queue not replayed");
+        return original();
+    }
     const auto& amd = hsa().amd;
     hsa_status_t st = amd.hsa_amd_queue_intercept_create_fn(agent, size, type, callback, data,
                                                             private_segment_size, group_segment_size, queue);
-    if (st != HSA_STATUS_SUCCESS)
+    if (st != HSA_STATUS_SUCCESS) {
+        destroy_signal(q->gates.in_flight);
         return original();
+    }
     q->proxy = *queue;
     q->agent = ctx;
+    q->type = type;
     QueueContext* raw = q.get();
     try {
         e->queues.wlock([&](auto& list) { list.push_back(std::move(q)); });
+        try {
+            std::lock_guard lock(ctx->mutex());
+            ctx->state().queues.push_back(raw);
+        } catch (...) {
+            e->queues.wlock([&](auto& list) { list.pop_back(); }); // frees the context
+            throw;
+        }
     } catch (...) {
+        if (q)
+            destroy_signal(q->gates.in_flight);
         return HSA_STATUS_SUCCESS; // a plain proxy without handler: packets pass straight through
     }
     if (amd.hsa_amd_queue_intercept_register_fn(*queue, intercept_handler, raw) != HSA_STATUS_SUCCESS)
-        e->sink->warning(WarningCode::general, 0,
+        e->sink->warning(WarningCode::queue_intercept_failed, 0,
                          "hsa_amd_queue_intercept_register failed: queue not replayed");
     return HSA_STATUS_SUCCESS;
 }
@@ -176,12 +317,72 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
         } catch (...) {
         }
     }
+    if (context) {
+        // Out of the agent's drain checks before the queue goes.
+        std::lock_guard lock(context->agent->mutex());
+        auto& queues = context->agent->state().queues;
+        queues.erase(std::remove(queues.begin(), queues.end(), context.get()), queues.end());
+    }
     const hsa_status_t st = hsa().core.hsa_queue_destroy_fn(queue);
-    // The application waited for its packets (HSA: destroying a queue with packets in flight is
-    // undefined), so every barrier that referenced the last windows' fence/done signals has completed.
-    if (context)
-        for (hsa_signal_t s : context->retired)
+    if (context) {
+        // The queue is gone: none of its gates or markers can be read any more.
+        std::vector<hsa_signal_t> unreferenced;
+        try {
+            std::lock_guard lock(context->agent->mutex());
+            context->gates.drop_all(unreferenced);
+        } catch (...) {
+        }
+        for (hsa_signal_t s : unreferenced)
             destroy_signal(s);
+        destroy_signal(context->gates.in_flight);
+    }
+    return st;
+}
+
+/// Finds the intercepted queue of `proxy` (nullptr when not intercepted).
+QueueContext* find_queue(Engine& e, const hsa_queue_t* proxy) {
+    return e.queues.rlock([&](const auto& list) -> QueueContext* {
+        for (const auto& q : list)
+            if (q->proxy == proxy)
+                return q.get();
+        return nullptr;
+    });
+}
+
+hsa_status_t queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_count,
+                               const uint32_t* cu_mask) {
+    const hsa_status_t st = hsa().amd.hsa_amd_queue_cu_set_mask_fn(queue, num_cu_mask_count, cu_mask);
+    Engine* e = engine();
+    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire))
+        return st;
+    try {
+        if (QueueContext* q = find_queue(*e, queue)) {
+            // num_cu_mask_count counts bits, a multiple of 32 (hsa_ext_amd.h).
+            std::vector<uint32_t> mask;
+            if (cu_mask)
+                mask.assign(cu_mask, cu_mask + num_cu_mask_count / 32);
+            std::lock_guard lock(q->agent->mutex());
+            q->cu_mask = std::move(mask);
+        }
+    } catch (...) {
+        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+    }
+    return st;
+}
+
+hsa_status_t queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priority_t priority) {
+    const hsa_status_t st = hsa().amd.hsa_amd_queue_set_priority_fn(queue, priority);
+    Engine* e = engine();
+    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire))
+        return st;
+    try {
+        if (QueueContext* q = find_queue(*e, queue)) {
+            std::lock_guard lock(q->agent->mutex());
+            q->priority = priority;
+        }
+    } catch (...) {
+        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+    }
     return st;
 }
 
@@ -191,38 +392,53 @@ void release_intercepted_queues() {
     Engine* e = engine();
     if (!e)
         return;
-    e->queues.wlock([](auto& list) {
+    std::vector<hsa_signal_t> unreferenced;
+    e->queues.wlock([&](auto& list) {
+        // The workers read the queue contexts: stop them first (pending windows are released).
         for (auto& q : list)
-            for (hsa_signal_t s : q->retired)
-                destroy_signal(s);
+            (void)q->agent->stop_worker();
+        for (auto& q : list) {
+            std::lock_guard lock(q->agent->mutex());
+            q->agent->state().queues.clear();
+        }
+        for (auto& q : list) {
+            {
+                std::lock_guard lock(q->agent->mutex());
+                q->gates.prune(unreferenced);
+            }
+            // Its remaining gate records may still be read by the packet processor until hsa_shut_down
+            // destroys the queue: those release signals (and the in-flight signal) are the runtime's to free.
+        }
         list.clear();
     });
+    for (hsa_signal_t s : unreferenced)
+        destroy_signal(s);
 }
 
-void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer) {
-    AgentContext& agent = *q.agent;
-    std::shared_lock lock(agent.replay_lock(), std::defer_lock);
+void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer,
+                    bool writing) noexcept {
     Engine* e = engine();
-    const auto timeout = e ? e->config.drain_timeout : std::chrono::milliseconds(10000);
-    // Waits while a replay window of the agent runs, so nothing new executes inside it (bounded).
-    if (!lock.try_lock_for(timeout) && e)
-        e->sink->warning(WarningCode::general, 0,
-                         "forwarded a packet while a replay window held the agent too long");
-    if (e && e->config.dispatch_count != 0 &&
-        e->next_dispatch_id.load() > e->config.dispatch_skip + e->config.dispatch_count &&
-        e->open_windows.load() == 0) {
-        writer(packet, 1); // no replay window can open on any agent again: no marker needed
+    if (!e || windows_over(*e)) {
+        writer(packet, 1); // no replay window can open on any agent again: no gate, no marker needed
         return;
     }
+    AgentContext& agent = *q.agent;
     struct {
-        unsigned char packet[64];
-        hsa_barrier_and_packet_t marker;
-    } batch;
-    static_assert(sizeof(batch) == 128);
-    std::memcpy(batch.packet, packet, 64);
-    batch.marker = make_barrier_and(hsa_signal_t{0}, agent.in_flight());
-    hsa().core.hsa_signal_add_scacq_screl_fn(agent.in_flight(), 1);
-    writer(&batch, 2);
+        hsa_barrier_and_packet_t slots[3];
+    } batch{};
+    static_assert(sizeof(batch) == 3 * 64);
+    uint32_t n = 0;
+    {
+        std::lock_guard lock(agent.mutex());
+        if (gate_current(agent.state(), q, batch.slots[n]))
+            ++n;
+        std::memcpy(&batch.slots[n++], packet, 64);
+        if (writing) {
+            q.gates.add_writes(1);
+            batch.slots[n++] = make_barrier_and(hsa_signal_t{0}, q.gates.in_flight);
+        }
+    }
+    writer(&batch, n);
 }
 
 void install_queue_interceptor(CoreApiTable& core) {
@@ -230,6 +446,14 @@ void install_queue_interceptor(CoreApiTable& core) {
         core.hsa_queue_create_fn = queue_create;
         core.hsa_queue_destroy_fn = queue_destroy;
     }
+}
+
+void install_queue_interceptor(CoreApiTable& core, AmdExtTable& amd) {
+    install_queue_interceptor(core);
+    if (amd.hsa_amd_queue_cu_set_mask_fn && amd.hsa_amd_queue_cu_set_mask_fn != queue_cu_set_mask)
+        amd.hsa_amd_queue_cu_set_mask_fn = queue_cu_set_mask;
+    if (amd.hsa_amd_queue_set_priority_fn && amd.hsa_amd_queue_set_priority_fn != queue_set_priority)
+        amd.hsa_amd_queue_set_priority_fn = queue_set_priority;
 }
 
 } // namespace rs::engine

@@ -1,17 +1,19 @@
 #include "replay_window.h"
 
 #include "agent_context.h"
-#include "async_copy_fence.h"
 #include "engine.h"
 #include "fidelity_check.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
 #include "queue_interceptor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace rs::engine {
@@ -31,169 +33,190 @@ hsa_kernel_dispatch_packet_t pass_packet(const hsa_kernel_dispatch_packet_t& p, 
     return copy;
 }
 
+/// How long one private-queue submission may wait for room in the ring.
+constexpr auto kSubmitBound = std::chrono::milliseconds(1000);
+
 } // namespace
 
-DispatchDecision ReplayWindow::run(const hsa_kernel_dispatch_packet_t& packet,
-                                   hsa_amd_queue_intercept_packet_writer writer) {
-    packet_ = packet;
-    bool fence_ok = false, done_ok = false;
-    hsa_signal_t fence = create_signal(1, fence_ok);
-    done_ = create_signal(1, done_ok);
-    if (!fence_ok || !done_ok) {
-        destroy_signal(fence);
-        destroy_signal(done_);
-        engine_.sink->warning(WarningCode::snapshot_incomplete, dispatch_id_,
-                              "could not create the replay window's signals: dispatch runs once unreplayed");
-        forward_packet(queue_, &packet, writer);
-        return DispatchDecision::declined_snapshot_incomplete;
-    }
+bool ReplayWindow::stopping() {
+    std::lock_guard lock(agent_.mutex());
+    return agent_.state().stopping;
+}
 
-    // 1. The only writer call of this invocation (ROCr 5.2.3 allows one).
-    hsa_barrier_and_packet_t barriers[2] = {make_barrier_and(hsa_signal_t{0}, fence),
-                                            make_barrier_and(done_, packet.completion_signal)};
-    writer(barriers, 2);
+void ReplayWindow::run() noexcept {
+    DispatchDecision decision = DispatchDecision::declined_out_of_memory;
     try {
-        return after_barriers(fence);
+        decision = replay();
+    } catch (const std::bad_alloc&) {
+        engine_.sink->warning(WarningCode::out_of_memory, window_->dispatch_id,
+                              "out of memory in the replay window's bookkeeping: the dispatch runs once");
     } catch (...) {
-        // Bookkeeping ran out of memory: never leave the application's signal pending.
-        hsa().core.hsa_signal_store_screlease_fn(done_, 0);
-        return DispatchDecision::declined_snapshot_incomplete;
+        engine_.internal_errors.fetch_add(1, std::memory_order_relaxed);
+        engine_.sink->warning(WarningCode::internal_error, window_->dispatch_id,
+                              "internal error in the replay window: the dispatch runs once");
+    }
+    release();
+    report(decision);
+}
+
+void ReplayWindow::decline_unfenced() noexcept {
+    engine_.sink->warning(WarningCode::drain_timeout, window_->dispatch_id,
+                          "drain-timeout: earlier packets of the queue did not complete within "
+                          "REPLAYSCOPE_DRAIN_TIMEOUT_MS; the dispatch runs once after them");
+    release();
+    report(DispatchDecision::declined_drain_timeout);
+}
+
+bool ReplayWindow::drain() {
+    const auto start = Clock::now();
+    const auto deadline = start + engine_.config.drain_timeout;
+    const auto phase1_end = start + engine_.config.drain_timeout / 2;
+    auto slice = std::chrono::microseconds(20);
+    bool gating = false;
+    std::vector<hsa_signal_t> unreferenced;
+    for (;;) {
+        bool drained = true;
+        {
+            std::lock_guard lock(agent_.mutex());
+            AgentContext::State& st = agent_.state();
+            if (st.stopping)
+                return false;
+            for (QueueContext* q : st.queues) {
+                q->gates.prune(unreferenced);
+                if (!q->gates.drained()) {
+                    drained = false;
+                    break;
+                }
+            }
+            // Phase 1 ends by gating in the same critical section as a successful check, so no packet
+            // can be forwarded ungated in between; phase 2 gates first and then waits for the drain.
+            if (!gating && (drained || Clock::now() >= phase1_end)) {
+                st.gating = window_;
+                gating = true;
+            }
+        }
+        for (hsa_signal_t s : unreferenced)
+            destroy_signal(s);
+        unreferenced.clear();
+        if (drained)
+            return true;
+        if (Clock::now() >= deadline)
+            return false;
+        std::this_thread::sleep_for(slice);
+        slice = std::min<std::chrono::microseconds>(slice * 2, std::chrono::milliseconds(2));
     }
 }
 
-DispatchDecision ReplayWindow::after_barriers(hsa_signal_t fence) {
-    AgentContext& agent = *queue_.agent;
-    // 2. Fence, replay lock, idle agent: one bounded deadline.
-    const auto deadline = Clock::now() + engine_.config.drain_timeout;
-    if (!wait_signal_eq(fence, 0, deadline)) {
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
-                              "drain-timeout: earlier packets of the queue did not complete in time; the "
-                              "dispatch runs once after them");
-        run_once_after(fence);
-        queue_.retired.push_back(fence);
-        queue_.retired.push_back(done_);
+DispatchDecision ReplayWindow::replay() {
+    Window& w = *window_;
+    if (!drain()) {
+        engine_.sink->warning(WarningCode::drain_timeout, w.dispatch_id,
+                              "drain-timeout: other queues of the agent still had packets in flight after "
+                              "REPLAYSCOPE_DRAIN_TIMEOUT_MS; the dispatch runs once");
         return DispatchDecision::declined_drain_timeout;
     }
-    // B1 completed, so every earlier window's B2 (and fallback) of this queue did: their signals are free.
-    for (hsa_signal_t s : queue_.retired)
-        destroy_signal(s);
-    queue_.retired.clear();
-    queue_.retired.push_back(fence); // still referenced by nothing, but destroyed with done
-    queue_.retired.push_back(done_);
-
-    std::unique_lock lock(agent.replay_lock(), std::defer_lock);
-    if (!lock.try_lock_until(deadline)) {
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
-                              "drain-timeout: another replay window held the agent's replay lock");
-        run_once_after(hsa_signal_t{0});
-        return DispatchDecision::declined_drain_timeout;
-    }
-    // From here the agent is held: asynchronous copies touching it wait (AsyncCopyFence) and may name
-    // this dispatch; the window never issues one itself (this thread is marked for the fence).
-    const AsyncCopyFence::WindowScope on_window_thread;
-    struct WindowMark {
-        std::atomic<uint64_t>& mark;
-        ~WindowMark() { mark.store(0, std::memory_order_release); }
-    } window_mark{agent.window_dispatch()};
-    agent.window_dispatch().store(dispatch_id_, std::memory_order_release);
-    if (!wait_signal_eq(agent.in_flight(), 0, deadline)) {
-        lock.unlock();
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
-                              "drain-timeout: other queues of the agent still had packets in flight");
-        run_once_after(hsa_signal_t{0});
-        return DispatchDecision::declined_drain_timeout;
-    }
-
-    // 3. Snapshot.
+    // From here until release() no application packet can launch on the agent (docs/replay-window.md).
     const auto t0 = Clock::now();
-    DeviceSnapshot snapshot = engine_.snapshotter.snap(agent.agent(), dispatch_id_,
-                                                       engine_.config.host_memory_budget, agent.arena());
+    DeviceSnapshot snapshot = engine_.snapshotter.snap(agent_.agent(), w.dispatch_id,
+                                                       engine_.config.host_memory_budget, agent_.arena());
     report_inventory(snapshot);
-    engine_.sink->snapshot({dispatch_id_, agent.agent().handle, snapshot.generation, snapshot.bytes,
+    engine_.sink->snapshot({w.dispatch_id, agent_.agent().handle, snapshot.generation, snapshot.bytes,
                             elapsed_ns(t0), static_cast<uint32_t>(snapshot.regions.size()),
                             static_cast<uint32_t>(snapshot.failures.size()),
                             snapshot.ok && !snapshot.over_budget});
     if (snapshot.over_budget) {
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
+        engine_.sink->warning(WarningCode::footprint_budget, w.dispatch_id,
                               "footprint-budget: snapshot of " + std::to_string(snapshot.footprint) +
                                   " bytes exceeds REPLAYSCOPE_HOST_MEMORY_BUDGET; the dispatch runs once");
-        run_once_locked();
         return DispatchDecision::declined_footprint_budget;
     }
     if (!snapshot.ok) {
         std::string reasons;
         for (const auto& f : snapshot.failures)
             reasons += (reasons.empty() ? "" : ",") + std::string(name(f.reason));
-        engine_.sink->warning(WarningCode::snapshot_incomplete, dispatch_id_,
+        engine_.sink->warning(WarningCode::snapshot_incomplete, w.dispatch_id,
                               "snapshot incomplete (" + reasons +
                                   "): replay declined, the dispatch runs once");
-        run_once_locked();
         return DispatchDecision::declined_snapshot_incomplete;
     }
-
-    // 4./5.
     return run_passes(snapshot);
 }
 
+bool ReplayWindow::wait_out(hsa_signal_t pass_signal) {
+    for (;;) {
+        if (wait_signal_eq(pass_signal, 0, Clock::now() + std::chrono::milliseconds(100)))
+            return true;
+        if (stopping())
+            return false;
+    }
+}
+
 DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
-    AgentContext& agent = *queue_.agent;
+    Window& w = *window_;
     const Configuration& config = engine_.config;
+    const uint64_t id = w.dispatch_id;
     DispatchDecision decision = DispatchDecision::replayed;
     std::optional<FidelityCheck> fidelity;
     if (config.fidelity_check)
-        fidelity.emplace(engine_.snapshotter, engine_.watched, snapshot, agent.agent(), dispatch_id_);
-    uint32_t passes_run = 0;
+        fidelity.emplace(engine_.snapshotter, engine_.watched, snapshot, agent_.agent(), id);
+    hsa_queue_t* queue = agent_.private_queue(w.queue_type, w.cu_mask, w.priority);
+    if (!queue) {
+        engine_.sink->warning(WarningCode::no_private_queue, id,
+                              "no-private-queue: the engine's private queue of the dispatch's queue type "
+                              "could not be created; the dispatch runs once");
+        return DispatchDecision::declined_no_private_queue;
+    }
+    uint32_t passes_run = 0; // passes that may have written memory (restore needed before P runs)
     for (uint32_t i = 0; i < config.passes; ++i) {
         RestoreResult restored;
         uint64_t restore_ns = 0;
         if (i > 0) {
             const auto t0 = Clock::now();
-            restored = engine_.snapshotter.restore(snapshot, dispatch_id_, i);
+            restored = engine_.snapshotter.restore(snapshot, id, i);
             restore_ns = elapsed_ns(t0);
             if (restored.failed) {
-                engine_.sink->warning(WarningCode::restore_failed, dispatch_id_,
+                engine_.sink->warning(WarningCode::restore_failed, id,
                                       "restore before pass " + std::to_string(i) +
                                           " failed: remaining passes not run (docs/replay-failures.md)");
-                decision = DispatchDecision::declined_restore_failed;
-                break;
+                return DispatchDecision::declined_restore_failed;
             }
         }
         bool ok = false;
         hsa_signal_t pass_signal = create_signal(1, ok);
         if (!ok) {
-            engine_.sink->warning(WarningCode::general, dispatch_id_, "could not create a pass signal");
-            if (passes_run == 0) {
-                run_once_locked();
-                return DispatchDecision::declined_snapshot_incomplete;
-            }
+            engine_.sink->warning(WarningCode::signal_unavailable, id,
+                                  "signal-unavailable: could not create the signal of pass " +
+                                      std::to_string(i) + "; no further pass");
+            decision = DispatchDecision::declined_signal_unavailable;
             break;
         }
-        const hsa_kernel_dispatch_packet_t p = pass_packet(packet_, pass_signal);
-        if (!agent.submit_private(&p, 1)) {
+        const hsa_kernel_dispatch_packet_t p = pass_packet(w.packet, pass_signal);
+        if (!AgentContext::submit_private(queue, &p, 1, Clock::now() + kSubmitBound)) {
             destroy_signal(pass_signal);
-            engine_.sink->warning(WarningCode::general, dispatch_id_, "no private queue for the agent");
-            if (passes_run == 0) {
-                // Without a private queue P cannot run here: release done; the application sees a
-                // completion without execution, which is reported.
-                hsa().core.hsa_signal_store_screlease_fn(done_, 0);
-                return DispatchDecision::declined_drain_timeout;
-            }
-            break;
-        }
-        if (!wait_signal_eq(pass_signal, 0, Clock::now() + config.pass_timeout)) {
-            // The kernel is still running: the signal stays alive (leaked) and no further pass runs.
-            engine_.sink->warning(WarningCode::general, dispatch_id_,
-                                  "pass " + std::to_string(i) +
-                                      " did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS");
-            decision = passes_run == 0 ? DispatchDecision::declined_drain_timeout : decision;
+            engine_.sink->warning(WarningCode::no_private_queue, id,
+                                  "no-private-queue: the private queue stayed full; no further pass");
+            decision = DispatchDecision::declined_no_private_queue;
             break;
         }
         ++passes_run;
+        if (!wait_signal_eq(pass_signal, 0, Clock::now() + config.pass_timeout)) {
+            // The kernel is still running: the agent stays gated until it really completes, so P never
+            // runs concurrently with a pass.
+            engine_.sink->warning(WarningCode::pass_timeout, id,
+                                  "pass-timeout: pass " + std::to_string(i) +
+                                      " did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS; no further "
+                                      "pass, the dispatch runs once it has completed");
+            decision = DispatchDecision::declined_pass_timeout;
+            if (wait_out(pass_signal))
+                destroy_signal(pass_signal);
+            // else: stopping with the pass still running: its signal stays alive (leaked).
+            break;
+        }
         hsa_amd_profiling_dispatch_time_t ticks{};
-        (void)hsa().amd.hsa_amd_profiling_get_dispatch_time_fn(agent.agent(), pass_signal, &ticks);
+        (void)hsa().amd.hsa_amd_profiling_get_dispatch_time_fn(agent_.agent(), pass_signal, &ticks);
         destroy_signal(pass_signal);
         PassEvent pass{};
-        pass.dispatch_id = dispatch_id_;
+        pass.dispatch_id = id;
         pass.start_tick = ticks.start;
         pass.end_tick = ticks.end;
         pass.restore_ns = restore_ns;
@@ -210,17 +233,55 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         for (const FidelityMismatchEvent& m : mismatches)
             engine_.sink->fidelity_mismatch(m);
         if (!differing.empty())
-            engine_.sink->warning(WarningCode::fidelity_mismatch, dispatch_id_,
+            engine_.sink->warning(WarningCode::fidelity_mismatch, id,
                                   "pass " + std::to_string(i) +
                                       " output differs from pass 0 in: " + differing);
     }
-    // No restore after the last pass: memory holds exactly one execution's effect.
-    hsa().core.hsa_signal_store_screlease_fn(done_, 0);
+    if (passes_run > 0) {
+        // P itself runs next, on its own queue: it must see the pre-dispatch inputs.
+        const RestoreResult restored = engine_.snapshotter.restore(snapshot, id, passes_run);
+        if (restored.failed) {
+            engine_.sink->warning(WarningCode::restore_failed, id,
+                                  "restore after the last pass failed: the dispatch runs once on the "
+                                  "memory the restore_failure rows describe (docs/replay-failures.md)");
+            decision = DispatchDecision::declined_restore_failed;
+        }
+    }
     return decision;
 }
 
+void ReplayWindow::release() noexcept {
+    std::lock_guard lock(agent_.mutex());
+    AgentContext::State& st = agent_.state();
+    if (st.gating == window_)
+        st.gating.reset();
+    window_->released = true;
+    // P (and every packet and copy held behind W's gates) may start now.
+    hsa().core.hsa_signal_store_screlease_fn(window_->release, 0);
+}
+
+void ReplayWindow::report(DispatchDecision decision) noexcept {
+    const Window& w = *window_;
+    DispatchEvent ev{};
+    ev.id = w.dispatch_id;
+    ev.agent = agent_.agent().handle;
+    ev.queue = w.queue_id;
+    ev.kernel_object = w.packet.kernel_object;
+    ev.kernel_name = w.kernel;
+    ev.grid[0] = w.packet.grid_size_x;
+    ev.grid[1] = w.packet.grid_size_y;
+    ev.grid[2] = w.packet.grid_size_z;
+    ev.workgroup[0] = w.packet.workgroup_size_x;
+    ev.workgroup[1] = w.packet.workgroup_size_y;
+    ev.workgroup[2] = w.packet.workgroup_size_z;
+    ev.decision = decision;
+    engine_.sink->dispatch(ev);
+    // The window is closed: forward_packet may drop its marker once none is open.
+    engine_.open_windows.fetch_sub(1);
+}
+
 void ReplayWindow::report_inventory(const DeviceSnapshot& snapshot) noexcept {
-    uint64_t& reported = queue_.agent->reported_generation();
+    uint64_t& reported = agent_.reported_generation();
     if (reported == snapshot.generation)
         return;
     try {
@@ -228,43 +289,10 @@ void ReplayWindow::report_inventory(const DeviceSnapshot& snapshot) noexcept {
         regions.reserve(snapshot.regions.size());
         for (const SnapshotRegion& r : snapshot.regions)
             regions.push_back({r.address, r.size, r.allocation_id, r.kind});
-        engine_.sink->inventory(
-            {queue_.agent->agent().handle, snapshot.generation, regions.data(), regions.size()});
+        engine_.sink->inventory({agent_.agent().handle, snapshot.generation, regions.data(), regions.size()});
         reported = snapshot.generation;
     } catch (...) {
         // Out of memory for the listing: the inventory is sent with a later snapshot.
-    }
-}
-
-void ReplayWindow::run_once_locked() {
-    const hsa_kernel_dispatch_packet_t p = pass_packet(packet_, done_);
-    if (!queue_.agent->submit_private(&p, 1)) {
-        hsa().core.hsa_signal_store_screlease_fn(done_, 0);
-        return;
-    }
-    // P completing decrements done to 0, which releases B2 and the application's signal.
-    if (!wait_signal_eq(done_, 0, Clock::now() + engine_.config.pass_timeout))
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
-                              "the single execution did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS");
-}
-
-void ReplayWindow::run_once_after(hsa_signal_t fence) {
-    AgentContext& agent = *queue_.agent;
-    std::shared_lock lock(agent.replay_lock(), std::defer_lock);
-    if (!lock.try_lock_for(engine_.config.drain_timeout))
-        engine_.sink->warning(WarningCode::general, dispatch_id_,
-                              "ran once without the agent's replay lock (another window held it too long)");
-    struct {
-        hsa_barrier_and_packet_t wait_fence;
-        hsa_kernel_dispatch_packet_t dispatch;
-        hsa_barrier_and_packet_t marker;
-    } packets{make_barrier_and(fence, hsa_signal_t{0}), pass_packet(packet_, done_),
-              make_barrier_and(hsa_signal_t{0}, agent.in_flight())};
-    static_assert(sizeof(packets) == 3 * 64);
-    hsa().core.hsa_signal_add_scacq_screl_fn(agent.in_flight(), 1);
-    if (!agent.submit_private(&packets, 3)) {
-        hsa().core.hsa_signal_subtract_scacq_screl_fn(agent.in_flight(), 1);
-        hsa().core.hsa_signal_store_screlease_fn(done_, 0);
     }
 }
 

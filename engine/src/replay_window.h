@@ -1,55 +1,61 @@
-// The replay window (docs/rocm-behaviour.md#a-replay-window-that-fits-these-rules) for one dispatch P.
+// The replay window of one dispatch P, run by its agent's worker thread (docs/replay-window.md).
 #pragma once
 
 #include "event_sink.h"
+#include "queue_gate.h"
 
 #include <hsa.h>
-#include <hsa_api_trace.h>
 
 #include <cstdint>
+#include <memory>
 
 namespace rs::engine {
 
 struct Engine;
-struct QueueContext;
+class AgentContext;
+struct DeviceSnapshot;
 
-/// Runs inside the intercept handler that received P:
-///  1. ONE writer call: [B1 barrier-AND (barrier bit) -> fence, B2 barrier-AND (barrier bit) dep done ->
-///     P.completion_signal]; P itself is not forwarded.
-///  2. Wait for fence (prior work of the queue done), take the agent's replay lock, wait until the
-///     agent's other intercepted queues have nothing in flight. All three share one deadline
-///     (REPLAYSCOPE_DRAIN_TIMEOUT_MS); a miss declines with drain-timeout and P runs once, after the
-///     fence, on the private queue, completing `done` itself (nothing waits on the handler's thread).
-///  3. Snapshot; over budget / incomplete: P runs once on the private queue (completion = done).
-///  4. N passes on the private queue (own completion signal each, profiling ticks recorded), restore
-///     between passes, none after the last; a failed restore stops the passes (docs/replay-failures.md).
-///  5. Store 0 to done: B2 completes and fires the application's completion signal exactly once.
+/// Runs window W after its fence fired (every earlier packet of P's queue Q completed):
+///  1. Drain: waits until every intercepted queue of the agent has completed the writing packets not
+///     behind an unreleased gate, and enters *gating W* under the agent mutex in the same check (phase 1,
+///     at most half of REPLAYSCOPE_DRAIN_TIMEOUT_MS); then gates anyway and waits for the drain until the
+///     deadline (phase 2). Miss: drain-timeout.
+///  2. Snapshot; over budget or incomplete: declined.
+///  3. N passes on the agent's private queue of Q's type, CU mask and priority, each with its own
+///     completion signal and profiling ticks; restore before every pass after the first and after the
+///     last. A pass missing REPLAYSCOPE_PASS_TIMEOUT_MS ends the passes (pass-timeout) and is waited for
+///     in slices until it really completes, the agent still gated; a region that cannot be restored ends
+///     them too (restore-failed).
+///  4. Release: leaves gating and stores 0 to W's release signal, so P runs once on Q with its own
+///     completion signal; then reports the dispatch with its final decision.
+/// Every decline is a release: P then runs once on Q as without the engine.
 class ReplayWindow {
   public:
-    ReplayWindow(Engine& engine, QueueContext& queue, uint64_t dispatch_id)
-        : engine_(engine), queue_(queue), dispatch_id_(dispatch_id) {}
+    ReplayWindow(Engine& engine, AgentContext& agent, std::shared_ptr<Window> window)
+        : engine_(engine), agent_(agent), window_(std::move(window)) {}
 
-    DispatchDecision run(const hsa_kernel_dispatch_packet_t& packet,
-                         hsa_amd_queue_intercept_packet_writer writer);
+    /// Steps 1-4 (worker thread, agent mutex not held). Never throws.
+    void run() noexcept;
+    /// W's fence did not fire within REPLAYSCOPE_DRAIN_TIMEOUT_MS of its handler: release, drain-timeout.
+    void decline_unfenced() noexcept;
 
   private:
-    DispatchDecision after_barriers(hsa_signal_t fence);
-    /// P once on the private queue behind a barrier on `fence`, completing `done` (declined paths
-    /// without the replay lock held).
-    void run_once_after(hsa_signal_t fence);
-    /// P once on the private queue, completing `done`, waited for (bounded) under the replay lock.
-    void run_once_locked();
-    /// Sends the agent's inventory when the snapshot's generation is not the one last sent for it (the
-    /// snapshot row references it by (agent, generation)).
-    void report_inventory(const struct DeviceSnapshot& snapshot) noexcept;
-    /// Runs the passes; returns the final decision.
-    DispatchDecision run_passes(const struct DeviceSnapshot& snapshot);
+    DispatchDecision replay();
+    /// Step 1; false on timeout or stop (the agent may be gating W: release() ends it).
+    bool drain();
+    /// Sends the agent's inventory when the snapshot's generation is not the one last sent for it.
+    void report_inventory(const DeviceSnapshot& snapshot) noexcept;
+    DispatchDecision run_passes(const DeviceSnapshot& snapshot);
+    /// Waits in slices until `pass_signal` reaches 0 (a pass that missed its timeout); false when the
+    /// worker is stopping first.
+    bool wait_out(hsa_signal_t pass_signal);
+    bool stopping();
+    void release() noexcept;
+    void report(DispatchDecision decision) noexcept;
 
     Engine& engine_;
-    QueueContext& queue_;
-    uint64_t dispatch_id_;
-    hsa_kernel_dispatch_packet_t packet_{};
-    hsa_signal_t done_{0};
+    AgentContext& agent_;
+    std::shared_ptr<Window> window_;
 };
 
 } // namespace rs::engine
