@@ -260,7 +260,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             core.hsa_executable_freeze_fn = executable_freeze;
             core.hsa_executable_destroy_fn = executable_destroy;
         }
-        install_queue_interceptor(core);
+        install_queue_interceptor(core, amd);
         g_recording.store(e.config.replay_enabled(), std::memory_order_relaxed);
         return true;
     } catch (const std::bad_alloc&) {
