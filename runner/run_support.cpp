@@ -62,8 +62,9 @@ TargetEnvironment::TargetEnvironment() {
         const bool passed_through = startsWith(entry, std::string(rs::ipc::env::kLog) + "=") ||
                                     startsWith(entry, std::string(rs::ipc::env::kDrainTimeoutMs) + "=") ||
                                     startsWith(entry, std::string(rs::ipc::env::kPassTimeoutMs) + "=");
-        if (!passed_through && (startsWith(entry, "REPLAYSCOPE_") || startsWith(entry, "HSA_TOOLS_LIB=") ||
-                                startsWith(entry, "HSA_TOOLS_ROCPROFILER_V1_TOOLS="))) {
+        if (!passed_through &&
+            (startsWith(entry, rs::ipc::env::kPrefix) || startsWith(entry, "HSA_TOOLS_LIB=") ||
+             startsWith(entry, "HSA_TOOLS_ROCPROFILER_V1_TOOLS="))) {
             continue; // stale settings of an outer session never leak into this one
         }
         entries_.push_back(entry);
@@ -126,7 +127,8 @@ void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
 std::string TargetEnvironment::describeReplayOptions() const {
     std::string text;
     for (const auto& entry : entries_) {
-        if (startsWith(entry, "REPLAYSCOPE_") && !startsWith(entry, "REPLAYSCOPE_TOKEN=")) {
+        if (startsWith(entry, rs::ipc::env::kPrefix) &&
+            !startsWith(entry, std::string(rs::ipc::env::kToken) + "=")) {
             text += entry + "\n";
         }
     }

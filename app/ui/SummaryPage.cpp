@@ -5,6 +5,8 @@
 #include "model/WarningTableModel.h"
 #include "ui/TablePanel.h"
 
+#include <replayscope/ipc/environment.hpp>
+
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -128,7 +130,7 @@ void SummaryPage::refresh() {
                  format::count(skips)));
     QStringList config = i.configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (QString& c : config) {
-        c.remove(QStringLiteral("REPLAYSCOPE_"));
+        c.remove(QLatin1String(rs::ipc::env::kPrefix));
     }
     config_->setText(config.join(QStringLiteral("  ·  ")));
 }

@@ -1,4 +1,4 @@
-// Replay options from the environment that replayscope-run sets (names shared with ipc/environment.hpp).
+// Replay options from the environment that replayscope-run sets (names: ipc/environment.hpp).
 #pragma once
 
 #include <chrono>
@@ -8,27 +8,13 @@
 #include <string>
 #include <vector>
 
+#include <replayscope/ipc/environment.hpp>
+
 namespace rs::engine {
 
-/// Environment variables read by the engine. The first block matches ipc/include/replayscope/ipc/
-/// environment.hpp (the launcher's names); the second is engine-only.
-namespace env {
-inline constexpr const char* kPasses = "REPLAYSCOPE_PASSES";
-inline constexpr const char* kKernelIncludeRegex = "REPLAYSCOPE_KERNEL_INCLUDE_REGEX";
-inline constexpr const char* kKernelExcludeRegex = "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX";
-inline constexpr const char* kDispatchSkip = "REPLAYSCOPE_DISPATCH_SKIP";
-inline constexpr const char* kDispatchCount = "REPLAYSCOPE_DISPATCH_COUNT";
-inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER";
-inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET";
-inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";
-inline constexpr const char* kLog = "REPLAYSCOPE_LOG";                         ///< "1": events on stderr
-inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS"; ///< default 10000
-inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";   ///< default 60000
-/// "0": virtual-memory mappings (hsa_amd_vmem_map, ROCr 6.x) are not snapshotted, as in the original design
-/// (docs/mechanism.md#known-limitations-of-the-original-design; the fidelity check still watches them;
-/// docs/replay-window.md). Default "1".
-inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
-} // namespace env
+/// Environment variables read by the engine: the launcher's own list (ipc/include/replayscope/ipc/
+/// environment.hpp), so the engine and replayscope-run can never disagree on a name.
+namespace env = ipc::env;
 
 /// The engine's configuration. Malformed values keep the default and are listed in `problems`.
 struct Configuration {

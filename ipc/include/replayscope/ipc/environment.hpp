@@ -1,8 +1,12 @@
-// Environment variables through which replayscope-run configures the target (emitter and engine).
-// Documented in docs/session-schema.md ("Target environment").
+// Environment variables through which replayscope-run configures the target (emitter and engine): the
+// one list of their names, used by the emitter, the engine's configuration (engine/src/configuration.h),
+// the runner and the inspector. Documented in docs/session-schema.md ("Target environment").
 #pragma once
 
 namespace rs::ipc::env {
+
+/// Common prefix of every variable below (the runner drops stale ones of an outer session by it).
+inline constexpr const char* kPrefix = "REPLAYSCOPE_";
 
 /// Collector socket path (absolute, in a private 0700 directory).
 inline constexpr const char* kSocket = "REPLAYSCOPE_SOCKET";
@@ -23,13 +27,14 @@ inline constexpr const char* kDispatchCount =
 inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
 inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
 inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
-/// "0" to leave hsa_amd_vmem_map mappings out of the inventory (ROCr 6.x); unset or "1": tracked.
+/// "0" to leave hsa_amd_vmem_map mappings out of the inventory (ROCr 6.x; the fidelity check still
+/// watches them, docs/replay-window.md); unset or "1": tracked.
 inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
 /// Engine log on stderr ("1"); passed through from the caller's environment.
 inline constexpr const char* kLog = "REPLAYSCOPE_LOG";
-/// How long a replay waits for the queue to drain before declining (drain-timeout), ms.
+/// How long a replay waits for earlier work to drain before declining (drain-timeout), ms; default 10000.
 inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS";
-/// How long a replay waits for one pass to complete, ms.
+/// How long a replay waits for one pass to complete before declining (pass-timeout), ms; default 60000.
 inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";
 
 } // namespace rs::ipc::env
