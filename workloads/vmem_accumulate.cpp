@@ -34,6 +34,13 @@ int main(int argc, char** argv) {
         check(hsa_amd_vmem_set_access(va, kBytes, access, 2), "hsa_amd_vmem_set_access");
         auto* data = static_cast<uint32_t*>(va);
         std::printf("vmem_accumulate: %zu bytes mapped at %p from the coarse-grained pool\n", kBytes, va);
+        // What a tool would learn from the pointer query (ROCr 6.1.2: UNKNOWN, the mapping is not in the
+        // runtime's allocation map; docs/rocm-behaviour.md#pointer-info-of-vmem-mappings-rocr-612).
+        hsa_amd_pointer_info_t info{};
+        info.size = sizeof(info);
+        check(hsa_amd_pointer_info(va, &info, nullptr, nullptr, nullptr), "hsa_amd_pointer_info");
+        std::printf("vmem_accumulate: pointer info type %d, owner is the GPU: %s\n", static_cast<int>(info.type),
+                    info.agentOwner.handle == gpu.handle ? "yes" : "no");
 
         std::vector<uint32_t> initial(kCount);
         for (uint32_t i = 0; i < kCount; ++i)

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "runtime.h"
 #include "sim_signal.h"
+#include "virtual_memory.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -312,7 +313,30 @@ hsa_status_t hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_t* info,
     out.size = static_cast<uint32_t>(std::min<size_t>(caller_size, sizeof(hsa_amd_pointer_info_t)));
     auto a = Runtime::instance().allocations().find(ptr);
     std::vector<Agent*> agents;
-    if (!a) {
+#if SIM_HAS_VMEM
+    // ROCr 6.1.2 (core/runtime/runtime.cpp Runtime::PtrInfo) asks the thunk first. A range made by
+    // hsa_amd_vmem_address_reserve is an address-only hsaKmtAllocMemory on node 0; on a dGPU the thunk
+    // (libhsakmt 6.1.2 src/memory.c hsaKmtAllocMemory -> fmm.c fmm_allocate_host_gpu) backs it with one
+    // non-coarse object of node 0 covering the whole reservation, which fmm_get_mem_info reports as
+    // HSA_POINTER_ALLOCATED. The range is not in the runtime's allocation map, so PtrInfo turns the type
+    // into UNKNOWN but leaves the block's fields: base and size of the reservation, fine-grained, owner
+    // the CPU agent, no agent mapped. Mappings made into the range change nothing in that answer.
+    uintptr_t reserved_base = 0;
+    size_t reserved_size = 0;
+    void* reserved_user_data = nullptr;
+    if (VirtualMemory::instance().reservation_containing(ptr, &reserved_base, &reserved_size,
+                                                         &reserved_user_data)) {
+        a.reset();
+        out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
+        out.agentBaseAddress = reinterpret_cast<void*>(reserved_base);
+        out.hostBaseAddress = reinterpret_cast<void*>(reserved_base);
+        out.sizeInBytes = reserved_size;
+        out.userData = reserved_user_data;
+        out.agentOwner = Runtime::instance().cpu_agent()->handle();
+        out.global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
+    } else
+#endif
+        if (!a) {
         out.type = HSA_EXT_POINTER_TYPE_UNKNOWN;
     } else {
         out.type = a->type;
@@ -349,6 +373,17 @@ hsa_status_t hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_t* info,
 
 hsa_status_t hsa_amd_pointer_info_set_userdata(const void* ptr, void* userdata) {
     SIM_REQUIRE_INIT();
+#if SIM_HAS_VMEM
+    // Not in ROCr 6.1.2's allocation map: Runtime::SetPtrInfoData falls back to the thunk, which keeps
+    // user data on the reservation's object (found at its first byte).
+    uintptr_t base = 0;
+    size_t size = 0;
+    void* old = nullptr;
+    if (VirtualMemory::instance().reservation_containing(ptr, &base, &size, &old))
+        return VirtualMemory::instance().set_reservation_user_data(ptr, userdata)
+                   ? HSA_STATUS_SUCCESS
+                   : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+#endif
     bool known =
         Runtime::instance().allocations().update(ptr, [&](Allocation& a) { a.user_data = userdata; });
     return known ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;

@@ -11,7 +11,9 @@ namespace sim {
 
 namespace {
 constexpr size_t kGranule = 4096;
-bool aligned(uintptr_t v) { return v % kGranule == 0; }
+bool aligned(uintptr_t v) {
+    return v % kGranule == 0;
+}
 } // namespace
 
 VirtualMemory& VirtualMemory::instance() {
@@ -33,12 +35,12 @@ hsa_status_t VirtualMemory::reserve(void** va, size_t size, uint64_t address) {
     if (!va || size == 0 || !aligned(size))
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     // `address` is a hint, as in ROCr: the range may be placed elsewhere.
-    void* p = mmap(reinterpret_cast<void*>(address), size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* p = mmap(reinterpret_cast<void*>(address), size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     std::lock_guard lock(mutex_);
-    reservations_[reinterpret_cast<uintptr_t>(p)] = {size};
+    reservations_[reinterpret_cast<uintptr_t>(p)] = {size, nullptr};
     *va = p;
     return HSA_STATUS_SUCCESS;
 }
@@ -57,7 +59,8 @@ hsa_status_t VirtualMemory::free(void* va, size_t size) {
     return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t VirtualMemory::create_handle(MemoryPool* pool, size_t size, hsa_amd_vmem_alloc_handle_t* handle) {
+hsa_status_t VirtualMemory::create_handle(MemoryPool* pool, size_t size,
+                                          hsa_amd_vmem_alloc_handle_t* handle) {
     if (!pool || !handle || size == 0 || !aligned(size))
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     if (Runtime::instance().config().next_allocation_fails())
@@ -102,7 +105,8 @@ hsa_status_t VirtualMemory::map(void* va, size_t size, size_t offset, hsa_amd_vm
         if (prev->first + prev->second.size > base)
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
-    if (mmap(va, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->second.memfd, static_cast<off_t>(offset)) == MAP_FAILED)
+    if (mmap(va, size, PROT_NONE, MAP_SHARED | MAP_FIXED, h->second.memfd, static_cast<off_t>(offset)) ==
+        MAP_FAILED)
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     mappings_[base] = {size, handle.handle, {}};
     MemoryPool* pool = h->second.pool;
@@ -187,6 +191,30 @@ hsa_status_t VirtualMemory::properties(hsa_amd_vmem_alloc_handle_t handle, hsa_a
     return HSA_STATUS_SUCCESS;
 }
 
+bool VirtualMemory::reservation_containing(const void* ptr, uintptr_t* base, size_t* size, void** user_data) {
+    std::lock_guard lock(mutex_);
+    const auto p = reinterpret_cast<uintptr_t>(ptr);
+    auto it = reservations_.upper_bound(p);
+    if (it == reservations_.begin())
+        return false;
+    --it;
+    if (p >= it->first + it->second.size)
+        return false;
+    *base = it->first;
+    *size = it->second.size;
+    *user_data = it->second.user_data;
+    return true;
+}
+
+bool VirtualMemory::set_reservation_user_data(const void* ptr, void* user_data) {
+    std::lock_guard lock(mutex_);
+    auto it = reservations_.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == reservations_.end())
+        return false;
+    it->second.user_data = user_data;
+    return true;
+}
+
 void VirtualMemory::release_all() {
     std::lock_guard lock(mutex_);
     for (auto& [base, r] : reservations_)
@@ -210,8 +238,8 @@ hsa_status_t hsa_amd_vmem_address_free(void* va, size_t size) {
     SIM_REQUIRE_INIT();
     return VirtualMemory::instance().free(va, size);
 }
-hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t pool, size_t size, hsa_amd_memory_type_t, uint64_t,
-                                        hsa_amd_vmem_alloc_handle_t* memory_handle) {
+hsa_status_t hsa_amd_vmem_handle_create(hsa_amd_memory_pool_t pool, size_t size, hsa_amd_memory_type_t,
+                                        uint64_t, hsa_amd_vmem_alloc_handle_t* memory_handle) {
     SIM_REQUIRE_INIT();
     MemoryPool* p = Runtime::instance().pool(pool.handle);
     if (!p)
@@ -222,8 +250,8 @@ hsa_status_t hsa_amd_vmem_handle_release(hsa_amd_vmem_alloc_handle_t memory_hand
     SIM_REQUIRE_INIT();
     return VirtualMemory::instance().release_handle(memory_handle);
 }
-hsa_status_t hsa_amd_vmem_map(void* va, size_t size, size_t in_offset, hsa_amd_vmem_alloc_handle_t memory_handle,
-                              uint64_t) {
+hsa_status_t hsa_amd_vmem_map(void* va, size_t size, size_t in_offset,
+                              hsa_amd_vmem_alloc_handle_t memory_handle, uint64_t) {
     SIM_REQUIRE_INIT();
     return VirtualMemory::instance().map(va, size, in_offset, memory_handle);
 }
@@ -241,7 +269,8 @@ hsa_status_t hsa_amd_vmem_get_access(void* va, hsa_access_permission_t* perms, h
     return VirtualMemory::instance().get_access(va, perms, agent_handle);
 }
 hsa_status_t hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t memory_handle,
-                                                           hsa_amd_memory_pool_t* pool, hsa_amd_memory_type_t* type) {
+                                                           hsa_amd_memory_pool_t* pool,
+                                                           hsa_amd_memory_type_t* type) {
     SIM_REQUIRE_INIT();
     return VirtualMemory::instance().properties(memory_handle, pool, type);
 }

@@ -21,7 +21,7 @@ struct Agent;
 /// (MAP_FIXED | MAP_SHARED), still inaccessible until hsa_amd_vmem_set_access grants an agent access.
 /// Every mapping is registered with the allocation registry, owned by the handle's pool's agent.
 class VirtualMemory {
-public:
+  public:
     static VirtualMemory& instance();
 
     hsa_status_t reserve(void** va, size_t size, uint64_t address);
@@ -34,10 +34,16 @@ public:
     hsa_status_t get_access(void* va, hsa_access_permission_t* perms, hsa_agent_t agent);
     hsa_status_t properties(hsa_amd_vmem_alloc_handle_t handle, hsa_amd_memory_pool_t* pool,
                             hsa_amd_memory_type_t* type);
+    /// The reservation containing `ptr`: its base, size and the user data set on it; false when `ptr` lies
+    /// in no reservation (mapped or not).
+    bool reservation_containing(const void* ptr, uintptr_t* base, size_t* size, void** user_data);
+    /// hsa_amd_pointer_info_set_userdata on a reservation's first byte (the thunk keeps user data per
+    /// reservation); false when `ptr` is not the start of a reservation.
+    bool set_reservation_user_data(const void* ptr, void* user_data);
     /// Unmaps and frees everything (hsa_shut_down).
     void release_all();
 
-private:
+  private:
     struct Handle {
         MemoryPool* pool;
         size_t size;
@@ -50,6 +56,7 @@ private:
     };
     struct Reservation {
         size_t size;
+        void* user_data = nullptr;
     };
     Reservation* reservation_of(uintptr_t va, size_t size);
     std::mutex mutex_;

@@ -554,6 +554,33 @@ class TestEngine : public QObject {
 #endif
     }
 
+    /// ROCr 6.x: the mapping is classified from its handle, not from hsa_amd_pointer_info: the workload
+    /// sees the simulator answer UNKNOWN (not the GPU) for the mapped range, as ROCr 6.1.2 does, and the
+    /// engine still records it as tracked coarse-grained memory of the GPU agent, snapshots and restores it.
+    void vmemMappingSnapshottedWhilePointerInfoUnknown() {
+#if HSA_API_TABLE_MAJOR_VERSION < 3
+        QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
+#else
+        const auto r = run(workload("vmem_accumulate"), {"--passes", "2"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("every a[i] == initial + 1"),
+                 qPrintable(r->describe()));
+        QVERIFY2(r->stdout_text.contains(QStringLiteral("pointer info type %1, owner is the GPU: no")
+                                             .arg(int{HSA_EXT_POINTER_TYPE_UNKNOWN})),
+                 qPrintable(r->stdout_text));
+        const auto mapping = r->rows(
+            "SELECT a.id, a.agent, a.pool_flags, c.name, pt.name FROM allocations a JOIN enum_names p ON "
+            "p.enum = 'api' AND p.code = a.api JOIN enum_names c ON c.enum = 'classification' AND c.code = "
+            "a.classification JOIN enum_names pt ON pt.enum = 'pointer_type' AND pt.code = a.pointer_type "
+            "WHERE p.name = 'hsa_amd_vmem_map'");
+        QCOMPARE(mapping.size(), 1);
+        QCOMPARE(mapping[0][1], r->rows("SELECT agent FROM dispatches").value(0).value(0)); // the GPU
+        QCOMPARE(mapping[0][2], QString::number(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED));
+        QCOMPARE(mapping[0].mid(3), (QStringList{"tracked", "hsa"}));
+        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE allocation_id = " + mapping[0][0]), 1);
+        QCOMPARE(r->value("SELECT count(*) FROM passes WHERE idx > 0 AND bytes_restored >= 65536"), 1);
+#endif
+    }
+
     /// ROCr 6.x, `replayscope-run --no-track-vmem` (REPLAYSCOPE_TRACK_VMEM=0, the original design's
     /// behaviour): the mapping is not snapshotted, so every pass adds 1 and the workload's own check fails;
     /// the fidelity check flags the mapping in passes 1 and 2 (fidelity 0, a mismatch row with its address,

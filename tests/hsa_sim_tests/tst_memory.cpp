@@ -1,13 +1,17 @@
 /*
  * Memory: pool and region allocation, hsa_amd_pointer_info for every pool kind, locked host memory,
  * interior/unknown/freed pointers, device-pool block reuse, hsa_memory_copy in every direction and
- * hsa_amd_memory_async_copy with dependency and completion signals.
+ * hsa_amd_memory_async_copy with dependency and completion signals; with ROCr 6.x headers, what
+ * hsa_amd_pointer_info answers for hsa_amd_vmem_* reservations and mappings (as ROCr 6.1.2: unknown).
  */
 #include "sim_test_util.h"
 
 #include <QtTest>
 
+#include <hsa_api_trace.h>
+
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 using namespace rs_test;
@@ -257,6 +261,68 @@ class MemoryTest : public QObject {
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse_, size + (uint64_t{1} << 40), 0, &p),
                  HSA_STATUS_ERROR_INVALID_ALLOCATION);
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse_, 64, 0, nullptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    }
+
+    /// ROCr 6.1.2 Runtime::PtrInfo: a vmem reservation is an address-only thunk block of node 0 that the
+    /// runtime's allocation map does not know, so pointer info says UNKNOWN with the reservation's base
+    /// and size, fine-grained, owned by the CPU agent, no agent listed: mapped or not, whatever the handle's
+    /// pool. The handle still says which pool it came from.
+    void vmemPointerInfoAsRocr612() {
+#if HSA_API_TABLE_MAJOR_VERSION < 3
+        QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
+#else
+        constexpr size_t kReserved = 4 * 65536, kMapped = 65536;
+        void* va = nullptr;
+        QCOMPARE(hsa_amd_vmem_address_reserve(&va, kReserved, 0, 0), HSA_STATUS_SUCCESS);
+        hsa_amd_vmem_alloc_handle_t handle{};
+        QCOMPARE(hsa_amd_vmem_handle_create(coarse_, kMapped, MEMORY_TYPE_NONE, 0, &handle), HSA_STATUS_SUCCESS);
+        char* mapped = static_cast<char*>(va) + kMapped; // the second 64 KiB of the reservation
+        QCOMPARE(hsa_amd_vmem_map(mapped, kMapped, 0, handle, 0), HSA_STATUS_SUCCESS);
+        hsa_amd_memory_access_desc_t access[2] = {{HSA_ACCESS_PERMISSION_RW, gpu_},
+                                                  {HSA_ACCESS_PERMISSION_RW, cpu_}};
+        QCOMPARE(hsa_amd_vmem_set_access(mapped, kMapped, access, 2), HSA_STATUS_SUCCESS);
+        for (const void* p : {static_cast<const void*>(mapped), static_cast<const void*>(mapped + 100),
+                              static_cast<const void*>(va), static_cast<const void*>(mapped + kMapped)}) {
+            hsa_status_t st;
+            const hsa_amd_pointer_info_t info = pointer_info(p, &st);
+            QCOMPARE(st, HSA_STATUS_SUCCESS);
+            QCOMPARE(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+            QCOMPARE(info.agentBaseAddress, va);
+            QCOMPARE(info.hostBaseAddress, va);
+            QCOMPARE(info.sizeInBytes, kReserved);
+            QCOMPARE(info.agentOwner.handle, cpu_.handle);
+            QCOMPARE(info.global_flags, uint32_t{HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED});
+        }
+        uint32_t count = 99;
+        hsa_agent_t* agents = nullptr;
+        hsa_amd_pointer_info_t info{};
+        info.size = sizeof(info);
+        QCOMPARE(hsa_amd_pointer_info(mapped, &info, std::malloc, &count, &agents), HSA_STATUS_SUCCESS);
+        QCOMPARE(count, 0u);
+        std::free(agents);
+        // User data lives on the reservation (the thunk's block), set at its first byte only.
+        int tag = 0;
+        QCOMPARE(hsa_amd_pointer_info_set_userdata(mapped, &tag), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+        QCOMPARE(hsa_amd_pointer_info_set_userdata(va, &tag), HSA_STATUS_SUCCESS);
+        hsa_status_t st;
+        QCOMPARE(pointer_info(mapped + 8, &st).userData, static_cast<void*>(&tag));
+        // The mapping is usable memory of the handle's pool all the same.
+        hsa_amd_memory_pool_t pool{};
+        hsa_amd_memory_type_t type{};
+        QCOMPARE(hsa_amd_vmem_get_alloc_properties_from_handle(handle, &pool, &type), HSA_STATUS_SUCCESS);
+        QCOMPARE(pool.handle, coarse_.handle);
+        const uint32_t value = 0x12345678;
+        QCOMPARE(hsa_memory_copy(mapped + 4, &value, sizeof value), HSA_STATUS_SUCCESS);
+        uint32_t back = 0;
+        std::memcpy(&back, mapped + 4, sizeof back);
+        QCOMPARE(back, value);
+        QCOMPARE(hsa_amd_vmem_unmap(mapped, kMapped), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_amd_vmem_handle_release(handle), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_amd_vmem_address_free(va, kReserved), HSA_STATUS_SUCCESS);
+        // Freed: nothing there any more.
+        QCOMPARE(pointer_info(mapped, &st).type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+        QCOMPARE(pointer_info(mapped, &st).sizeInBytes, size_t{0});
+#endif
     }
 };
 
