@@ -14,6 +14,11 @@ rs_add_hip_program(demo TARGET workload_demo SOURCES hip/demo.hip
 # Test programs (tests/hip runs each on the plain simulated runtime and under replayscope-run).
 set(RS_HIP_TEST_PROGRAMS hip_memory hip_device_counter hip_blit hip_graph hip_async_alloc hip_streams
                          hip_device_props hip_shared)
+# The replay window must not harm the application (tests/hip, docs/replay-window.md): cross-stream waits
+# from one thread, a second thread's writes during a long replayed kernel, completion only when the kernel
+# is done, the dispatch on its own queue with its own settings and timestamps.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write hip_early_completion
+     hip_own_queue)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})

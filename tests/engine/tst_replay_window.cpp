@@ -1,0 +1,269 @@
+// The replay window never harms the application (docs/replay-window.md), shown with raw HSA workloads
+// (workloads/cross_queue_wait, second_thread_write, early_completion, own_queue, vmem_window) under
+// `replayscope-run --simulate`: no stall on a wait across queues submitted from one thread, no write of
+// another thread lost to a restore, the application's completion signal fired only when its kernel is
+// done (also after a pass timeout and without a private queue), the application's dispatch executed once
+// on its own queue with its own settings and timestamps, and vmem mappings tracked from their handles.
+// Each case asserts the program's own results, the decisions of the session file and, where the question
+// is where or when a dispatch ran, the simulator's dispatch log (HSA_SIM_DISPATCH_LOG).
+// HSA headers first: they name parameters `signals`, which Qt defines as a keyword macro.
+#include <hsa.h>
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "dispatch_log.hpp"
+#include "session_file.hpp"
+
+#include <memory>
+
+namespace {
+
+/// A finished run (rs::test::SessionRun), whether it ended within its time limit, how long it took, and
+/// the simulator's dispatch log of the run.
+class WindowRun : public rs::test::SessionRun {
+  public:
+    bool finished = false;
+    qint64 wall_ms = 0;
+    QList<rs::test::LoggedDispatch> log;
+
+    /// The first capture group of `pattern` (a regular expression) in the program's output, "" if none.
+    QString printed(const QString& pattern) const {
+        const auto m = QRegularExpression(pattern).match(stdout_text);
+        return m.hasMatch() ? m.captured(1) : QString();
+    }
+};
+
+QString workload(const char* name) {
+    return QStringLiteral(RS_WORKLOAD_DIR "/") + name;
+}
+
+/// Runs workload `name` under replayscope-run --simulate with `options`, extra environment `env`
+/// (NAME=VALUE) and program arguments `args`; kills it after `limit_ms`. The simulator writes its dispatch
+/// log into the run's directory.
+std::unique_ptr<WindowRun> run(const char* name, const QStringList& options, const QStringList& env = {},
+                               const QStringList& args = {}, int limit_ms = 60000) {
+    static QTemporaryDir dir;
+    static int counter = 0;
+    ++counter;
+    const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(counter));
+    const QString log = dir.filePath(QStringLiteral("%1-%2.log").arg(name).arg(counter));
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert("HSA_SIM_DISPATCH_LOG", log);
+    for (const QString& kv : env) {
+        const auto eq = kv.indexOf('=');
+        e.insert(kv.left(eq), kv.mid(eq + 1));
+    }
+    p.setProcessEnvironment(e);
+    QElapsedTimer timer;
+    timer.start();
+    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "-o", session} + options +
+                                QStringList{"--", workload(name)} + args);
+    auto r = std::make_unique<WindowRun>();
+    r->finished = p.waitForFinished(limit_ms);
+    if (!r->finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r->wall_ms = timer.elapsed();
+    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+    r->log = rs::test::read_dispatch_log(log);
+    if (!r->open(session))
+        qWarning("cannot open %s", qPrintable(session));
+    return r;
+}
+
+/// The run finished in time, exited 0, printed PASS, and its session is complete.
+#define VERIFY_PASSED(r)                                                                                     \
+    do {                                                                                                     \
+        QVERIFY2((r)->finished, qPrintable("killed after the time limit\n" + (r)->describe()));              \
+        QVERIFY2((r)->exit_code == 0 && (r)->stdout_text.contains("\nPASS"), qPrintable((r)->describe()));   \
+        QVERIFY2((r)->complete(), qPrintable((r)->describe()));                                              \
+    } while (0)
+
+} // namespace
+
+class TestReplayWindow : public QObject {
+    Q_OBJECT
+  private slots:
+    /// Requirement 1, raw HSA: Q1 gets a barrier-AND on S and dispatch P1, then Q2 the dispatch P2 whose
+    /// completion is S, all from one thread. The handler never waits for the GPU, so the thread reaches
+    /// P2; P2's window opens while P1 is still held by its fence, then P1's once S fired. With a 20 s drain
+    /// timeout a stall would last at least 20 s: the whole program must be done in a few seconds, every
+    /// dispatch replayed (P1, P2, and P2 again), results right, no drain timeout.
+    void crossQueueWaitFromOneThread() {
+        const auto r = run("cross_queue_wait", {"--replay-drain-timeout-ms", "20000"}, {}, {}, 15000);
+        VERIFY_PASSED(r);
+        const double ms = r->printed("both dispatches done in ([0-9.]+) ms").toDouble();
+        QVERIFY2(ms > 0 && ms < 3000, qPrintable(r->stdout_text));
+        QCOMPARE(r->decisions(),
+                 (QStringList{"add_one.kd:replayed", "add_one.kd:replayed", "add_one.kd:replayed"}));
+        QCOMPARE(r->passes(), 6);
+        QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+        // Executions: 2 passes + the application's own per dispatch.
+        QCOMPARE(rs::test::dispatches_of(r->log, "add_one").size(), 9);
+    }
+
+    /// Requirement 2, raw HSA: a second thread's set_values(x) on its own queue, submitted 40 ms into the
+    /// window of a 4-pass replay of a 100 ms add_one (selected by --kernel-include-regex), is held behind
+    /// the window's gate instead of running inside it: x holds the write afterwards, a holds one
+    /// execution, and set_values completed only after the window's last pass (the program prints when).
+    void secondThreadWriteNotLost() {
+        const auto r =
+            run("second_thread_write",
+                {"--passes", "4", "--kernel-include-regex", "^add_one", "--replay-drain-timeout-ms", "100"},
+                {"HSA_SIM_KERNEL_TIME_NS=add_one.kd=100000000"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->decisions(), (QStringList{"add_one.kd:replayed", "set_values.kd:filtered"}));
+        QCOMPARE(r->passes(), 4);
+        const auto add_one = rs::test::dispatches_of(r->log, "add_one");
+        const auto set_values = rs::test::dispatches_of(r->log, "set_values");
+        QCOMPARE(add_one.size(), 5);
+        QCOMPARE(set_values.size(), 1);
+        // The 4 passes ran on one queue, the application's add_one alone on its own; set_values started only
+        // after the last pass ended: nothing ran inside the window.
+        QMap<quint64, int> per_queue;
+        for (const auto& d : add_one)
+            ++per_queue[d.queue];
+        QCOMPARE(per_queue.size(), 2);
+        const quint64 private_queue = per_queue.key(4);
+        QVERIFY(private_queue != set_values[0].queue);
+        quint64 last_pass_end = 0;
+        for (const auto& d : add_one)
+            if (d.queue == private_queue)
+                last_pass_end = std::max(last_pass_end, d.end_ns);
+        QVERIFY2(set_values[0].start_ns >= last_pass_end, qPrintable(r->stdout_text));
+    }
+
+    /// Requirement 3, pass timeout: late_fill sleeps 300 ms before writing its output, the pass timeout is
+    /// 50 ms. The pass is abandoned (decision pass-timeout, one warning), the engine waits until it really
+    /// completed and restores, then the application's own dispatch runs: its completion signal fires after
+    /// its output is complete (the program reads it at once), at least 300 ms after the doorbell.
+    void passTimeoutCompletesAfterKernel() {
+        const auto r = run("early_completion", {"--replay-pass-timeout-ms", "50"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->decisions(), QStringList{"late_fill.kd:pass-timeout"});
+        QCOMPARE(r->warnings("pass-timeout").size(), 1);
+        const double ms = r->printed("reached 0 after ([0-9.]+) ms").toDouble();
+        QVERIFY2(ms >= 300, qPrintable(r->stdout_text));
+        // The timed-out pass and the application's dispatch, on two queues, one after the other.
+        const auto runs = rs::test::dispatches_of(r->log, "late_fill");
+        QCOMPARE(runs.size(), 2);
+        QVERIFY(runs[0].queue != runs[1].queue);
+        QVERIFY(runs[1].start_ns >= runs[0].end_ns);
+    }
+
+    /// Requirement 3, no private queue: every queue creation after the application's fails
+    /// (HSA_SIM_FAIL_QUEUE_CREATE=2-64), so the window has nowhere to run passes: decision
+    /// no-private-queue, no pass, and the application's dispatch still runs once on its own queue, its
+    /// signal firing only when the output is complete.
+    void noPrivateQueueRunsOnOwnQueue() {
+        const auto r = run("early_completion", {}, {"HSA_SIM_FAIL_QUEUE_CREATE=2-64"}, {"100"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->decisions(), QStringList{"late_fill.kd:no-private-queue"});
+        QCOMPARE(r->passes(), 0);
+        QCOMPARE(r->warnings("no-private-queue").size(), 1);
+        QVERIFY2(r->printed("reached 0 after ([0-9.]+) ms").toDouble() >= 100, qPrintable(r->stdout_text));
+        QCOMPARE(rs::test::dispatches_of(r->log, "late_fill").size(), 1);
+    }
+
+    void ownQueueSettingsAndTimestamps_data() {
+        QTest::addColumn<QString>("type");
+        QTest::newRow("multi") << "multi";
+        QTest::newRow("cooperative") << "cooperative";
+    }
+    /// Requirement 6: the application's add_one (50 ms) on a queue with its own type, CU mask, priority
+    /// and profiling, replayed with 3 passes. The dispatch log shows exactly one execution on the
+    /// application's queue (its hsa_queue_t::id), with the application's completion signal, type, CU mask
+    /// and priority, after every pass. The dispatch times the application reads from its own signal are
+    /// that execution's: 50 ms and a little, not the passes'. On a multi-producer queue the 3 passes ran on
+    /// one other queue of the same type, CU mask and priority. A cooperative queue is one queue per agent
+    /// that ROCr hands to every creator (hsa.h, HSA_QUEUE_TYPE_COOPERATIVE: "the runtime may return the same
+    /// queue to serve multiple hsa_queue_create calls"; the simulator does so), so no second cooperative
+    /// queue exists for the passes: whatever the engine decides, the program must finish in time with its
+    /// dispatch run once on its own queue, and any pass must have run elsewhere before it.
+    void ownQueueSettingsAndTimestamps() {
+        QFETCH(QString, type);
+        const auto r = run("own_queue", {"--passes", "3", "--replay-pass-timeout-ms", "2000"},
+                           {"HSA_SIM_KERNEL_TIME_NS=add_one.kd=50000000"}, {type}, 20000);
+        VERIFY_PASSED(r);
+        const QRegularExpression re("own_queue: queue=(\\d+) type=(\\w+) completion=(\\d+) start=(\\d+) "
+                                    "end=(\\d+) ms=([0-9.]+)");
+        const auto m = re.match(r->stdout_text);
+        QVERIFY2(m.hasMatch(), qPrintable(r->stdout_text));
+        const quint64 queue = m.captured(1).toULongLong(), completion = m.captured(3).toULongLong();
+        const quint64 start = m.captured(4).toULongLong(), end = m.captured(5).toULongLong();
+        const double ms = m.captured(6).toDouble();
+        QVERIFY2(ms >= 50 && ms < 75, qPrintable(r->stdout_text));
+
+        QList<rs::test::LoggedDispatch> own, passes;
+        for (const auto& d : rs::test::dispatches_of(r->log, "add_one"))
+            (d.queue == queue ? own : passes) << d;
+        QCOMPARE(own.size(), 1);
+        QCOMPARE(own[0].completion, completion);
+        QCOMPARE(own[0].type, type);
+        QCOMPARE(own[0].cu_mask, QStringLiteral("0f0f0f0f,00ff00ff,00000000,00000000"));
+        QCOMPARE(own[0].priority, 2);
+        QCOMPARE(own[0].start_ns, start); // system ticks are ns on the simulator (1 GHz)
+        QCOMPARE(own[0].end_ns, end);
+        QCOMPARE(r->passes(), static_cast<qint64>(passes.size()));
+        for (const auto& p : passes) {
+            QCOMPARE(p.queue, passes[0].queue);
+            QVERIFY(p.completion != completion);
+            QCOMPARE(p.cu_mask, own[0].cu_mask);
+            QCOMPARE(p.priority, 2);
+            QVERIFY2(p.end_ns <= own[0].start_ns, "a pass ran after (or during) the application's dispatch");
+        }
+        if (type == "multi") {
+            QCOMPARE(r->decisions(), QStringList{"add_one.kd:replayed"});
+            QCOMPARE(passes.size(), 3);
+            for (const auto& p : passes)
+                QCOMPARE(p.type, type);
+        }
+    }
+
+    /// Requirement 5, ROCr 6.x: the simulator answers hsa_amd_pointer_info for a vmem mapping as ROCr
+    /// 6.1.2 does (type unknown, owner the CPU agent: the thunk's view of the reservation), yet the engine
+    /// knows each mapping's owner and granularity from the handle it maps: the coarse-grained mapping is
+    /// tracked (owner the GPU), snapshotted and restored (one execution seen), the fine-grained one is
+    /// classified fine-grained, so the kernel writing it is declined unrestorable-memory and runs once.
+    void vmemMappingsFromHandles() {
+#if HSA_API_TABLE_MAJOR_VERSION < 3
+        QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
+#else
+        const auto r = run("vmem_window", {"--passes", "3"});
+        VERIFY_PASSED(r);
+        QVERIFY2(r->stdout_text.contains(QRegularExpression("coarse mapping at 0x[0-9a-f]+ pointer info "
+                                                            "type=0 owner=cpu")),
+                 qPrintable(r->stdout_text));
+        QVERIFY2(r->stdout_text.contains(QRegularExpression("fine mapping at 0x[0-9a-f]+ pointer info "
+                                                            "type=0 owner=cpu")),
+                 qPrintable(r->stdout_text));
+        QCOMPARE(r->decisions(), (QStringList{"add_one.kd:replayed", "add_one.kd:unrestorable-memory"}));
+        const auto mappings = r->rows(
+            "SELECT a.id, a.address, c.name, d.name FROM allocations a JOIN enum_names p ON p.enum = 'api' "
+            "AND p.code = a.api JOIN enum_names c ON c.enum = 'classification' AND c.code = a.classification "
+            "JOIN agents g ON g.handle = a.agent JOIN enum_names d ON d.enum = 'device_type' AND d.code = "
+            "g.device_type WHERE p.name = 'hsa_amd_vmem_map' ORDER BY a.address");
+        QCOMPARE(mappings.size(), 2);
+        QCOMPARE(mappings[0].mid(2), (QStringList{"tracked", "gpu"}));
+        QCOMPARE(mappings[1].mid(2), (QStringList{"fine-grained", "gpu"}));
+        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE allocation_id = " + mappings[0][0]),
+                 1);
+        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE allocation_id = " + mappings[1][0]),
+                 0);
+        QCOMPARE(r->passes(), 3);
+        QVERIFY(r->value("SELECT count(*) FROM passes WHERE bytes_restored >= 65536") >= 2);
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayWindow)
+#include "tst_replay_window.moc"
