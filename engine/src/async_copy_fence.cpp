@@ -63,7 +63,7 @@ AsyncCopyFence::AsyncCopyFence(const void* dst, const void* src, uint64_t size,
     } catch (...) {
         // Out of memory for the bookkeeping: issued with the application's dependencies only. A window
         // marked retain_until_unload before the failure only keeps its signal longer.
-        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+        note_internal_error(*e, "asynchronous copy wrapper (the copy is issued unheld)");
         deps_.clear();
         engine_ = nullptr;
     }

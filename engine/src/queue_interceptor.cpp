@@ -226,10 +226,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
         e->sink->warning(WarningCode::out_of_memory, id,
                          "out of memory in the dispatch handler's bookkeeping: the dispatch runs once");
     } catch (...) {
-        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
         decision = DispatchDecision::declined_out_of_memory;
-        e->sink->warning(WarningCode::internal_error, id,
-                         "internal error in the dispatch handler: the dispatch runs once unreplayed");
+        note_internal_error(*e, "dispatch handler (the dispatch runs once unreplayed)", id);
     }
     forward_packet(*q, packets, writer, !is_wait_kernel(kernel));
     report_dispatch(*e, *q, id, p, kernel, decision);
@@ -254,6 +252,7 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
             return original();
         q = std::make_unique<QueueContext>();
     } catch (...) {
+        note_internal_error(*e, "hsa_queue_create wrapper (the queue is created unintercepted)");
         return original();
     }
     bool ok = false;
@@ -292,6 +291,7 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
     } catch (...) {
         if (q)
             destroy_signal(q->gates.in_flight);
+        note_internal_error(*e, "hsa_queue_create wrapper (a plain proxy queue without handler)");
         return HSA_STATUS_SUCCESS; // a plain proxy without handler: packets pass straight through
     }
     if (amd.hsa_amd_queue_intercept_register_fn(*queue, intercept_handler, raw) != HSA_STATUS_SUCCESS)
@@ -315,6 +315,7 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
                 }
             });
         } catch (...) {
+            note_internal_error(*e, "hsa_queue_destroy wrapper (the queue's context is kept)");
         }
     }
     if (context) {
@@ -365,7 +366,7 @@ hsa_status_t queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_co
             q->cu_mask = std::move(mask);
         }
     } catch (...) {
-        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+        note_internal_error(*e, "hsa_amd_queue_cu_set_mask (the mask is not applied to the passes)");
     }
     return st;
 }
@@ -381,7 +382,7 @@ hsa_status_t queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priority_t pri
             q->priority = priority;
         }
     } catch (...) {
-        e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+        note_internal_error(*e, "hsa_amd_queue_set_priority (the priority is not applied to the passes)");
     }
     return st;
 }

@@ -51,9 +51,7 @@ void ReplayWindow::run() noexcept {
         engine_.sink->warning(WarningCode::out_of_memory, window_->dispatch_id,
                               "out of memory in the replay window's bookkeeping: the dispatch runs once");
     } catch (...) {
-        engine_.internal_errors.fetch_add(1, std::memory_order_relaxed);
-        engine_.sink->warning(WarningCode::internal_error, window_->dispatch_id,
-                              "internal error in the replay window: the dispatch runs once");
+        note_internal_error(engine_, "replay window (the dispatch runs once)", window_->dispatch_id);
     }
     release();
     report(decision);
@@ -292,7 +290,8 @@ void ReplayWindow::report_inventory(const DeviceSnapshot& snapshot) noexcept {
         engine_.sink->inventory({agent_.agent().handle, snapshot.generation, regions.data(), regions.size()});
         reported = snapshot.generation;
     } catch (...) {
-        // Out of memory for the listing: the inventory is sent with a later snapshot.
+        // The inventory is sent with a later snapshot.
+        note_internal_error(engine_, "inventory report (sent with a later snapshot)", window_->dispatch_id);
     }
 }
 

@@ -139,7 +139,7 @@ void WindowWorker::loop() noexcept {
         } catch (...) {
             // Out of memory in the worker's own lists: counted; the loop resumes (windows it had taken
             // were released by ReplayWindow, which never throws).
-            e->internal_errors.fetch_add(1, std::memory_order_relaxed);
+            note_internal_error(*e, "replay window worker (its loop resumes)");
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
     }
