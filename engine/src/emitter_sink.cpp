@@ -104,6 +104,7 @@ class EmitterSink final : public EventSink {
     void fidelity_mismatch(const FidelityMismatchEvent& e) noexcept override { emitter_.emitEvent(e); }
     void async_copy(const AsyncCopyEvent& e) noexcept override { emitter_.emitEvent(e); }
     void restore_skip(const RestoreSkipEvent& e) noexcept override { emitter_.emitEvent(e); }
+    void restore_failure(const RestoreFailureEvent& e) noexcept override { emitter_.emitEvent(e); }
     void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
         emitter_.emitWarning(code, dispatch_id, text);
     }

@@ -51,6 +51,8 @@ using FidelityMismatchEvent = ipc::FidelityMismatchRecord;
 /// An hsa_amd_memory_async_copy that touched an agent inside a replay window.
 using AsyncCopyEvent = ipc::AsyncCopyRecord;
 using RestoreSkipEvent = ipc::RestoreSkipRecord;
+/// A region a restore could not write back: what state it holds (docs/replay-failures.md#failed-restore).
+using RestoreFailureEvent = ipc::RestoreFailureRecord;
 
 /// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
 struct AgentEvent {
@@ -129,6 +131,8 @@ class EventSink {
     /// Protocol 2 events; no-op defaults so that sinks that do not record them need not override.
     virtual void fidelity_mismatch(const FidelityMismatchEvent&) noexcept {}
     virtual void async_copy(const AsyncCopyEvent&) noexcept {}
+    /// Protocol 3: one per region that MemorySnapshotter::restore gave up after its retries; no-op default.
+    virtual void restore_failure(const RestoreFailureEvent&) noexcept {}
     /// Ends the session, flushing, bounded (OnUnload): `internal_errors` is Engine::internal_errors, the
     /// engine-internal errors caught and swallowed, reported in the session-end record and the log.
     virtual void finish(uint64_t internal_errors) noexcept = 0;

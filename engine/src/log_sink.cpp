@@ -132,6 +132,12 @@ class LogSink final : public EventSink {
              ull(e.dispatch_id), e.pass_index, len(name(e.reason)), name(e.reason).data(), ull(e.address),
              ull(e.size), ull(e.allocation_id));
     }
+    void restore_failure(const RestoreFailureEvent& e) noexcept override {
+        line("replayscope: restore_failure dispatch=%llu pass=%u holds_pass=%u kind=%.*s address=0x%llx "
+             "size=%llu allocation=%llu attempts=%u status=0x%x",
+             ull(e.dispatch_id), e.pass_index, e.holds_pass_index, len(name(e.kind)), name(e.kind).data(),
+             ull(e.address), ull(e.size), ull(e.allocation_id), e.attempts, e.status);
+    }
     void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
         line("replayscope: warning code=%.*s dispatch=%llu text=\"%.*s\"", len(name(code)), name(code).data(),
              ull(dispatch_id), len(text), text.data());
@@ -194,6 +200,9 @@ class TeeSink final : public EventSink {
     }
     void async_copy(const AsyncCopyEvent& e) noexcept override {
         both([&](EventSink& s) { s.async_copy(e); });
+    }
+    void restore_failure(const RestoreFailureEvent& e) noexcept override {
+        both([&](EventSink& s) { s.restore_failure(e); });
     }
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });

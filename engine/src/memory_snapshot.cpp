@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -172,46 +173,64 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         ++result.skips;
         sink_.restore_skip({dispatch_id, r.address, r.size, r.allocation_id, pass_index, reason});
     };
+    // Up to kRestoreAttempts copies of one region; a region still not written is reported at once (the
+    // event is the session's record of which state it holds) and listed in the result.
     auto copy_back = [&](const SnapshotRegion& r) {
-        if (hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(r.address), r.host, r.size) !=
-            HSA_STATUS_SUCCESS) {
-            result.failed = true;
-            return false;
+        hsa_status_t status = HSA_STATUS_ERROR;
+        for (uint32_t attempt = 1; attempt <= kRestoreAttempts; ++attempt) {
+            status = hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(r.address), r.host, r.size);
+            if (status == HSA_STATUS_SUCCESS) {
+                result.retried += attempt > 1 ? 1 : 0;
+                ++result.regions_restored;
+                result.bytes_restored += r.size;
+                return;
+            }
         }
-        ++result.regions_restored;
-        result.bytes_restored += r.size;
-        return true;
+        result.failed = true;
+        const RestoreFailureEvent e{dispatch_id,
+                                    r.address,
+                                    r.size,
+                                    r.allocation_id,
+                                    pass_index,
+                                    pass_index == 0 ? 0 : pass_index - 1,
+                                    kRestoreAttempts,
+                                    static_cast<uint32_t>(status),
+                                    r.kind};
+        sink_.restore_failure(e);
+        try {
+            result.failures.push_back(e);
+        } catch (const std::bad_alloc&) {
+            // The event is reported; only the list is short (`failed` still says so).
+        }
     };
-    // Stop at the first failed copy: regions not yet written keep the last pass's output (exactly one
-    // execution's effect), which is the least harmful state to leave the application in.
+    // Every region is attempted, whatever failed before it: a region written back holds the pre-dispatch
+    // contents, one that could not be holds the previous pass's output (docs/replay-failures.md).
     for (const SnapshotRegion& r : snapshot.regions) {
-        if (result.failed)
-            break;
         if (r.kind != RegionKind::allocation)
             continue;
         // Lookup and copy under one read lock: a concurrent free waits for the copy to finish.
-        const auto reason = inventory_.rlock([&](const AllocationInventory::Map& m) -> int {
-            auto it = m.find(r.address);
-            if (it == m.end())
-                return static_cast<int>(RestoreSkipReason::freed);
-            if (it->second.id != r.allocation_id || it->second.size < r.size)
-                return static_cast<int>(RestoreSkipReason::reallocated);
-            return copy_back(r) ? -1 : static_cast<int>(RestoreSkipReason::copy_failed);
-        });
-        if (reason >= 0)
-            skip(r, static_cast<RestoreSkipReason>(reason));
+        const std::optional<RestoreSkipReason> reason =
+            inventory_.rlock([&](const AllocationInventory::Map& m) -> std::optional<RestoreSkipReason> {
+                auto it = m.find(r.address);
+                if (it == m.end())
+                    return RestoreSkipReason::freed;
+                if (it->second.id != r.allocation_id || it->second.size < r.size)
+                    return RestoreSkipReason::reallocated;
+                copy_back(r);
+                return std::nullopt;
+            });
+        if (reason)
+            skip(r, *reason);
     }
     // Module-scope variables live in their executable: restored directly while it is still registered.
     executables_.rlock([&](const ExecutableRegistry::State& state) {
         for (const SnapshotRegion& r : snapshot.regions) {
-            if (result.failed)
-                break;
             if (r.kind != RegionKind::module_variable)
                 continue;
             if (!state.executables.contains(r.executable))
                 skip(r, RestoreSkipReason::freed);
-            else if (!copy_back(r))
-                skip(r, RestoreSkipReason::copy_failed);
+            else
+                copy_back(r);
         }
     });
     return result;

@@ -1,5 +1,6 @@
 // snap(agent) / restore(): docs/mechanism.md#what-a-snapshot-captures, #failure-handling and #restore. A
-// plain full host copy per region, one hsa_memory_copy each (original, un-wrapped).
+// plain full host copy per region, one hsa_memory_copy each (original, un-wrapped); the restore contract
+// (retries, every region attempted, per-region failure records) is docs/replay-failures.md#failed-restore.
 #pragma once
 
 #include "allocation_inventory.h"
@@ -56,12 +57,22 @@ struct DeviceSnapshot {
     std::vector<SnapshotFailureEvent> failures;
 };
 
+/// Copies per region that restore() makes before it gives the region up: the first and two retries
+/// (docs/replay-failures.md#failed-restore).
+inline constexpr uint32_t kRestoreAttempts = 3;
+
 /// What one restore() did.
 struct RestoreResult {
     uint32_t regions_restored = 0;
     uint64_t bytes_restored = 0;
-    uint32_t skips = 0;
-    bool failed = false; ///< a copy failed: the dispatch must stop replaying
+    uint32_t skips = 0;   ///< regions skipped as freed or reallocated (not failures)
+    uint32_t retried = 0; ///< regions written back only by a second or third attempt
+    /// Some region could not be written back after kRestoreAttempts copies: the dispatch must stop
+    /// replaying (no further pass) and the window be released.
+    bool failed = false;
+    /// One entry per region that could not be restored, as reported through EventSink::restore_failure
+    /// (shorter than the events only when the host ran out of memory for the list; `failed` still holds).
+    std::vector<RestoreFailureEvent> failures;
 };
 
 /// 1 GiB sanity cap on module variables (docs/mechanism.md#module-scope-variables).
@@ -79,8 +90,14 @@ class MemorySnapshotter {
     /// could have appeared or gone.
     DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget, HostArena& arena);
 
-    /// Writes every region back before pass `pass_index`; tracked allocations are re-validated under the
-    /// inventory read lock together with the copy (skip freed / reallocated). Reports skips.
+    /// Writes every region of `snapshot` back to the device (hsa_memory_copy, the original entry), after
+    /// pass `pass_index - 1` and before pass `pass_index`; `pass_index` equal to the number of passes run
+    /// is the restore after the last pass, before the application's own dispatch. Tracked allocations are
+    /// re-validated under the inventory read lock together with the copy: a freed or reallocated region
+    /// is skipped and reported (EventSink::restore_skip). A failed copy is retried, up to
+    /// kRestoreAttempts copies; a region still not written is reported (EventSink::restore_failure: it
+    /// holds the output of pass `pass_index - 1`) and listed in the result, and the remaining regions are
+    /// still restored. Never throws.
     RestoreResult restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id, uint32_t pass_index);
 
     /// XXH3 of every allocation region's current device contents (fidelity check); 0 for a region that

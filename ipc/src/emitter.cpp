@@ -586,6 +586,9 @@ bool Emitter::emitEvent(const FidelityMismatchRecord& r) noexcept {
 bool Emitter::emitEvent(const AsyncCopyRecord& r) noexcept {
     return push(EventType::async_copy, &r, sizeof r);
 }
+bool Emitter::emitEvent(const RestoreFailureRecord& r) noexcept {
+    return push(EventType::restore_failure, &r, sizeof r);
+}
 
 bool Emitter::emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
     WarningRecord w{dispatch_id, internString(text), code};

@@ -49,6 +49,8 @@ std::string_view eventTypeName(EventType type) noexcept {
         return "fidelity_mismatch";
     case EventType::async_copy:
         return "async_copy";
+    case EventType::restore_failure:
+        return "restore_failure";
     }
     return "unknown";
 }
@@ -165,6 +167,13 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
         const auto& c = r.async_copy;
         b.Finish(fb::CreateAsyncCopy(b, ts, c.agent, c.dst, c.src, c.size, c.dispatch_id, c.waited_ns,
                                      u8(c.outcome)));
+        break;
+    }
+    case EventType::restore_failure: {
+        const auto& f = r.restore_failure;
+        b.Finish(fb::CreateRestoreFailure(b, ts, f.dispatch_id, f.address, f.size, f.allocation_id,
+                                          f.pass_index, f.holds_pass_index, f.attempts, f.status,
+                                          u8(f.kind)));
         break;
     }
     case EventType::restore_skip: {
@@ -443,6 +452,26 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         c.waited_ns = t->waited_ns();
         return toEnum(t->outcome(), c.outcome);
     }
+    case EventType::restore_failure: {
+        const auto* t = verified<fb::RestoreFailure>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& f = r.restore_failure;
+        f.dispatch_id = t->dispatch_id();
+        f.address = t->address();
+        f.size = t->size();
+        f.allocation_id = t->allocation_id();
+        f.pass_index = t->pass_index();
+        f.holds_pass_index = t->holds_pass_index();
+        f.attempts = t->attempts();
+        f.status = t->status();
+        // A restore follows a pass (pass_index >= 1), the region holds the pass before it, and a failure
+        // took at least one copy.
+        return f.pass_index >= 1 && f.holds_pass_index == f.pass_index - 1 && f.attempts >= 1 &&
+               toEnum(t->kind(), f.kind);
+    }
     case EventType::restore_skip: {
         const auto* t = verified<fb::RestoreSkip>(p, n);
         if (t == nullptr) {
@@ -558,7 +587,8 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
         return FrameError::oversized;
     }
     if (header.type == 0 || header.type >= kEventTypeSlots ||
-        (header.version < 2 && header.type > static_cast<std::uint16_t>(EventType::session_end))) {
+        (header.version < 2 && header.type > static_cast<std::uint16_t>(EventType::session_end)) ||
+        (header.version < 3 && header.type > static_cast<std::uint16_t>(EventType::async_copy))) {
         return FrameError::unknown_type;
     }
     if (size < kFrameHeaderBytes + header.length) {
@@ -670,6 +700,13 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
         const auto &x = a.async_copy, &y = b.async_copy;
         return x.agent == y.agent && x.dst == y.dst && x.src == y.src && x.size == y.size &&
                x.dispatch_id == y.dispatch_id && x.waited_ns == y.waited_ns && x.outcome == y.outcome;
+    }
+    case EventType::restore_failure: {
+        const auto &x = a.restore_failure, &y = b.restore_failure;
+        return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
+               x.allocation_id == y.allocation_id && x.pass_index == y.pass_index &&
+               x.holds_pass_index == y.holds_pass_index && x.attempts == y.attempts && x.status == y.status &&
+               x.kind == y.kind;
     }
     case EventType::restore_skip: {
         const auto &x = a.restore_skip, &y = b.restore_skip;

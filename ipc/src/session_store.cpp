@@ -161,11 +161,20 @@ bool addInternalErrorsColumn(sqlite3* db, std::string& error) {
     return true;
 }
 
+/// Regions a restore could not write back (protocol 3). Created with the schema, and added to a version-2
+/// file written before it when appending (readers that do not know the table ignore it).
+constexpr const char* kRestoreFailuresTable = R"sql(
+CREATE TABLE IF NOT EXISTS restore_failures(seq INTEGER PRIMARY KEY, ts_ns INTEGER, dispatch_id INTEGER,
+  pass_idx INTEGER, holds_pass_idx INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, kind INTEGER,
+  attempts INTEGER, status INTEGER);
+)sql";
+
 constexpr const char* kIndexes = R"sql(
 CREATE INDEX IF NOT EXISTS allocations_address ON allocations(address);
 CREATE INDEX IF NOT EXISTS snapshot_failures_dispatch ON snapshot_failures(dispatch_id);
 CREATE INDEX IF NOT EXISTS restore_skips_dispatch ON restore_skips(dispatch_id, pass_idx);
 CREATE INDEX IF NOT EXISTS fidelity_mismatches_dispatch ON fidelity_mismatches(dispatch_id, pass_idx);
+CREATE INDEX IF NOT EXISTS restore_failures_dispatch ON restore_failures(dispatch_id, pass_idx);
 CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(dispatch_id);
 )sql";
 
@@ -249,6 +258,8 @@ constexpr InsertSql kInserts[] = {
      "UPDATE session SET end_seq=?1, end_ns=?2, spooled=?3, internal_errors=?4 WHERE id=1"},
     {EventType::fidelity_mismatch, "INSERT OR IGNORE INTO fidelity_mismatches VALUES (?1,?2,?3,?4,?5,?6,?7)"},
     {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
+    {EventType::restore_failure,
+     "INSERT OR IGNORE INTO restore_failures VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)"},
 };
 
 /// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
@@ -400,7 +411,8 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
         char pragmas[128];
         std::snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
                       kSessionApplicationId, kSessionFormatVersion);
-        if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(kSchema)) {
+        if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(kSchema) ||
+            !store->exec(kRestoreFailuresTable)) {
             return fail();
         }
         char row[160];
@@ -411,7 +423,7 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
             return fail();
         }
     } else if (!insertEnumNames(store->db_, store->error_) ||
-               !addInternalErrorsColumn(store->db_, store->error_)) {
+               !addInternalErrorsColumn(store->db_, store->error_) || !store->exec(kRestoreFailuresTable)) {
         return fail();
     }
     if (!store->prepareAll() || (!fresh && !store->loadState())) {
@@ -852,6 +864,12 @@ bool SessionStore::insert(const Record& r) {
         bindColumns(s, 1, seq, ts, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id);
         break;
     }
+    case EventType::restore_failure: {
+        const auto& x = r.restore_failure;
+        bindColumns(s, 1, seq, ts, x.dispatch_id, x.pass_index, x.holds_pass_index, x.address, x.size,
+                    x.allocation_id, x.kind, x.attempts, x.status);
+        break;
+    }
     case EventType::async_copy: {
         const auto& x = r.async_copy;
         bindColumns(s, 1, seq, ts, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns, x.outcome);
@@ -972,7 +990,8 @@ SELECT t.code, t.name, NULL, t.n FROM (
   UNION ALL SELECT 16, 'warning', (SELECT count(*) FROM warnings)
   UNION ALL SELECT 17, 'session_end', (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)
   UNION ALL SELECT 18, 'fidelity_mismatch', (SELECT count(*) FROM fidelity_mismatches)
-  UNION ALL SELECT 19, 'async_copy', (SELECT count(*) FROM async_copies)) AS t WHERE true
+  UNION ALL SELECT 19, 'async_copy', (SELECT count(*) FROM async_copies)
+  UNION ALL SELECT 20, 'restore_failure', (SELECT count(*) FROM restore_failures)) AS t WHERE true
 ON CONFLICT(event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
     if (!exec(kStored)) {

@@ -63,6 +63,8 @@ class CollectorTest : public QObject {
         QVERIFY(e.emitEvent(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
         QVERIFY(e.emitEvent(PassRecord{100, 60, 80, 950, 4100, 2, 2, 0, kFidelityDiffered})); // extra_passes
         QVERIFY(e.emitEvent(FidelityMismatchRecord{100, 2, 0x10000, 4096, 1}));
+        QVERIFY(e.emitEvent(
+            RestoreFailureRecord{100, 0x10000, 4096, 1, 3, 2, 3, 0x1000, RegionKind::allocation}));
         // The engine's order: snapshot and passes first, the dispatch (with its decision) last.
         QVERIFY(e.emitEvent(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true}));
         QVERIFY(e.emitEvent(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
@@ -195,6 +197,11 @@ class CollectorTest : public QObject {
         QCOMPARE(
             db.query("SELECT dispatch_id, pass_idx, address, size, allocation_id, reason FROM restore_skips"),
             (std::vector<QStringList>{{"100", "1", "196608", "4", "0", "0"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch_id, pass_idx, holds_pass_idx, address, size, allocation_id, e.name, "
+                     "attempts, status FROM restore_failures JOIN enum_names e ON e.enum='region_kind' AND "
+                     "e.code=kind"),
+            (std::vector<QStringList>{{"100", "3", "2", "65536", "4096", "1", "allocation", "3", "4096"}}));
         QCOMPARE(db.query("SELECT dispatch_id, reason FROM declines"),
                  (std::vector<QStringList>{{"101", "snapshot-incomplete"}}));
         QCOMPARE(db.query("SELECT code, dispatch_id, s.text FROM warnings JOIN strings s ON s.id=text_id"),
@@ -204,6 +211,7 @@ class CollectorTest : public QObject {
         QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='dispatch'"), 3);
         QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='pass'"), 5);
         QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='async_copy'"), 2);
+        QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='restore_failure'"), 1);
         QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name='inventory_region'"), 2);
         QCOMPARE(db.integer("SELECT count(*) FROM sqlite_master WHERE type='index' AND "
                             "name='fidelity_mismatches_dispatch'"),

@@ -57,6 +57,8 @@ std::vector<Record> everyType() {
     add(EventType::fidelity_mismatch).fidelity_mismatch = {42, 1, 0x7f0000002000, 4096, 12};
     add(EventType::async_copy).async_copy = {
         0xfeed, 0x7f0000003000, 0x7f0000004000, 65536, 42, 125000, AsyncCopyOutcome::timed_out};
+    add(EventType::restore_failure).restore_failure = {42,     0x7f0000002000,        4096, 12, 2, 1, 3,
+                                                       0x1000, RegionKind::allocation};
     auto& e = add(EventType::session_end).session_end;
     for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
         e.counts[i] = i * 3;
@@ -73,7 +75,7 @@ class ProtocolTest : public QObject {
   private slots:
     void roundTripEveryEventType() {
         const auto records = everyType();
-        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..19
+        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..20
         const auto bytes = rs::test::frames(records);
         std::size_t offset = 0;
         for (const auto& expected : records) {
@@ -175,6 +177,34 @@ class ProtocolTest : public QObject {
         bytes[4] = 1;
         QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
+    }
+
+    /// A restore_failure must name a restore after a pass (pass_index >= 1), the pass before it as the
+    /// state the region holds, at least one copy and a known region kind; it is a protocol-3 type.
+    void restoreFailureValidated() {
+        Record good{};
+        good.type = EventType::restore_failure;
+        good.sequence = 6;
+        good.restore_failure = {42, 0x7f0000002000, 4, 0, 3, 2, 3, 0x1000, RegionKind::module_variable};
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        auto bytes = rs::test::frames({good});
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QVERIFY(recordsEqual(good, r));
+        bytes[4] = 2; // header version 2: the type did not exist yet
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+                 FrameError::unknown_type);
+        const auto invalid = [&](void (*spoil)(RestoreFailureRecord&)) {
+            Record bad = good;
+            spoil(bad.restore_failure);
+            const auto b = rs::test::frames({bad});
+            return decodeFrame(b.data(), b.size(), kMaxPayloadBytes, r, h, n) == FrameError::invalid_payload;
+        };
+        QVERIFY(invalid([](RestoreFailureRecord& f) { f.pass_index = 0, f.holds_pass_index = 0; }));
+        QVERIFY(invalid([](RestoreFailureRecord& f) { f.holds_pass_index = 1; }));
+        QVERIFY(invalid([](RestoreFailureRecord& f) { f.attempts = 0; }));
+        QVERIFY(invalid([](RestoreFailureRecord& f) { f.kind = static_cast<RegionKind>(2); }));
     }
 
     void outOfRangeEnumIsInvalid() {

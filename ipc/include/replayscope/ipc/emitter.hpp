@@ -94,6 +94,7 @@ class Emitter {
     bool emitEvent(const WarningRecord& r) noexcept;
     bool emitEvent(const FidelityMismatchRecord& r) noexcept; ///< after the PassRecord with fidelity 0
     bool emitEvent(const AsyncCopyRecord& r) noexcept;
+    bool emitEvent(const RestoreFailureRecord& r) noexcept;
     /// Warning with text (interned).
     bool emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
 

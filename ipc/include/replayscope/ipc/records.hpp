@@ -3,7 +3,8 @@
 // Every record is trivially copyable and has a bounded size, so that an application thread only copies
 // it into the emitter's queue. Variable-length data is split: text travels once as an interned string
 // (StringRecord, id -> text) and is referenced by id; region lists travel as one record per region,
-// per snapshot failure and per restore skip, tied to their owner by dispatch id or (agent, generation).
+// per snapshot failure, per restore skip and per restore failure, tied to their owner by dispatch id
+// or (agent, generation).
 #pragma once
 
 #include <cstddef>
@@ -17,9 +18,10 @@ namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
 /// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; version 3 added
-/// SessionEnd.internal_errors and the values of vocabulary.hpp marked new (decisions 10-13, async copy
-/// outcome held, warning codes 7-14). A collector accepts every version from kMinProtocolVersion on
-/// (older frames are a subset; absent fields decode as their defaults), e.g. from an older spool.
+/// SessionEnd.internal_errors, the values of vocabulary.hpp marked new (decisions 10-13, async copy
+/// outcome held, warning codes 7-14) and the restore_failure frame. A collector accepts every version from
+/// kMinProtocolVersion on (older frames are a subset; absent fields decode as their defaults), e.g. from an
+/// older spool.
 inline constexpr std::uint16_t kProtocolVersion = 3;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
@@ -53,9 +55,10 @@ enum class EventType : std::uint16_t {
     session_end = 17,
     fidelity_mismatch = 18, ///< protocol 2
     async_copy = 19,        ///< protocol 2
+    restore_failure = 20,   ///< protocol 3
 };
 /// One past the largest EventType value (size of per-type count arrays, index = value).
-inline constexpr std::size_t kEventTypeSlots = 20;
+inline constexpr std::size_t kEventTypeSlots = 21;
 
 /// Lower-case name of an event type ("dispatch", ...); "unknown" for values outside the enum.
 std::string_view eventTypeName(EventType type) noexcept;
@@ -315,6 +318,23 @@ struct RestoreSkipRecord {
     RestoreSkipReason reason;
 };
 
+/// A region that a restore could not write back (protocol 3; docs/replay-failures.md#failed-restore):
+/// every copy of it failed, the restore went on with the other regions and the replay of the dispatch
+/// stopped. The region holds the output of pass `holds_pass_index`.
+struct RestoreFailureRecord {
+    std::uint64_t dispatch_id;
+    std::uint64_t address;
+    std::uint64_t size;          ///< bytes
+    std::uint64_t allocation_id; ///< 0 for module variables
+    /// The pass this restore was to precede; equal to the number of passes run for the restore after
+    /// the last pass (before the application's own dispatch runs). At least 1.
+    std::uint32_t pass_index;
+    std::uint32_t holds_pass_index; ///< pass_index - 1: the pass whose output the region still holds
+    std::uint32_t attempts;         ///< copies made, all failed
+    std::uint32_t status;           ///< hsa_status_t of the last copy
+    RegionKind kind;
+};
+
 struct WarningRecord {
     std::uint64_t dispatch_id; ///< 0 when not about a dispatch
     StringId text;
@@ -357,6 +377,7 @@ struct Record {
         SessionEndRecord session_end;
         FidelityMismatchRecord fidelity_mismatch;
         AsyncCopyRecord async_copy;
+        RestoreFailureRecord restore_failure;
     };
 };
 static_assert(std::is_trivially_copyable_v<Record>);

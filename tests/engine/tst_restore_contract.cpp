@@ -1,0 +1,170 @@
+// The failed-restore contract (docs/replay-failures.md#failed-restore) on the simulated runtime: the
+// program engine_restore_regions (programs/restore_regions.cpp) dispatches bump_regions.kd once over
+// four regions (three coarse-grained buffers and a `__device__` variable) and prints how many executions
+// each region shows; HSA_SIM_FAIL_H2D_COPY makes chosen host-to-device copies of the engine's restores
+// fail. The program's own three uploads are host-to-device copies 1-3, so the restore after pass k - 1
+// (k = 1, 2, ...) makes copies 4 + 4(k-1) onwards, one per region in snapshot order, plus one per retry.
+// Each test asserts the program's per-region report, the session's rows, and the engine log line.
+// HSA headers first: they name parameters `signals`, which Qt defines as a keyword macro.
+#include <hsa.h>
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "session_file.hpp"
+
+namespace {
+
+/// A finished run of engine_restore_regions and the executions it reported per region.
+class RestoreRun : public rs::test::SessionRun {
+  public:
+    /// Region name ("a", "b", "c", "bumps") -> executions ("1", "2", "mixed").
+    QMap<QString, QString> executions;
+    /// Region address (as the session stores it, a signed 64-bit integer in text) -> region name.
+    QMap<QString, QString> region_at;
+
+    /// The restore_failures rows: pass_idx, holds_pass_idx, region name, size, allocation id (0 / not),
+    /// kind name, attempts; ordered by pass and address.
+    QList<QStringList> failures() const {
+        QList<QStringList> out;
+        for (QStringList r :
+             rows("SELECT f.pass_idx, f.holds_pass_idx, f.address, f.size, f.allocation_id <> "
+                  "0, e.name, f.attempts FROM restore_failures f JOIN enum_names e ON e.enum "
+                  "= 'region_kind' AND e.code = f.kind ORDER BY f.pass_idx, f.address")) {
+            r[2] = region_at.value(r[2], "unknown address " + r[2]);
+            out << r;
+        }
+        return out;
+    }
+};
+
+/// Runs engine_restore_regions under replayscope-run --simulate with `passes` passes, the host-to-device
+/// copies `failing` failing, and the engine's event log on stderr (REPLAYSCOPE_LOG is passed through).
+std::unique_ptr<RestoreRun> run(int passes, const QString& failing) {
+    static QTemporaryDir dir;
+    static int counter = 0;
+    const QString session = dir.filePath(QStringLiteral("restore%1.rsdb").arg(++counter));
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert("HSA_SIM_FAIL_H2D_COPY", failing);
+    e.insert("REPLAYSCOPE_LOG", "1");
+    p.setProcessEnvironment(e);
+    p.start(RS_RUNNER_PATH, {"--simulate", "--no-progress", "-o", session, "--passes",
+                             QString::number(passes), "--", RS_PROGRAM_DIR "/engine_restore_regions"});
+    auto r = std::make_unique<RestoreRun>();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+    static const QRegularExpression line(R"(^region (\w+) address 0x([0-9a-f]+) executions (\w+)$)",
+                                         QRegularExpression::MultilineOption);
+    for (auto it = line.globalMatch(r->stdout_text); it.hasNext();) {
+        const auto m = it.next();
+        r->executions[m.captured(1)] = m.captured(3);
+        r->region_at[QString::number(static_cast<qint64>(m.captured(2).toULongLong(nullptr, 16)))] =
+            m.captured(1);
+    }
+    if (!r->open(session))
+        qWarning("cannot open %s", qPrintable(session));
+    return r;
+}
+
+using Executions = QMap<QString, QString>;
+
+Executions once_each() {
+    return {{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}};
+}
+
+} // namespace
+
+class TestRestoreContract : public QObject {
+    Q_OBJECT
+  private slots:
+    /// A region copy that fails once is retried: the restore completes, every pass runs, the
+    /// application's dispatch sees the pre-dispatch inputs (one execution in every region), and the
+    /// session records no failure. Before the retry existed, one failed copy ended the replay
+    /// (restore-failed, one pass).
+    void regionFailingOnceIsRetried_data() {
+        QTest::addColumn<int>("passes");
+        QTest::addColumn<QString>("failing");
+        QTest::newRow("before pass 1, first region") << 2 << "4";
+        QTest::newRow("before pass 2, last region") << 3 << "11";
+        QTest::newRow("after the last pass, second region") << 2 << "9";
+    }
+    void regionFailingOnceIsRetried() {
+        QFETCH(int, passes);
+        QFETCH(QString, failing);
+        const auto r = run(passes, failing);
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
+        QCOMPARE(r->executions, once_each());
+        QCOMPARE(r->decisions(), QStringList{"bump_regions.kd:replayed"});
+        QCOMPARE(r->passes(), passes);
+        QCOMPARE(r->value("SELECT count(*) FROM restore_failures"), 0);
+        QCOMPARE(r->value("SELECT count(*) FROM restore_skips"), 0);
+        QCOMPARE(r->warnings("restore-failed"), QStringList{});
+        QVERIFY2(!r->stderr_text.contains("replayscope: restore_failure"), qPrintable(r->stderr_text));
+        QVERIFY(r->complete());
+    }
+
+    /// A region whose copy fails three times is not restored: one restore_failure row names it (the
+    /// restore before pass `pass_idx`, holding the output of pass `pass_idx - 1`, 3 attempts), every other
+    /// region is still restored, no further pass runs (restore-failed), and the application's dispatch
+    /// then runs once: the restored regions show one execution, the failed region two (the pass's and
+    /// the application's). Before, restore stopped at the first failure and wrote nothing after it.
+    void regionFailingThreeTimesIsRecorded_data() {
+        QTest::addColumn<int>("passes");
+        QTest::addColumn<QString>("failing");
+        QTest::addColumn<int>("passes_run");
+        QTest::addColumn<QStringList>("failure");
+        QTest::addColumn<Executions>("executions");
+        // Snapshot order: the buffers by address (allocated a, b, c), then the variable.
+        QTest::newRow("before pass 1, first region")
+            << 3 << "4,5,6" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "3"}
+            << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}};
+        QTest::newRow("before pass 2, the variable")
+            << 3 << "11,12,13" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "3"}
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}};
+        QTest::newRow("after the last pass, third region")
+            << 2 << "10,11,12" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "3"}
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}};
+    }
+    void regionFailingThreeTimesIsRecorded() {
+        QFETCH(int, passes);
+        QFETCH(QString, failing);
+        QFETCH(int, passes_run);
+        QFETCH(QStringList, failure);
+        QFETCH(Executions, executions);
+        const auto r = run(passes, failing);
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("MISMATCH"), qPrintable(r->describe()));
+        QCOMPARE(r->executions, executions);
+        QCOMPARE(r->failures(), QList<QStringList>{failure});
+        QCOMPARE(r->decisions(), QStringList{"bump_regions.kd:restore-failed"});
+        QCOMPARE(r->passes(), passes_run);
+        QCOMPARE(r->value("SELECT count(*) FROM restore_skips"), 0);
+        QCOMPARE(
+            r->value("SELECT count(*) FROM restore_failures f JOIN dispatches d ON d.id = f.dispatch_id"), 1);
+        // The failed region is the snapshot's region: same address and allocation id as its inventory row.
+        QCOMPARE(r->value("SELECT count(*) FROM restore_failures f JOIN snapshots s ON s.dispatch_id = "
+                          "f.dispatch_id JOIN inventory_regions i ON i.agent = s.agent AND i.generation = "
+                          "s.generation AND i.address = f.address AND i.allocation_id = f.allocation_id"),
+                 1);
+        QCOMPARE(r->rows("SELECT sent, stored FROM event_counts WHERE name = 'restore_failure'"),
+                 (QList<QStringList>{{"1", "1"}}));
+        QCOMPARE(r->warnings("restore-failed").size(), 1);
+        // The same event on the engine's log.
+        const QRegularExpression log(QStringLiteral(R"(replayscope: restore_failure dispatch=\d+ pass=%1 )"
+                                                    R"(holds_pass=%2 kind=%3 address=0x[0-9a-f]+ size=%4 )")
+                                         .arg(failure[0], failure[1], failure[5], failure[3]));
+        QVERIFY2(r->stderr_text.contains(log), qPrintable(r->stderr_text));
+        QVERIFY(r->complete());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRestoreContract)
+#include "tst_restore_contract.moc"
