@@ -12,8 +12,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "dispatch_log.hpp"
 #include "session_file.hpp"
 
+#include <QMap>
+
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -22,6 +26,15 @@ namespace {
 /// without the ".kd" suffix, and the program prints the addresses of its allocations.
 class HipRun : public rs::test::SessionRun {
   public:
+    /// Whether the program ended within the run's time limit.
+    bool finished = false;
+    /// The simulator's dispatch log of the run (HSA_SIM_DISPATCH_LOG, docs/sim-fidelity.md).
+    QList<rs::test::LoggedDispatch> log;
+    /// The first capture group of `pattern` in the program's output as a number (-1 when absent).
+    double printed_number(const QString& pattern) const {
+        const auto m = QRegularExpression(pattern).match(stdout_text);
+        return m.hasMatch() ? m.captured(1).toDouble() : -1;
+    }
     /// Dispatch rows as "kernel:decision" in id order (kernel without a ".kd" suffix).
     QStringList decisions() const { return SessionRun::decisions(rs::test::KernelNames::WithoutKdSuffix); }
     /// decisions() of the program's own kernels (HIP's blit kernels, __amd_rocclr_*, left out).
@@ -61,15 +74,18 @@ class HipRun : public rs::test::SessionRun {
 };
 
 /// Runs the HIP program `name` of RS_HIP_PROGRAM_DIR under replayscope-run --simulate --standins with its
-/// stand-in library, `options` before "--" and `env` (NAME=VALUE) added to the environment.
-std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {},
-                            const QStringList& env = {}) {
+/// stand-in library, `options` before "--", `env` (NAME=VALUE) added to the environment and program
+/// arguments `args`; kills it after `limit_ms`. The simulator writes its dispatch log next to the session.
+std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}, const QStringList& env = {},
+                            const QStringList& args = {}, int limit_ms = 240000) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(++counter));
+    const QString log = dir.filePath(QStringLiteral("%1-%2.log").arg(name).arg(counter));
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.remove("HSA_SIM_STANDINS"); // only --standins may name them
+    e.insert("HSA_SIM_DISPATCH_LOG", log);
     for (const QString& kv : env) {
         const auto eq = kv.indexOf('=');
         e.insert(kv.left(eq), kv.mid(eq + 1));
@@ -78,12 +94,14 @@ std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}
     const QString dir_path = QStringLiteral(RS_HIP_PROGRAM_DIR);
     p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "--standins",
                                         dir_path + "/lib" + name + "-standins.so", "-o", session} +
-                                options + QStringList{"--", dir_path + "/" + name});
+                                options + QStringList{"--", dir_path + "/" + name} + args);
     auto r = std::make_unique<HipRun>();
-    if (!p.waitForFinished(240000)) {
+    r->finished = p.waitForFinished(limit_ms);
+    if (!r->finished) {
         p.kill();
         p.waitForFinished();
     }
+    r->log = rs::test::read_dispatch_log(log);
     r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
     r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
@@ -225,10 +243,10 @@ class TestHipReplay : public QObject {
 
     /// Cross-stream ordering (hipEventRecord + hipStreamWaitEvent) and hipStreamWaitValue32 /
     /// hipStreamWriteValue32 (HIP's streamOpsWait / streamOpsWrite runtime kernels) hold under replay.
-    /// Phase 1's consume is queued behind a wait the host releases only after the launch returns: its
-    /// replay window waits for the queue to drain, which cannot happen while the launching thread is
-    /// held, so it is declined after the drain timeout (500 ms here) and runs once. Phase 2's wait is
-    /// released by the other stream, so its consume is replayed.
+    /// Phase 1's consume is queued behind a wait the host releases 100 ms after the launch returned: the
+    /// launching thread is never held (the window waits on the engine's worker), so the host sets the flag,
+    /// the wait ends, and the window opens well within the drain timeout (500 ms): consume is replayed.
+    /// Phase 2's wait is released by the other stream; its consume is replayed too.
     void streamsEventsAndWaitValue() {
         const auto r = run("hip_streams", {"--replay-drain-timeout-ms", "500"});
         VERIFY_PASSED(r);
@@ -236,8 +254,175 @@ class TestHipReplay : public QObject {
         QCOMPARE(all.filter(QRegularExpression("^__amd_rocclr_streamOpsWait:runtime-kernel$")).size(), 2);
         QCOMPARE(all.filter(QRegularExpression("^__amd_rocclr_streamOpsWrite:runtime-kernel$")).size(), 1);
         QCOMPARE(r->program_decisions(),
-                 (QStringList{"_Z7producePii:replayed", "_Z7consumePKiPii:drain-timeout",
-                              "_Z7producePii:replayed", "_Z7consumePKiPii:replayed"}));
+                 (QStringList{"_Z7producePii:replayed", "_Z7consumePKiPii:replayed", "_Z7producePii:replayed",
+                              "_Z7consumePKiPii:replayed"}));
+        QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+    }
+
+    /// Requirement 1: waits across streams from one host thread (hip_cross_stream_wait). Stream A waits
+    /// for a flag, then a kernel is launched on A, and only then stream B sets the flag; in round 2 the
+    /// producer on B is submitted after the consumer on A that waits for it. The launching thread is never
+    /// held by the engine, so with a 20 s drain timeout (a stall would last at least that long) each round
+    /// is done within a few seconds, every kernel of the program is replayed and the results are right.
+    void crossStreamWaitFromOneThread() {
+        const auto r = run("hip_cross_stream_wait", {"--replay-drain-timeout-ms", "20000"}, {}, {}, 30000);
+        QVERIFY2(r->finished, qPrintable("killed after 30 s\n" + r->describe()));
+        VERIFY_PASSED(r);
+        const double round1 = r->printed_number("stream A done in ([0-9.]+) ms");
+        const double round2 = r->printed_number("producer done in ([0-9.]+) ms");
+        QVERIFY2(round1 >= 0 && round1 < 3000 && round2 >= 0 && round2 < 3000, qPrintable(r->stdout_text));
+        QCOMPARE(r->program_decisions(), (QStringList{"_Z7add_onePii:replayed", "_Z7consumePKiPii:replayed",
+                                                      "_Z7producePii:replayed"}));
+        QCOMPARE(
+            r->decisions().filter(QRegularExpression("^__amd_rocclr_streamOpsWait:runtime-kernel$")).size(),
+            2);
+        QCOMPARE(r->passes_of("_Z7"), 6);
+        QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+    }
+
+    /// Requirement 2: a second host thread writes X (its own kernel, declined filtered) and Y
+    /// (hipMemsetAsync, a runtime kernel) through its own stream 40 ms into the window of long_update (100
+    /// ms, 4 passes, selected by --kernel-include-regex; drain timeout 100 ms, shorter than the window). Its
+    /// work is held behind the window's gate on the GPU side, never run inside the window: X and Y hold the
+    /// writes (the program checks), and in the dispatch log both started only after the last pass ended.
+    void secondThreadWriteNotLost() {
+        const auto r = run(
+            "hip_second_thread_write",
+            {"--passes", "4", "--kernel-include-regex", "long_update", "--replay-drain-timeout-ms", "100"},
+            {"HSA_SIM_KERNEL_TIME_NS=_Z11long_updatePii.kd=100000000"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z11long_updatePii:replayed", "_Z6fill_xPiii:filtered"}));
+        QCOMPARE(r->passes_of("long_update"), 4);
+        const auto updates = rs::test::dispatches_of(r->log, "_Z11long_updatePii");
+        const auto fills = rs::test::dispatches_of(r->log, "_Z6fill_xPiii");
+        QCOMPARE(updates.size(), 5);
+        QCOMPARE(fills.size(), 1);
+        QMap<quint64, int> per_queue;
+        for (const auto& d : updates)
+            ++per_queue[d.queue];
+        QCOMPARE(per_queue.size(), 2); // 4 passes on the private queue, the program's own on its stream's
+        const quint64 private_queue = per_queue.key(4);
+        quint64 last_pass_end = 0;
+        for (const auto& d : updates)
+            if (d.queue == private_queue)
+                last_pass_end = std::max(last_pass_end, d.end_ns);
+        QVERIFY(fills[0].queue != private_queue);
+        QVERIFY2(fills[0].start_ns >= last_pass_end, "the second thread's kernel ran inside the window");
+        // Y's memset: the blit kernel on the second thread's queue.
+        const auto blits = rs::test::dispatches_of(r->log, "__amd_rocclr_fillBufferAligned");
+        QVERIFY(!blits.isEmpty());
+        QCOMPARE(blits.last().queue, fills[0].queue);
+        QVERIFY2(blits.last().start_ns >= last_pass_end, "the second thread's memset ran inside the window");
+    }
+
+    /// Requirement 3, pass timeout: late_fill spins 300 ms before it writes its output; the pass timeout is
+    /// 50 ms. The pass is abandoned (pass-timeout, one warning), the engine waits for it to complete,
+    /// restores and releases; the program's own launch then runs, and hipStreamSynchronize returns only when
+    /// its output is complete (the program reads it at once), at least 300 ms after the launch.
+    void earlyCompletionAfterPassTimeout() {
+        const auto r = run("hip_early_completion", {"--replay-pass-timeout-ms", "50"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->program_decisions(), QStringList{"_Z9late_fillPiix:pass-timeout"});
+        QCOMPARE(r->warnings("pass-timeout").size(), 1);
+        QVERIFY2(r->printed_number("synchronised after ([0-9.]+) ms") >= 300, qPrintable(r->stdout_text));
+        const auto runs = rs::test::dispatches_of(r->log, "_Z9late_fillPiix");
+        QCOMPARE(runs.size(), 2); // the abandoned pass, then the program's own launch
+        QVERIFY(runs[0].queue != runs[1].queue);
+        QVERIFY(runs[1].start_ns >= runs[0].end_ns);
+    }
+
+    /// Requirement 3, no private queue: HIP makes two queues (null stream and the program's stream); every
+    /// later queue creation fails (HSA_SIM_FAIL_QUEUE_CREATE=3-64), so the engine has no private queue:
+    /// decision no-private-queue, no pass, the launch runs once on its own queue and the stream completes
+    /// only with its output (spin 100 ms).
+    void earlyCompletionWithoutPrivateQueue() {
+        const auto r = run("hip_early_completion", {}, {"HSA_SIM_FAIL_QUEUE_CREATE=3-64"}, {"100"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->program_decisions(), QStringList{"_Z9late_fillPiix:no-private-queue"});
+        QCOMPARE(r->passes(), 0);
+        QCOMPARE(r->warnings("no-private-queue").size(), 1);
+        QVERIFY2(r->printed_number("synchronised after ([0-9.]+) ms") >= 100, qPrintable(r->stdout_text));
+        QCOMPARE(rs::test::dispatches_of(r->log, "_Z9late_fillPiix").size(), 1);
+    }
+
+    /// Requirement 6: kernels on a CU-masked stream (hipExtStreamCreateWithCUMask) and on the highest-
+    /// priority stream, 50 ms each, replayed with 3 passes, timed by hipExtLaunchKernelGGL's events. The
+    /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
+    /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting 50 ms and
+    /// a little, after the 3 passes, which ran on one other queue with the same CU mask and priority.
+    /// HIP 5.2.3 starts the event interval at the time the launch was submitted rather than at the kernel
+    /// dispatch's start, so the events measure the replay passes too: at least the kernel's 50 ms, at most
+    /// the passes' and the kernel's own time and a margin.
+    void ownQueueSettingsAndTimestamps() {
+        const auto r =
+            run("hip_own_queue", {"--passes", "3"},
+                {"HSA_SIM_KERNEL_TIME_NS=_Z8timed_cuPii.kd=50000000,_Z10timed_prioPii.kd=50000000"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z8timed_cuPii:replayed", "_Z10timed_prioPii:replayed"}));
+        const auto memsets = rs::test::dispatches_of(r->log, "__amd_rocclr_fillBufferAligned");
+        QCOMPARE(memsets.size(), 2);
+        const auto all_cus = [](const QString& mask) {
+            return mask == "all" || mask == "ffffffff,ffffffff,ffffffff,ffffffff";
+        };
+        struct Case {
+            const char* kernel;
+            quint64 queue;
+        };
+        for (const Case& c :
+             {Case{"_Z8timed_cuPii", memsets[0].queue}, Case{"_Z10timed_prioPii", memsets[1].queue}}) {
+            QList<rs::test::LoggedDispatch> own, passes;
+            for (const auto& d : rs::test::dispatches_of(r->log, c.kernel))
+                (d.queue == c.queue ? own : passes) << d;
+            QCOMPARE(own.size(), 1);
+            const double own_ms = static_cast<double>(own[0].end_ns - own[0].start_ns) / 1e6;
+            QVERIFY2(own_ms >= 50 && own_ms < 75, qPrintable(QString::number(own_ms)));
+            QCOMPARE(passes.size(), 3);
+            for (const auto& p : passes) {
+                QCOMPARE(p.queue, passes[0].queue);
+                QCOMPARE(p.type, own[0].type);
+                QVERIFY2(p.cu_mask == own[0].cu_mask || (all_cus(p.cu_mask) && all_cus(own[0].cu_mask)),
+                         qPrintable(p.cu_mask + " vs " + own[0].cu_mask));
+                QCOMPARE(p.priority, own[0].priority);
+                QVERIFY2(p.end_ns <= own[0].start_ns, "a pass ran after (or during) the program's launch");
+            }
+            if (QString(c.kernel).contains("cu"))
+                QCOMPARE(own[0].cu_mask, QStringLiteral("0f0f0f0f,00ff00ff,00000000,00000000"));
+            else
+                QCOMPARE(own[0].priority, 2);
+        }
+        for (const char* k : {"timed_cu", "timed_prio"}) {
+            const double ms = r->printed_number(QStringLiteral("timed %1 elapsed ([0-9.]+) ms").arg(k));
+            QVERIFY2(ms >= 50 && ms < 4 * 50 + 30, qPrintable(r->stdout_text));
+        }
+    }
+
+    /// Requirement 6, cooperative launch (hipLaunchCooperativeKernel: HIP's cooperative queue). ROCr hands
+    /// every creator of a cooperative queue the agent's one shared cooperative queue (hsa.h,
+    /// HSA_QUEUE_TYPE_COOPERATIVE; the simulator does so), so a private cooperative queue for the passes is
+    /// the application's own queue behind the window's gate. Whatever the engine does, the program must
+    /// finish with its kernel run once on its own queue.
+    void cooperativeLaunchFinishes() {
+        const auto r =
+            run("hip_own_queue", {"--passes", "3", "--replay-pass-timeout-ms", "500"},
+                {"HSA_SIM_KERNEL_TIME_NS=_Z10timed_coopPii.kd=50000000"}, {"--cooperative"}, 10000);
+        QEXPECT_FAIL("",
+                     "the engine's private cooperative queue is the application's shared cooperative queue: "
+                     "the passes wait behind the window's own gate and the program never finishes",
+                     Abort);
+        QVERIFY2(r->finished, "killed after 10 s: the program hangs");
+        VERIFY_PASSED(r);
+        // HIP's gwsInit runtime kernel names the cooperative queue.
+        const auto gws = rs::test::dispatches_of(r->log, "__amd_rocclr_gwsInit");
+        QVERIFY(!gws.isEmpty());
+        QList<rs::test::LoggedDispatch> own, others;
+        for (const auto& d : rs::test::dispatches_of(r->log, "_Z10timed_coopPii"))
+            (d.queue == gws[0].queue ? own : others) << d;
+        QCOMPARE(own.size(), 1);
+        QCOMPARE(own[0].type, QStringLiteral("cooperative"));
+        for (const auto& d : others)
+            QVERIFY2(d.end_ns <= own[0].start_ns, "a pass ran after (or during) the program's launch");
     }
 
     /// Device properties on two simulated agents: the program checks the gfx90a values; one kernel per

@@ -3,8 +3,8 @@
 // completion signal):
 //  - `timed_cu` on a stream made by hipExtStreamCreateWithCUMask (CU mask 0x0f0f0f0f 0x00ff00ff 0 0),
 //  - `timed_prio` on a stream of the highest priority hipDeviceGetStreamPriorityRange reports,
-//  - `timed_coop` launched with hipLaunchCooperativeKernel (a cooperative queue), when the device reports
-//    hipDeviceAttributeCooperativeLaunch.
+//  - with the argument --cooperative, `timed_coop` launched with hipLaunchCooperativeKernel (HIP's
+//    cooperative queue), when the device reports hipDeviceAttributeCooperativeLaunch.
 // Before each kernel a hipMemsetAsync on the same stream names that stream's queue in a dispatch log. The
 // kernels add 1 in place (so a replaying tool must restore their buffer). Prints one line per kernel,
 // "timed KERNEL elapsed MS ms", and checks every buffer holds initial + 1.
@@ -12,6 +12,7 @@
 
 #include <hip/hip_ext.h>
 
+#include <cstring>
 #include <vector>
 
 namespace {
@@ -56,7 +57,8 @@ void check_once(const char* name, const int* buffer, const std::vector<int>& ini
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    const bool with_cooperative = argc > 1 && std::strcmp(argv[1], "--cooperative") == 0;
     std::vector<int> initial(kCount);
     for (int i = 0; i < kCount; ++i)
         initial[i] = 40 + 9 * i;
@@ -98,7 +100,7 @@ int main() {
     // A cooperative launch.
     int cooperative = 0;
     HIP_CHECK(hipDeviceGetAttribute(&cooperative, hipDeviceAttributeCooperativeLaunch, 0));
-    if (cooperative) {
+    if (with_cooperative && cooperative) {
         hipStream_t plain = nullptr;
         HIP_CHECK(hipStreamCreateWithFlags(&plain, hipStreamNonBlocking));
         prepare(buffers[2], initial, plain);
@@ -114,8 +116,8 @@ int main() {
         std::printf("timed timed_coop elapsed %.3f ms\n", ms);
         check_once("timed_coop", buffers[2], initial);
         HIP_CHECK(hipStreamDestroy(plain));
-    } else {
-        std::printf("cooperative launch not supported\n");
+    } else if (with_cooperative) {
+        rs_hip::fail(kProgram, "the device reports no cooperative launch");
     }
 
     HIP_CHECK(hipEventDestroy(start));
