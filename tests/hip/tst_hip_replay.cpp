@@ -349,11 +349,12 @@ class TestHipReplay : public QObject {
     /// Requirement 6: kernels on a CU-masked stream (hipExtStreamCreateWithCUMask) and on the highest-
     /// priority stream, 50 ms each, replayed with 3 passes, timed by hipExtLaunchKernelGGL's events. The
     /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
-    /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting 50 ms and
-    /// a little, after the 3 passes, which ran on one other queue with the same CU mask and priority.
-    /// HIP 5.2.3 starts the event interval at the time the launch was submitted rather than at the kernel
-    /// dispatch's start, so the events measure the replay passes too: at least the kernel's 50 ms, at most
-    /// the passes' and the kernel's own time and a margin.
+    /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting at least
+    /// 50 ms and less than 100 (one pass more would add 50 ms), after the 3 passes, which ran on one other
+    /// queue with the same CU mask and priority. The events HIP 5.2.3 reports start before the first pass
+    /// (seen here: about when the launch was submitted, not at the dispatch's own start time), so they
+    /// measure the replay passes too: at least the kernel's 50 ms, at most the passes', the kernel's and a
+    /// margin for the window's snapshot and restores.
     void ownQueueSettingsAndTimestamps() {
         const auto r =
             run("hip_own_queue", {"--passes", "3"},
@@ -377,7 +378,7 @@ class TestHipReplay : public QObject {
                 (d.queue == c.queue ? own : passes) << d;
             QCOMPARE(own.size(), 1);
             const double own_ms = static_cast<double>(own[0].end_ns - own[0].start_ns) / 1e6;
-            QVERIFY2(own_ms >= 50 && own_ms < 75, qPrintable(QString::number(own_ms)));
+            QVERIFY2(own_ms >= 50 && own_ms < 100, qPrintable(QString::number(own_ms)));
             QCOMPARE(passes.size(), 3);
             for (const auto& p : passes) {
                 QCOMPARE(p.queue, passes[0].queue);
@@ -394,7 +395,7 @@ class TestHipReplay : public QObject {
         }
         for (const char* k : {"timed_cu", "timed_prio"}) {
             const double ms = r->printed_number(QStringLiteral("timed %1 elapsed ([0-9.]+) ms").arg(k));
-            QVERIFY2(ms >= 50 && ms < 4 * 50 + 30, qPrintable(r->stdout_text));
+            QVERIFY2(ms >= 50 && ms < 4 * 50 + 150, qPrintable(r->stdout_text));
         }
     }
 
