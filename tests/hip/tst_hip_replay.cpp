@@ -346,6 +346,42 @@ class TestHipReplay : public QObject {
         QCOMPARE(rs::test::dispatches_of(r->log, "_Z9late_fillPiix").size(), 1);
     }
 
+    void restoreFailureNamesRegion_data() {
+        QTest::addColumn<QString>("failing");
+        QTest::addColumn<int>("bytes");
+        QTest::newRow("overwritten region") << "squares" << 20480;
+        QTest::newRow("in-place region") << "counts" << 12288;
+    }
+    /// Requirement 4 (docs/replay-failures.md, "Failed restore"), HIP form: every restore of the region of
+    /// `bytes` bytes fails (HSA_SIM_FAIL_H2D_COPY_BYTES=bytes:3, the engine's three copies). The other region
+    /// is still restored, the passes stop (restore-failed, pass 0 only), and one restore_failures row names
+    /// the failed region (its address, size, before pass 1, holding pass 0's output, 3 attempts). The
+    /// program then computes from exactly that: the overwritten `squares` comes out right again and the
+    /// run passes; the in-place `counts` shows two executions (pass 0's and the program's own), as the
+    /// contract says, and the program reports it.
+    void restoreFailureNamesRegion() {
+        QFETCH(QString, failing);
+        QFETCH(int, bytes);
+        const auto r = run("hip_restore_regions", {"--passes", "3"},
+                           {QStringLiteral("HSA_SIM_FAIL_H2D_COPY_BYTES=%1:3").arg(bytes)});
+        QVERIFY2(r->complete(), qPrintable(r->describe()));
+        QCOMPARE(r->program_decisions(), QStringList{"_Z6updatePiiS_i:restore-failed"});
+        QCOMPARE(r->passes_of("_Z6update"), 1);
+        QCOMPARE(r->warnings("restore-failed").size(), 1);
+        const qint64 address = r->printed_address(failing);
+        QVERIFY2(address != 0, qPrintable(r->stdout_text));
+        QCOMPARE(r->rows("SELECT address, size, pass_idx, holds_pass_idx, attempts FROM restore_failures"),
+                 (QList<QStringList>{{QString::number(address), QString::number(bytes), "1", "0", "3"}}));
+        if (failing == "squares") {
+            VERIFY_PASSED(r);
+            QVERIFY(r->stdout_text.contains("counts: 1 execution(s)\nsquares: intact\n"));
+        } else {
+            QCOMPARE(r->exit_code, 1);
+            QVERIFY2(r->stdout_text.contains("counts: 2 execution(s)\nsquares: intact\n"),
+                     qPrintable(r->describe()));
+        }
+    }
+
     /// Requirement 6: kernels on a CU-masked stream (hipExtStreamCreateWithCUMask) and on the highest-
     /// priority stream, 50 ms each, replayed with 3 passes, timed by hipExtLaunchKernelGGL's events. The
     /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
