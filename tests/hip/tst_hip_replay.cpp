@@ -303,17 +303,24 @@ class TestHipReplay : public QObject {
             ++per_queue[d.queue];
         QCOMPARE(per_queue.size(), 2); // 4 passes on the private queue, the program's own on its stream's
         const quint64 private_queue = per_queue.key(4);
-        quint64 last_pass_end = 0;
+        quint64 first_pass_start = UINT64_MAX, last_pass_end = 0;
         for (const auto& d : updates)
-            if (d.queue == private_queue)
+            if (d.queue == private_queue) {
+                first_pass_start = std::min(first_pass_start, d.start_ns);
                 last_pass_end = std::max(last_pass_end, d.end_ns);
+            }
+        // Submitted 40 ms into the window they normally run after it; on a slow machine they may have been
+        // forwarded before it opened. Either way they never overlap the passes.
+        const auto outside = [&](const rs::test::LoggedDispatch& d) {
+            return d.start_ns >= last_pass_end || d.end_ns <= first_pass_start;
+        };
         QVERIFY(fills[0].queue != private_queue);
-        QVERIFY2(fills[0].start_ns >= last_pass_end, "the second thread's kernel ran inside the window");
+        QVERIFY2(outside(fills[0]), "the second thread's kernel ran inside the window");
         // Y's memset: the blit kernel on the second thread's queue.
         const auto blits = rs::test::dispatches_of(r->log, "__amd_rocclr_fillBufferAligned");
         QVERIFY(!blits.isEmpty());
         QCOMPARE(blits.last().queue, fills[0].queue);
-        QVERIFY2(blits.last().start_ns >= last_pass_end, "the second thread's memset ran inside the window");
+        QVERIFY2(outside(blits.last()), "the second thread's memset ran inside the window");
     }
 
     /// Requirement 3, pass timeout: late_fill spins 300 ms before it writes its output; the pass timeout is
