@@ -270,6 +270,95 @@ class AppReaderTest : public QObject {
         QCOMPARE(counts.last(), 30000);
         QVERIFY(reader.snapshot()->info.complete);
     }
+
+    /// While replayscope-run records a simulated run (two_agents on two GPU agents: 16 dispatches of a 60 ms
+    /// kernel, 2 passes each), the followed reader publishes the unfinished session: at least one snapshot
+    /// taken while the program still ran holds some but not all 16 dispatches, is neither complete nor
+    /// carries an exit status, and every dispatch it shows already has the id, kernel, agent and decision
+    /// of the finished session. Dispatch counts only grow; the last snapshot is the complete session.
+    void followsLiveSimulatedRun() {
+        const QString path = dir_.path() + QStringLiteral("/live-sim.rsdb");
+        QProcess run;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HSA_SIM_GPU_AGENTS"), QStringLiteral("2"));
+        env.insert(QStringLiteral("HSA_SIM_KERNEL_TIME_NS"), QStringLiteral("accumulate.kd=60000000"));
+        run.setProcessEnvironment(env);
+        run.start(QStringLiteral(RS_REPLAYSCOPE_RUN),
+                  {QStringLiteral("--simulate"), QStringLiteral("--no-progress"), QStringLiteral("--passes"),
+                   QStringLiteral("2"), QStringLiteral("-o"), path, QStringLiteral("--"),
+                   QStringLiteral(RS_WORKLOAD_DIR "/two_agents")});
+        QVERIFY(run.waitForStarted());
+        SessionReader reader(nullptr, 100);
+        QSignalSpy ready(&reader, &SessionReader::snapshotReady);
+        QSignalSpy failed(&reader, &SessionReader::failed);
+        reader.open(path, true);
+        struct Seen {
+            QStringList rows; ///< "id:kernel:agent:decision" per dispatch, in the snapshot's order
+            bool complete = false, exitStatus = false;
+        };
+        QList<Seen> whileRunning;
+        QVector<int> counts;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 120000 && failed.isEmpty() &&
+               (reader.snapshot().isNull() || !reader.snapshot()->info.complete)) {
+            if (!ready.wait(100)) {
+                continue;
+            }
+            const bool running = run.state() == QProcess::Running;
+            const SessionSnapshot s = reader.snapshot();
+            Seen seen;
+            for (const DispatchRow& d : s->dispatches) {
+                seen.rows << QStringLiteral("%1:%2:%3:%4")
+                                 .arg(d.id)
+                                 .arg(s->kernelNames.value(d.kernel), s.agentName(d.agent),
+                                      s.enumName(QStringLiteral("decision"), d.decision));
+            }
+            seen.complete = s->info.complete;
+            seen.exitStatus = s->info.hasExitStatus;
+            counts << int(s->dispatches.size());
+            if (running) {
+                whileRunning << seen;
+            }
+        }
+        QVERIFY(run.state() == QProcess::NotRunning || run.waitForFinished(30000));
+        QCOMPARE(run.exitCode(), 0);
+        QVERIFY(failed.isEmpty());
+        QVERIFY(std::is_sorted(counts.begin(), counts.end()));
+        const SessionSnapshot last = reader.snapshot();
+        QVERIFY(last->info.complete);
+        QCOMPARE(int(last->dispatches.size()), 16);
+        QHash<QString, QString> finalRows; // id -> row text
+        for (const DispatchRow& d : last->dispatches) {
+            QCOMPARE(last.enumName(QStringLiteral("decision"), d.decision), QStringLiteral("replayed"));
+            QCOMPARE(d.passes, 2);
+            finalRows.insert(QString::number(d.id),
+                             QStringLiteral("%1:%2:%3:%4")
+                                 .arg(d.id)
+                                 .arg(last->kernelNames.value(d.kernel), last.agentName(d.agent),
+                                      last.enumName(QStringLiteral("decision"), d.decision)));
+        }
+        int partial = 0;
+        for (const Seen& seen : whileRunning) {
+            if (seen.rows.isEmpty() || seen.rows.size() >= 16) {
+                continue;
+            }
+            QVERIFY(!seen.complete);
+            QVERIFY(!seen.exitStatus); // replayscope-run writes it only once the program ended
+            ++partial;
+            for (const QString& row : seen.rows) {
+                QCOMPARE(row, finalRows.value(row.section(QLatin1Char(':'), 0, 0)));
+            }
+        }
+        QVERIFY2(partial > 0,
+                 qPrintable(QStringLiteral("no partial snapshot while the program ran; counts: ") + [&] {
+                     QStringList c;
+                     for (int n : counts) {
+                         c << QString::number(n);
+                     }
+                     return c.join(QLatin1Char(' '));
+                 }()));
+    }
 };
 
 QTEST_GUILESS_MAIN(AppReaderTest)

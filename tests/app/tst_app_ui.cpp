@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -52,7 +53,9 @@ class AppUiTest : public QObject {
         launch->setRunnerPath(QStringLiteral(RS_REPLAYSCOPE_RUN));
         RunCommand::Options o;
         o.program = QStringLiteral(RS_WORKLOAD_DIR "/two_agents");
-        o.environment = {QStringLiteral("HSA_SIM_GPU_AGENTS=2")};
+        // 16 dispatches of a 60 ms kernel, 3 passes each: the run lasts seconds, so the tab fills in live.
+        o.environment = {QStringLiteral("HSA_SIM_GPU_AGENTS=2"),
+                         QStringLiteral("HSA_SIM_KERNEL_TIME_NS=accumulate.kd=60000000")};
         o.passes = 3;
         o.simulate = true;
         o.output = dir_.path() + QStringLiteral("/launched.rsdb");
@@ -66,17 +69,69 @@ class AppUiTest : public QObject {
         auto* view = qobject_cast<SessionView*>(window.tabs()->widget(1));
         QVERIFY(view);
         DispatchTableModel* model = view->dispatchesPage()->model();
+        // What the tab shows while the program still runs: the table's rows (id, kernel, outcome) and the
+        // banner's dispatch count and state, captured whenever rows are inserted.
+        auto rowText = [model](int row) {
+            return QStringList{model->index(row, DispatchTableModel::Id).data().toString(),
+                               model->index(row, DispatchTableModel::Kernel).data().toString(),
+                               model->index(row, DispatchTableModel::Outcome).data().toString()}
+                .join(QLatin1Char(':'));
+        };
+        auto bannerText = [view] {
+            for (const QLabel* label : view->findChildren<QLabel*>()) {
+                if (label->text().contains(QStringLiteral(" dispatches, "))) {
+                    return label->text();
+                }
+            }
+            return QString();
+        };
         QVector<int> seen;
-        connect(model, &QAbstractItemModel::rowsInserted, this, [&] { seen << model->rowCount(); });
+        QList<QStringList> liveRows; // rows shown before the run finished, one list per insertion
+        QStringList liveBanners;
+        connect(model, &QAbstractItemModel::rowsInserted, this, [&] {
+            seen << model->rowCount();
+            if (finished.isEmpty() && launch->isRunning() && model->rowCount() < 16) {
+                QStringList rows;
+                for (int i = 0; i < model->rowCount(); ++i) {
+                    rows << rowText(i);
+                }
+                liveRows << rows;
+                liveBanners << bannerText();
+            }
+        });
         connect(model, &QAbstractItemModel::modelReset, this, [&] { seen << model->rowCount(); });
-        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.wait(90000));
         QCOMPARE(finished.first().at(1).toInt(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!view->snapshot().isNull() && view->snapshot()->info.complete, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 16, 10000);
         QVERIFY(!seen.isEmpty());
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
-        QCOMPARE(model->index(0, DispatchTableModel::Outcome).data().toString(), QStringLiteral("replayed"));
-        QCOMPARE(model->index(0, DispatchTableModel::Passes).data().toString(), QStringLiteral("3"));
+        // The finished table: every dispatch replayed with 3 passes (rows first shown live refreshed in
+        // place).
+        QStringList finalRows;
+        for (int i = 0; i < 16; ++i) {
+            QCOMPARE(model->index(i, DispatchTableModel::Kernel).data().toString(),
+                     QStringLiteral("accumulate.kd"));
+            QCOMPARE(model->index(i, DispatchTableModel::Outcome).data().toString(),
+                     QStringLiteral("replayed"));
+            QCOMPARE(model->index(i, DispatchTableModel::Passes).data().toString(), QStringLiteral("3"));
+            finalRows << rowText(i);
+        }
+        // Live: rows appeared before the run ended, fewer than all, each already as it is at the end, and
+        // the banner counted them (agents: the CPU and the two GPUs) and said the session is still live.
+        QVERIFY2(!liveRows.isEmpty(),
+                 qPrintable(QStringLiteral("no rows shown while the program ran; counts: ") +
+                            QString::number(seen.size())));
+        for (int k = 0; k < liveRows.size(); ++k) {
+            const QStringList& rows = liveRows[k];
+            QVERIFY(!rows.isEmpty() && rows.size() < 16);
+            for (const QString& row : rows) {
+                QVERIFY2(finalRows.contains(row), qPrintable(row));
+            }
+            QVERIFY2(liveBanners[k].contains(QStringLiteral("live / not ended")), qPrintable(liveBanners[k]));
+            QVERIFY2(liveBanners[k].contains(QStringLiteral("%1 dispatches, 3 agents").arg(rows.size())),
+                     qPrintable(liveBanners[k]));
+        }
         QVERIFY(launch->log().contains(QStringLiteral("16 dispatches")));
         // The detail shows the selected dispatch's passes.
         view->dispatchesPage()->selectRow(0);
