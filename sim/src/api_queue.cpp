@@ -6,6 +6,7 @@
 #include "sim_signal.h"
 
 #include <new>
+#include <type_traits>
 
 namespace sim::api {
 
@@ -23,12 +24,27 @@ hsa_status_t create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
     Agent* a = rt.agent(agent);
     if (!a)
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!queue || !valid_size(a, size))
+    // ROCr 5.2.3 hsa_queue_create: a type past COOPERATIVE is invalid.
+    if (!queue || !valid_size(a, size) || type > HSA_QUEUE_TYPE_COOPERATIVE)
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     if (rt.config().next_queue_create_fails())
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES; // HSA_SIM_FAIL_QUEUE_CREATE
+    if constexpr (std::is_same_v<Queue, HardwareQueue>) {
+        if (type == HSA_QUEUE_TYPE_COOPERATIVE) {
+            // ROCr 5.2.3 GpuAgent::QueueCreate: every caller gets the agent's one cooperative queue (size
+            // fixed, reference counted; the requested size is ignored).
+            HardwareQueue* shared = rt.acquire_cooperative_queue(a, callback, data);
+            if (!shared)
+                return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+            *queue = &shared->header().queue;
+            return HSA_STATUS_SUCCESS;
+        }
+    }
     auto* q = new (std::nothrow) Queue(a, size, type, callback, data);
-    if (!q || !q->header().queue.base_address) {
+    bool valid = q && q->header().queue.base_address;
+    if constexpr (std::is_same_v<Queue, InterceptQueue>)
+        valid = valid && q->valid();
+    if (!valid) {
         delete q;
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
@@ -74,6 +90,10 @@ hsa_status_t hsa_queue_destroy(hsa_queue_t* queue) {
     if (!h)
         return HSA_STATUS_ERROR_INVALID_QUEUE;
     QueueController* c = h->controller;
+    if (Runtime::instance().is_cooperative_queue(c)) {
+        Runtime::instance().release_cooperative_queue(h->agent); // ROCr: AqlQueue::Destroy -> GWSRelease
+        return HSA_STATUS_SUCCESS;
+    }
     Runtime::instance().untrack_queue(c);
     delete c;
     return HSA_STATUS_SUCCESS;

@@ -9,6 +9,7 @@
 #include "sim_signal.h"
 #include "standin_registry.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -105,9 +106,10 @@ bool HardwareQueue::submit(const void* packets, uint64_t count) {
     std::lock_guard writer_lock(submit_mutex_);
     const uint64_t size = header_.queue.size;
     uint64_t write = header_.write_index.load(std::memory_order_acquire);
-    if (write + count - header_.read_index.load(std::memory_order_acquire) > size)
-        return false;
-    header_.write_index.store(write + count, std::memory_order_release);
+    do {
+        if (write + count - header_.read_index.load(std::memory_order_acquire) > size)
+            return false;
+    } while (!header_.write_index.compare_exchange_weak(write, write + count, std::memory_order_acq_rel));
     char* base = static_cast<char*>(header_.queue.base_address);
     const char* src = static_cast<const char*>(packets);
     for (uint64_t i = 0; i < count; ++i) {
@@ -124,6 +126,26 @@ bool HardwareQueue::submit(const void* packets, uint64_t count) {
         return last;
     });
     return true;
+}
+
+uint64_t HardwareQueue::add_space_listener(std::function<void()> listener) {
+    std::lock_guard lock(listeners_mutex_);
+    const uint64_t id = next_listener_id_++;
+    space_listeners_.emplace_back(id, std::move(listener));
+    return id;
+}
+
+void HardwareQueue::remove_space_listener(uint64_t id) {
+    std::lock_guard lock(listeners_mutex_);
+    space_listeners_.erase(std::remove_if(space_listeners_.begin(), space_listeners_.end(),
+                                          [id](const auto& l) { return l.first == id; }),
+                           space_listeners_.end());
+}
+
+void HardwareQueue::notify_space() {
+    std::lock_guard lock(listeners_mutex_);
+    for (auto& [id, listener] : space_listeners_)
+        listener();
 }
 
 void HardwareQueue::fail(hsa_status_t status) {
@@ -213,8 +235,7 @@ void HardwareQueue::process() {
                              static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
             header_.read_index.store(index + 1, std::memory_order_release);
             complete(barrier.completion_signal, start, now_ns());
-            if (space_listener_)
-                space_listener_();
+            notify_space();
             lock.lock();
             continue;
         } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC &&
@@ -238,8 +259,7 @@ void HardwareQueue::process() {
                              static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
             header_.read_index.store(index + 1, std::memory_order_release);
             complete(barrier.completion_signal, start, now_ns());
-            if (space_listener_)
-                space_listener_();
+            notify_space();
             lock.lock();
             continue;
         } else {
@@ -251,11 +271,9 @@ void HardwareQueue::process() {
         __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
                          __ATOMIC_RELEASE);
         header_.read_index.store(index + 1, std::memory_order_release);
-        if (space_listener_) {
-            lock.unlock();
-            space_listener_();
-            lock.lock();
-        }
+        lock.unlock();
+        notify_space();
+        lock.lock();
     }
 }
 

@@ -41,11 +41,17 @@ class HardwareQueue final : public QueueController {
     QueueHeader& header() override { return header_; }
 
     /// Writes `count` packets at the write index and rings the doorbell (the intercept writer's path).
-    /// Returns false, writing nothing, when the ring lacks room for all of them.
+    /// Reserves the slots with a compare-and-swap on the write index, so other producers writing the
+    /// same ring directly (a shared cooperative queue) keep their slots. Returns false, writing nothing,
+    /// when the ring lacks room for all of them.
     bool submit(const void* packets, uint64_t count);
 
-    /// Called (on the processor thread) whenever slots were freed; the intercept queue drains its stash.
-    void set_space_listener(std::function<void()> listener) { space_listener_ = std::move(listener); }
+    /// Adds a function called (on the processor thread) whenever slots were freed; an intercept queue
+    /// drains its stash there. Several proxies may share one queue (the cooperative queue). Returns an id
+    /// for remove_space_listener.
+    uint64_t add_space_listener(std::function<void()> listener);
+    /// Removes a listener; when this returns the listener is not running and will not run again.
+    void remove_space_listener(uint64_t id);
 
   private:
     void process();
@@ -67,7 +73,10 @@ class HardwareQueue final : public QueueController {
     Signal* doorbell_ = nullptr;
     void (*error_callback_)(hsa_status_t, hsa_queue_t*, void*) = nullptr;
     void* error_data_ = nullptr;
-    std::function<void()> space_listener_;
+    void notify_space();
+    std::mutex listeners_mutex_; ///< held while listeners run
+    std::vector<std::pair<uint64_t, std::function<void()>>> space_listeners_;
+    uint64_t next_listener_id_ = 1;
 
     std::mutex mutex_;
     std::condition_variable cv_; ///< doorbell, completions, stop

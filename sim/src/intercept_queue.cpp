@@ -12,18 +12,28 @@ namespace sim {
 thread_local InterceptQueue::Invocation* InterceptQueue::current_ = nullptr;
 
 InterceptQueue::InterceptQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
-                               void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data)
-    : hardware_(std::make_unique<HardwareQueue>(agent, size, type, callback, data)) {
+                               void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data) {
+    if (type == HSA_QUEUE_TYPE_COOPERATIVE) {
+        hardware_ = Runtime::instance().acquire_cooperative_queue(agent, callback, data);
+    } else {
+        owned_ = std::make_unique<HardwareQueue>(agent, size, type, callback, data);
+        hardware_ = owned_.get();
+    }
     multiple_writer_calls_ = Runtime::instance().config().multiple_writer_calls;
     doorbell_ = new Signal();
     doorbell_->value.store(-1);
     doorbell_->doorbell_of = this;
-    header_.queue = hardware_->header().queue; // same type, features, size and id as the hardware queue
-    header_.queue.base_address = allocate_packet_ring(size);
-    header_.queue.doorbell_signal = doorbell_->handle();
     header_.controller = this;
     header_.agent = agent;
-    hardware_->set_space_listener([this] { drain_overflow(); });
+    if (!hardware_) {
+        header_.queue.doorbell_signal = doorbell_->handle();
+        return; // valid() is false: creation fails
+    }
+    // Same type, features, size and id as the lower queue (ROCr's QueueWrapper copies its amd_queue_t).
+    header_.queue = hardware_->header().queue;
+    header_.queue.base_address = allocate_packet_ring(header_.queue.size);
+    header_.queue.doorbell_signal = doorbell_->handle();
+    space_listener_ = hardware_->add_space_listener([this] { drain_overflow(); });
 }
 
 InterceptQueue::~InterceptQueue() {
@@ -31,7 +41,13 @@ InterceptQueue::~InterceptQueue() {
         std::lock_guard lock(liveness_->mutex);
         liveness_->alive = false;
     }
-    hardware_.reset();
+    if (hardware_) {
+        hardware_->remove_space_listener(space_listener_);
+        if (!owned_)
+            Runtime::instance().release_cooperative_queue(header_.agent);
+    }
+    owned_.reset();
+    hardware_ = nullptr;
     header_.magic = 0;
     doorbell_->doorbell_of = nullptr;
     doorbell_->destroy();
@@ -43,7 +59,9 @@ void InterceptQueue::add_handler(hsa_amd_queue_intercept_handler handler, void* 
     handlers_.push_back({handler, data});
 }
 
-void InterceptQueue::inactivate() { hardware_->inactivate(); }
+void InterceptQueue::inactivate() {
+    hardware_->inactivate();
+}
 
 void InterceptQueue::on_doorbell(int64_t value) {
     if (current_ != nullptr) {
@@ -92,7 +110,8 @@ void InterceptQueue::process_published(int64_t announced) {
 void InterceptQueue::writer(const void* packets, uint64_t count) {
     Invocation* inv = current_;
     if (!inv) {
-        std::fprintf(stderr, "hsa_sim: intercept queue writer called outside a handler invocation: aborting\n");
+        std::fprintf(stderr,
+                     "hsa_sim: intercept queue writer called outside a handler invocation: aborting\n");
         std::abort();
     }
     InterceptQueue* q = inv->queue;

@@ -22,7 +22,10 @@ namespace sim {
 /// handler is still executing. ROCr 5.2.3 allows one writer call per handler invocation (a second one
 /// walks past the handler list); the simulator aborts with a message instead. A full hardware ring sends
 /// packets to an overflow stash, submitted as slots free up. A doorbell store made from inside a handler
-/// on the same thread is deferred to another thread.
+/// on the same thread is deferred to another thread. A COOPERATIVE proxy wraps the agent's one shared
+/// cooperative queue (ROCr 5.2.3 hsa_amd_queue_intercept_create takes its lower queue from hsa_queue_create,
+/// which hands out that queue for this type) and drops its reference to it when destroyed; every other
+/// proxy owns a lower queue of its own.
 class InterceptQueue final : public QueueController {
   public:
     InterceptQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
@@ -37,6 +40,8 @@ class InterceptQueue final : public QueueController {
         header_.profiling.store(on);
         hardware_->set_profiling(on);
     }
+    /// False when the lower queue could not be created (the caller reports OUT_OF_RESOURCES).
+    bool valid() const { return hardware_ != nullptr; }
 
     /// hsa_amd_queue_intercept_register.
     void add_handler(hsa_amd_queue_intercept_handler handler, void* data);
@@ -60,7 +65,9 @@ class InterceptQueue final : public QueueController {
 
     QueueHeader header_;
     Signal* doorbell_ = nullptr;
-    std::unique_ptr<HardwareQueue> hardware_;
+    HardwareQueue* hardware_ = nullptr;    ///< the lower queue
+    std::unique_ptr<HardwareQueue> owned_; ///< the lower queue when it is not the shared cooperative one
+    uint64_t space_listener_ = 0;
     std::mutex lock_; ///< the proxy lock, held while handlers run
     std::vector<Handler> handlers_;
     std::mutex overflow_mutex_;

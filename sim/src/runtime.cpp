@@ -3,12 +3,14 @@
 #include "api_table.h"
 #include "dispatch_log.h"
 #include "executable.h"
+#include "hardware_queue.h"
 #include "queue_controller.h"
 #include "sim_signal.h"
 #include "virtual_memory.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 #include <unistd.h>
 
 namespace sim {
@@ -107,7 +109,14 @@ void Runtime::teardown() {
         queues.swap(queues_);
     }
     for (auto* q : queues)
-        delete q;
+        delete q; // proxies over a cooperative queue release their reference
+    std::map<Agent*, CooperativeQueue> cooperative;
+    {
+        std::lock_guard lock(cooperative_mutex_);
+        cooperative.swap(cooperative_queues_);
+    }
+    for (auto& [agent, c] : cooperative)
+        delete c.queue;
     copy_engine_.stop();
     doorbell_deferral_.stop();
     SignalMonitor::instance().stop();
@@ -150,6 +159,51 @@ MemoryPool* Runtime::pool(uint64_t handle) const {
             return p.get();
     }
     return nullptr;
+}
+
+HardwareQueue* Runtime::acquire_cooperative_queue(Agent* agent,
+                                                  void (*callback)(hsa_status_t, hsa_queue_t*, void*),
+                                                  void* data) {
+    std::lock_guard lock(cooperative_mutex_);
+    CooperativeQueue& c = cooperative_queues_[agent];
+    if (!c.queue) {
+        // ROCr makes it as an internal queue with its default error handler (GpuAgent::InitGWS ->
+        // CreateInterceptibleQueue()): the requester's callback is not used, an error aborts.
+        (void)callback;
+        (void)data;
+        auto* q = new (std::nothrow)
+            HardwareQueue(agent, kCooperativeQueueSize, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr);
+        if (!q || !q->header().queue.base_address) {
+            delete q;
+            cooperative_queues_.erase(agent);
+            return nullptr;
+        }
+        c.queue = q;
+    }
+    ++c.references;
+    return c.queue;
+}
+
+void Runtime::release_cooperative_queue(Agent* agent) {
+    HardwareQueue* last = nullptr;
+    {
+        std::lock_guard lock(cooperative_mutex_);
+        auto it = cooperative_queues_.find(agent);
+        if (it == cooperative_queues_.end() || --it->second.references > 0)
+            return;
+        last = it->second.queue;
+        cooperative_queues_.erase(it);
+    }
+    delete last; // joins its threads: outside the lock
+}
+
+bool Runtime::is_cooperative_queue(const QueueController* q) {
+    std::lock_guard lock(cooperative_mutex_);
+    for (const auto& [agent, c] : cooperative_queues_) {
+        if (c.queue == q)
+            return true;
+    }
+    return false;
 }
 
 void Runtime::track_queue(QueueController* q) {

@@ -11,6 +11,7 @@
 #include <hsa.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -18,6 +19,7 @@
 namespace sim {
 
 class QueueController;
+class HardwareQueue;
 
 /// Agents, pools, allocations and tools of one initialised runtime (ROCr's core::Runtime).
 /// Reference counted by hsa_init / hsa_shut_down; the first hsa_init builds the agents and loads tools,
@@ -51,12 +53,33 @@ class Runtime {
     void track_queue(QueueController* q);
     void untrack_queue(QueueController* q);
 
+    /// Size in packets of a GPU agent's cooperative queue (ROCr 5.2.3 makes it with the agent's minimum
+    /// AQL size, one 4 KiB page: GpuAgent::InitGWS -> CreateInterceptibleQueue, minAqlSize_ 0x40).
+    static constexpr uint32_t kCooperativeQueueSize = 64;
+    /// hsa_queue_create(HSA_QUEUE_TYPE_COOPERATIVE), also for an intercept proxy's lower queue: the agent's
+    /// one cooperative queue, made at the first request and reference counted, as ROCr 5.2.3
+    /// GpuAgent::QueueCreate hands out its GWS queue. `callback`/`data` are ignored, as in ROCr (the queue
+    /// has the runtime's default error handler: a queue error aborts). Null when it cannot be made.
+    HardwareQueue* acquire_cooperative_queue(Agent* agent,
+                                             void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data);
+    /// Drops one reference (hsa_queue_destroy of it, or of a proxy over it); the last one destroys it
+    /// (ROCr: AqlQueue::Destroy -> GpuAgent::GWSRelease).
+    void release_cooperative_queue(Agent* agent);
+    /// True when `q` is some agent's cooperative queue (hsa_queue_destroy releases instead of deleting).
+    bool is_cooperative_queue(const QueueController* q);
+
   private:
     Runtime() = default;
     void build_agents();
     void teardown();
 
     std::mutex lifecycle_mutex_;
+    struct CooperativeQueue {
+        HardwareQueue* queue = nullptr;
+        uint32_t references = 0;
+    };
+    std::mutex cooperative_mutex_;
+    std::map<Agent*, CooperativeQueue> cooperative_queues_;
     std::atomic<bool> async_copy_profiling_{false};
     std::atomic<int> ref_count_{0};
     SimConfig config_;

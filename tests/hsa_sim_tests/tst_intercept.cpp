@@ -123,6 +123,52 @@ class InterceptTest : public QObject {
         proxy_ = nullptr;
     }
 
+    /// ROCr 5.2.3 hsa_amd_queue_intercept_create takes its lower queue from hsa_queue_create, so a
+    /// COOPERATIVE proxy sits on the agent's one shared cooperative queue: same id, type and size as the
+    /// plain cooperative queue; CU mask and priority set on the proxy act on that lower queue; packets
+    /// forwarded by the handler run there; the proxy's destruction leaves the plain queue working.
+    void cooperativeProxyWrapsTheSharedQueue() {
+        hsa_queue_t* plain = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &plain),
+                 HSA_STATUS_SUCCESS);
+        hsa_queue_t* coop = nullptr;
+        QCOMPARE(amd_->hsa_amd_queue_intercept_create_fn(gpu_, 1024, HSA_QUEUE_TYPE_COOPERATIVE, nullptr,
+                                                         nullptr, UINT32_MAX, UINT32_MAX, &coop),
+                 HSA_STATUS_SUCCESS);
+        QVERIFY(coop != plain);
+        QCOMPARE(coop->id, plain->id);
+        QCOMPARE(coop->type, uint32_t{HSA_QUEUE_TYPE_COOPERATIVE});
+        QCOMPARE(coop->size, plain->size);
+        const uint32_t mask[1] = {0x5};
+        QCOMPARE(hsa_amd_queue_cu_set_mask(coop, 32, mask), HSA_STATUS_SUCCESS);
+        uint32_t seen[1] = {0};
+        QCOMPARE(hsa_amd_queue_cu_get_mask(plain, 32, seen), HSA_STATUS_SUCCESS);
+        QCOMPARE(seen[0], 0x5u);
+        Interceptor ic;
+        ic.action = Action::Forward;
+        ic.proxy = coop;
+        QCOMPARE(amd_->hsa_amd_queue_intercept_register_fn(coop, handler, &ic), HSA_STATUS_SUCCESS);
+        hsa_signal_t done[2];
+        for (auto& d : done) {
+            hsa_signal_create(1, 0, nullptr, &d);
+        }
+        submit_barrier(coop, HSA_PACKET_TYPE_BARRIER_AND, {}, done[0]);
+        submit_barrier(plain, HSA_PACKET_TYPE_BARRIER_AND, {}, done[1]);
+        QCOMPARE(wait_below_one(done[0], 3000), hsa_signal_value_t{0});
+        QCOMPARE(wait_below_one(done[1], 3000), hsa_signal_value_t{0});
+        // Both producers wrote the one lower ring.
+        QTRY_COMPARE_WITH_TIMEOUT(hsa_queue_load_read_index_scacquire(plain), uint64_t{2}, 2000);
+        QCOMPARE(hsa_queue_destroy(coop), HSA_STATUS_SUCCESS);
+        hsa_signal_store_screlease(done[1], 1);
+        submit_barrier(plain, HSA_PACKET_TYPE_BARRIER_AND, {}, done[1]);
+        QCOMPARE(wait_below_one(done[1], 3000), hsa_signal_value_t{0});
+        for (auto& d : done) {
+            hsa_signal_destroy(d);
+        }
+        QCOMPARE(hsa_queue_destroy(plain), HSA_STATUS_SUCCESS);
+    }
+
     void handlerOncePerPacketOnStoringThread() {
         ic_.action = Action::ForwardAndWait;
         hsa_signal_t done[3];

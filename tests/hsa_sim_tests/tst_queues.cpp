@@ -2,7 +2,8 @@
  * Queues and AQL packets: queue creation (power-of-two sizes), kernel dispatch through the packet
  * processor (results, completion-signal decrements, consumed slots set to INVALID, read index advancing),
  * barrier-bit ordering, the in-flight limit for packets without the barrier bit, barrier-AND/OR
- * dependency semantics, and profiling timestamps (system domain, ordered, covering the kernel's run time).
+ * dependency semantics, profiling timestamps (system domain, ordered, covering the kernel's run time),
+ * and the agent's one shared, reference-counted cooperative queue (ROCr 5.2.3 GpuAgent::QueueCreate).
  */
 #include "sim_test_kernels.h"
 #include "sim_test_util.h"
@@ -301,6 +302,51 @@ class QueuesTest : public QObject {
             hsa_signal_destroy(s);
         }
         freeAll(kernargs);
+    }
+
+    /// ROCr 5.2.3: every hsa_queue_create(COOPERATIVE) on an agent returns the same queue (64 packets, the
+    /// requested size ignored), reference counted: it works until the last hsa_queue_destroy; a type past
+    /// COOPERATIVE is invalid.
+    void cooperativeQueueIsSharedAndCounted() {
+        hsa_queue_t* a = nullptr;
+        hsa_queue_t* b = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 4096, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &a),
+                 HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_queue_create(gpu_, 128, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &b),
+                 HSA_STATUS_SUCCESS);
+        QCOMPARE(a, b);
+        QCOMPARE(a->type, uint32_t{HSA_QUEUE_TYPE_COOPERATIVE});
+        QCOMPARE(a->size, 64u);
+        QVERIFY(a->id != queue_->id);
+        auto run_fill = [&](hsa_queue_t* q, uint32_t value) {
+            std::vector<uint32_t> out(8, 0);
+            auto* args = alloc_kernarg<FillArgs>(cpu_);
+            *args = FillArgs{out.data(), value, 0};
+            hsa_signal_t done;
+            hsa_signal_create(1, 0, nullptr, &done);
+            dispatch(q, fill_, args, 8, 8, done, true);
+            const hsa_signal_value_t v = wait_below_one(done, 3000);
+            hsa_signal_destroy(done);
+            hsa_amd_memory_pool_free(args);
+            return v == 0 && out[5] == kTableInitial[1] * value + 5;
+        };
+        QVERIFY(run_fill(a, 3));
+        QCOMPARE(hsa_queue_destroy(a), HSA_STATUS_SUCCESS);
+        QVERIFY(run_fill(b, 4)); // still referenced once
+        QCOMPARE(hsa_queue_destroy(b), HSA_STATUS_SUCCESS);
+        // The last reference is gone: a new request makes a new queue.
+        hsa_queue_t* c = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &c),
+                 HSA_STATUS_SUCCESS);
+        QVERIFY(run_fill(c, 5));
+        QCOMPARE(hsa_queue_destroy(c), HSA_STATUS_SUCCESS);
+        hsa_queue_t* bad = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 64, static_cast<hsa_queue_type32_t>(3), nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &bad),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
     }
 };
 
