@@ -394,10 +394,10 @@ class TestHipReplay : public QObject {
     /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
     /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting at least
     /// 50 ms and less than 100 (one pass more would add 50 ms), after the 3 passes, which ran on one other
-    /// queue with the same CU mask and priority. The events HIP 5.2.3 reports start before the first pass
-    /// (seen here: about when the launch was submitted, not at the dispatch's own start time), so they
-    /// measure the replay passes too: at least the kernel's 50 ms, at most the passes', the kernel's and a
-    /// margin for the window's snapshot and restores.
+    /// queue with the same CU mask and priority. The events HIP 5.2.3 reports start before the window (seen
+    /// here: about when the launch was submitted, not at the dispatch's own start time), so they measure the
+    /// window too (snapshot, passes, restores: 150 ms and more here, over 2 s under AddressSanitizer): only
+    /// their lower bound, the kernel's own 50 ms, is the engine's to keep.
     void ownQueueSettingsAndTimestamps() {
         const auto r =
             run("hip_own_queue", {"--passes", "3"},
@@ -438,7 +438,7 @@ class TestHipReplay : public QObject {
         }
         for (const char* k : {"timed_cu", "timed_prio"}) {
             const double ms = r->printed_number(QStringLiteral("timed %1 elapsed ([0-9.]+) ms").arg(k));
-            QVERIFY2(ms >= 50 && ms < 4 * 50 + 150, qPrintable(r->stdout_text));
+            QVERIFY2(ms >= 50, qPrintable(r->stdout_text));
         }
     }
 
