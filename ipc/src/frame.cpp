@@ -9,52 +9,6 @@
 
 namespace rs::ipc {
 
-std::string_view eventTypeName(EventType type) noexcept {
-    switch (type) {
-    case EventType::hello:
-        return "hello";
-    case EventType::session_start:
-        return "session_start";
-    case EventType::string:
-        return "string";
-    case EventType::agent:
-        return "agent";
-    case EventType::allocation:
-        return "allocation";
-    case EventType::free:
-        return "free";
-    case EventType::executable_loaded:
-        return "executable_loaded";
-    case EventType::module_variable:
-        return "module_variable";
-    case EventType::dispatch:
-        return "dispatch";
-    case EventType::inventory:
-        return "inventory";
-    case EventType::inventory_region:
-        return "inventory_region";
-    case EventType::snapshot:
-        return "snapshot";
-    case EventType::snapshot_failure:
-        return "snapshot_failure";
-    case EventType::pass:
-        return "pass";
-    case EventType::restore_skip:
-        return "restore_skip";
-    case EventType::warning:
-        return "warning";
-    case EventType::session_end:
-        return "session_end";
-    case EventType::fidelity_mismatch:
-        return "fidelity_mismatch";
-    case EventType::async_copy:
-        return "async_copy";
-    case EventType::restore_failure:
-        return "restore_failure";
-    }
-    return "unknown";
-}
-
 std::uint64_t monotonicNs() noexcept {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);

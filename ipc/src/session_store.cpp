@@ -972,31 +972,45 @@ bool SessionStore::finish(const std::string& end_reason) {
     // Stored counts, per event type, from the tables themselves.
     static constexpr const char* kStored = R"sql(
 INSERT INTO event_counts(event_type, name, sent, stored)
-SELECT t.code, t.name, NULL, t.n FROM (
-  SELECT 2 AS code, 'session_start' AS name, (SELECT count(*) FROM session WHERE start_seq IS NOT NULL) AS n
-  UNION ALL SELECT 3, 'string', (SELECT count(*) FROM strings)
-  UNION ALL SELECT 4, 'agent', (SELECT count(*) FROM agents)
-  UNION ALL SELECT 5, 'allocation', (SELECT count(*) FROM allocations WHERE alloc_seq IS NOT NULL)
-  UNION ALL SELECT 6, 'free', (SELECT count(*) FROM allocations WHERE free_seq IS NOT NULL)
-  UNION ALL SELECT 7, 'executable_loaded', (SELECT count(*) FROM executables)
-  UNION ALL SELECT 8, 'module_variable', (SELECT count(*) FROM module_variables)
-  UNION ALL SELECT 9, 'dispatch', (SELECT count(*) FROM dispatches)
-  UNION ALL SELECT 10, 'inventory', (SELECT count(*) FROM inventories)
-  UNION ALL SELECT 11, 'inventory_region', (SELECT count(*) FROM inventory_regions)
-  UNION ALL SELECT 12, 'snapshot', (SELECT count(*) FROM snapshots)
-  UNION ALL SELECT 13, 'snapshot_failure', (SELECT count(*) FROM snapshot_failures)
-  UNION ALL SELECT 14, 'pass', (SELECT count(*) FROM passes)
-  UNION ALL SELECT 15, 'restore_skip', (SELECT count(*) FROM restore_skips)
-  UNION ALL SELECT 16, 'warning', (SELECT count(*) FROM warnings)
-  UNION ALL SELECT 17, 'session_end', (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)
-  UNION ALL SELECT 18, 'fidelity_mismatch', (SELECT count(*) FROM fidelity_mismatches)
-  UNION ALL SELECT 19, 'async_copy', (SELECT count(*) FROM async_copies)
-  UNION ALL SELECT 20, 'restore_failure', (SELECT count(*) FROM restore_failures)) AS t WHERE true
+SELECT t.code, '', NULL, t.n FROM (
+  SELECT 2 AS code, (SELECT count(*) FROM session WHERE start_seq IS NOT NULL) AS n
+  UNION ALL SELECT 3, (SELECT count(*) FROM strings)
+  UNION ALL SELECT 4, (SELECT count(*) FROM agents)
+  UNION ALL SELECT 5, (SELECT count(*) FROM allocations WHERE alloc_seq IS NOT NULL)
+  UNION ALL SELECT 6, (SELECT count(*) FROM allocations WHERE free_seq IS NOT NULL)
+  UNION ALL SELECT 7, (SELECT count(*) FROM executables)
+  UNION ALL SELECT 8, (SELECT count(*) FROM module_variables)
+  UNION ALL SELECT 9, (SELECT count(*) FROM dispatches)
+  UNION ALL SELECT 10, (SELECT count(*) FROM inventories)
+  UNION ALL SELECT 11, (SELECT count(*) FROM inventory_regions)
+  UNION ALL SELECT 12, (SELECT count(*) FROM snapshots)
+  UNION ALL SELECT 13, (SELECT count(*) FROM snapshot_failures)
+  UNION ALL SELECT 14, (SELECT count(*) FROM passes)
+  UNION ALL SELECT 15, (SELECT count(*) FROM restore_skips)
+  UNION ALL SELECT 16, (SELECT count(*) FROM warnings)
+  UNION ALL SELECT 17, (SELECT count(*) FROM session WHERE end_seq IS NOT NULL)
+  UNION ALL SELECT 18, (SELECT count(*) FROM fidelity_mismatches)
+  UNION ALL SELECT 19, (SELECT count(*) FROM async_copies)
+  UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures)) AS t WHERE true
 ON CONFLICT(event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
     if (!exec(kStored)) {
         return false;
     }
+    // Names from the one list (RS_IPC_EVENT_TYPES), for the rows the statement above added.
+    if (sqlite3_prepare_v2(db_, "UPDATE event_counts SET name=?2 WHERE event_type=?1", -1, &st, nullptr) !=
+        SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    for (const EnumName& type : kEventTypeNames) {
+        sqlite3_bind_int64(st, 1, type.code);
+        sqlite3_bind_text(st, 2, type.name.data(), static_cast<int>(type.name.size()), SQLITE_STATIC);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    st = nullptr;
     if (sqlite3_prepare_v2(db_, "UPDATE session SET complete=?1, end_reason=?2 WHERE id=1", -1, &st,
                            nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);

@@ -132,6 +132,19 @@ class VocabularyTest : public QObject {
         QCOMPARE(enumName(WarningCode::emitter), std::string_view("emitter"));
         QCOMPARE(enumName(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
     }
+    void eventTypesComeFromTheList() {
+        QCOMPARE(kEventTypeSlots, std::size_t{21});
+        QCOMPARE(eventTypeName(EventType::hello), std::string_view("hello"));
+        QCOMPARE(eventTypeName(EventType::restore_failure), std::string_view("restore_failure"));
+        QCOMPARE(static_cast<int>(EventType::restore_failure), 20);
+        QCOMPARE(eventTypeName(static_cast<EventType>(0)), std::string_view("unknown"));
+        QCOMPARE(eventTypeName(static_cast<EventType>(kEventTypeSlots)), std::string_view("unknown"));
+        std::set<std::string_view> names;
+        for (const EnumName& n : kEventTypeNames) {
+            QVERIFY(wellFormed(n.name));
+            QVERIFY(names.insert(n.name).second);
+        }
+    }
     void frameValidationAcceptsExactlyTheList() {
         Record r = rs::test::dispatchRecord(1, 7);
         Record out{};
@@ -179,6 +192,22 @@ class VocabularyTest : public QObject {
         QCOMPARE(rows.size(), expected.size());
         QVERIFY(rows == expected);
         QVERIFY(rows.count({"decision", 11, "no-private-queue"}) == 1);
+        // event_counts: one row per type the file can hold, named as the list names it.
+        std::set<std::tuple<std::string, long long, std::string>> counted;
+        sqlite3* db = nullptr;
+        sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT event_type, name FROM event_counts", -1, &st, nullptr);
+        while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
+            const auto type = static_cast<EventType>(sqlite3_column_int(st, 0));
+            QCOMPARE(std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(st, 1))),
+                     eventTypeName(type));
+            counted.emplace("", sqlite3_column_int(st, 0), "");
+        }
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        QCOMPARE(counted.size(), kEventTypeSlots - 2); // every type but hello
+
         QVERIFY(rows.count({"fidelity", -1, "not-checked"}) == 1);
 
         // A file written before the new values existed gains them when it is opened for appending.

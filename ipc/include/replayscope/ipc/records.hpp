@@ -33,35 +33,31 @@ inline constexpr std::size_t kMaxStringBytes = 400;
 /// Id of an interned string; 0 means "no string".
 using StringId = std::uint32_t;
 
-/// Frame / event types. The values are the frame header's `type` field and the `event_type` codes
-/// stored in the session file; never renumber.
-enum class EventType : std::uint16_t {
-    hello = 1,
-    session_start = 2,
-    string = 3,
-    agent = 4,
-    allocation = 5,
-    free = 6,
-    executable_loaded = 7,
-    module_variable = 8,
-    dispatch = 9,
-    inventory = 10,
-    inventory_region = 11,
-    snapshot = 12,
-    snapshot_failure = 13,
-    pass = 14,
-    restore_skip = 15,
-    warning = 16,
-    session_end = 17,
-    fidelity_mismatch = 18, ///< protocol 2
-    async_copy = 19,        ///< protocol 2
-    restore_failure = 20,   ///< protocol 3
-};
-/// One past the largest EventType value (size of per-type count arrays, index = value).
-inline constexpr std::size_t kEventTypeSlots = 21;
+/// Frame / event types (list RS_IPC_EVENT_TYPES of vocabulary.hpp). The values are the frame header's
+/// `type` field and the `event_type` codes stored in the session file; never renumber.
+enum class EventType : std::uint16_t { RS_IPC_EVENT_TYPES(RS_IPC_ENUMERATOR) };
 
-/// Lower-case name of an event type ("dispatch", ...); "unknown" for values outside the enum.
-std::string_view eventTypeName(EventType type) noexcept;
+/// Names of the event types in value order (kEventTypeNames[i].code == i + 1).
+#define RS_IPC_EVENT_NAME(identifier, value, name) EnumName{value, name},
+inline constexpr EnumName kEventTypeNames[] = {RS_IPC_EVENT_TYPES(RS_IPC_EVENT_NAME)};
+#undef RS_IPC_EVENT_NAME
+/// One past the largest EventType value (size of per-type count arrays, index = value).
+inline constexpr std::size_t kEventTypeSlots = std::size(kEventTypeNames) + 1;
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < std::size(kEventTypeNames); ++i)
+            if (kEventTypeNames[i].code != static_cast<std::int64_t>(i + 1))
+                return false;
+        return true;
+    }(),
+    "RS_IPC_EVENT_TYPES: values 1, 2, 3, ...");
+
+/// Lower-case name of an event type ("dispatch", ...; RS_IPC_EVENT_TYPES); "unknown" for values outside
+/// the list.
+constexpr std::string_view eventTypeName(EventType type) noexcept {
+    const auto code = static_cast<std::size_t>(type);
+    return code >= 1 && code < kEventTypeSlots ? kEventTypeNames[code - 1].name : std::string_view("unknown");
+}
 
 enum class DeviceType : std::uint8_t { RS_IPC_DEVICE_TYPES(RS_IPC_ENUMERATOR) };
 

@@ -1,9 +1,9 @@
 // The one list of every enum of the session protocol: identifier, wire value and name.
 //
 // Each RS_IPC_*(X) list below expands X(identifier, value, "name") once per value. records.hpp defines
-// the enums from these lists; enumName() (log lines, the inspector), enumMax() (frame validation) and
-// the session file's enum_names table (session_store.cpp) are derived from the same lists, so a value
-// added here has its name, its validation bound and its table row at once. Names are lower-case with
+// the enums from these lists (EventType included); enumName() (log lines, the inspector), enumMax() (frame
+// validation) and the session file's enum_names table (session_store.cpp) are derived from the same lists, so
+// a value added here has its name, its validation bound and its table row at once. Names are lower-case with
 // hyphens, except AllocationApi's, which are the HSA entry points. Values are contiguous from 0 and are
 // never renumbered (they are stored in session files). Meaning of every decision and warning code:
 // docs/replay-failures.md; session file tables: docs/session-schema.md.
@@ -15,6 +15,31 @@
 #include <string_view>
 
 // clang-format off
+/* Frame / event types: the frame header's `type` field and the `event_type` codes of the session file's
+   event_counts (named there as here). Numbered from 1 (0 is no frame); the protocol version that added
+   a type: fidelity_mismatch and async_copy 2, restore_failure 3. */
+#define RS_IPC_EVENT_TYPES(X) \
+    X(hello, 1, "hello") \
+    X(session_start, 2, "session_start") \
+    X(string, 3, "string") \
+    X(agent, 4, "agent") \
+    X(allocation, 5, "allocation") \
+    X(free, 6, "free") \
+    X(executable_loaded, 7, "executable_loaded") \
+    X(module_variable, 8, "module_variable") \
+    X(dispatch, 9, "dispatch") \
+    X(inventory, 10, "inventory") \
+    X(inventory_region, 11, "inventory_region") \
+    X(snapshot, 12, "snapshot") \
+    X(snapshot_failure, 13, "snapshot_failure") \
+    X(pass, 14, "pass") \
+    X(restore_skip, 15, "restore_skip") \
+    X(warning, 16, "warning") \
+    X(session_end, 17, "session_end") \
+    X(fidelity_mismatch, 18, "fidelity_mismatch") \
+    X(async_copy, 19, "async_copy") \
+    X(restore_failure, 20, "restore_failure")
+
 #define RS_IPC_DEVICE_TYPES(X) \
     X(cpu, 0, "cpu") \
     X(gpu, 1, "gpu") \
