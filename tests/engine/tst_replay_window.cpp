@@ -194,20 +194,13 @@ class TestReplayWindow : public QObject {
     /// passes'. On a multi-producer queue the 3 passes ran on one other queue of the same type, CU mask and
     /// priority. A cooperative queue is one queue per agent that ROCr hands to every creator (hsa.h,
     /// HSA_QUEUE_TYPE_COOPERATIVE: "the runtime may return the same queue to serve multiple hsa_queue_create
-    /// calls"; the simulator does so), so no second cooperative queue exists for the passes: whatever the
-    /// engine decides, the program must finish in time with its dispatch run once on its own queue, and any
-    /// pass must have run elsewhere before it.
+    /// calls"; the simulator does so), so no second cooperative queue exists for the passes: the engine
+    /// declines (no-private-queue) rather than queue passes behind its own gate, and the dispatch runs once
+    /// on its own queue. Any pass there is must have run elsewhere, before it.
     void ownQueueSettingsAndTimestamps() {
         QFETCH(QString, type);
-        const auto r =
-            run("own_queue", {"--passes", "3", "--replay-pass-timeout-ms", "2000"},
-                {"HSA_SIM_KERNEL_TIME_NS=add_one.kd=50000000"}, {type}, type == "multi" ? 20000 : 8000);
-        if (type == "cooperative")
-            QEXPECT_FAIL(
-                "cooperative",
-                "the engine's private cooperative queue is the application's shared cooperative queue: the "
-                "passes wait behind the window's own gate and the program never finishes",
-                Abort);
+        const auto r = run("own_queue", {"--passes", "3", "--replay-pass-timeout-ms", "2000"},
+                           {"HSA_SIM_KERNEL_TIME_NS=add_one.kd=50000000"}, {type}, 30000);
         VERIFY_PASSED(r);
         const QRegularExpression re("own_queue: queue=(\\d+) type=(\\w+) completion=(\\d+) start=(\\d+) "
                                     "end=(\\d+) ms=([0-9.]+)");
@@ -241,6 +234,11 @@ class TestReplayWindow : public QObject {
             QCOMPARE(passes.size(), 3);
             for (const auto& p : passes)
                 QCOMPARE(p.type, type);
+        } else {
+            // The engine's "private" cooperative queue would be the application's own: declined.
+            QCOMPARE(r->decisions(), QStringList{"add_one.kd:no-private-queue"});
+            QCOMPARE(passes.size(), 0);
+            QCOMPARE(r->warnings("no-private-queue").size(), 1);
         }
     }
 
