@@ -173,7 +173,9 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() con
         }
     }
     for (const SkipRow& k : s_->skips) {
-        counts[k.pass < 0
+        counts[k.restoreFailure ? QStringLiteral("restore failure: ") +
+                                      s_.enumName(QStringLiteral("region_kind"), k.reason)
+               : k.pass < 0
                    ? QStringLiteral("snapshot: ") + s_.enumName(QStringLiteral("snapshot_failure"), k.reason)
                    : QStringLiteral("restore skip: ") +
                          s_.enumName(QStringLiteral("restore_skip"), k.reason)]++;

@@ -39,7 +39,8 @@ class ChartSeriesBuilder {
     QVector<Series> footprintOverTime() const;
     /// Allocation counts by tracking decision (tracked or exclusion reason).
     QVector<Bar> allocationReasons() const;
-    /// Counts of every non-tracking outcome: declines, restore skips and module-variable skips by reason.
+    /// Counts of every non-tracking outcome: declines, restore skips, restore failures (by region kind) and
+    /// module-variable skips by reason.
     QVector<Bar> declineAndSkipReasons() const;
 
     /// Colour of series `i` (stable palette).

@@ -14,8 +14,9 @@ enum Column { Pass, Address, Size, Allocation, Reason };
 RestoreSkipTableModel::RestoreSkipTableModel(QObject* parent)
     : SessionTableModel({QStringLiteral("Pass"), QStringLiteral("Address"), QStringLiteral("Size"),
                          QStringLiteral("Allocation"), QStringLiteral("Reason")},
-                        {QStringLiteral("Pass whose restore skipped the region (\"snapshot\": the snapshot "
-                                        "could not copy it), or whose output differed from pass 1 there")},
+                        {QStringLiteral("Pass whose restore skipped the region or could not write it back "
+                                        "(\"snapshot\": the snapshot could not copy it), or whose output "
+                                        "differed from pass 1 there")},
                         parent) {}
 
 void RestoreSkipTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
@@ -72,6 +73,11 @@ QString RestoreSkipTableModel::text(int row, int column) const {
         if (k.fidelityMismatch) {
             return QStringLiteral("output differed from pass 1");
         }
+        if (k.restoreFailure) {
+            return QStringLiteral("not restored after %1 copies: holds the output of pass %2")
+                .arg(k.attempts)
+                .arg(k.pass - 1);
+        }
         return snapshot_.enumName(
             k.pass < 0 ? QStringLiteral("snapshot_failure") : QStringLiteral("restore_skip"), k.reason);
     }
@@ -81,7 +87,7 @@ QString RestoreSkipTableModel::text(int row, int column) const {
 QVariant RestoreSkipTableModel::extra(int row, int column, int role) const {
     const SkipRow& k = rowAt(row);
     if (role == CodeRole) {
-        return k.fidelityMismatch ? -1 : k.reason;
+        return k.fidelityMismatch ? -1 : k.restoreFailure ? -2 : k.reason;
     }
     if (role == Qt::ForegroundRole && column == Reason) {
         return QColor(0xc6, 0x28, 0x28);

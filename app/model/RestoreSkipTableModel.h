@@ -1,5 +1,6 @@
-// Regions of one dispatch that were not restored before a pass (with the reason), snapshot failures, and
-// then the regions whose output differed from pass 1 (fidelity mismatches).
+// Regions of one dispatch that were not restored before a pass (skipped with the reason, or given up by a
+// failed restore with the pass whose output they hold), snapshot failures, and then the regions whose
+// output differed from pass 1 (fidelity mismatches).
 #pragma once
 
 #include "model/SessionTableModel.h"

@@ -433,6 +433,23 @@ SessionError SessionLoader::load(SessionData& out) {
             skips.emplace_back(row, k);
         }
     }
+    // Regions a restore gave up (protocol 3; absent from files of earlier builds), listed with the skips.
+    if (exec("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'restore_failures'") &&
+        q.next() && q.value(0).toInt() > 0) {
+        if (!exec("SELECT dispatch_id, pass_idx, address, size, allocation_id, kind, attempts FROM "
+                  "restore_failures")) {
+            return queryError(QStringLiteral("restore failures"), error);
+        }
+        while (q.next()) {
+            SkipRow k{i64(q, 0), q.value(1).toInt(), i64(q, 2), i64(q, 3), i64(q, 4), q.value(5).toInt()};
+            k.restoreFailure = true;
+            k.attempts = q.value(6).toInt();
+            const int row = out.dispatchRow.value(k.dispatchId, -1);
+            if (row >= 0) {
+                skips.emplace_back(row, k);
+            }
+        }
+    }
     std::stable_sort(skips.begin(), skips.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first < b.first : a.second.pass < b.second.pass;
     });

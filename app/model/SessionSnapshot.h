@@ -64,13 +64,17 @@ struct PassRow {
 };
 
 /// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum; or
-/// (fidelityMismatch) a region whose hash after `pass` differed from pass 1.
+/// (fidelityMismatch) a region whose hash after `pass` differed from pass 1; or (restoreFailure) a
+/// region the restore before pass `pass` could not write back (`reason` = its region kind): it holds
+/// the output of pass `pass - 1` (docs/replay-failures.md#failed-restore).
 struct SkipRow {
     qint64 dispatchId = 0;
     int pass = 0;
     qint64 address = 0, size = 0, allocationId = 0;
     int reason = 0;
     bool fidelityMismatch = false;
+    bool restoreFailure = false;
+    int attempts = 0; ///< copies the restore made (restoreFailure)
 };
 
 /// An hsa_amd_memory_async_copy that met a replay window.
