@@ -36,8 +36,12 @@ declined="$(per_packet HSA_TOOLS_LIB="$build/lib/replayscope/libreplayscope_engi
     REPLAYSCOPE_KERNEL_EXCLUDE_REGEX=.)"
 nomarker="$(per_packet HSA_TOOLS_LIB="$build/lib/replayscope/libreplayscope_engine.so" REPLAYSCOPE_PASSES=2 \
     REPLAYSCOPE_DISPATCH_COUNT=1)"
+# Every dispatch replayed: the handler creates the window's two signals, writes fence, gate, dispatch and
+# marker and hands the window to the agent's worker thread (whose work is not on the storing thread).
+replayed="$(per_packet HSA_TOOLS_LIB="$build/lib/replayscope/libreplayscope_engine.so" REPLAYSCOPE_PASSES=2)"
 echo "instructions per dispatch on the storing thread (callgrind, $n2-$n1 dispatches):"
 echo "  plain queue, no tool                                 $plain"
 echo "  intercept queue, pass-through handler (baseline)     $passthrough"
 echo "  engine handler, declined (filtered), with marker     $declined  (+$((declined - passthrough)) over the baseline)"
 echo "  engine handler, dispatch count reached, no marker    $nomarker  (+$((nomarker - passthrough)) over the baseline)"
+echo "  engine handler, replayed (window to the worker)      $replayed  (+$((replayed - passthrough)) over the baseline)"

@@ -1,7 +1,9 @@
 #include "agent_context.h"
 
 #include "configuration.h"
+#include "engine.h"
 #include "queue_interceptor.h"
+#include "replay_window.h"
 #include "window_worker.h"
 
 #include <algorithm>
@@ -65,17 +67,28 @@ bool AgentContext::stop_worker() {
     wake_.notify_all();
     const bool stopped = !worker_ || worker_->stop();
     worker_started_.store(false, std::memory_order_release);
-    // Whatever the worker left pending is released: the application's packets behind the gates run.
-    std::lock_guard state_lock(mutex_);
-    for (const std::shared_ptr<Window>& w : state_.pending) {
-        w->released = true;
-        hsa().core.hsa_signal_store_screlease_fn(w->release, 0);
+    // Whatever the worker left pending is released (the application's packets behind the gates run)
+    // and reported as declined: its fence did not fire while the engine was up.
+    std::vector<std::shared_ptr<Window>> pending;
+    {
+        std::lock_guard state_lock(mutex_);
+        pending.swap(state_.pending);
+        if (state_.gating) {
+            // Only a detached worker can still be gating: release it so the queues are not held.
+            state_.gating->released = true;
+            hsa().core.hsa_signal_store_screlease_fn(state_.gating->release, 0);
+            state_.gating.reset();
+        }
     }
-    state_.pending.clear();
-    if (state_.gating) {
-        state_.gating->released = true;
-        hsa().core.hsa_signal_store_screlease_fn(state_.gating->release, 0);
-        state_.gating.reset();
+    Engine* e = engine();
+    for (const std::shared_ptr<Window>& w : pending) {
+        if (e) {
+            ReplayWindow(*e, *this, w).decline_unfenced();
+        } else {
+            std::lock_guard state_lock(mutex_);
+            w->released = true;
+            hsa().core.hsa_signal_store_screlease_fn(w->release, 0);
+        }
     }
     return stopped;
 }

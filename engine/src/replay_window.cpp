@@ -164,6 +164,14 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                               "could not be created; the dispatch runs once");
         return DispatchDecision::declined_no_private_queue;
     }
+    if (queue->id == w.queue_id) {
+        // ROCr may hand every creator of a cooperative queue the same queue (hsa.h,
+        // HSA_QUEUE_TYPE_COOPERATIVE): the passes would wait behind the window's own gate.
+        engine_.sink->warning(WarningCode::no_private_queue, id,
+                              "no-private-queue: the agent's only queue of this type is the application's "
+                              "own (a shared cooperative queue); the dispatch runs once");
+        return DispatchDecision::declined_no_private_queue;
+    }
     uint32_t passes_run = 0; // passes that may have written memory (restore needed before P runs)
     for (uint32_t i = 0; i < config.passes; ++i) {
         RestoreResult restored;
