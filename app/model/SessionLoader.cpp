@@ -263,6 +263,12 @@ SessionError SessionLoader::load(SessionData& out) {
         s.exitStatus = q.value(0).toInt();
         s.exitSignal = q.value(1).toInt();
     }
+    // session.internal_errors exists in files of protocol-3 builds only (docs/session-schema.md).
+    if (exec("SELECT count(*) FROM pragma_table_info('session') WHERE name = 'internal_errors'") &&
+        q.next() && q.value(0).toInt() > 0 && exec("SELECT internal_errors FROM session WHERE id = 1") &&
+        q.next() && !q.value(0).isNull()) {
+        s.internalErrors = i64(q, 0);
+    }
     if (exec("SELECT count(*), coalesce(sum(last_seq - first_seq + 1), 0) FROM sequence_gaps") && q.next()) {
         s.gapRanges = q.value(0).toInt();
         s.missingEvents = i64(q, 1);

@@ -31,6 +31,9 @@ struct SessionInfo {
     bool hasExitStatus = false; ///< written by replayscope-run when the program ended (format 2)
     int exitStatus = 0;         ///< exit code, or 128+signal
     int exitSignal = 0;         ///< terminating signal, 0 when the program exited
+    /// Engine-internal errors the engine caught and swallowed (session end, protocol 3); -1 when not
+    /// recorded (no session end yet, or a file of an earlier build).
+    qint64 internalErrors = -1;
 };
 
 struct AgentInfo {

@@ -19,9 +19,12 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
     line(QStringLiteral("recorded"), format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs));
     line(QStringLiteral("status"),
          QStringLiteral("%1 (%2), %3 events, %4 missing")
-             .arg(i.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"),
-                  i.endReason.isEmpty() ? QStringLiteral("no end recorded") : i.endReason,
-                  format::count(i.eventsStored), format::count(i.missingEvents)));
+                 .arg(i.complete ? QStringLiteral("complete") : QStringLiteral("incomplete"),
+                      i.endReason.isEmpty() ? QStringLiteral("no end recorded") : i.endReason,
+                      format::count(i.eventsStored), format::count(i.missingEvents)) +
+             (i.internalErrors > 0
+                  ? QStringLiteral(", %1 engine-internal errors caught").arg(format::count(i.internalErrors))
+                  : QString()));
     qint64 replayed = 0, bytes = 0, skips = 0;
     for (const DispatchRow& d : s->dispatches) {
         replayed += d.decision == 0;

@@ -111,6 +111,9 @@ void SummaryPage::refresh() {
     if (i.spooled > 0) {
         status += tr(", %L1 via the spool").arg(i.spooled);
     }
+    if (i.internalErrors > 0) {
+        status += tr(", <b>%L1 engine-internal errors</b> caught (see the warnings)").arg(i.internalErrors);
+    }
     status_->setText(status);
     host_->setText(tr("%1 on %2, pid %3, engine %4, session format %5")
                        .arg(format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs), i.hostname)
