@@ -18,10 +18,10 @@ namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
 /// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; version 3 added
-/// SessionEnd.internal_errors, the values of vocabulary.hpp marked new (decisions 10-13, async copy
-/// outcome held, warning codes 7-14) and the restore_failure frame. A collector accepts every version from
-/// kMinProtocolVersion on (older frames are a subset; absent fields decode as their defaults), e.g. from an
-/// older spool.
+/// SessionEnd.internal_errors, the restore_failure frame and these values of vocabulary.hpp: decisions
+/// 10-13, async copy outcome held, warning codes 7-14. A collector accepts every version from
+/// kMinProtocolVersion on (older frames are a subset; absent fields decode as their defaults), e.g. from
+/// an older spool.
 inline constexpr std::uint16_t kProtocolVersion = 3;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
