@@ -117,7 +117,7 @@ void VmemTracker::handle_created(Engine& e, uint64_t handle, uint64_t pool) noex
         });
     } catch (...) {
         // An unknown handle only makes its mappings unknown-pointer (never harm the application).
-        e.internal_errors.fetch_add(1, std::memory_order_relaxed);
+        note_internal_error(e, "vmem handle tracking (its mappings are classified unknown-pointer)");
     }
 }
 
@@ -163,14 +163,18 @@ void VmemTracker::mapped(Engine& e, void* va, uint64_t size, uint64_t handle) no
         m.watched = !m.tracked && c.agent != 0 &&
                     (c.classification == AllocationClass::excluded_fine_grained ||
                      c.classification == AllocationClass::tracked);
+        m.unrestorable = c.classification == AllocationClass::excluded_fine_grained ||
+                         c.classification == AllocationClass::excluded_host;
         const auto base = reinterpret_cast<uintptr_t>(va);
         mappings_.wlock([&](auto& map) { map.insert_or_assign(base, m); });
+        if (m.unrestorable)
+            e.unrestorable.add({m.id, base, size, c.agent});
         if (m.reported)
             e.sink->allocation({m.id, base, size, c.agent, c.pool_flags, AllocationApi::vmem_map,
                                 c.pointer_type, c.classification});
     } catch (...) {
         // An unrecorded mapping is only not snapshotted (never harm the application).
-        e.internal_errors.fetch_add(1, std::memory_order_relaxed);
+        note_internal_error(e, "vmem mapping tracking (the mapping is not snapshotted)");
     }
 }
 
@@ -220,6 +224,8 @@ void VmemTracker::unmapping(Engine& e, void* va) noexcept {
                 return;
             const Mapping m = it->second;
             map.erase(it);
+            if (m.unrestorable)
+                (void)e.unrestorable.remove(base);
             if (m.active && m.tracked)
                 (void)e.inventory.remove(base);
             else if (m.active && m.watched)

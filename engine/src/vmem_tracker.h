@@ -70,6 +70,9 @@ class VmemTracker {
         bool watched = false;
         bool reported = false; ///< has an allocation row
         bool active = false;   ///< access was set: in the inventory / watched regions
+        /// Host or fine-grained memory: no restore covers it, so a dispatch whose kernarg segment points
+        /// into it is declined (Engine::unrestorable, kernarg_scan.h).
+        bool unrestorable = false;
     };
     Synchronized<std::map<uintptr_t, Mapping>> mappings_;
     Synchronized<std::map<uint64_t, HandleInfo>> handles_;

@@ -285,10 +285,6 @@ class TestReplayWindow : public QObject {
         QSKIP("hsa_amd_vmem_* exist from ROCr 6.x on (this build uses ROCr 5.2.3 headers)");
 #else
         const auto r = run("vmem_window", {"--passes", "3"});
-        QEXPECT_FAIL("",
-                     "the kernarg scan does not look up vmem mappings: the kernel writing the fine-grained "
-                     "mapping is replayed and the program sees 3 executions",
-                     Abort);
         QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
         VERIFY_PASSED(r);
         QCOMPARE(r->decisions(), (QStringList{"add_one.kd:replayed", "add_one.kd:unrestorable-memory"}));
