@@ -223,10 +223,9 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
     } catch (const std::bad_alloc&) {
         // Only reachable before the writer was called.
         decision = DispatchDecision::declined_out_of_memory;
-        e->sink->warning(WarningCode::out_of_memory, id,
-                         "out of memory in the dispatch handler's bookkeeping: the dispatch runs once");
+        note_internal_error(*e, "dispatch handler's bookkeeping (the dispatch runs once unreplayed)", id);
     } catch (...) {
-        decision = DispatchDecision::declined_out_of_memory;
+        decision = DispatchDecision::declined_internal_error;
         note_internal_error(*e, "dispatch handler (the dispatch runs once unreplayed)", id);
     }
     forward_packet(*q, packets, writer, !is_wait_kernel(kernel));

@@ -48,9 +48,10 @@ void ReplayWindow::run() noexcept {
     try {
         decision = replay();
     } catch (const std::bad_alloc&) {
-        engine_.sink->warning(WarningCode::out_of_memory, window_->dispatch_id,
-                              "out of memory in the replay window's bookkeeping: the dispatch runs once");
+        note_internal_error(engine_, "replay window's bookkeeping (the dispatch runs once)",
+                            window_->dispatch_id);
     } catch (...) {
+        decision = DispatchDecision::declined_internal_error;
         note_internal_error(engine_, "replay window (the dispatch runs once)", window_->dispatch_id);
     }
     release();

@@ -94,7 +94,8 @@
     X(declined_pass_timeout, 10, "pass-timeout") \
     X(declined_no_private_queue, 11, "no-private-queue") \
     X(declined_out_of_memory, 12, "out-of-memory") \
-    X(declined_signal_unavailable, 13, "signal-unavailable")
+    X(declined_signal_unavailable, 13, "signal-unavailable") \
+    X(declined_internal_error, 14, "internal-error")
 
 /* Kind of a captured region. */
 #define RS_IPC_REGION_KINDS(X) \
