@@ -32,26 +32,11 @@ std::unique_ptr<EngineRun> run(const QString& program, const QStringList& option
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("run%1.rsdb").arg(++counter));
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (const QString& kv : env) {
-        const auto eq = kv.indexOf('=');
-        e.insert(kv.left(eq), kv.mid(eq + 1));
-    }
-    p.setProcessEnvironment(e);
-    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                                QStringList{"--", program} + args);
     auto r = std::make_unique<EngineRun>();
-    r->finished = p.waitForFinished(240000);
-    if (!r->finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
-    if (!r->open(session))
-        qWarning("cannot open %s", qPrintable(session));
+    r->finished = rs::test::run_and_open(*r, RS_RUNNER_PATH,
+                                         QStringList{"--simulate", "--no-progress", "-o", session} + options +
+                                             QStringList{"--", program} + args,
+                                         rs::test::environment_with(env), session, 240000);
     return r;
 }
 
@@ -582,7 +567,8 @@ class TestEngine : public QObject {
         QCOMPARE(mapping[0][1], r->rows("SELECT agent FROM dispatches").value(0).value(0)); // the GPU
         QCOMPARE(mapping[0][2], QString::number(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED));
         QCOMPARE(mapping[0].mid(3), (QStringList{"tracked", "hsa"}));
-        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE allocation_id = " + mapping[0][0]), 1);
+        QCOMPARE(r->value("SELECT count(*) FROM inventory_regions WHERE allocation_id = " + mapping[0][0]),
+                 1);
         QCOMPARE(r->value("SELECT count(*) FROM passes WHERE idx > 0 AND bytes_restored >= 65536"), 1);
 #endif
     }

@@ -27,26 +27,11 @@ std::unique_ptr<Run> run(const QStringList& command, const QStringList& options 
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("failure%1.rsdb").arg(++counter));
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (const QString& kv : env) {
-        const auto eq = kv.indexOf('=');
-        e.insert(kv.left(eq), kv.mid(eq + 1));
-    }
-    p.setProcessEnvironment(e);
-    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                                QStringList{"--"} + command);
     auto r = std::make_unique<Run>();
-    r->finished = p.waitForFinished(240000);
-    if (!r->finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
-    if (!r->open(session))
-        qWarning("cannot open %s", qPrintable(session));
+    r->finished = rs::test::run_and_open(*r, RS_RUNNER_PATH,
+                                         QStringList{"--simulate", "--no-progress", "-o", session} + options +
+                                             QStringList{"--"} + command,
+                                         rs::test::environment_with(env), session, 240000);
     return r;
 }
 

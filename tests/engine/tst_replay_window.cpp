@@ -54,31 +54,16 @@ std::unique_ptr<WindowRun> run(const char* name, const QStringList& options, con
     ++counter;
     const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(counter));
     const QString log = dir.filePath(QStringLiteral("%1-%2.log").arg(name).arg(counter));
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    e.insert("HSA_SIM_DISPATCH_LOG", log);
-    for (const QString& kv : env) {
-        const auto eq = kv.indexOf('=');
-        e.insert(kv.left(eq), kv.mid(eq + 1));
-    }
-    p.setProcessEnvironment(e);
     QElapsedTimer timer;
     timer.start();
-    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                                QStringList{"--", workload(name)} + args);
     auto r = std::make_unique<WindowRun>();
-    r->finished = p.waitForFinished(limit_ms);
-    if (!r->finished) {
-        p.kill();
-        p.waitForFinished();
-    }
+    r->finished = rs::test::run_and_open(
+        *r, RS_RUNNER_PATH,
+        QStringList{"--simulate", "--no-progress", "-o", session} + options +
+            QStringList{"--", workload(name)} + args,
+        rs::test::environment_with(QStringList{"HSA_SIM_DISPATCH_LOG=" + log} + env), session, limit_ms);
     r->wall_ms = timer.elapsed();
-    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
     r->log = rs::test::read_dispatch_log(log);
-    if (!r->open(session))
-        qWarning("cannot open %s", qPrintable(session));
     return r;
 }
 

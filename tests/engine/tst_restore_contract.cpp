@@ -47,21 +47,14 @@ std::unique_ptr<RestoreRun> run(int passes, const QString& failing) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("restore%1.rsdb").arg(++counter));
-    QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.insert("HSA_SIM_FAIL_H2D_COPY", failing);
     e.insert("REPLAYSCOPE_LOG", "1");
-    p.setProcessEnvironment(e);
-    p.start(RS_RUNNER_PATH, {"--simulate", "--no-progress", "-o", session, "--passes",
-                             QString::number(passes), "--", RS_PROGRAM_DIR "/engine_restore_regions"});
     auto r = std::make_unique<RestoreRun>();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+    rs::test::run_and_open(*r, RS_RUNNER_PATH,
+                           {"--simulate", "--no-progress", "-o", session, "--passes", QString::number(passes),
+                            "--", RS_PROGRAM_DIR "/engine_restore_regions"},
+                           e, session, 120000);
     static const QRegularExpression line(R"(^region (\w+) address 0x([0-9a-f]+) executions (\w+)$)",
                                          QRegularExpression::MultilineOption);
     for (auto it = line.globalMatch(r->stdout_text); it.hasNext();) {
@@ -70,8 +63,6 @@ std::unique_ptr<RestoreRun> run(int passes, const QString& failing) {
         r->region_at[QString::number(static_cast<qint64>(m.captured(2).toULongLong(nullptr, 16)))] =
             m.captured(1);
     }
-    if (!r->open(session))
-        qWarning("cannot open %s", qPrintable(session));
     return r;
 }
 

@@ -7,6 +7,8 @@
 #include <sqlite3.h>
 
 #include <QList>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
@@ -111,5 +113,36 @@ class SessionRun {
   private:
     sqlite3* db_ = nullptr;
 };
+
+/// The system environment plus `env`, entries NAME=VALUE (a later entry overrides an earlier one).
+inline QProcessEnvironment environment_with(const QStringList& env) {
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env) {
+        const auto eq = kv.indexOf('=');
+        e.insert(kv.left(eq), kv.mid(eq + 1));
+    }
+    return e;
+}
+
+/// Runs `runner` (replayscope-run) with `arguments` in environment `env`, killing it after `limit_ms`; fills
+/// `r`'s exit_code and outputs and opens the session file `session` (a qWarning() if it cannot). Returns
+/// whether the run ended within the limit.
+inline bool run_and_open(SessionRun& r, const QString& runner, const QStringList& arguments,
+                         const QProcessEnvironment& env, const QString& session, int limit_ms) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(runner, arguments);
+    const bool finished = p.waitForFinished(limit_ms);
+    if (!finished) {
+        p.kill();
+        p.waitForFinished();
+    }
+    r.exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r.stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
+    if (!r.open(session))
+        qWarning("cannot open %s", qPrintable(session));
+    return finished;
+}
 
 } // namespace rs::test
