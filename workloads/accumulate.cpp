@@ -24,8 +24,7 @@ int main(int argc, char** argv) {
         for (uint32_t i = 0; i < kCount; ++i) {
             initial[i] = 1000 + 7 * i;
         }
-        auto* data = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
-        session.copy_to_device(data, initial.data(), kBytes);
+        uint32_t* data = session.device_copy(initial);
 
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
         const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);

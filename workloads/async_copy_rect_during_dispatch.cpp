@@ -74,10 +74,7 @@ int main(int argc, char** argv) {
         std::vector<unsigned char> result_b(kBBytes);
         session.copy_to_host(result_a.data(), a, kBytes);
         session.copy_to_host(result_b.data(), b, kBBytes);
-        for (uint32_t i = 0; i < kCount; ++i)
-            if (result_a[i] != initial[i] + 1)
-                fail("a[%u] = %u, expected %u: the in-place update ran %s", i, result_a[i], initial[i] + 1,
-                     result_a[i] > initial[i] + 1 ? "more than once" : "not at all");
+        expect_incremented(result_a, initial, "a", "the in-place update");
         std::size_t copied = 0;
         for (std::size_t y = 0; y < kRows; ++y) {
             for (std::size_t x = 0; x < kPitch; ++x) {

@@ -14,36 +14,6 @@
 
 using namespace rs::workloads;
 
-namespace {
-
-/// Writes a barrier-AND packet (barrier bit, system-scope fences) depending on `dependency` into slot
-/// `index` of `queue`; the header is stored last.
-void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependency) {
-    auto* packets = static_cast<hsa_barrier_and_packet_t*>(queue->base_address);
-    hsa_barrier_and_packet_t* packet = &packets[index & (queue->size - 1)];
-    packet->reserved0 = 0;
-    packet->reserved1 = 0;
-    for (hsa_signal_t& s : packet->dep_signal)
-        s.handle = 0;
-    packet->dep_signal[0] = dependency;
-    packet->reserved2 = 0;
-    packet->completion_signal.handle = 0;
-    const uint16_t header = static_cast<uint16_t>(
-        (HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) | (1u << HSA_PACKET_HEADER_BARRIER) |
-        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
-    __atomic_store_n(reinterpret_cast<uint32_t*>(packet), static_cast<uint32_t>(header), __ATOMIC_RELEASE);
-}
-
-/// Submits `dispatch` to `queue` alone (own doorbell) without waiting.
-void submit(hsa_queue_t* queue, const KernelDispatch& dispatch) {
-    const uint64_t index = reserve_packets(queue, 1);
-    write_dispatch_packet(queue, index, dispatch);
-    ring_doorbell(queue, index);
-}
-
-} // namespace
-
 int main(int argc, char** argv) {
     constexpr uint32_t kCount = 2048;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
@@ -77,14 +47,14 @@ int main(int argc, char** argv) {
         ring_doorbell(q1.get(), barrier);
         KernelDispatch p1 = make_dispatch(kernel, args_a, kCount);
         p1.completion_signal = p1_done;
-        submit(q1.get(), p1);
+        submit_dispatch(q1.get(), p1);
         KernelDispatch p2 = make_dispatch(kernel, args_b, kCount);
         p2.completion_signal = s;
-        submit(q2.get(), p2);
+        submit_dispatch(q2.get(), p2);
         wait_for_completion(p1_done);
         // Round 2: b once more, on Q2 again, after the wait resolved.
         p2.completion_signal = p2_done;
-        submit(q2.get(), p2);
+        submit_dispatch(q2.get(), p2);
         wait_for_completion(p2_done);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -92,11 +62,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), a, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 1)
-                fail("a[%u] = %u, expected %u: P1 ran %s", i, result[i], initial[i] + 1,
-                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
-        }
+        expect_incremented(result, initial, "a", "P1");
         session.copy_to_host(result.data(), b, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
             if (result[i] != initial[i] + 2)

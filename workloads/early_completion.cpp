@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 using namespace rs::workloads;
@@ -18,13 +17,7 @@ using namespace rs::workloads;
 int main(int argc, char** argv) {
     constexpr uint32_t kCount = 1024;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
-    int delay_ms = 300;
-    for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--code-object-dir")
-            ++i;
-        else
-            delay_ms = std::atoi(argv[i]);
-    }
+    const int delay_ms = std::atoi(program_argument(argc, argv, "300"));
 
     HsaSession session(argc, argv);
     const hsa_agent_t gpu = session.gpu();
@@ -34,8 +27,7 @@ int main(int argc, char** argv) {
         Queue queue(gpu);
 
         const std::vector<uint32_t> zeros(kCount, 0);
-        auto* out = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
-        session.copy_to_device(out, zeros.data(), kBytes);
+        uint32_t* out = session.device_copy(zeros);
         void* kernarg =
             session.kernarg(LateFillArgs{out, kCount, 0x2000, static_cast<uint64_t>(delay_ms) * 1000000u},
                             kernel.kernarg_segment_size);
@@ -45,9 +37,7 @@ int main(int argc, char** argv) {
         dispatch.completion_signal = done;
 
         const auto start = std::chrono::steady_clock::now();
-        const uint64_t index = reserve_packets(queue.get(), 1);
-        write_dispatch_packet(queue.get(), index, dispatch);
-        ring_doorbell(queue.get(), index);
+        submit_dispatch(queue.get(), dispatch);
         wait_for_completion(done);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -90,6 +90,50 @@ void wait_for_completion(hsa_signal_t signal) {
     }
 }
 
+uint64_t submit_dispatch(hsa_queue_t* queue, const KernelDispatch& dispatch) {
+    const uint64_t index = reserve_packets(queue, 1);
+    write_dispatch_packet(queue, index, dispatch);
+    ring_doorbell(queue, index);
+    return index;
+}
+
+void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependency) {
+    auto* packets = static_cast<hsa_barrier_and_packet_t*>(queue->base_address);
+    hsa_barrier_and_packet_t* packet = &packets[index & (queue->size - 1)];
+    packet->reserved0 = 0;
+    packet->reserved1 = 0;
+    for (hsa_signal_t& s : packet->dep_signal)
+        s.handle = 0;
+    packet->dep_signal[0] = dependency;
+    packet->reserved2 = 0;
+    packet->completion_signal.handle = 0;
+    const uint16_t header = static_cast<uint16_t>(
+        (HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) | (1u << HSA_PACKET_HEADER_BARRIER) |
+        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+    __atomic_store_n(reinterpret_cast<uint32_t*>(packet), static_cast<uint32_t>(header), __ATOMIC_RELEASE);
+}
+
+const char* program_argument(int argc, char** argv, const char* fallback) {
+    const char* argument = fallback;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--code-object-dir") == 0)
+            ++i;
+        else
+            argument = argv[i];
+    }
+    return argument;
+}
+
+void expect_incremented(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial,
+                        const char* name, const char* what) {
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        if (result[i] != initial[i] + 1)
+            fail("%s[%zu] = %u, expected %u: %s ran %s", name, i, result[i], initial[i] + 1, what,
+                 result[i] > initial[i] + 1 ? "more than once" : "not at all");
+    }
+}
+
 // ---- Executable ------------------------------------------------------------------------------------
 
 Executable::Executable(const std::filesystem::path& path, std::span<const hsa_agent_t> agents) {
@@ -200,9 +244,7 @@ Queue::~Queue() {
 
 void Queue::dispatch_and_wait(KernelDispatch dispatch) {
     check(hsa_signal_create(1, 0, nullptr, &dispatch.completion_signal), "hsa_signal_create");
-    const uint64_t index = reserve_packets(queue_, 1);
-    write_dispatch_packet(queue_, index, dispatch);
-    ring_doorbell(queue_, index);
+    submit_dispatch(queue_, dispatch);
     wait_for_completion(dispatch.completion_signal);
     check(hsa_signal_destroy(dispatch.completion_signal), "hsa_signal_destroy");
 }

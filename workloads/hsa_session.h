@@ -7,8 +7,8 @@
 //
 // Failure policy: the `HsaSession`, `Executable` and `Queue` members report any HSA error with `fail()`,
 // which prints "FAIL: ..." and exits with status 1, so workloads read as straight-line code. The
-// free functions `reserve_packets`, `write_dispatch_packet` and `ring_doorbell` never fail and never
-// exit, so libraries (the libamdhip64 stand-in) can use them too.
+// free functions `reserve_packets`, `write_dispatch_packet`, `ring_doorbell`, `submit_dispatch` and
+// `write_barrier_and` never fail and never exit, so libraries (the libamdhip64 stand-in) can use them too.
 #ifndef RS_WORKLOADS_HSA_SESSION_H
 #define RS_WORKLOADS_HSA_SESSION_H
 
@@ -69,6 +69,27 @@ void ring_doorbell(hsa_queue_t* queue, uint64_t last_index);
 
 /** Waits (blocked) until `signal` drops below 1. */
 void wait_for_completion(hsa_signal_t signal);
+
+/** Submits `dispatch` alone to `queue` (reserve, write, own doorbell) without waiting; returns its slot
+ * index. */
+uint64_t submit_dispatch(hsa_queue_t* queue, const KernelDispatch& dispatch);
+
+/**
+ * Writes an AQL barrier-AND packet waiting on `dependency` (no completion signal) into slot `index` of
+ * `queue`, header stored last with a release store; barrier=1, system-scope fences. Does not ring the
+ * doorbell.
+ */
+void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependency);
+
+/** The last of main's arguments that is not `--code-object-dir DIR`, or `fallback` if there is none. */
+const char* program_argument(int argc, char** argv, const char* fallback);
+
+/**
+ * Fails the workload at the first `result[i] != initial[i] + 1`, naming buffer `name` and saying that
+ * `what` (e.g. "the dispatch") ran more than once or not at all.
+ */
+void expect_incremented(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial,
+                        const char* name, const char* what);
 
 /** A kernel symbol's properties for one agent. */
 struct Kernel {
@@ -182,6 +203,13 @@ class HsaSession {
     void* allocate(hsa_amd_memory_pool_t pool, std::size_t bytes, uint32_t flags = 0) const;
     /** hsa_amd_memory_pool_free; fails the workload on error. */
     void free(void* ptr) const;
+    /** A new buffer in GPU 0's coarse-grained pool holding a copy of `contents` (see copy_to_device). */
+    template <typename T>
+    T* device_copy(const std::vector<T>& contents) const {
+        auto* buffer = static_cast<T*>(allocate(gpu_pools().coarse, contents.size() * sizeof(T)));
+        copy_to_device(buffer, contents.data(), contents.size() * sizeof(T));
+        return buffer;
+    }
     /** Kernarg memory for `bytes` holding a copy of `args` (`bytes` may exceed sizeof(args)). */
     template <typename Args>
     void* kernarg(const Args& args, std::size_t bytes = sizeof(Args)) const {

@@ -11,7 +11,6 @@
 #include "kernels/window_kernels.h"
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -20,13 +19,7 @@ using namespace rs::workloads;
 int main(int argc, char** argv) {
     constexpr uint32_t kCount = 2048;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
-    std::string type_name = "multi";
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--code-object-dir") == 0)
-            ++i;
-        else
-            type_name = argv[i];
-    }
+    const std::string type_name = program_argument(argc, argv, "multi");
     if (type_name != "multi" && type_name != "cooperative")
         fail("unknown queue type '%s' (multi or cooperative)", type_name.c_str());
     const hsa_queue_type32_t type = type_name == "multi" ? HSA_QUEUE_TYPE_MULTI : HSA_QUEUE_TYPE_COOPERATIVE;
@@ -47,16 +40,13 @@ int main(int argc, char** argv) {
         std::vector<uint32_t> initial(kCount);
         for (uint32_t i = 0; i < kCount; ++i)
             initial[i] = 9 * i + 2;
-        auto* a = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
-        session.copy_to_device(a, initial.data(), kBytes);
+        uint32_t* a = session.device_copy(initial);
         void* kernarg = session.kernarg(AddOneArgs{a, kCount}, kernel.kernarg_segment_size);
         hsa_signal_t done{};
         check(hsa_signal_create(1, 0, nullptr, &done), "hsa_signal_create");
         KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
         dispatch.completion_signal = done;
-        const uint64_t index = reserve_packets(queue, 1);
-        write_dispatch_packet(queue, index, dispatch);
-        ring_doorbell(queue, index);
+        submit_dispatch(queue, dispatch);
         wait_for_completion(done);
 
         hsa_amd_profiling_dispatch_time_t time{};
@@ -74,11 +64,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), a, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 1)
-                fail("a[%u] = %u, expected %u: add_one ran %s", i, result[i], initial[i] + 1,
-                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
-        }
+        expect_incremented(result, initial, "a", "add_one");
         hsa_signal_destroy(done);
         session.free(kernarg);
         session.free(a);

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -20,13 +19,7 @@ using namespace rs::workloads;
 int main(int argc, char** argv) {
     constexpr uint32_t kCount = 2048;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
-    int delay_ms = 40;
-    for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--code-object-dir")
-            ++i;
-        else
-            delay_ms = std::atoi(argv[i]);
-    }
+    const int delay_ms = std::atoi(program_argument(argc, argv, "40"));
 
     HsaSession session(argc, argv);
     const hsa_agent_t gpu = session.gpu();
@@ -67,11 +60,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), a, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 1)
-                fail("a[%u] = %u, expected %u: add_one ran %s", i, result[i], initial[i] + 1,
-                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
-        }
+        expect_incremented(result, initial, "a", "add_one");
         session.copy_to_host(result.data(), x, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
             if (result[i] != 0x1000 + i)

@@ -12,42 +12,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <thread>
 #include <vector>
 
 using namespace rs::workloads;
 
-namespace {
-
-/// Writes a barrier-AND packet (barrier bit, system-scope fences) waiting on `dependency` into `index`.
-void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependency) {
-    auto* packets = static_cast<hsa_barrier_and_packet_t*>(queue->base_address);
-    hsa_barrier_and_packet_t* packet = &packets[index & (queue->size - 1)];
-    packet->reserved0 = 0;
-    packet->reserved1 = 0;
-    for (hsa_signal_t& s : packet->dep_signal)
-        s.handle = 0;
-    packet->dep_signal[0] = dependency;
-    packet->reserved2 = 0;
-    packet->completion_signal.handle = 0;
-    const uint16_t header = static_cast<uint16_t>(
-        (HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE) | (1u << HSA_PACKET_HEADER_BARRIER) |
-        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-        (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
-    __atomic_store_n(reinterpret_cast<uint32_t*>(packet), static_cast<uint32_t>(header), __ATOMIC_RELEASE);
-}
-
-} // namespace
-
 int main(int argc, char** argv) {
-    long delay_ms = 200;
-    for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--code-object-dir")
-            ++i;
-        else
-            delay_ms = std::strtol(argv[i], nullptr, 10);
-    }
+    const long delay_ms = std::strtol(program_argument(argc, argv, "200"), nullptr, 10);
     constexpr uint32_t kCount = 1024;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
 
@@ -61,8 +32,7 @@ int main(int argc, char** argv) {
         std::vector<uint32_t> initial(kCount);
         for (uint32_t i = 0; i < kCount; ++i)
             initial[i] = 11 * i + 3;
-        auto* a = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
-        session.copy_to_device(a, initial.data(), kBytes);
+        uint32_t* a = session.device_copy(initial);
         void* kernarg = session.kernarg(AccumulateArgs{a, kCount}, kernel.kernarg_segment_size);
         KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
 
@@ -74,9 +44,7 @@ int main(int argc, char** argv) {
         ring_doorbell(queue.get(), barrier_index);
 
         const auto before = std::chrono::steady_clock::now();
-        const uint64_t index = reserve_packets(queue.get(), 1);
-        write_dispatch_packet(queue.get(), index, dispatch);
-        ring_doorbell(queue.get(), index);
+        submit_dispatch(queue.get(), dispatch);
         const auto submitted = std::chrono::steady_clock::now();
         std::printf("wait_behind_host_signal: submit took %lld ms\n",
                     static_cast<long long>(
@@ -92,10 +60,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), a, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i)
-            if (result[i] != initial[i] + 1)
-                fail("a[%u] = %u, expected %u: the dispatch ran %s", i, result[i], initial[i] + 1,
-                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
+        expect_incremented(result, initial, "a", "the dispatch");
         session.free(kernarg);
         session.free(a);
         std::printf("wait_behind_host_signal: released after %ld ms; a[i] == initial + 1\n", delay_ms);
