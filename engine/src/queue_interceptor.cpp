@@ -323,9 +323,18 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
         auto& queues = context->agent->state().queues;
         queues.erase(std::remove(queues.begin(), queues.end(), context.get()), queues.end());
     }
+    // The application waited for its own packets, but the marker (and gate) behind its last one may
+    // still be in the packet processor, and a shared cooperative queue outlives this handle (ROCr hands
+    // one cooperative queue to every creator). Wait, bounded, until every marker and gate of the queue
+    // has completed (they all decrement in_flight); if they do not, the signals are left alive rather
+    // than destroyed under a packet that may still complete them.
+    const bool drained = !context || wait_signal_eq(context->gates.in_flight, 0,
+                                                    Clock::now() + std::chrono::milliseconds(200));
     const hsa_status_t st = hsa().core.hsa_queue_destroy_fn(queue);
+    if (context && !drained)
+        (void)context.release(); // leaked on purpose: a late completion must find valid signals
     if (context) {
-        // The queue is gone: none of its gates or markers can be read any more.
+        // Every packet that referenced the queue's signals has completed.
         std::vector<hsa_signal_t> unreferenced;
         try {
             std::lock_guard lock(context->agent->mutex());
