@@ -20,10 +20,7 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("accumulate.kd", gpu);
         Queue queue(gpu);
 
-        std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            initial[i] = 1000 + 7 * i;
-        }
+        const std::vector<uint32_t> initial = linear_values(kCount, 1000, 7);
         uint32_t* data = session.device_copy(initial);
 
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);

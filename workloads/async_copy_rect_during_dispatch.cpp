@@ -31,9 +31,7 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("accumulate.kd", gpu);
         Queue queue(gpu);
 
-        std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
-            initial[i] = 7 * i;
+        const std::vector<uint32_t> initial = linear_values(kCount, 0, 7);
         std::vector<unsigned char> old_b(kBBytes), source(kSrcBytes);
         for (std::size_t i = 0; i < kBBytes; ++i)
             old_b[i] = static_cast<unsigned char>(0x40 + i % 31);

@@ -25,9 +25,7 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("add_one.kd", gpu);
         Queue q1(gpu), q2(gpu);
 
-        std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
-            initial[i] = 500 + 3 * i;
+        const std::vector<uint32_t> initial = linear_values(kCount, 500, 3);
         auto* a = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         auto* b = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         session.copy_to_device(a, initial.data(), kBytes);

@@ -43,10 +43,7 @@ int main(int argc, char** argv) {
         const hsa_amd_memory_pool_t coarse = session.gpu_pools().coarse;
         auto* doomed = static_cast<uint32_t*>(session.allocate(coarse, kBytes));
         auto* out = static_cast<uint32_t*>(session.allocate(coarse, kBytes));
-        std::vector<uint32_t> input(kCount);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            input[i] = 5 * i + 1;
-        }
+        const std::vector<uint32_t> input = linear_values(kCount, 1, 5);
         session.copy_to_device(doomed, input.data(), kBytes);
         std::printf("free_during_kernel: buffer %p (freed by the kernel), output %p\n",
                     static_cast<void*>(doomed), static_cast<void*>(out));

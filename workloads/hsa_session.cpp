@@ -125,6 +125,13 @@ const char* program_argument(int argc, char** argv, const char* fallback) {
     return argument;
 }
 
+std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t step) {
+    std::vector<uint32_t> values(count);
+    for (uint32_t i = 0; i < count; ++i)
+        values[i] = first + step * i;
+    return values;
+}
+
 void expect_incremented(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial,
                         const char* name, const char* what) {
     for (std::size_t i = 0; i < result.size(); ++i) {

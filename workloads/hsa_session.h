@@ -84,6 +84,9 @@ void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependen
 /** The last of main's arguments that is not `--code-object-dir DIR`, or `fallback` if there is none. */
 const char* program_argument(int argc, char** argv, const char* fallback);
 
+/** `count` values first, first + step, first + 2 * step, ... (uint32_t arithmetic). */
+std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t step);
+
 /**
  * Fails the workload at the first `result[i] != initial[i] + 1`, naming buffer `name` and saying that
  * `what` (e.g. "the dispatch") ran more than once or not at all.

@@ -37,9 +37,7 @@ int main(int argc, char** argv) {
         check(hsa_amd_queue_set_priority(queue, HSA_AMD_QUEUE_PRIORITY_HIGH), "hsa_amd_queue_set_priority");
         check(hsa_amd_profiling_set_profiler_enabled(queue, 1), "hsa_amd_profiling_set_profiler_enabled");
 
-        std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
-            initial[i] = 9 * i + 2;
+        const std::vector<uint32_t> initial = linear_values(kCount, 2, 9);
         uint32_t* a = session.device_copy(initial);
         void* kernarg = session.kernarg(AddOneArgs{a, kCount}, kernel.kernarg_segment_size);
         hsa_signal_t done{};

@@ -29,9 +29,7 @@ int main(int argc, char** argv) {
         const Kernel set_values = executable.kernel("set_values.kd", gpu);
         Queue q1(gpu), q2(gpu);
 
-        std::vector<uint32_t> initial(kCount), old_x(kCount, 0xdeadbeefu);
-        for (uint32_t i = 0; i < kCount; ++i)
-            initial[i] = 70 + 11 * i;
+        const std::vector<uint32_t> initial = linear_values(kCount, 70, 11), old_x(kCount, 0xdeadbeefu);
         auto* a = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         auto* x = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         session.copy_to_device(a, initial.data(), kBytes);

@@ -29,9 +29,7 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("accumulate.kd", gpu);
         Queue queue(gpu);
 
-        std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
-            initial[i] = 11 * i + 3;
+        const std::vector<uint32_t> initial = linear_values(kCount, 3, 11);
         uint32_t* a = session.device_copy(initial);
         void* kernarg = session.kernarg(AccumulateArgs{a, kCount}, kernel.kernarg_segment_size);
         KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
