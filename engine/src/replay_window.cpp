@@ -35,6 +35,9 @@ hsa_kernel_dispatch_packet_t pass_packet(const hsa_kernel_dispatch_packet_t& p, 
 
 /// How long one private-queue submission may wait for room in the ring.
 constexpr auto kSubmitBound = std::chrono::milliseconds(1000);
+/// How many more REPLAYSCOPE_PASS_TIMEOUT_MS a pass that missed its timeout is waited for before the
+/// window is released with it still running.
+constexpr int kLatePassBound = 10;
 
 } // namespace
 
@@ -141,11 +144,11 @@ DispatchDecision ReplayWindow::replay() {
     return run_passes(snapshot);
 }
 
-bool ReplayWindow::wait_out(hsa_signal_t pass_signal) {
+bool ReplayWindow::wait_out(hsa_signal_t pass_signal, Clock::time_point deadline) {
     for (;;) {
-        if (wait_signal_eq(pass_signal, 0, Clock::now() + std::chrono::milliseconds(100)))
+        if (wait_signal_eq(pass_signal, 0, std::min(deadline, Clock::now() + std::chrono::milliseconds(100))))
             return true;
-        if (stopping())
+        if (stopping() || Clock::now() >= deadline)
             return false;
     }
 }
@@ -214,9 +217,22 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                                       " did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS; no further "
                                       "pass, the dispatch runs once it has completed");
             decision = DispatchDecision::declined_pass_timeout;
-            if (wait_out(pass_signal))
+            // Bounded: a pass that waits for work held behind this very window (a flag set by a kernel
+            // submitted after gating) would never complete; after ten more pass timeouts the window is
+            // released with the pass still running (docs/replay-failures.md, "Timeouts").
+            if (wait_out(pass_signal, Clock::now() + kLatePassBound * config.pass_timeout)) {
                 destroy_signal(pass_signal);
-            // else: stopping with the pass still running: its signal stays alive (leaked).
+            } else {
+                // Its signal stays alive (leaked): the late pass still completes it.
+                if (!stopping())
+                    engine_.sink->warning(
+                        WarningCode::pass_timeout, id,
+                        "pass-timeout: pass " + std::to_string(i) +
+                            " still running after ten more REPLAYSCOPE_PASS_TIMEOUT_MS; the "
+                            "window is released with it running (its writes may overlap "
+                            "the dispatch's own execution)");
+                return decision; // no restore under a running pass
+            }
             break;
         }
         hsa_amd_profiling_dispatch_time_t ticks{};

@@ -47,8 +47,8 @@ class ReplayWindow {
     void report_inventory(const DeviceSnapshot& snapshot) noexcept;
     DispatchDecision run_passes(const DeviceSnapshot& snapshot);
     /// Waits in slices until `pass_signal` reaches 0 (a pass that missed its timeout); false when the
-    /// worker is stopping first.
-    bool wait_out(hsa_signal_t pass_signal);
+    /// worker is stopping or `deadline` passes first.
+    bool wait_out(hsa_signal_t pass_signal, Clock::time_point deadline);
     bool stopping();
     void release() noexcept;
     void report(DispatchDecision decision) noexcept;
