@@ -113,6 +113,8 @@ bool WindowWorker::stop() noexcept {
         unregister_agent(&agent_);
     } catch (...) {
     }
+    if (detached_)
+        return false;
     if (!thread_.joinable())
         return true;
     bool finished = false;
@@ -122,6 +124,7 @@ bool WindowWorker::stop() noexcept {
     }
     if (!finished) {
         thread_.detach();
+        detached_ = true;
         return false;
     }
     thread_.join();

@@ -39,6 +39,9 @@ class WindowWorker {
     AgentContext& agent_;
     std::thread thread_;
     std::shared_ptr<Done> done_;
+    /// Set when stop() gave up waiting and detached the thread: every later stop() says "not stopped",
+    /// so nobody frees what the still-running worker uses.
+    bool detached_ = false;
 };
 
 /// Stops every running worker (process exit without hsa_shut_down; called by a static destructor of the
