@@ -45,7 +45,8 @@ AsyncCopyFence::AsyncCopyFence(const void* dst, const void* src, uint64_t size,
             if (!c || !c->selected())
                 continue;
             held.reserve(held.size() + 1);
-            std::lock_guard lock(c->mutex());
+            locks_.reserve(locks_.size() + 1);
+            locks_.emplace_back(c->mutex());
             const std::shared_ptr<Window>& w = c->state().gating;
             if (!w)
                 continue;
@@ -70,6 +71,7 @@ AsyncCopyFence::AsyncCopyFence(const void* dst, const void* src, uint64_t size,
 }
 
 AsyncCopyFence::~AsyncCopyFence() {
+    locks_.clear(); // the copy has been issued: gating may start
     if (!engine_)
         return;
     AsyncCopyEvent ev{};

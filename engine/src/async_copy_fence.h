@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <mutex>
 #include <vector>
 
 namespace rs::engine {
@@ -20,14 +21,16 @@ struct Engine;
 
 /// Built around the issue of one asynchronous copy. The constructor finds the agents the copy touches
 /// (the agents it names, and the owners of its source and destination from hsa_amd_pointer_info); for
-/// each agent gating for a window (under the agent's mutex, held only for that check) it appends the
+/// each agent gating for a window it appends the
 /// window's release signal to the copy's dependencies and keeps that signal alive until unload (the
 /// engine cannot observe when the runtime stops reading it). deps()/count() are the dependencies to
 /// pass to the original: the application's own, followed by those release signals. The destructor
 /// reports a held copy (AsyncCopyEvent, outcome held, the window's dispatch id, waited_ns 0). Copies
 /// that met no window are not reported (HIP issues one per hipMemcpy). Out of memory for the
 /// bookkeeping: the copy is issued with the application's dependencies only, and an internal error is
-/// counted.
+/// counted. The agents' mutexes (in handle order, the only order anyone takes two) stay held from the
+/// check until the destructor, i.e. across the original's call: no agent can start gating between the
+/// check and the copy's issue, since the drain cannot see a copy that was issued unheld.
 class AsyncCopyFence {
   public:
     AsyncCopyFence(const void* dst, const void* src, uint64_t size, std::initializer_list<hsa_agent_t> agents,
@@ -47,6 +50,7 @@ class AsyncCopyFence {
     uint64_t agent_ = 0;
     uint64_t dst_ = 0, src_ = 0, size_ = 0;
     uint64_t dispatch_id_ = 0;
+    std::vector<std::unique_lock<std::mutex>> locks_; ///< the touched agents' mutexes, until issued
 };
 
 /// Stores the wrappers of hsa_amd_memory_async_copy, hsa_amd_memory_async_copy_rect and (ROCr 6.x)
