@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -37,6 +38,34 @@ enum class State : int { idle, running, stopping, stopped, forked_child };
 void sleepNs(long ns) {
     timespec ts{0, ns};
     nanosleep(&ts, nullptr);
+}
+
+/// A random, non-zero instance id (getrandom; falls back to clock and pid mixing when it fails).
+std::uint64_t drawInstance() noexcept {
+    std::uint64_t value = 0;
+    for (int attempt = 0; attempt < 4 && value == 0; ++attempt) {
+        if (::getrandom(&value, sizeof value, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof value)) {
+            value = 0;
+            break;
+        }
+    }
+    if (value == 0) { // splitmix64 of the clocks and the pid
+        std::uint64_t z =
+            monotonicNs() ^ (wallClockNs() << 1) ^ (static_cast<std::uint64_t>(::getpid()) << 40);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        value = (z ^ (z >> 31)) | 1;
+    }
+    return value;
+}
+
+/// `path` with every "%p" replaced by `pid`.
+std::string expandPid(std::string path, pid_t pid) {
+    const std::string text = std::to_string(pid);
+    for (std::size_t at = path.find("%p"); at != std::string::npos; at = path.find("%p", at + text.size())) {
+        path.replace(at, 2, text);
+    }
+    return path;
 }
 
 } // namespace
@@ -65,16 +94,20 @@ EmitterConfig EmitterConfig::fromEnvironment() {
 class EmitterCore {
   public:
     EmitterCore(const EmitterConfig& config)
-        : config_(config), queue_(config.queue_capacity), spool_(config.spool_path) {
+        : config_(config), queue_(config.queue_capacity), spool_(expandPid(config.spool_path, ::getpid())),
+          instance_(drawInstance()) {
         for (auto& slot : inventory_) {
             slot.agent.store(0, std::memory_order_relaxed);
             slot.generation.store(kNoGeneration, std::memory_order_relaxed);
         }
+        spool_.setHello(helloRecord(std::string(HelloRecord::kTokenBytes, '0')));
     }
 
     bool startThread() noexcept;
     bool push(EventType type, const void* payload, std::size_t bytes) noexcept;
-    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept;
+    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors,
+              std::int32_t exit_status) noexcept;
+    std::uint64_t instance() const noexcept { return instance_; }
     StringId intern(std::string_view text) noexcept;
     bool inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept;
     Emitter::Stats stats() const noexcept {
@@ -108,10 +141,23 @@ class EmitterCore {
 
   private:
     static void* senderMain(void* self) noexcept;
+    Record helloRecord(std::string_view token) const noexcept;
+    void abandonSocket() noexcept;
     void senderLoop() noexcept;
     void connect() noexcept;
-    void deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
-                 std::size_t records) noexcept;
+    /// Sends the batch (`records` frames, highest sequence `batch_last_sequence`) to the socket, or
+    /// what the socket did not take to the spool.
+    void deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends, std::size_t records,
+                 std::uint64_t batch_last_sequence) noexcept;
+    /// True when `sequence` may go to the socket: within kSequenceWindow of the last one sent there.
+    /// deliver() of a batch whose frame at byte `jump_bytes` (record `jump_records`) is beyond the
+    /// window: the frames before it go to the socket, it and the rest to the spool, the socket is closed.
+    void deliverAroundJump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                           std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
+                           std::uint64_t before_highest, std::uint64_t highest) noexcept;
+    bool withinWindow(std::uint64_t sequence) const noexcept {
+        return sequence <= socket_sequence_ + kSequenceWindow;
+    }
     bool sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept;
     bool pastDeadline() const noexcept {
         const std::uint64_t d = deadline_ns_.load(std::memory_order_acquire);
@@ -121,6 +167,11 @@ class EmitterCore {
     EmitterConfig config_;
     RecordQueue queue_;
     SpoolWriter spool_;
+    const std::uint64_t instance_;
+    const std::uint32_t pid_ = static_cast<std::uint32_t>(::getpid());
+    const std::uint32_t ppid_ = static_cast<std::uint32_t>(::getppid());
+    /// Highest sequence written to the socket (sender thread only): the window rule's base.
+    std::uint64_t socket_sequence_ = 0;
     // Written by producers on every emit: a cache line of their own, apart from the sender's counters
     // (false sharing with sent_ cost a cross-core line transfer per emit).
     alignas(64) std::atomic<State> state_{State::idle};
@@ -128,6 +179,7 @@ class EmitterCore {
     std::atomic<std::uint64_t> next_sequence_{1};
     alignas(64) std::atomic<std::uint64_t> sent_{0}, spooled_{0}, lost_{0};
     std::atomic<std::uint64_t> internal_errors_{0}; ///< the engine's count, given to stop()
+    std::atomic<std::int32_t> exit_status_{-1};     ///< given to stop()
     std::atomic<bool> connected_{false};
     std::atomic<int> socket_{-1};
     std::atomic<std::uint64_t> deadline_ns_{0};
@@ -314,13 +366,7 @@ void EmitterCore::connect() noexcept {
     timeval send_timeout{0, 50 * 1000}; // blocking sends wake every 50 ms to look at the deadline
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
     socket_.store(fd);
-    Record hello{};
-    hello.type = EventType::hello;
-    std::memset(hello.hello.token, 0, sizeof hello.hello.token);
-    std::memcpy(hello.hello.token, config_.token.data(),
-                std::min(config_.token.size(), HelloRecord::kTokenBytes));
-    hello.hello.pid = static_cast<std::uint32_t>(::getpid());
-    hello.hello.protocol_version = kProtocolVersion;
+    const Record hello = helloRecord(config_.token);
     try {
         flatbuffers::FlatBufferBuilder builder(256);
         std::vector<std::uint8_t> frame;
@@ -334,6 +380,26 @@ void EmitterCore::connect() noexcept {
     }
     if (const int old = socket_.exchange(-1); old >= 0) {
         ::close(old);
+    }
+}
+
+Record EmitterCore::helloRecord(std::string_view token) const noexcept {
+    Record hello{};
+    hello.type = EventType::hello;
+    std::memset(hello.hello.token, 0, sizeof hello.hello.token);
+    std::memcpy(hello.hello.token, token.data(), std::min(token.size(), HelloRecord::kTokenBytes));
+    hello.hello.pid = pid_;
+    hello.hello.ppid = ppid_;
+    hello.hello.instance = instance_;
+    hello.hello.protocol_version = kProtocolVersion;
+    return hello;
+}
+
+void EmitterCore::abandonSocket() noexcept {
+    connected_.store(false, std::memory_order_relaxed);
+    if (const int fd = socket_.exchange(-1); fd >= 0) {
+        ::shutdown(fd, SHUT_RDWR);
+        ::close(fd);
     }
 }
 
@@ -361,20 +427,18 @@ bool EmitterCore::sendAll(const std::uint8_t* data, std::size_t size, std::size_
 }
 
 void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
-                          std::size_t records) noexcept {
+                          std::size_t records, std::uint64_t batch_last_sequence) noexcept {
     std::size_t sent_bytes = 0;
     if (socket_.load() >= 0 && !pastDeadline()) {
         if (sendAll(frames.data(), frames.size(), sent_bytes)) {
             sent_.fetch_add(records, std::memory_order_relaxed);
+            socket_sequence_ = std::max(socket_sequence_, batch_last_sequence);
             frames.clear();
             frame_ends.clear();
             return;
         }
         // Collector gone or too slow at stop: from here on everything goes to the spool.
-        connected_.store(false, std::memory_order_relaxed);
-        if (const int fd = socket_.exchange(-1); fd >= 0) {
-            ::close(fd);
-        }
+        abandonSocket();
     }
     // Frames fully sent stay sent; the frame cut in the middle and the rest go to the spool whole.
     std::size_t first_unsent = 0, frame_start = 0, sent_records = 0;
@@ -411,25 +475,43 @@ void EmitterCore::senderLoop() noexcept {
         sender_done_.store(true, std::memory_order_release);
         return;
     }
-    std::uint64_t last_sequence = 0;
     int idle_rounds = 0;
+    constexpr std::size_t kNoJump = ~std::size_t{0};
     for (;;) {
         std::size_t records = 0;
+        // Window rule (protocol 4): a record more than kSequenceWindow past the highest sequence the
+        // collector has received (records spooled by the overflow path in between) would be rejected
+        // there, so it and everything after it go to the spool instead.
+        std::uint64_t highest = socket_sequence_;
+        std::size_t jump_bytes = kNoJump, jump_records = 0;
+        std::uint64_t jump_highest = 0;
+        const bool on_socket = socket_.load(std::memory_order_relaxed) >= 0;
         try {
-            while (frames.size() < kSendBatchBytes && queue_.tryConsume([&](const Record& r) {
-                appendFrame(r, *builder, frames);
-                frame_ends.push_back(frames.size());
-                ++sender_counts_[static_cast<std::size_t>(r.type)];
-                last_sequence = std::max(last_sequence, r.sequence);
-            })) {
+            while (frames.size() < kSendBatchBytes && jump_bytes == kNoJump &&
+                   queue_.tryConsume([&](const Record& r) {
+                       if (on_socket && r.sequence > highest + kSequenceWindow) {
+                           jump_bytes = frames.size();
+                           jump_records = records;
+                           jump_highest = highest;
+                       }
+                       appendFrame(r, *builder, frames);
+                       frame_ends.push_back(frames.size());
+                       ++sender_counts_[static_cast<std::size_t>(r.type)];
+                       highest = std::max(highest, r.sequence);
+                   })) {
                 ++records;
             }
         } catch (...) {
             // Out of memory while encoding: the batch so far is delivered; the record that failed is lost.
             lost_.fetch_add(1, std::memory_order_relaxed);
         }
+        if (jump_bytes != kNoJump) {
+            deliverAroundJump(frames, frame_ends, records, jump_bytes, jump_records, jump_highest, highest);
+            idle_rounds = 0;
+            continue;
+        }
         if (records > 0) {
-            deliver(frames, frame_ends, records);
+            deliver(frames, frame_ends, records, highest);
             idle_rounds = 0;
             continue;
         }
@@ -451,25 +533,51 @@ void EmitterCore::senderLoop() noexcept {
     end.session_end.spooled = spooled_.load(std::memory_order_relaxed);
     end.session_end.last_sequence = end.sequence;
     end.session_end.internal_errors = internal_errors_.load(std::memory_order_acquire);
+    end.session_end.exit_status = exit_status_.load(std::memory_order_acquire);
     try {
+        if (!withinWindow(end.sequence)) {
+            abandonSocket(); // the session end follows the spooled records into the spool
+        }
         appendFrame(end, *builder, frames);
         frame_ends.push_back(frames.size());
-        deliver(frames, frame_ends, 1);
+        deliver(frames, frame_ends, 1, end.sequence);
     } catch (...) {
         lost_.fetch_add(1, std::memory_order_relaxed);
     }
-    if (const int fd = socket_.exchange(-1); fd >= 0) {
-        ::shutdown(fd, SHUT_RDWR);
-        ::close(fd);
-    }
-    connected_.store(false, std::memory_order_relaxed);
-    (void)last_sequence;
+    abandonSocket();
     sender_done_.store(true, std::memory_order_release);
 }
 
-bool EmitterCore::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept {
+void EmitterCore::deliverAroundJump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                                    std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
+                                    std::uint64_t before_highest, std::uint64_t highest) noexcept {
+    std::vector<std::uint8_t> tail;
+    std::vector<std::size_t> tail_ends;
+    try {
+        tail.assign(frames.begin() + static_cast<std::ptrdiff_t>(jump_bytes), frames.end());
+        for (std::size_t i = jump_records; i < frame_ends.size(); ++i) {
+            tail_ends.push_back(frame_ends[i] - jump_bytes);
+        }
+    } catch (...) {
+        // No memory for the split: the whole batch goes to the spool (nothing beyond the window is sent).
+        abandonSocket();
+        deliver(frames, frame_ends, records, highest);
+        return;
+    }
+    frames.resize(jump_bytes);
+    frame_ends.resize(jump_records);
+    if (jump_records > 0) {
+        deliver(frames, frame_ends, jump_records, before_highest);
+    }
+    abandonSocket();
+    deliver(tail, tail_ends, records - jump_records, highest);
+}
+
+bool EmitterCore::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors,
+                       std::int32_t exit_status) noexcept {
     // Written before the state change that the sender observes, read by it for the session-end record.
     internal_errors_.store(internal_errors, std::memory_order_release);
+    exit_status_.store(exit_status, std::memory_order_release);
     State expected = State::running;
     if (!state_.compare_exchange_strong(expected, State::stopping)) {
         if (expected == State::forked_child) {
@@ -494,7 +602,7 @@ Emitter::Emitter() noexcept = default;
 
 Emitter::~Emitter() {
     if (core_ && core_->state() == State::running) {
-        core_->stop(std::chrono::milliseconds(500), 0);
+        core_->stop(std::chrono::milliseconds(500), 0, -1);
     } else if (core_ && core_->state() == State::forked_child) {
         unregisterCore(core_.get());
         (void)core_.release(); // inherited from the parent: its queue may hold half-written slots; leak it
@@ -517,8 +625,13 @@ bool Emitter::start(const EmitterConfig& config) noexcept {
     return true;
 }
 
-bool Emitter::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors) noexcept {
-    return core_ ? core_->stop(timeout, internal_errors) : true;
+bool Emitter::stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors,
+                   std::int32_t exit_status) noexcept {
+    return core_ ? core_->stop(timeout, internal_errors, exit_status) : true;
+}
+
+std::uint64_t Emitter::instance() const noexcept {
+    return core_ ? core_->instance() : 0;
 }
 
 bool Emitter::running() const noexcept {

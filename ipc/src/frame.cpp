@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <type_traits>
 
 namespace rs::ipc {
 
@@ -35,7 +36,7 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::hello: {
         const auto& h = r.hello;
         auto token = b.CreateString(h.token, strnlen(h.token, HelloRecord::kTokenBytes));
-        b.Finish(fb::CreateHello(b, token, h.pid, h.protocol_version));
+        b.Finish(fb::CreateHello(b, token, h.pid, h.protocol_version, h.ppid, h.instance));
         break;
     }
     case EventType::session_start: {
@@ -144,7 +145,8 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::session_end: {
         const auto& e = r.session_end;
         auto counts = b.CreateVector(e.counts, kEventTypeSlots);
-        b.Finish(fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence, e.internal_errors));
+        b.Finish(
+            fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence, e.internal_errors, e.exit_status));
         break;
     }
     }
@@ -157,6 +159,17 @@ const T* verified(const std::uint8_t* payload, std::size_t length) {
         return nullptr;
     }
     return flatbuffers::GetRoot<T>(payload);
+}
+
+/// Copies the elements of a verified vector of 8-byte scalars into `out` (room for `vector.size()`
+/// elements) byte-wise: no aligned load of the elements, which the verifier does not guarantee.
+template <typename T>
+void copyScalars(const flatbuffers::Vector<T>& vector, T* out) {
+    // FlatBuffers stores scalars little-endian, which is this machine's layout (as for the frame header).
+    static_assert(std::is_arithmetic_v<T> && FLATBUFFERS_LITTLEENDIAN);
+    if (vector.size() > 0) {
+        std::memcpy(out, vector.Data(), vector.size() * sizeof(T));
+    }
 }
 
 /// Decodes a wire value into E, rejecting values above E's list (vocabulary.hpp).
@@ -181,6 +194,8 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         std::memcpy(r.hello.token, t->token()->data(), HelloRecord::kTokenBytes);
         r.hello.pid = t->pid();
         r.hello.protocol_version = t->protocol_version();
+        r.hello.ppid = t->ppid();
+        r.hello.instance = t->instance();
         r.timestamp_ns = 0;
         return true;
     }
@@ -462,13 +477,15 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
             if (t->counts()->size() > kEventTypeSlots) {
                 return false;
             }
-            for (flatbuffers::uoffset_t i = 0; i < t->counts()->size(); ++i) {
-                e.counts[i] = t->counts()->Get(i);
-            }
+            // The verifier checks a vector's alignment to 4 bytes only (FlatBuffers 2.0 Verifier::
+            // VerifyVectorOrString aligns the length field), so 8-byte elements may sit at 4 mod 8: copy
+            // their bytes instead of reading them as uint64 (Vector::Get would be a misaligned load).
+            copyScalars(*t->counts(), e.counts);
         }
         e.spooled = t->spooled();
         e.last_sequence = t->last_sequence();
         e.internal_errors = t->internal_errors();
+        e.exit_status = t->exit_status();
         return true;
     }
     }
@@ -515,6 +532,13 @@ std::string describe(FrameError error, const FrameHeader& header) {
     case FrameError::unknown_type:
         std::snprintf(text, sizeof text, "unknown frame type %u", header.type);
         return text;
+    case FrameError::bad_header:
+        std::snprintf(text, sizeof text,
+                      "bad frame header: %s frame with sequence %llu, reserved 0x%08x (want reserved 0, "
+                      "sequence 0 for hello, 1 to 2^48-1 otherwise)",
+                      std::string(eventTypeName(static_cast<EventType>(header.type))).c_str(),
+                      static_cast<unsigned long long>(header.sequence), header.reserved);
+        return text;
     case FrameError::invalid_payload:
         std::snprintf(text, sizeof text,
                       "invalid %s payload (%u bytes, sequence %llu) rejected by the verifier",
@@ -545,8 +569,20 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
         (header.version < 3 && header.type > static_cast<std::uint16_t>(EventType::async_copy))) {
         return FrameError::unknown_type;
     }
+    // Header rules (every version; senders never wrote anything else): reserved 0, sequence 0 for Hello
+    // and only for Hello, every other sequence in [1, kMaxSequence). Checked before any of them is used,
+    // so a receiver never sizes anything after a number a frame merely claims.
+    const bool hello = header.type == static_cast<std::uint16_t>(EventType::hello);
+    if (header.reserved != 0 || (hello && header.sequence != 0) ||
+        (!hello && (header.sequence == 0 || header.sequence >= kMaxSequence))) {
+        return FrameError::bad_header;
+    }
     if (size < kFrameHeaderBytes + header.length) {
         return FrameError::incomplete;
+    }
+    // An empty payload holds no FlatBuffers root: refused here, before anything is copied or verified.
+    if (header.length == 0) {
+        return FrameError::invalid_payload;
     }
     // FlatBuffers wants its root aligned. Senders pad every payload to a multiple of 8 bytes, so frames
     // in an 8-aligned buffer stay aligned; anything else is copied to an aligned heap buffer first.
@@ -576,7 +612,8 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
     switch (a.type) {
     case EventType::hello:
         return std::memcmp(a.hello.token, b.hello.token, HelloRecord::kTokenBytes) == 0 &&
-               a.hello.pid == b.hello.pid && a.hello.protocol_version == b.hello.protocol_version;
+               a.hello.pid == b.hello.pid && a.hello.protocol_version == b.hello.protocol_version &&
+               a.hello.ppid == b.hello.ppid && a.hello.instance == b.hello.instance;
     case EventType::session_start: {
         const auto &x = a.session_start, &y = b.session_start;
         return x.pid == y.pid && x.protocol_version == y.protocol_version &&
@@ -673,7 +710,8 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
     case EventType::session_end: {
         const auto &x = a.session_end, &y = b.session_end;
         return std::equal(x.counts, x.counts + kEventTypeSlots, y.counts) && x.spooled == y.spooled &&
-               x.last_sequence == y.last_sequence && x.internal_errors == y.internal_errors;
+               x.last_sequence == y.last_sequence && x.internal_errors == y.internal_errors &&
+               x.exit_status == y.exit_status;
     }
     }
     return false;

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rs::ipc {
@@ -26,10 +27,37 @@ bool SpoolWriter::openLocked() noexcept {
     return fd_ >= 0;
 }
 
+void SpoolWriter::setHello(const Record& hello) noexcept {
+    std::lock_guard lock(mutex_);
+    try {
+        hello_frame_.clear();
+        appendFrame(hello, builder_, hello_frame_);
+    } catch (...) {
+        hello_frame_.clear();
+    }
+}
+
 bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexcept {
     if (!openLocked()) {
         return false;
     }
+    if (!hello_frame_.empty()) {
+        struct stat st {};
+        const bool other_writer =
+            end_after_last_write_ < 0 || (::fstat(fd_, &st) == 0 && st.st_size != end_after_last_write_);
+        if (other_writer && !writeAllLocked(hello_frame_.data(), hello_frame_.size())) {
+            return false;
+        }
+    }
+    const bool ok = writeAllLocked(data, size);
+    if (!hello_frame_.empty()) {
+        struct stat st {};
+        end_after_last_write_ = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
+    }
+    return ok;
+}
+
+bool SpoolWriter::writeAllLocked(const std::uint8_t* data, std::size_t size) noexcept {
     while (size > 0) {
         const ssize_t n = ::write(fd_, data, size);
         if (n < 0) {

@@ -1,5 +1,8 @@
 // Appends frames to the emitter's spool file (opened on first use, mode 0600, O_APPEND|O_CLOEXEC).
 // Used by producing threads when the queue is full and by the sender when the collector is gone.
+// Protocol 4: the first write after opening starts with the emitter's Hello frame, and so does every
+// write that finds the file grown by another writer since this one's last write (another process given
+// the same path), so that the importer attributes every frame to its process.
 #pragma once
 
 #include "replayscope/ipc/records.hpp"
@@ -9,6 +12,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace rs::ipc {
@@ -25,6 +29,9 @@ class SpoolWriter {
     bool appendFrames(const std::uint8_t* data, std::size_t size) noexcept;
     /// Encodes `record` as a frame and appends it (overflow path of a producing thread).
     bool appendRecord(const Record& record) noexcept;
+    /// The Hello record written before this writer's frames (see above); call before any append.
+    /// Without one, frames are written bare (older spools).
+    void setHello(const Record& hello) noexcept;
 
     // Fork handling: the emitter holds this lock across fork() so the child never inherits it held.
     void lockForFork() noexcept { mutex_.lock(); }
@@ -35,6 +42,7 @@ class SpoolWriter {
   private:
     bool openLocked() noexcept;
     bool writeLocked(const std::uint8_t* data, std::size_t size) noexcept;
+    bool writeAllLocked(const std::uint8_t* data, std::size_t size) noexcept;
 
     std::string path_;
     std::mutex mutex_;
@@ -42,6 +50,8 @@ class SpoolWriter {
     bool failed_ = false;
     flatbuffers::FlatBufferBuilder builder_{512};
     std::vector<std::uint8_t> frame_;
+    std::vector<std::uint8_t> hello_frame_; ///< empty: no Hello
+    off_t end_after_last_write_ = -1;       ///< file size after this writer's last write; -1: none yet
 };
 
 } // namespace rs::ipc

@@ -30,6 +30,8 @@ namespace rs::ipc {
 struct EmitterConfig {
     std::string socket_path;
     std::string token; ///< 64 hex characters
+    /// Spool file; every "%p" in it is replaced by the emitter's pid at start (replayscope-run passes
+    /// "<session>.spool.%p", so that each process of a run has its own file).
     std::string spool_path;
     std::size_t queue_capacity = 16384; ///< records; rounded up to a power of two, at least 64
 
@@ -57,16 +59,21 @@ class Emitter {
     /// had. Call once, before any emit; not concurrently with stop().
     bool start(const EmitterConfig& config) noexcept;
 
-    /// Emits session_end (counts of everything accepted, and `internal_errors`: the engine-internal
-    /// errors the caller caught and swallowed), then waits up to `timeout` for the sender to
+    /// Emits session_end (counts of everything accepted, `internal_errors`: the engine-internal
+    /// errors the caller caught and swallowed, and `exit_status`: the value the process passed to exit(),
+    /// 0..255, or -1 when unknown), then waits up to `timeout` for the sender to
     /// send or spool the queue; records still queued at the deadline go to the spool; the sender is
     /// joined (bounded: its blocking calls time out every 50 ms). Returns true when every accepted record
     /// reached the socket or the spool. Idempotent. Not concurrently with start(); emits racing with
     /// stop() return false once stop has begun.
-    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors = 0) noexcept;
+    bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors = 0,
+              std::int32_t exit_status = -1) noexcept;
 
     /// True between a successful start() and stop() in the process that started it.
     bool running() const noexcept;
+
+    /// The instance id sent in Hello (random, never 0, drawn at start); 0 before start.
+    std::uint64_t instance() const noexcept;
 
     /// Returns the id of `text`, emitting a string record the first time a text is seen (the first
     /// kMaxStringBytes bytes are kept; original length recorded). Deduplicated through a small table

@@ -14,6 +14,10 @@ inline constexpr const char* kSocket = "REPLAYSCOPE_SOCKET";
 inline constexpr const char* kToken = "REPLAYSCOPE_TOKEN";
 /// Spool file the emitter appends to when the queue is full or the collector is gone.
 inline constexpr const char* kSpool = "REPLAYSCOPE_SPOOL";
+/// "0": only the first instrumented process of the run records (the engine of any later one stays
+/// inert); unset or "1": every process of the run (children, exec'd programs) records. Set by
+/// replayscope-run --follow-children=no|yes.
+inline constexpr const char* kFollowChildren = "REPLAYSCOPE_FOLLOW_CHILDREN";
 /// Emitter queue capacity in records (rounded up to a power of two; default 16384).
 inline constexpr const char* kQueueCapacity = "REPLAYSCOPE_QUEUE_CAPACITY";
 

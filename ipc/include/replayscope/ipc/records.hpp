@@ -21,10 +21,19 @@ namespace rs::ipc {
 /// SessionEnd.internal_errors, the restore_failure frame and these values of vocabulary.hpp: decisions
 /// 10-13, async copy outcome held, warning codes 7-14. A collector accepts every version from
 /// kMinProtocolVersion on (older frames are a subset; absent fields decode as their defaults), e.g. from
-/// an older spool.
-inline constexpr std::uint16_t kProtocolVersion = 3;
+/// an older spool. Version 4 added Hello.ppid and Hello.instance (the process identity),
+/// SessionEnd.exit_status, the header rules (reserved 0; sequence 0 only for Hello, else 1 <= sequence <
+/// 2^48) and the sequence window; spool files then start each emitter instance's frames with a Hello.
+inline constexpr std::uint16_t kProtocolVersion = 4;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
+
+/// Largest step a process's sequence numbers may take past the highest one the collector has received
+/// from it (protocol 4). The emitter never writes a record beyond it to the socket (it spools such a
+/// record and everything after it); the collector and the spool importer reject a frame beyond it.
+inline constexpr std::uint64_t kSequenceWindow = std::uint64_t{1} << 24;
+/// Sequence numbers of non-Hello frames are below this (protocol 4 header rule).
+inline constexpr std::uint64_t kMaxSequence = std::uint64_t{1} << 48;
 
 /// Longest interned text kept, in bytes. Longer text is cut to this length (at a byte boundary; the
 /// original length is kept in StringRecord::original_length and stored in the session).
@@ -146,11 +155,17 @@ inline constexpr EnumTable kEnumTables[] = {
 static_assert(kFidelityNames[0].code == kFidelityNotChecked && kFidelityNames[1].code == kFidelityDiffered &&
               kFidelityNames[2].code == kFidelityMatched);
 
-/// First frame of a connection: authenticates the target with the session token.
+/// First frame of a connection: authenticates the target with the session token and names the emitter
+/// instance (the process) the frames after it belong to. Also the first frame an emitter instance writes
+/// into a spool file it opens (token all '0' there: a spool is not authenticated, only attributed).
 struct HelloRecord {
     static constexpr std::size_t kTokenBytes = 64; ///< hex characters of a session token
     char token[kTokenBytes];
     std::uint32_t pid;
+    std::uint32_t ppid; ///< parent pid at Emitter::start (protocol 4; 0 from older frames)
+    /// Random, never 0, drawn at Emitter::start (protocol 4): the key of the process in the session. A
+    /// new process image (after exec) draws a new one. 0 from older frames.
+    std::uint64_t instance;
     std::uint16_t protocol_version;
 };
 
@@ -339,15 +354,18 @@ struct WarningRecord {
 
 /// Last event of a session: how many events of each type the emitter accepted (index = EventType),
 /// how many of those went to the spool instead of the socket, the last sequence number used, and how
-/// many engine-internal errors the engine caught and swallowed (protocol 3; 0 from older frames).
+/// many engine-internal errors the engine caught and swallowed (protocol 3; 0 from older frames), and
+/// the process's exit status (protocol 4).
 struct SessionEndRecord {
     std::uint64_t counts[kEventTypeSlots];
     std::uint64_t spooled;
     std::uint64_t last_sequence;
     std::uint64_t internal_errors;
+    /// Value the process passed to exit() (0..255), -1 when unknown (not exiting, or older frames).
+    std::int32_t exit_status;
 };
 
-/// One event: type, per-connection sequence number (1-based), CLOCK_MONOTONIC timestamp (ns) and the
+/// One event: type, per-process sequence number (1-based), CLOCK_MONOTONIC timestamp (ns) and the
 /// payload of that type. Plain data; copy with memcpy.
 struct Record {
     EventType type;
