@@ -30,7 +30,7 @@ struct FrameHeader {
     std::uint16_t type;     ///< EventType
     std::uint32_t length;   ///< payload bytes following the header
     std::uint32_t reserved; ///< 0
-    std::uint64_t sequence; ///< per-connection event sequence number (0 for Hello)
+    std::uint64_t sequence; ///< per-process event sequence number (0 for Hello, else 1 .. kMaxSequence - 1)
 };
 static_assert(sizeof(FrameHeader) == 24);
 inline constexpr std::size_t kFrameHeaderBytes = sizeof(FrameHeader);
@@ -48,7 +48,11 @@ enum class FrameError {
     bad_version,     ///< protocol version this build does not speak
     oversized,       ///< length above the maximum payload size
     unknown_type,    ///< type outside EventType
-    invalid_payload, ///< FlatBuffers verifier rejected the payload, or a field is out of range
+    invalid_payload, ///< FlatBuffers verifier rejected the payload (or it is empty), or a field is out of
+                     ///< range
+    /// reserved not 0, or a sequence number breaking the rule: 0 for Hello and only for Hello, otherwise
+    /// 1 <= sequence < kMaxSequence (records.hpp). Checked before the payload is read.
+    bad_header,
 };
 /// Human-readable description of a FrameError ("wrong magic 0x... (not a ReplayScope frame)" ...).
 std::string describe(FrameError error, const FrameHeader& header);
