@@ -17,28 +17,74 @@ namespace rs::ipc {
 
 /// `PRAGMA application_id` of a session file ("RSDB").
 inline constexpr std::int32_t kSessionApplicationId = 0x52534442;
-/// `PRAGMA user_version`: the session schema version this build writes and reads.
+/// `PRAGMA user_version`: the session schema version this build writes.
 /// Version 2: compact dispatch rows (docs/session-schema.md), fidelity, async copies, exit status.
-inline constexpr std::int32_t kSessionFormatVersion = 2;
-/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 and 2; writers append only to 2).
+/// Version 3: processes as a dimension (every row carries its process; `processes`, `process_totals`).
+inline constexpr std::int32_t kSessionFormatVersion = 3;
+/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 to 3; writers append only to 3;
+/// a version-1 or -2 file reads as one process).
 inline constexpr std::int32_t kOldestReadableFormatVersion = 1;
 
 /// Result of checking an existing file before use.
 struct SessionFileCheck {
     bool ok = false;
     std::string message;    ///< why the file is refused (empty when ok)
-    int format_version = 0; ///< user_version when ok
+    int format_version = 0; ///< user_version as stored (also when refused for it; -1 stays -1)
+    /// The file has a `-wal` file beside it (a live or unfinished session): judged by SQLite alone.
+    bool has_wal = false;
 };
 
-/// Checks that `path` is a ReplayScope session file this build can read: a SQLite database (else
-/// "not a SQLite database (foreign file)"), not corrupt (quick_check), whose application_id is RSDB
-/// (else "foreign SQLite database") and whose user_version is not newer than kSessionFormatVersion.
-/// Opens read-only; never modifies the file.
+/// Checks that `path` is a ReplayScope session file this build can read: a regular file (FIFOs, devices,
+/// directories and sockets are refused before anything opens them for reading; the check never blocks),
+/// a SQLite database (else "not a SQLite database (foreign file)"), not corrupt (quick_check), whose
+/// application_id is RSDB (else "foreign SQLite database") and whose user_version is in
+/// [kOldestReadableFormatVersion, kSessionFormatVersion]. A file with a `-wal` beside it (e.g. left by
+/// a full disk or a killed writer) is judged by SQLite, which recovers the WAL; when that recovery needs
+/// write access the directory does not give, the check runs on a private copy (openableSessionCopy).
+/// Never modifies the file.
 SessionFileCheck checkSessionFile(const std::string& path);
 
-/// Stores the program's exit status (exit code, or 128+signal) and terminating signal (0: none) in the
-/// `session` row of a finished version-2 session file. False with `error` set otherwise.
+/// A path SQLite can open read-only for `path`: `path` itself when it opens as it is, else (a WAL that
+/// needs recovery in a directory the reader cannot write) a temporary copy of the database and its WAL,
+/// checkpointed, in $TMPDIR (or /tmp), which the caller removes with removeSessionCopy(). Empty with
+/// `error` set when `path` is not a regular file or cannot be copied.
+std::string openableSessionCopy(const std::string& path, std::string& error);
+/// Removes a copy returned by openableSessionCopy (nothing when `copy` == `path`).
+void removeSessionCopy(const std::string& path, const std::string& copy);
+
+/// Stores the launched program's exit status (exit code, or 128+signal) and terminating signal (0: none)
+/// in the `session` row of a finished version-2 or -3 session file and, in version 3, in the row of the
+/// latest process whose pid is `root_pid` (0: session row only). Ends in journal_mode=DELETE. False
+/// with `error` set otherwise.
+bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
+                      std::string& error);
+/// Same, session row only (root pid unknown).
 bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error);
+
+/// Identity of one process of a session (one emitter instance, from its Hello record).
+struct ProcessIdentity {
+    std::uint64_t instance = 0; ///< random per emitter instance, never 0 on protocol 4 (0: legacy/synthetic)
+    std::uint32_t pid = 0, parent_pid = 0;
+};
+
+/// SessionStore::checkSequence's verdict on a frame's sequence number.
+enum class SequenceVerdict {
+    fresh,         ///< not stored yet, within the window: insert it
+    duplicate,     ///< already stored (spool imported twice, or both sent and spooled): skip it
+    out_of_window, ///< 0, or beyond the highest received + kSequenceWindow: a bad frame
+};
+
+/// One process of a session as committed to the file (SessionStore::processes()).
+struct ProcessSummary {
+    std::int64_t process = 0; ///< 1-based index in the session
+    ProcessIdentity identity;
+    std::uint64_t events_stored = 0, dispatches = 0;
+    std::uint64_t missing = 0;         ///< sequence numbers in gaps (bounded, see docs/session-schema.md)
+    std::uint64_t rejected_frames = 0; ///< bad frames of this process (counted, not stored)
+    std::uint64_t last_sequence = 0;   ///< end of the process's sequence space
+    bool complete = false;             ///< session_end stored and no gap in [1, last_sequence]
+    std::string command;               ///< argv of its session_start (spaces between), else ""
+};
 
 /// Writer of one session file. Rows go into the current transaction; commit() makes them durable
 /// (WAL, synchronous=NORMAL). The `session` row is kept current at every commit, so a file whose
@@ -56,38 +102,82 @@ class SessionStore {
     SessionStore(const SessionStore&) = delete;
     SessionStore& operator=(const SessionStore&) = delete;
 
-    /// Inserts the row(s) of one event (hello is ignored). Duplicate events (same sequence, e.g. a spool
-    /// imported twice) are ignored. False on a SQLite error (see lastError()).
+    /// Index (1-based) of the process `identity.instance`, creating its `processes` row the first time
+    /// the instance is seen (indexes in order of first use). pid/parent_pid update a known row when they
+    /// were 0. Returns 0 on a SQLite error (lastError()).
+    std::int64_t process(const ProcessIdentity& identity);
+    /// Checks a frame's sequence number against the sequence space of `process`: out_of_window for 0,
+    /// an unknown process or a number above the highest received + kSequenceWindow; duplicate when
+    /// stored already; else fresh. O(log discontinuities).
+    SequenceVerdict checkSequence(std::int64_t process, std::uint64_t sequence) const;
+    /// Inserts the row(s) of one event of `process` (hello is ignored; a duplicate is skipped; an
+    /// out-of-window sequence is counted as a rejected frame and not stored). False on a SQLite error
+    /// (see lastError()).
+    bool insert(std::int64_t process, const Record& record);
+    /// Compatibility: inserts into the process with instance 0 (created on first use; its pid comes
+    /// from its session_start record). For synthetic sessions, benches and single-process tests.
     bool insert(const Record& record);
-    /// Commits the open transaction (if any) after updating the session row. False on error.
+    /// Counts a frame refused as bad (decode error, out-of-window sequence) for `process` (0: before
+    /// authentication, counted for the session only). Written at the next commit.
+    void noteRejectedFrame(std::int64_t process);
+    /// Commits the open transaction (if any) after updating the session and process rows. False on
+    /// error; the transaction is then rolled back and the in-memory state returns to the last commit.
     bool commit();
-    /// Rows inserted since open (events, not counting ignored duplicates).
+    /// Rows inserted since open (events, not counting ignored duplicates), including the open
+    /// transaction's.
     std::uint64_t eventsStored() const noexcept { return stored_; }
-    /// Highest sequence number seen (including earlier runs on this file).
-    std::uint64_t lastSequence() const noexcept { return last_sequence_; }
-    bool sawSessionEnd() const noexcept { return saw_end_; }
+    /// Events of committed transactions only (what the file holds).
+    std::uint64_t committedEvents() const noexcept { return committed_stored_; }
+    /// Every process of the session, as committed (in process order).
+    std::vector<ProcessSummary> processes() const;
+    /// Rejected frames of the session (every process and before authentication), including uncommitted.
+    std::uint64_t rejectedFrames() const noexcept { return rejected_; }
+    /// Highest sequence number seen in any process (including earlier runs on this file).
+    std::uint64_t lastSequence() const noexcept;
+    /// True when at least one process stored its session_end (any process).
+    bool sawSessionEnd() const noexcept;
+    /// True when every process stored its session_end (and there is at least one).
+    bool allProcessesEnded() const noexcept;
 
-    /// Ends the session: records sequence gaps, per-type sent/stored counts, completeness (complete
-    /// when a session_end was stored and no gap remains) with `end_reason`, builds the indexes,
-    /// commits and checkpoints the WAL. False on error.
+    /// Ends the session: records per-process sequence gaps, per-type sent/stored counts, completeness
+    /// (a process is complete when its session_end was stored and no gap remains; the session when it
+    /// has at least one process and all are complete) with `end_reason`, builds the indexes, commits,
+    /// checkpoints the WAL and switches to journal_mode=DELETE (one self-contained file). False on error.
     bool finish(const std::string& end_reason);
 
-    /// Missing sequence ranges [first, last] below lastSequence().
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps() const;
+    /// Missing sequence ranges [first, last] of `process` (0: of every process, concatenated).
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps(std::int64_t process = 0) const;
     const std::string& lastError() const noexcept { return error_; }
     sqlite3* database() const noexcept { return db_; }
 
   private:
+    struct ProcessState;
     SessionStore() = default;
     bool exec(const char* sql);
     bool prepareAll();
     bool loadState();
     bool begin();
-    void markSequence(std::uint64_t sequence);
+    /// Rolls back the open transaction and the in-memory state to the last commit.
+    void rollback();
+    /// Writes the rows of processes created in this transaction or lost to a rolled-back one.
+    bool persistProcesses();
+    /// Upserts the process rows and the session row from the in-memory counts.
+    bool updateProcessRows();
+    /// Rewrites sequence_gaps of every process whose set of gaps changed since the last commit.
+    /// Between commits only processes with at most kGapsPerCommit intervals (`all`: every one).
+    bool writeGaps(bool all);
+    static constexpr std::size_t kGapsPerCommit = 4096;
+    ProcessState* state(std::int64_t process) const;
+    /// End of the sequence space of `p`: the highest received, raised to its session_end's last_sequence
+    /// when that is within kSequenceWindow of it.
+    static std::uint64_t spaceEnd(const ProcessState& p);
+    /// Marks `sequence` stored in `p` (kept for rollback until the commit).
+    void markSequence(ProcessState& p, std::uint64_t sequence);
     /// Runs `s` once and resets it; false (lastError() says why) unless it ran to completion.
     bool step(sqlite3_stmt* s);
     /// A dispatch_rows row being assembled: the parts of one dispatch seen since the last flush.
     struct PendingRow {
+        std::int64_t process = 0;
         std::uint64_t id = 0;
         bool has_dispatch = false, has_snapshot = false, has_pass[2] = {false, false};
         std::uint64_t dispatch_seq = 0, dispatch_ts = 0, snapshot_seq = 0, snapshot_ts = 0;
@@ -96,7 +186,7 @@ class SessionStore {
         SnapshotRecord snapshot{};
         PassRecord pass[2]{};
     };
-    PendingRow& pendingRow(std::uint64_t dispatch_id);
+    PendingRow& pendingRow(std::int64_t process, std::uint64_t dispatch_id);
     /// Binds `row` from parameter `first`; `narrow`: the dispatch columns only.
     void bindRow(sqlite3_stmt* s, int first, const PendingRow& row, bool narrow);
     /// Small id of an agent/queue/kernel-object handle (inserted into `handles` when new).
@@ -111,6 +201,9 @@ class SessionStore {
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
     sqlite3_stmt* free_update_ = nullptr;
     sqlite3_stmt* session_update_ = nullptr;
+    sqlite3_stmt* process_update_ = nullptr;
+    sqlite3_stmt* process_insert_ = nullptr;
+    sqlite3_stmt* end_counts_ = nullptr;
     /// Rows are upserted kRowBatch at a time (one statement execution instead of 16).
     static constexpr int kRowBatch = 16;
     static constexpr std::size_t kMaxPendingRows = 2048;
@@ -121,12 +214,15 @@ class SessionStore {
     sqlite3_stmt* handle_insert_ = nullptr;
     std::vector<PendingRow> pending_;
     std::unordered_map<std::uint64_t, std::int64_t> refs_;
+    /// refs_ entries added in the open transaction (removed again on rollback).
+    std::vector<std::uint64_t> new_refs_;
+    std::vector<std::unique_ptr<ProcessState>> processes_; ///< [i] is process i + 1
+    std::unordered_map<std::uint64_t, std::int64_t> by_instance_;
     bool in_transaction_ = false;
-    bool saw_end_ = false;
     std::uint64_t stored_ = 0;
     std::uint64_t committed_stored_ = 0;
-    std::uint64_t last_sequence_ = 0;
-    std::vector<std::uint64_t> seen_; ///< bitmap of stored sequence numbers
+    std::uint64_t rejected_ = 0;
+    std::uint64_t rejected_unauthenticated_ = 0;
     std::string error_;
 };
 
