@@ -108,9 +108,9 @@ class EmitterSink final : public EventSink {
     void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
         emitter_.emitWarning(code, dispatch_id, text);
     }
-    void finish(uint64_t internal_errors) noexcept override {
+    void finish(uint64_t internal_errors, int32_t exit_status) noexcept override {
         emitter_.stop(std::chrono::milliseconds(500),
-                      internal_errors + swallowed_.load(std::memory_order_relaxed));
+                      internal_errors + swallowed_.load(std::memory_order_relaxed), exit_status);
     }
 
   private:

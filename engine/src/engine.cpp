@@ -6,9 +6,11 @@
 #include "hsa_api.h"
 #include "memory_tracker.h"
 #include "queue_interceptor.h"
+#include "session_claim.h"
 #include "vmem_tracker.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <new>
@@ -24,8 +26,24 @@ namespace {
 
 std::atomic<Engine*> g_engine{nullptr};
 
+/// The status the process passed to exit(), as its parent sees it (0..255), or -1 while unknown (the
+/// process has not called exit, or the hook could not be registered). Set by note_exit_status.
+std::atomic<int32_t> g_exit_status{-1};
+
+/// on_exit hook (glibc): keeps the exit status for the session end. Order: exit() runs the functions
+/// registered with atexit/on_exit/__cxa_atexit in the reverse order of their registration. The
+/// EngineHolder's destructor (the engine's exit-time stop, which emits session_end) is registered
+/// through __cxa_atexit when the library's static initialisers run, i.e. when the runtime dlopens it
+/// (or at start-up when it is LD_PRELOADed), always before the runtime calls OnLoad; this hook is
+/// registered in OnLoad, so it runs before the destructor and the status is known when the session
+/// ends. The library is linked -z nodelete, so the hook's code stays mapped until exit.
+void note_exit_status(int status, void*) {
+    g_exit_status.store(status & 0xff, std::memory_order_release);
+}
+
 /// Owns the engine; its destructor is the teardown guard: wrappers stay in the table for the process
-/// lifetime, so a free arriving after this point must only forward.
+/// lifetime, so a free arriving after this point must only forward. It is also the engine's exit-time
+/// stop: the session end it emits carries the exit status note_exit_status kept.
 struct EngineHolder {
     std::unique_ptr<Engine> engine;
     ~EngineHolder() {
@@ -33,7 +51,8 @@ struct EngineHolder {
         g_finalized.store(true, std::memory_order_release);
         g_engine.store(nullptr, std::memory_order_release);
         if (engine)
-            engine->sink->finish(engine->internal_errors.load(std::memory_order_relaxed));
+            engine->sink->finish(engine->internal_errors.load(std::memory_order_relaxed),
+                                 g_exit_status.load(std::memory_order_acquire));
         // The Engine object itself is left allocated: a handler or wrapper racing with exit on another
         // thread may still hold a pointer to it. The process is ending.
         (void)engine.release();
@@ -227,6 +246,15 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         std::lock_guard lock(g_load_mutex);
         if (!check_versions(table))
             return false;
+        // --follow-children=no: a process that finds the run's session claimed touches nothing (no
+        // wrapper, no emitter, no exit hook) and says so once; the runtime keeps it loaded as a tool.
+        if (claim_session() == SessionClaim::inert) {
+            static bool said = false;
+            if (!said)
+                std::fputs("replayscope: not recording this process (--follow-children=no)\n", stderr);
+            said = true;
+            return true;
+        }
         CoreApiTable& core = *table->core_;
         AmdExtTable& amd = *table->amd_ext_;
         // Save the originals unless this table already carries our wrappers (a second OnLoad on the
@@ -241,6 +269,10 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             auto sink = make_sink(config);
             g_holder.engine = std::make_unique<Engine>(std::move(config), std::move(sink));
             Engine& e = *g_holder.engine;
+            // After the EngineHolder's registration, so that it runs first (note_exit_status).
+            if (::on_exit(note_exit_status, nullptr) != 0)
+                std::fputs("replayscope: on_exit failed: the session end will not carry the exit status\n",
+                           stderr);
             e.sink->session_start(e.config.describe());
             for (const std::string& problem : e.config.problems)
                 e.sink->warning(WarningCode::configuration, 0, problem);

@@ -133,9 +133,11 @@ class EventSink {
     virtual void async_copy(const AsyncCopyEvent&) noexcept {}
     /// Protocol 3: one per region that MemorySnapshotter::restore gave up after its retries; no-op default.
     virtual void restore_failure(const RestoreFailureEvent&) noexcept {}
-    /// Ends the session, flushing, bounded (OnUnload): `internal_errors` is Engine::internal_errors, the
-    /// engine-internal errors caught and swallowed, reported in the session-end record and the log.
-    virtual void finish(uint64_t internal_errors) noexcept = 0;
+    /// Ends the session, flushing, bounded (at process exit, from the engine's static teardown):
+    /// `internal_errors` is Engine::internal_errors, the engine-internal errors caught and swallowed;
+    /// `exit_status` the value the process passed to exit() as its parent sees it (0..255), -1 when
+    /// unknown. Both go into the session-end record and the log.
+    virtual void finish(uint64_t internal_errors, int32_t exit_status) noexcept = 0;
 };
 
 /// Discards everything (no collector, no log).

@@ -28,7 +28,7 @@ class NullSink final : public EventSink {
     void pass(const PassEvent&) noexcept override {}
     void restore_skip(const RestoreSkipEvent&) noexcept override {}
     void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
-    void finish(uint64_t) noexcept override {}
+    void finish(uint64_t, int32_t) noexcept override {}
 };
 
 /// Formats into a stack buffer and writes the line at once.
@@ -142,8 +142,9 @@ class LogSink final : public EventSink {
         line("replayscope: warning code=%.*s dispatch=%llu text=\"%.*s\"", len(name(code)), name(code).data(),
              ull(dispatch_id), len(text), text.data());
     }
-    void finish(uint64_t internal_errors) noexcept override {
-        line("replayscope: session_end internal_errors=%llu", ull(internal_errors));
+    void finish(uint64_t internal_errors, int32_t exit_status) noexcept override {
+        line("replayscope: session_end internal_errors=%llu exit_status=%d", ull(internal_errors),
+             exit_status);
         std::fflush(stderr);
     }
 };
@@ -207,8 +208,8 @@ class TeeSink final : public EventSink {
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });
     }
-    void finish(uint64_t internal_errors) noexcept override {
-        both([&](EventSink& s) { s.finish(internal_errors); });
+    void finish(uint64_t internal_errors, int32_t exit_status) noexcept override {
+        both([&](EventSink& s) { s.finish(internal_errors, exit_status); });
     }
 
   private:
