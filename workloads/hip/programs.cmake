@@ -19,6 +19,8 @@ set(RS_HIP_TEST_PROGRAMS hip_memory hip_device_counter hip_blit hip_graph hip_as
 # is done, the dispatch on its own queue with its own settings and timestamps.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write hip_early_completion
      hip_own_queue hip_restore_regions)
+# Every process of a run is recorded: a HIP program that fork()s and exec()s two HIP children.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_fork_children)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
