@@ -465,6 +465,60 @@ class TestHipReplay : public QObject {
         QVERIFY2(r->printed_number("timed timed_coop elapsed ([0-9.]+) ms") >= 50,
                  qPrintable(r->stdout_text));
     }
+
+    /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
+    /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
+    /// both. The session holds three processes, all complete with nothing missing, each with its pid, its
+    /// parent (the children's is the first program) and exactly its own launches, each replayed.
+    void forkedHipChildrenRecorded() {
+        const auto r = run("hip_fork_children");
+        QVERIFY2(r->finished, "killed: the program hangs");
+        VERIFY_PASSED(r);
+        QVERIFY2(r->stdout_text.contains("parent and both children right\nPASS"), qPrintable(r->describe()));
+        static const QRegularExpression started(
+            QStringLiteral("^hip_fork_children: (parent|child \\d) pid (\\d+) ppid (\\d+) launches (\\d+)$"),
+            QRegularExpression::MultilineOption);
+        QMap<QString, QList<qint64>> roles; // role -> pid, ppid, launches
+        for (auto it = started.globalMatch(r->stdout_text); it.hasNext();) {
+            const auto m = it.next();
+            roles.insert(m.captured(1), {m.captured(2).toLongLong(), m.captured(3).toLongLong(),
+                                         m.captured(4).toLongLong()});
+        }
+        QCOMPARE(roles.keys(), (QStringList{"child 1", "child 2", "parent"}));
+        QCOMPARE(r->value("SELECT count(*) FROM processes"), 3);
+        QCOMPARE(r->value("SELECT process_count FROM session"), 3);
+        QCOMPARE(r->value("SELECT count(*) FROM processes WHERE complete = 1 AND missing_events = 0 AND "
+                          "events_stored = last_sequence"),
+                 3);
+        const qint64 parent = roles["parent"][0];
+        QCOMPARE(roles["child 1"][1], parent);
+        QCOMPARE(roles["child 2"][1], parent);
+        QCOMPARE(roles["parent"][2], 1);
+        QCOMPARE(roles["child 1"][2], 2);
+        QCOMPARE(roles["child 2"][2], 3);
+        // Process 1 is the parent: it authenticated before it started the children.
+        QCOMPARE(r->value("SELECT pid FROM processes WHERE process = 1"), parent);
+        for (auto it = roles.cbegin(); it != roles.cend(); ++it) {
+            const qint64 pid = it.value()[0], ppid = it.value()[1], launches = it.value()[2];
+            const qint64 process =
+                r->value(QStringLiteral("SELECT process FROM processes WHERE pid = %1").arg(pid));
+            QVERIFY2(process > 0, qPrintable(it.key()));
+            QCOMPARE(
+                r->value(QStringLiteral("SELECT parent_pid FROM processes WHERE process = %1").arg(process)),
+                ppid);
+            QCOMPARE(
+                r->value(QStringLiteral("SELECT exit_status FROM processes WHERE process = %1").arg(process)),
+                0);
+            const QString own =
+                QStringLiteral(
+                    "SELECT count(*) FROM dispatches d JOIN strings s ON s.process = d.process AND "
+                    "s.id = d.kernel_name_id JOIN enum_names e ON e.enum = 'decision' AND e.code "
+                    "= d.decision WHERE d.process = %1 AND s.text LIKE '%add_in_place%'")
+                    .arg(process);
+            QCOMPARE(r->value(own), launches);
+            QCOMPARE(r->value(own + " AND e.name = 'replayed'"), launches);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHipReplay)
