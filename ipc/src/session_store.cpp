@@ -515,7 +515,7 @@ SessionFileCheck checkSessionFile(const std::string& path) {
     return check;
 }
 
-std::string openableSessionCopy(const std::string& path, std::string& error) {
+std::string openableSessionCopy(const std::string& path, std::string& error, bool always_copy) {
     const int fd = openRegularFile(path, error);
     if (fd < 0) {
         return {};
@@ -526,7 +526,7 @@ std::string openableSessionCopy(const std::string& path, std::string& error) {
         return path;
     }
     // Can SQLite read it in place? (It can when it may create or use the -shm beside it.)
-    {
+    if (!always_copy) {
         sqlite3* db = nullptr;
         sqlite3_int64 value = 0;
         std::string text;
@@ -1164,6 +1164,11 @@ bool SessionStore::insert(const Record& r) {
     ProcessIdentity identity;
     if (r.type == EventType::session_start) {
         identity.pid = r.session_start.pid;
+    }
+    // A refused first frame creates no process: it is counted for the session only.
+    if (by_instance_.count(0) == 0 && (r.sequence == 0 || r.sequence > kSequenceWindow)) {
+        noteRejectedFrame(0);
+        return true;
     }
     return insert(process(identity), r);
 }

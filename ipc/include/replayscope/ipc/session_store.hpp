@@ -47,8 +47,9 @@ SessionFileCheck checkSessionFile(const std::string& path);
 /// A path SQLite can open read-only for `path`: `path` itself when it opens as it is, else (a WAL that
 /// needs recovery in a directory the reader cannot write) a temporary copy of the database and its WAL,
 /// checkpointed, in $TMPDIR (or /tmp), which the caller removes with removeSessionCopy(). Empty with
-/// `error` set when `path` is not a regular file or cannot be copied.
-std::string openableSessionCopy(const std::string& path, std::string& error);
+/// `error` set when `path` is not a regular file or cannot be copied. `always_copy`: copy whenever a WAL is
+/// beside the file (a reader that must not create a -shm next to someone else's session).
+std::string openableSessionCopy(const std::string& path, std::string& error, bool always_copy = false);
 /// Removes a copy returned by openableSessionCopy (nothing when `copy` == `path`).
 void removeSessionCopy(const std::string& path, const std::string& copy);
 
