@@ -42,6 +42,22 @@ elseif(NOT RS_SANITIZER STREQUAL "")
     message(FATAL_ERROR "RS_SANITIZER must be '', 'thread' or 'address' (got '${RS_SANITIZER}')")
 endif()
 
+# Fuzzers (fuzz/, docs/reliability.md): libFuzzer is clang's (Debian: clang-15 and libclang-common-15-dev).
+# Every target of such a build carries fuzzer coverage, ASan and UBSan, so the libraries under test are
+# instrumented too; only the fuzz targets link libFuzzer's main.
+if(RS_BUILD_FUZZERS)
+    if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+        message(FATAL_ERROR "RS_BUILD_FUZZERS needs clang (libFuzzer): configure with the fuzz preset or "
+                            "-DCMAKE_C_COMPILER=clang-15 -DCMAKE_CXX_COMPILER=clang++-15")
+    endif()
+    if(NOT RS_SANITIZER STREQUAL "")
+        message(FATAL_ERROR "RS_BUILD_FUZZERS brings its own sanitizers (address, undefined): leave RS_SANITIZER empty")
+    endif()
+    add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+                        -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=address,undefined)
+endif()
+
 # Programs written against the real HSA API link -lhsa-runtime64 as usual. On ROCr 5.2.3 headers that is
 # Debian's real library (proving the simulator is a drop-in replacement); tests then run them with
 # LD_LIBRARY_PATH pointing at the simulator. With other headers (no matching real library installed),

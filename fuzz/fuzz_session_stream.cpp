@@ -1,0 +1,178 @@
+// libFuzzer target: a frame stream into a session file (docs/reliability.md).
+//
+// The input is read as a spool or socket stream with nothing masked: sequence numbers, instances and
+// every payload field come from the fuzzer. Frames are decoded (decodeFrame) and fed to a SessionStore
+// the way the collector and the spool importer feed theirs: a Hello names the process the frames after
+// it belong to (frames before any Hello go to instance 0), each frame's sequence is checked
+// (checkSequence) before it is inserted, a frame with a readable header but a bad payload, header or
+// sequence is counted (noteRejectedFrame) and skipped, anything else ends the stream. Commits every 32
+// frames, then finish(). The file lives in a temporary directory of this process.
+//
+// Findings, besides sanitizer reports: a store call failing on input the decoder accepted; stored or
+// missing counts that exceed what the stream can justify (missing numbers are bounded by what was
+// received, never by a number a frame claims); a finished file that checkSessionFile refuses.
+#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/session_store.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <unistd.h>
+
+namespace {
+
+using namespace rs::ipc;
+
+[[noreturn]] void finding(const char* what, const std::string& detail = {}) {
+    std::fprintf(stderr, "fuzz_session_stream: %s %s\n", what, detail.c_str());
+    std::abort();
+}
+
+/// The per-process directory holding the session file (created on first use, never freed: the atexit
+/// handler that removes it runs after static destructors).
+const std::string& sessionDirectory() {
+    static const std::string* const directory = [] {
+        const char* tmp = std::getenv("TMPDIR");
+        auto* pattern =
+            new std::string(std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/rs-fuzz-XXXXXX");
+        if (::mkdtemp(pattern->data()) == nullptr) {
+            finding("mkdtemp failed for", *pattern);
+        }
+        std::atexit([] {
+            const std::string& d = sessionDirectory();
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+                ::unlink((d + "/session.rsdb" + suffix).c_str());
+            }
+            ::rmdir(d.c_str());
+        });
+        return pattern;
+    }();
+    return *directory;
+}
+
+void removeSession(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        ::unlink((path + suffix).c_str());
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string path = sessionDirectory() + "/session.rsdb";
+    removeSession(path);
+    std::string error;
+    auto store = SessionStore::open(path, SessionStore::Mode::create, error);
+    if (!store) {
+        finding("open:", error);
+    }
+
+    std::int64_t process = 0;
+    std::uint64_t frames = 0, inserted = 0, rejected = 0, hellos = 0;
+    std::size_t at = 0;
+    while (at < size) {
+        Record record{};
+        FrameHeader header{};
+        std::size_t frame_bytes = 0;
+        const FrameError decoded =
+            decodeFrame(data + at, size - at, kMaxPayloadBytes, record, header, frame_bytes);
+        if (decoded == FrameError::invalid_payload || decoded == FrameError::bad_header ||
+            decoded == FrameError::unknown_type) {
+            // Readable header: skip the frame when it lies inside the stream, as the importer does.
+            if (header.length > size - at - kFrameHeaderBytes) {
+                break;
+            }
+            store->noteRejectedFrame(process);
+            ++rejected;
+            at += kFrameHeaderBytes + header.length;
+            continue;
+        }
+        if (decoded != FrameError::none) {
+            break; // bad magic, version or length, or a truncated tail: the stream ends here
+        }
+        at += frame_bytes;
+        ++frames;
+        if (record.type == EventType::hello) {
+            ++hellos;
+            process = store->process({record.hello.instance, record.hello.pid, record.hello.ppid});
+            if (process <= 0) {
+                finding("process() failed:", store->lastError());
+            }
+            continue;
+        }
+        if (process == 0) {
+            process = store->process({0, 0, 0});
+            if (process <= 0) {
+                finding("process() failed for instance 0:", store->lastError());
+            }
+        }
+        switch (store->checkSequence(process, record.sequence)) {
+        case SequenceVerdict::fresh:
+            if (!store->insert(process, record)) {
+                finding("insert failed:", store->lastError());
+            }
+            ++inserted;
+            break;
+        case SequenceVerdict::duplicate:
+            break;
+        case SequenceVerdict::out_of_window:
+            store->noteRejectedFrame(process);
+            ++rejected;
+            break;
+        }
+        if (frames % 32 == 0 && !store->commit()) {
+            finding("commit failed:", store->lastError());
+        }
+    }
+    if (!store->finish("fuzz")) {
+        finding("finish failed:", store->lastError());
+    }
+    if (store->committedEvents() != store->eventsStored() || store->committedEvents() > inserted) {
+        finding("stored count", std::to_string(store->committedEvents()) + " of " + std::to_string(inserted));
+    }
+    if (store->rejectedFrames() != rejected) {
+        finding("rejected count",
+                std::to_string(store->rejectedFrames()) + " != " + std::to_string(rejected));
+    }
+    std::uint64_t stored = 0;
+    const auto processes = store->processes();
+    if (processes.size() > hellos + 1) {
+        finding("process count", std::to_string(processes.size()));
+    }
+    for (const auto& p : processes) {
+        stored += p.events_stored;
+        // Missing numbers lie between numbers received (or up to a session_end's last_sequence within the
+        // window of the highest received): at most a window per received frame, plus one.
+        if (p.missing > (p.events_stored + 1) * kSequenceWindow || p.last_sequence >= kMaxSequence) {
+            finding("implausible gap account",
+                    "missing " + std::to_string(p.missing) + " last " + std::to_string(p.last_sequence));
+        }
+        if (p.complete && p.missing != 0) {
+            finding("complete process with missing events");
+        }
+    }
+    if (stored != store->committedEvents()) {
+        finding("per-process stored sum", std::to_string(stored));
+    }
+    std::uint64_t gap_count = 0;
+    for (const auto& g : store->gaps()) {
+        if (g.first == 0 || g.first > g.second) {
+            finding("bad gap");
+        }
+        ++gap_count;
+    }
+    if (gap_count > inserted + processes.size()) {
+        finding("more gaps than frames");
+    }
+    store.reset();
+    const SessionFileCheck check = checkSessionFile(path);
+    if (!check.ok) {
+        finding("finished file refused:", check.message);
+    }
+    return 0;
+}
