@@ -12,11 +12,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
 #include <string>
 #include <sys/stat.h>
 #include <thread>
@@ -39,6 +42,58 @@ int fail(const std::string& message) {
 bool fileExists(const std::string& path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0;
+}
+
+/// The spool files of `session`: `<session>.spool.<pid>` (one per emitter process, sorted by pid),
+/// then the legacy `<session>.spool` when it exists.
+std::vector<std::string> spoolFiles(const std::string& session) {
+    const auto slash = session.rfind('/');
+    const std::string dir = slash == std::string::npos ? std::string(".") : session.substr(0, slash);
+    const std::string prefix = (slash == std::string::npos ? session : session.substr(slash + 1)) + ".spool.";
+    std::vector<std::pair<unsigned long long, std::string>> found;
+    if (DIR* d = ::opendir(dir.c_str())) {
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) {
+                continue;
+            }
+            const std::string pid = name.substr(prefix.size());
+            if (pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 10) {
+                continue;
+            }
+            found.emplace_back(std::stoull(pid), (slash == std::string::npos ? name : dir + "/" + name));
+        }
+        ::closedir(d);
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> files;
+    for (auto& f : found) {
+        files.push_back(std::move(f.second));
+    }
+    if (fileExists(session + ".spool")) {
+        files.push_back(session + ".spool");
+    }
+    return files;
+}
+
+/// One line per process: "  process 2: pid 4711 (parent 4700) ./b 3000: 3006 events, 3000 dispatches,
+/// complete" (or "incomplete, N missing, M bad frames").
+void printProcesses(const std::vector<rs::ipc::ProcessSummary>& processes) {
+    for (const auto& p : processes) {
+        std::string state = p.complete ? "complete" : "incomplete";
+        if (p.missing > 0) {
+            state += ", " + std::to_string(p.missing) + " missing";
+        }
+        if (p.rejected_frames > 0) {
+            state += ", " + std::to_string(p.rejected_frames) + " bad frames";
+        }
+        std::fprintf(
+            stderr,
+            "replayscope-run:   process %lld: pid %u (parent %u)%s%s: %llu events, %llu dispatches, %s\n",
+            static_cast<long long>(p.process), p.identity.pid, p.identity.parent_pid,
+            p.command.empty() ? "" : " ", p.command.c_str(), static_cast<unsigned long long>(p.events_stored),
+            static_cast<unsigned long long>(p.dispatches), state.c_str());
+    }
 }
 
 std::string joinArgs(const std::vector<std::string>& args) {
@@ -135,6 +190,12 @@ int main(int argc, char** argv) {
                    "Milliseconds to wait for the event stream after the program ends")
         ->capture_default_str();
     app.add_flag("--no-progress", no_progress, "No progress line on the terminal");
+    std::string follow_children = "yes";
+    app.add_option("--follow-children", follow_children,
+                   "Record every instrumented process of the run (yes: children and programs they start, "
+                   "e.g. from a shell script), or only the first one (no)")
+        ->check(CLI::IsMember({"yes", "no"}))
+        ->capture_default_str();
     try {
         app.parse(option_argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -169,11 +230,16 @@ int main(int argc, char** argv) {
         if (!result.message.empty()) {
             std::fprintf(stderr, "replayscope-run: %s\n", result.message.c_str());
         }
-        std::fprintf(stderr,
-                     "replayscope-run: imported %llu frames from %s into %s (%llu new events); session %s\n",
-                     static_cast<unsigned long long>(result.frames_read), import_spool.c_str(),
-                     output.c_str(), static_cast<unsigned long long>(result.events_stored),
-                     result.complete ? "complete" : "incomplete");
+        std::fprintf(
+            stderr,
+            "replayscope-run: imported %llu frames from %s into %s (%llu new events, %llu bad frames "
+            "skipped); session %s, %zu process%s\n",
+            static_cast<unsigned long long>(result.frames_read), import_spool.c_str(), output.c_str(),
+            static_cast<unsigned long long>(result.events_stored),
+            static_cast<unsigned long long>(result.rejected_frames),
+            result.complete ? "complete" : "incomplete", result.processes.size(),
+            result.processes.size() == 1 ? "" : "es");
+        printProcesses(result.processes);
         return 0;
     }
     if (program_args.empty()) {
@@ -225,8 +291,27 @@ int main(int argc, char** argv) {
     rs::ipc::CollectorOptions options;
     options.session_path = output;
     options.overwrite = force;
+    // The session file is created last by Collector::create, and removed again when the run never
+    // starts: no empty session file is left behind.
+    const bool session_existed = fileExists(output);
+    auto removeUnstartedSession = [&] {
+        if (!session_existed || force) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+                ::unlink((output + suffix).c_str());
+            }
+        }
+    };
     auto collector = rs::ipc::Collector::create(options, error);
     if (!collector) {
+        if (!session_existed) {
+            for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+                ::unlink((output + suffix).c_str());
+            }
+            struct stat st {};
+            if (::stat(output.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+                ::unlink(output.c_str());
+            }
+        }
         return fail(error);
     }
     namespace envn = rs::ipc::env;
@@ -236,12 +321,17 @@ int main(int argc, char** argv) {
     env.set(envn::kToken, collector->token());
     env.set(envn::kSpool, collector->spoolPath());
     env.setReplayOptions(replay);
+    env.set(envn::kFollowChildren, follow_children == "no" ? "0" : "1");
     if (preload == "on" || (preload == "auto" && rs::runner::commandUsesHip(program, program_args))) {
         env.prepend("LD_PRELOAD", engine);
     }
-    ::unlink(collector->spoolPath().c_str()); // a stale spool of an earlier run must not be imported
+    for (const auto& stale : spoolFiles(output)) {
+        ::unlink(stale.c_str()); // a stale spool of an earlier run must not be imported
+    }
 
     if (!collector->start()) {
+        collector.reset();
+        removeUnstartedSession();
         return fail("cannot start the collector thread");
     }
     // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
@@ -250,6 +340,8 @@ int main(int argc, char** argv) {
     rs::runner::ProgramLauncher launcher;
     if (!launcher.launch(program, program_args, env, error)) {
         collector->finish(std::chrono::milliseconds(0));
+        collector.reset();
+        removeUnstartedSession();
         return fail(error);
     }
     g_forward_pid = launcher.pid();
@@ -273,29 +365,56 @@ int main(int argc, char** argv) {
     const auto summary = collector->finish(std::chrono::milliseconds(drain_ms));
     collector.reset();
 
+    // Every process's spool (and a legacy single spool): imported into the same session, each frame
+    // attributed to its process through the spool's hello frames.
     std::string spool_note;
-    if (fileExists(options.session_path + ".spool")) {
-        const auto imported = rs::ipc::SpoolImporter::import(options.session_path + ".spool", output);
+    std::vector<rs::ipc::ProcessSummary> processes = summary.processes;
+    bool complete = summary.complete;
+    std::uint64_t imported_events = 0, spool_count = 0, rejected = summary.rejected_frames;
+    for (const auto& spool : spoolFiles(output)) {
+        const auto imported = rs::ipc::SpoolImporter::import(spool, output);
         if (imported.ok) {
-            spool_note = ", " + std::to_string(imported.events_stored) + " events imported from the spool" +
-                         (imported.complete ? " (session now complete)" : "");
-            ::unlink((options.session_path + ".spool").c_str());
+            ++spool_count;
+            imported_events += imported.events_stored;
+            rejected += imported.rejected_frames;
+            processes = imported.processes;
+            complete = imported.complete;
+            ::unlink(spool.c_str());
+            if (!imported.message.empty()) {
+                std::fprintf(stderr, "replayscope-run: %s\n", imported.message.c_str());
+            }
         } else {
-            spool_note = ", spool not imported: " + imported.message;
+            spool_note += ", spool " + spool + " not imported: " + imported.message;
         }
     }
-    std::fprintf(
-        stderr,
-        "replayscope-run: %s: %llu events, %llu dispatches, %s (%s), %llu sequence gaps%s; %s exited with "
-        "status %d\n",
-        output.c_str(), static_cast<unsigned long long>(summary.events_stored),
-        static_cast<unsigned long long>(summary.dispatches), summary.complete ? "complete" : "incomplete",
-        summary.end_reason.c_str(), static_cast<unsigned long long>(summary.gaps), spool_note.c_str(),
-        joinArgs(program_args).c_str(), *status);
+    if (spool_count > 0) {
+        spool_note = ", " + std::to_string(imported_events) + " events imported from " +
+                     std::to_string(spool_count) + " spool file" + (spool_count == 1 ? "" : "s") + spool_note;
+    }
+    std::uint64_t events = 0, dispatches = 0, missing = 0;
+    for (const auto& p : processes) {
+        events += p.events_stored;
+        dispatches += p.dispatches;
+        missing += p.missing;
+    }
+    if (processes.empty()) {
+        events = summary.events_stored;
+        dispatches = summary.dispatches;
+    }
+    std::fprintf(stderr,
+                 "replayscope-run: %s: %zu process%s, %llu events, %llu dispatches, %s (%s), %llu missing "
+                 "events, %llu bad frames%s; %s exited with status %d\n",
+                 output.c_str(), processes.size(), processes.size() == 1 ? "" : "es",
+                 static_cast<unsigned long long>(events), static_cast<unsigned long long>(dispatches),
+                 complete ? "complete" : "incomplete", summary.end_reason.c_str(),
+                 static_cast<unsigned long long>(missing), static_cast<unsigned long long>(rejected),
+                 spool_note.c_str(), joinArgs(program_args).c_str(), *status);
+    printProcesses(processes);
     if (!summary.error.empty()) {
         std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
     }
-    if (!rs::ipc::recordExitStatus(output, *status, launcher.termSignal(), error)) {
+    if (!rs::ipc::recordExitStatus(output, static_cast<std::uint32_t>(launcher.pid()), *status,
+                                   launcher.termSignal(), error)) {
         std::fprintf(stderr, "replayscope-run: %s\n", error.c_str());
     }
     return *status;

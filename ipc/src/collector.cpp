@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdexcept>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -66,15 +69,89 @@ std::string makeSessionToken() {
 
 // ---- SessionSocket ------------------------------------------------------------------------------------
 
-std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
-    std::string base = "/tmp";
+namespace {
+
+constexpr const char* kPidFile = "collector.pid";
+constexpr const char* kDirectoryPrefix = "replayscope-";
+
+/// Removes the non-directory entries of `directory` (a private socket directory), then the directory.
+bool removeSocketDirectory(const std::string& directory) {
+    if (DIR* d = ::opendir(directory.c_str())) {
+        const int dfd = ::dirfd(d);
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..") {
+                ::unlinkat(dfd, name.c_str(), 0); // fails harmlessly for a subdirectory
+            }
+        }
+        ::closedir(d);
+    }
+    return ::rmdir(directory.c_str()) == 0;
+}
+
+/// The pid in `directory`/collector.pid, 0 when there is none or it is not a number.
+pid_t readCollectorPid(const std::string& directory) {
+    const int fd =
+        ::open((directory + "/" + kPidFile).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        return 0;
+    }
+    char text[32] = {};
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0) {
+        return 0;
+    }
+    char* end = nullptr;
+    const long pid = std::strtol(text, &end, 10);
+    return pid > 0 && pid <= INT_MAX && (*end == '\n' || *end == '\0') ? static_cast<pid_t>(pid) : 0;
+}
+
+} // namespace
+
+std::string SessionSocket::baseDirectory() {
     if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg != nullptr && xdg[0] == '/') {
         struct stat st {};
         if (::stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && ::access(xdg, W_OK | X_OK) == 0) {
-            base = xdg;
+            return xdg;
         }
     }
-    std::string templ = base + "/replayscope-XXXXXX";
+    return "/tmp";
+}
+
+std::size_t SessionSocket::removeStaleSocketDirectories(const std::string& base) {
+    std::size_t removed = 0;
+    DIR* d = ::opendir(base.c_str());
+    if (d == nullptr) {
+        return 0;
+    }
+    std::vector<std::string> stale;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.rfind(kDirectoryPrefix, 0) != 0) {
+            continue;
+        }
+        const std::string directory = base + "/" + name;
+        struct stat st {};
+        if (::lstat(directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
+            continue; // not ours, or not a plain directory (a symlink is never followed)
+        }
+        const pid_t pid = readCollectorPid(directory);
+        if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
+            stale.push_back(directory);
+        }
+    }
+    ::closedir(d);
+    for (const auto& directory : stale) {
+        removed += removeSocketDirectory(directory) ? 1 : 0;
+    }
+    return removed;
+}
+
+std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
+    const std::string base = baseDirectory();
+    removeStaleSocketDirectories(base);
+    std::string templ = base + "/" + kDirectoryPrefix + "XXXXXX";
     if (::mkdtemp(templ.data()) == nullptr) {
         error = "cannot create a private socket directory under " + base + ": " + std::strerror(errno);
         return nullptr;
@@ -82,6 +159,19 @@ std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
     std::unique_ptr<SessionSocket> s(new SessionSocket());
     s->directory_ = templ;
     ::chmod(templ.c_str(), 0700);
+    {
+        const std::string pid_path = templ + "/" + kPidFile;
+        const int fd = ::open(pid_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        const std::string text = std::to_string(::getpid()) + "\n";
+        if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+            error = "cannot write " + pid_path + ": " + std::strerror(errno);
+            if (fd >= 0) {
+                ::close(fd);
+            }
+            return nullptr;
+        }
+        ::close(fd);
+    }
     s->path_ = templ + "/session.sock";
     if (s->path_.size() >= sizeof(sockaddr_un::sun_path)) {
         error = "socket path too long: " + s->path_;
@@ -96,7 +186,7 @@ std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path, s->path_.c_str(), s->path_.size() + 1);
     if (::bind(s->fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::listen(s->fd_, 4) != 0) {
+        ::listen(s->fd_, 128) != 0) {
         error = "cannot listen on " + s->path_ + ": " + std::strerror(errno);
         return nullptr;
     }
@@ -107,19 +197,31 @@ SessionSocket::~SessionSocket() {
     if (fd_ >= 0) {
         ::close(fd_);
     }
-    if (!path_.empty()) {
-        ::unlink(path_.c_str());
-    }
     if (!directory_.empty()) {
-        ::rmdir(directory_.c_str());
+        removeSocketDirectory(directory_);
     }
 }
 
 // ---- Collector ----------------------------------------------------------------------------------------
 
+/// One accepted connection: pending until its first frame is a valid Hello with the session token.
+struct Collector::Connection {
+    int fd = -1;
+    pid_t peer_pid = 0; ///< SO_PEERCRED at accept
+    bool authenticated = false;
+    std::int64_t process = 0; ///< store process index once authenticated
+    std::uint32_t pid = 0;    ///< from Hello
+    std::chrono::steady_clock::time_point accepted_at;
+    std::vector<std::uint8_t> partial; ///< bytes of an incomplete frame carried to the next read
+    bool saw_end = false;              ///< its session_end frame arrived
+};
+
 std::unique_ptr<Collector> Collector::create(CollectorOptions options, std::string& error) {
     std::unique_ptr<Collector> c(new Collector());
     c->options_ = std::move(options);
+    if (c->options_.max_payload == 0 || c->options_.max_payload > kMaxPayloadBytes) {
+        c->options_.max_payload = kMaxPayloadBytes;
+    }
     c->socket_ = SessionSocket::create(error);
     if (!c->socket_) {
         return nullptr;
@@ -169,117 +271,218 @@ bool Collector::start() {
     return true;
 }
 
-void Collector::acceptConnection() {
+bool Collector::acceptConnection() {
     const int fd = ::accept4(socket_->fd(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
-        return;
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            // Out of descriptors: give room by dropping the oldest pending connection, and do not spin
+            // on the readable listening socket.
+            for (auto& c : connections_) {
+                if (!c->authenticated && c->fd >= 0) {
+                    ++refused_;
+                    closeConnection(*c, "dropped: out of file descriptors");
+                    break;
+                }
+            }
+            accept_backoff_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+        }
+        return false;
     }
     ucred cred{};
     socklen_t len = sizeof cred;
     if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
         log("refused a connection: SO_PEERCRED failed: " + std::string(std::strerror(errno)));
+        ++refused_;
         ::close(fd);
-        return;
+        return true;
     }
     if (cred.uid != ::geteuid()) {
         log("refused connection from pid " + std::to_string(cred.pid) + ": uid " + std::to_string(cred.uid) +
             " is not the session's uid " + std::to_string(::geteuid()));
+        ++refused_;
         ::close(fd);
-        return;
+        return true;
     }
-    if (had_connection_) {
-        log("refused second connection from pid " + std::to_string(cred.pid) +
-            ": this session already has its target connection (one connection per session)");
+    std::size_t pending = 0;
+    for (const auto& c : connections_) {
+        pending += c->fd >= 0 && !c->authenticated ? 1 : 0;
+    }
+    if (pending >= kMaxPendingConnections) {
+        for (auto& c : connections_) {
+            if (!c->authenticated && c->fd >= 0) {
+                log("dropped pending connection from pid " + std::to_string(c->peer_pid) + ": more than " +
+                    std::to_string(kMaxPendingConnections) + " connections waiting for their hello");
+                ++refused_;
+                closeConnection(*c, "dropped: too many pending connections");
+                break;
+            }
+        }
+    }
+    try {
+        auto c = std::make_unique<Connection>();
+        c->fd = fd;
+        c->peer_pid = cred.pid;
+        c->accepted_at = std::chrono::steady_clock::now();
+        connections_.push_back(std::move(c));
+    } catch (...) {
         ::close(fd);
-        return;
     }
-    had_connection_ = true;
-    accepted_.store(true, std::memory_order_release);
-    connection_ = fd;
-    authenticated_ = false;
-    buffered_ = 0;
+    return true;
 }
 
-void Collector::closeConnection(const std::string& reason) {
-    if (connection_ >= 0) {
-        ::close(connection_);
-        connection_ = -1;
+void Collector::closeConnection(Connection& c, const std::string& reason) {
+    if (c.fd < 0) {
+        return;
     }
-    if (end_reason_.empty()) {
-        end_reason_ = reason;
+    ::close(c.fd);
+    c.fd = -1;
+    c.partial.clear();
+    c.partial.shrink_to_fit();
+    if (c.authenticated) {
+        --authenticated_open_;
+        const bool normal = reason == "session end received";
+        if (!normal && end_reason_.empty()) {
+            end_reason_ = reason; // the first abnormal end; the processes table tells whose
+        }
     }
-    connection_done_.store(true, std::memory_order_release);
 }
 
-bool Collector::consumeFrames() {
+bool Collector::authenticate(Connection& c, const Record& hello) {
+    // Constant-time comparison: the time taken does not tell how many leading characters matched.
+    unsigned char diff = token_.size() == HelloRecord::kTokenBytes ? 0 : 1;
+    for (std::size_t i = 0; i < HelloRecord::kTokenBytes && i < token_.size(); ++i) {
+        diff |= static_cast<unsigned char>(hello.hello.token[i] ^ token_[i]);
+    }
+    if (diff != 0) {
+        log("refused connection from pid " + std::to_string(c.peer_pid) + ": wrong session token");
+        ++refused_;
+        closeConnection(c, "wrong session token");
+        return false;
+    }
+    if (authenticated_open_ >= kMaxAuthenticatedConnections) {
+        log("refused connection from pid " + std::to_string(c.peer_pid) + ": " +
+            std::to_string(kMaxAuthenticatedConnections) + " target connections are open already");
+        ++refused_;
+        closeConnection(c, "too many connections");
+        return false;
+    }
+    const ProcessIdentity identity{hello.hello.instance, hello.hello.pid, hello.hello.ppid};
+    const std::int64_t process = store_->process(identity);
+    if (process <= 0) {
+        log("session file write failed: " + store_->lastError());
+        summary_.error = store_->lastError();
+        closeConnection(c, "session file write failed");
+        return false;
+    }
+    c.authenticated = true;
+    c.process = process;
+    c.pid = hello.hello.pid;
+    ++authenticated_open_;
+    ever_authenticated_.store(true, std::memory_order_release);
+    log("target pid " + std::to_string(hello.hello.pid) + " connected (process " + std::to_string(process) +
+        ", parent pid " + std::to_string(hello.hello.ppid) + ")");
+    return true;
+}
+
+std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open) {
     std::size_t offset = 0;
     Record record;
     FrameHeader header{};
-    while (offset < buffered_) {
+    open = true;
+    while (offset < size) {
         std::size_t frame_bytes = 0;
-        const FrameError err = decodeFrame(buffer_.data() + offset, buffered_ - offset, options_.max_payload,
-                                           record, header, frame_bytes);
+        const FrameError err =
+            decodeFrame(data + offset, size - offset, options_.max_payload, record, header, frame_bytes);
         if (err == FrameError::incomplete) {
             break;
         }
         if (err != FrameError::none) {
-            log("closing connection: " + describe(err, header) + " at stream offset +" +
-                std::to_string(offset) + "; " + std::to_string(store_->eventsStored()) +
-                " events before it are kept");
-            closeConnection("invalid frame: " + describe(err, header));
-            return false;
+            store_->noteRejectedFrame(c.authenticated ? c.process : 0);
+            if (c.authenticated) {
+                log("closing connection of pid " + std::to_string(c.pid) + ": " + describe(err, header) +
+                    " at stream offset +" + std::to_string(offset) + "; the events before it are kept");
+            } else {
+                log("refused connection from pid " + std::to_string(c.peer_pid) + ": " +
+                    describe(err, header));
+                ++refused_;
+            }
+            closeConnection(c, "invalid frame: " + describe(err, header));
+            open = false;
+            return offset;
         }
-        if (!authenticated_) {
+        if (!c.authenticated) {
             if (record.type != EventType::hello) {
-                log("closing connection: the first frame must be hello, got " +
-                    std::string(eventTypeName(record.type)));
-                closeConnection("first frame was not hello");
-                return false;
+                log("refused connection from pid " + std::to_string(c.peer_pid) +
+                    ": the first frame must be hello, got " + std::string(eventTypeName(record.type)));
+                ++refused_;
+                closeConnection(c, "first frame was not hello");
+                open = false;
+                return offset;
             }
-            if (token_.size() != HelloRecord::kTokenBytes ||
-                std::memcmp(record.hello.token, token_.data(), HelloRecord::kTokenBytes) != 0) {
-                log("refused connection from pid " + std::to_string(record.hello.pid) +
-                    ": wrong session token");
-                closeConnection("wrong session token");
-                return false;
+            if (!authenticate(c, record)) {
+                open = false;
+                return offset;
             }
-            authenticated_ = true;
-            summary_.connected = true;
-            log("target pid " + std::to_string(record.hello.pid) + " connected");
         } else if (record.type == EventType::hello) {
-            log("closing connection: unexpected second hello frame");
-            closeConnection("unexpected hello");
-            return false;
+            store_->noteRejectedFrame(c.process);
+            log("closing connection of pid " + std::to_string(c.pid) + ": unexpected second hello frame");
+            closeConnection(c, "unexpected hello");
+            open = false;
+            return offset;
         } else {
-            if (!store_->insert(record)) {
-                log("session file write failed: " + store_->lastError());
-                summary_.error = store_->lastError();
-                closeConnection("session file write failed");
-                return false;
+            const SequenceVerdict verdict = store_->checkSequence(c.process, record.sequence);
+            if (verdict == SequenceVerdict::out_of_window) {
+                store_->noteRejectedFrame(c.process);
+                log("closing connection of pid " + std::to_string(c.pid) + ": " +
+                    std::string(eventTypeName(record.type)) + " frame with sequence " +
+                    std::to_string(record.sequence) +
+                    " is outside the process's sequence window (more than " +
+                    std::to_string(kSequenceWindow) + " past the highest received)");
+                closeConnection(c, "sequence outside the window");
+                open = false;
+                return offset;
             }
-            ++rows_since_commit_;
-            if (record.type == EventType::dispatch) {
-                progress_dispatches_.fetch_add(1, std::memory_order_relaxed);
+            c.saw_end = c.saw_end || record.type == EventType::session_end;
+            if (verdict == SequenceVerdict::fresh) {
+                if (!store_->insert(c.process, record)) {
+                    log("session file write failed: " + store_->lastError());
+                    summary_.error = store_->lastError();
+                    closeConnection(c, "session file write failed");
+                    open = false;
+                    return offset;
+                }
+                ++rows_since_commit_;
+                if (record.type == EventType::dispatch) {
+                    progress_dispatches_.fetch_add(1, std::memory_order_relaxed);
+                }
             }
         }
         offset += frame_bytes;
     }
-    // Keep the partial frame at the start of the (8-aligned) buffer.
-    if (offset > 0) {
-        std::memmove(buffer_.data(), buffer_.data() + offset, buffered_ - offset);
-        buffered_ -= offset;
-    }
-    progress_events_.store(store_->eventsStored(), std::memory_order_relaxed);
-    return true;
+    return offset;
 }
 
-bool Collector::readConnection() {
-    for (int rounds = 0; rounds < 64; ++rounds) {
-        const std::size_t room = buffer_.size() - buffered_;
-        const ssize_t n = ::recv(connection_, buffer_.data() + buffered_, std::min(room, kReadBytes), 0);
+bool Collector::readConnection(Connection& c) {
+    for (int rounds = 0; rounds < 16 && c.fd >= 0; ++rounds) {
+        // The carried partial frame (< header + max payload) first, 8-aligned at the buffer's start.
+        const std::size_t carried = c.partial.size();
+        if (carried > 0) {
+            std::memcpy(buffer_.data(), c.partial.data(), carried);
+        }
+        const std::size_t room = std::min(buffer_.size() - carried, kReadBytes);
+        const ssize_t n = ::recv(c.fd, buffer_.data() + carried, room, 0);
         if (n > 0) {
-            buffered_ += static_cast<std::size_t>(n);
-            if (!consumeFrames()) {
+            const std::size_t size = carried + static_cast<std::size_t>(n);
+            bool open = true;
+            const std::size_t used = consumeFrames(c, buffer_.data(), size, open);
+            progress_events_.store(store_->eventsStored(), std::memory_order_relaxed);
+            if (!open) {
+                return false;
+            }
+            try {
+                c.partial.assign(buffer_.data() + used, buffer_.data() + size);
+            } catch (...) {
+                closeConnection(c, "out of memory");
                 return false;
             }
             if (rows_since_commit_ >= kCommitRows) {
@@ -288,18 +491,23 @@ bool Collector::readConnection() {
             continue;
         }
         if (n == 0) {
-            if (buffered_ > 0) {
+            if (!c.partial.empty()) {
                 FrameHeader header{};
-                std::memcpy(&header, buffer_.data(), std::min(buffered_, kFrameHeaderBytes));
-                log("connection ended inside a frame: truncated frame (" + std::to_string(buffered_) +
-                    " of " +
-                    (buffered_ >= kFrameHeaderBytes ? std::to_string(kFrameHeaderBytes + header.length)
-                                                    : "?") +
-                    " bytes); " + std::to_string(store_->eventsStored()) + " events before it are kept");
-                closeConnection("truncated frame at end of stream");
+                std::memcpy(&header, c.partial.data(), std::min(c.partial.size(), kFrameHeaderBytes));
+                log("connection of pid " + std::to_string(c.authenticated ? c.pid : c.peer_pid) +
+                    " ended inside a frame: truncated frame (" + std::to_string(c.partial.size()) + " of " +
+                    (c.partial.size() >= kFrameHeaderBytes ? std::to_string(kFrameHeaderBytes + header.length)
+                                                           : "?") +
+                    " bytes); the events before it are kept");
+                closeConnection(c, "truncated frame at end of stream");
+            } else if (!c.authenticated) {
+                log("refused connection from pid " + std::to_string(c.peer_pid) +
+                    ": closed before its hello");
+                ++refused_;
+                closeConnection(c, "closed before hello");
             } else {
-                closeConnection(store_->sawSessionEnd() ? "session end received"
-                                                        : "connection closed without session end");
+                closeConnection(c,
+                                c.saw_end ? "session end received" : "connection closed without session end");
             }
             return false;
         }
@@ -310,34 +518,91 @@ bool Collector::readConnection() {
             return true;
         }
         log("connection error: " + std::string(std::strerror(errno)));
-        closeConnection(std::string("connection error: ") + std::strerror(errno));
+        closeConnection(c, std::string("connection error: ") + std::strerror(errno));
         return false;
     }
     return true;
 }
 
-void Collector::run() {
-    while (!stop_.load(std::memory_order_acquire)) {
-        pollfd fds[2] = {{socket_->fd(), POLLIN, 0}, {connection_, POLLIN, 0}};
-        const int nfds = connection_ >= 0 ? 2 : 1;
-        const int rc = ::poll(fds, static_cast<nfds_t>(nfds), 50);
-        if (rc > 0 && (fds[0].revents & POLLIN)) {
-            acceptConnection();
-        }
-        if (rc > 0 && nfds == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            readConnection();
-        }
-        const auto now = std::chrono::steady_clock::now();
-        if (rows_since_commit_ >= kCommitRows ||
-            (rows_since_commit_ > 0 && now - last_commit_ >= kCommitInterval)) {
-            if (!store_->commit()) {
-                log("session file commit failed: " + store_->lastError());
-                summary_.error = store_->lastError();
-            }
-            rows_since_commit_ = 0;
-            last_commit_ = now;
+void Collector::closeExpiredPending() {
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& c : connections_) {
+        if (c->fd >= 0 && !c->authenticated && now - c->accepted_at >= kHelloTimeout) {
+            log("refused connection from pid " + std::to_string(c->peer_pid) + ": no valid hello within " +
+                std::to_string(kHelloTimeout.count()) + " ms");
+            ++refused_;
+            closeConnection(*c, "no hello");
         }
     }
+}
+
+void Collector::commitIfDue(bool force) {
+    const auto now = std::chrono::steady_clock::now();
+    if (rows_since_commit_ >= kCommitRows ||
+        (rows_since_commit_ > 0 && (force || now - last_commit_ >= kCommitInterval))) {
+        if (!store_->commit()) {
+            log("session file commit failed: " + store_->lastError());
+            summary_.error = store_->lastError();
+        }
+        rows_since_commit_ = 0;
+        last_commit_ = now;
+    }
+}
+
+void Collector::run() {
+    std::vector<pollfd> fds;
+    std::vector<Connection*> polled;
+    while (!stop_.load(std::memory_order_acquire)) {
+        fds.clear();
+        polled.clear();
+        const auto now = std::chrono::steady_clock::now();
+        const bool listening = now >= accept_backoff_until_;
+        fds.push_back({listening ? socket_->fd() : -1, POLLIN, 0});
+        for (auto& c : connections_) {
+            if (c->fd >= 0) {
+                fds.push_back({c->fd, POLLIN, 0});
+                polled.push_back(c.get());
+            }
+        }
+        const bool draining = draining_.load(std::memory_order_acquire);
+        const int rc = ::poll(fds.data(), static_cast<nfds_t>(fds.size()), draining ? 5 : 50);
+        bool activity = false;
+        if (rc > 0 && (fds[0].revents & POLLIN)) {
+            // Everything queued on the listening socket, up to a bound per round.
+            for (int i = 0; i < 64 && acceptConnection(); ++i) {
+                activity = true;
+            }
+        }
+        for (std::size_t i = 0; rc > 0 && i < polled.size(); ++i) {
+            if (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) {
+                activity = true;
+                readConnection(*polled[i]);
+                commitIfDue(false);
+            }
+        }
+        closeExpiredPending();
+        // Closed connections leave the list (their process rows stay in the store).
+        connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
+                                          [](const std::unique_ptr<Connection>& c) { return c->fd < 0; }),
+                           connections_.end());
+        commitIfDue(false);
+        if (draining) {
+            // finish(): a pending connection with nothing to read after a quiet round is no target still
+            // on its way (the emitter sends its hello right after connect), so it is closed.
+            if (!activity) {
+                for (auto& c : connections_) {
+                    if (!c->authenticated) {
+                        ++refused_;
+                        log("refused connection from pid " + std::to_string(c->peer_pid) +
+                            ": no hello before the session ended");
+                        closeConnection(*c, "no hello");
+                    }
+                }
+            }
+            idle_.store(!activity && authenticated_open_ == 0, std::memory_order_release);
+        }
+    }
+    commitIfDue(true);
 }
 
 CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
@@ -346,62 +611,126 @@ CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
     }
     finished_ = true;
     if (thread_) {
-        const auto deadline = std::chrono::steady_clock::now() + drain;
-        const auto grace = std::chrono::steady_clock::now() + std::min(drain, std::chrono::milliseconds(200));
-        // Wait for the connection to end; a target that never connected gets a short grace period.
-        while (!connection_done_.load(std::memory_order_acquire) &&
-               std::chrono::steady_clock::now() <
-                   (accepted_.load(std::memory_order_acquire) ? deadline : grace)) {
+        const auto begun = std::chrono::steady_clock::now();
+        const auto deadline = begun + drain;
+        // A run whose target never authenticated still gets a short grace period for its connection.
+        const auto grace = begun + std::min(drain, std::chrono::milliseconds(200));
+        while (!ever_authenticated_.load(std::memory_order_acquire) &&
+               std::chrono::steady_clock::now() < grace) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        draining_.store(true, std::memory_order_release);
+        idle_.store(false, std::memory_order_release);
+        while (!idle_.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         stop_.store(true, std::memory_order_release);
         thread_->join();
         thread_.reset();
     }
-    if (connection_ >= 0) {
-        closeConnection("collector stopped before the connection ended");
+    for (auto& c : connections_) {
+        if (!c->authenticated) {
+            ++refused_;
+        }
+        closeConnection(*c, "collector stopped before the connection ended");
     }
+    connections_.clear();
     if (end_reason_.empty()) {
-        end_reason_ = summary_.connected ? "connection closed without session end" : "no target connected";
+        end_reason_ = ever_authenticated_.load() ? "session end received" : "no target connected";
     }
     if (!store_->finish(end_reason_)) {
         summary_.error = store_->lastError();
         log("session file could not be finalized: " + store_->lastError());
     }
-    summary_.events_stored = store_->eventsStored();
-    summary_.dispatches = progress_dispatches_.load(std::memory_order_relaxed);
+    summary_.processes = store_->processes();
+    summary_.events_stored = store_->committedEvents();
+    summary_.dispatches = 0;
+    summary_.complete = !summary_.processes.empty();
+    for (const auto& p : summary_.processes) {
+        summary_.dispatches += p.dispatches;
+        summary_.complete = summary_.complete && p.complete;
+    }
     summary_.last_sequence = store_->lastSequence();
     summary_.gaps = store_->gaps().size();
-    summary_.complete = store_->sawSessionEnd() && summary_.gaps == 0;
+    summary_.rejected_frames = store_->rejectedFrames();
+    summary_.refused_connections = refused_;
+    summary_.connected = ever_authenticated_.load();
+    if (end_reason_ == "session end received" && !summary_.complete && summary_.connected) {
+        end_reason_ = "session end received, events missing";
+    }
     summary_.end_reason = end_reason_;
     progress_events_.store(summary_.events_stored, std::memory_order_relaxed);
+    progress_dispatches_.store(summary_.dispatches, std::memory_order_relaxed);
     store_.reset();
     return summary_;
 }
 
 // ---- SpoolImporter ------------------------------------------------------------------------------------
 
-SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
-    Result result;
-    const int fd = ::open(spool_path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        result.message = spool_path + ": cannot open: " + std::strerror(errno);
-        return result;
+namespace {
+
+/// Reads the whole regular file `path` into `data`; refuses anything else before reading it.
+bool readRegularFile(const std::string& path, std::vector<std::uint8_t>& data, std::string& error) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        error = path + ": cannot open: " + std::strerror(errno);
+        return false;
     }
-    std::vector<std::uint8_t> data;
-    {
+    if (!S_ISREG(st.st_mode)) {
+        error = path + ": not a regular file (" +
+                (S_ISFIFO(st.st_mode)                         ? "a FIFO"
+                 : S_ISDIR(st.st_mode)                        ? "a directory"
+                 : S_ISSOCK(st.st_mode)                       ? "a socket"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                              : "a special file") +
+                "): refused";
+        return false;
+    }
+    // O_NONBLOCK: even if the path was swapped for a FIFO since the stat, open does not wait for a writer.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        error = path + ": cannot open: " + std::strerror(errno);
+        return false;
+    }
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        error = path + ": not a regular file: refused";
+        return false;
+    }
+    try {
+        data.reserve(static_cast<std::size_t>(st.st_size));
         std::uint8_t chunk[1 << 16];
         for (;;) {
             const ssize_t n = ::read(fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR) {
                 continue;
             }
-            if (n <= 0) {
+            if (n < 0) {
+                error = path + ": read failed: " + std::strerror(errno);
+                ::close(fd);
+                return false;
+            }
+            if (n == 0) {
                 break;
             }
             data.insert(data.end(), chunk, chunk + n);
         }
+    } catch (const std::bad_alloc&) {
         ::close(fd);
+        error = path + ": too large to read into memory";
+        return false;
+    }
+    ::close(fd);
+    return true;
+}
+
+} // namespace
+
+SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
+    Result result;
+    std::vector<std::uint8_t> data;
+    if (!readRegularFile(spool_path, data, result.message)) {
+        return result;
     }
     std::string error;
     auto store = SessionStore::open(session_path, SessionStore::Mode::append, error);
@@ -409,33 +738,101 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         result.message = error;
         return result;
     }
+    const std::uint64_t stored_before = store->eventsStored();
+    // Frames before the first Hello (spools of protocol 1-3): the session's first process.
+    std::int64_t process = 0;
+    auto defaultProcess = [&]() -> std::int64_t {
+        const auto known = store->processes();
+        return store->process(known.empty() ? ProcessIdentity{} : known.front().identity);
+    };
     std::size_t offset = 0;
     Record record;
     FrameHeader header{};
+    std::uint64_t rows_since_commit = 0;
+    std::string first_rejection;
     while (offset < data.size()) {
         std::size_t frame_bytes = 0;
         const FrameError err = decodeFrame(data.data() + offset, data.size() - offset, kMaxPayloadBytes,
                                            record, header, frame_bytes);
+        const bool skippable = err == FrameError::invalid_payload || err == FrameError::unknown_type ||
+                               err == FrameError::bad_header;
+        if (err != FrameError::none && skippable &&
+            data.size() - offset >= kFrameHeaderBytes + static_cast<std::size_t>(header.length)) {
+            // The header frames it: skip this frame, count it, go on with the next.
+            store->noteRejectedFrame(process);
+            ++result.rejected_frames;
+            if (first_rejection.empty()) {
+                first_rejection = describe(err, header) + " at offset " + std::to_string(offset);
+            }
+            offset += kFrameHeaderBytes + header.length;
+            continue;
+        }
         if (err != FrameError::none) {
             result.message = spool_path + ": " + describe(err, header) + " at offset " +
                              std::to_string(offset) + "; import stopped there, " +
                              std::to_string(result.frames_read) + " frames before it imported";
             break;
         }
-        if (!store->insert(record)) {
+        offset += frame_bytes;
+        if (record.type == EventType::hello) {
+            process = store->process({record.hello.instance, record.hello.pid, record.hello.ppid});
+            if (process <= 0) {
+                result.message = session_path + ": " + store->lastError();
+                return result;
+            }
+            continue;
+        }
+        ++result.frames_read;
+        if (process == 0) {
+            process = defaultProcess();
+            if (process <= 0) {
+                result.message = session_path + ": " + store->lastError();
+                return result;
+            }
+        }
+        const SequenceVerdict verdict = store->checkSequence(process, record.sequence);
+        if (verdict == SequenceVerdict::out_of_window) {
+            store->noteRejectedFrame(process);
+            ++result.rejected_frames;
+            if (first_rejection.empty()) {
+                first_rejection = std::string(eventTypeName(record.type)) + " frame with sequence " +
+                                  std::to_string(record.sequence) +
+                                  " outside its process's window at offset " +
+                                  std::to_string(offset - frame_bytes);
+            }
+            continue;
+        }
+        if (verdict == SequenceVerdict::duplicate) {
+            continue;
+        }
+        if (!store->insert(process, record)) {
             result.message = session_path + ": " + store->lastError();
             return result;
         }
-        ++result.frames_read;
-        offset += frame_bytes;
+        if (++rows_since_commit >= kCommitRows) {
+            if (!store->commit()) {
+                result.message = session_path + ": " + store->lastError();
+                return result;
+            }
+            rows_since_commit = 0;
+        }
     }
-    result.events_stored = store->eventsStored();
-    if (!store->finish(store->sawSessionEnd() ? "session end received"
-                                              : "connection closed without session end")) {
+    if (result.rejected_frames > 0) {
+        const std::string note = spool_path + ": " + std::to_string(result.rejected_frames) +
+                                 " bad frame(s) skipped (first: " + first_rejection + ")";
+        result.message = result.message.empty() ? note : note + "; " + result.message;
+    }
+    if (!store->finish(store->allProcessesEnded() ? "session end received"
+                                                  : "connection closed without session end")) {
         result.message = session_path + ": " + store->lastError();
         return result;
     }
-    result.complete = store->sawSessionEnd() && store->gaps().empty();
+    result.events_stored = store->committedEvents() - std::min(store->committedEvents(), stored_before);
+    result.processes = store->processes();
+    result.complete = !result.processes.empty();
+    for (const auto& p : result.processes) {
+        result.complete = result.complete && p.complete;
+    }
     result.ok = true;
     return result;
 }

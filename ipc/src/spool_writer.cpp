@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,19 +42,21 @@ bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexce
     if (!openLocked()) {
         return false;
     }
-    if (!hello_frame_.empty()) {
-        struct stat st {};
-        const bool other_writer =
-            end_after_last_write_ < 0 || (::fstat(fd_, &st) == 0 && st.st_size != end_after_last_write_);
-        if (other_writer && !writeAllLocked(hello_frame_.data(), hello_frame_.size())) {
-            return false;
-        }
+    if (hello_frame_.empty()) {
+        return writeAllLocked(data, size);
     }
-    const bool ok = writeAllLocked(data, size);
-    if (!hello_frame_.empty()) {
-        struct stat st {};
-        end_after_last_write_ = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
+    // Another writer of the same file (another process given the same path) may append between our
+    // writes: under an exclusive flock, the file's size tells whether it did, and then our hello goes
+    // first again, so that the importer attributes the frames that follow to us.
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
+    struct stat st {};
+    const bool other_writer =
+        end_after_last_write_ < 0 || (::fstat(fd_, &st) == 0 && st.st_size != end_after_last_write_);
+    bool ok = !other_writer || writeAllLocked(hello_frame_.data(), hello_frame_.size());
+    ok = ok && writeAllLocked(data, size);
+    end_after_last_write_ = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
+    ::flock(fd_, LOCK_UN);
     return ok;
 }
 

@@ -201,6 +201,15 @@ inline std::vector<std::uint8_t> frames(const std::vector<rs::ipc::Record>& reco
     return out;
 }
 
+/// A spool path as the emitter of this process opens it: "%p" replaced by getpid().
+inline std::string expandSpool(std::string path) {
+    const std::string pid = std::to_string(::getpid());
+    for (auto at = path.find("%p"); at != std::string::npos; at = path.find("%p", at + pid.size())) {
+        path.replace(at, 2, pid);
+    }
+    return path;
+}
+
 inline rs::ipc::Record helloRecord(const std::string& token) {
     rs::ipc::Record r{};
     r.type = rs::ipc::EventType::hello;

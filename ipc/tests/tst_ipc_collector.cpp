@@ -109,7 +109,7 @@ class CollectorTest : public QObject {
         QVERIFY(db.ok());
         QCOMPARE(db.integer("PRAGMA application_id"), kSessionApplicationId);
         QCOMPARE(db.integer("PRAGMA user_version"), kSessionFormatVersion);
-        QCOMPARE(db.text("PRAGMA journal_mode"), QString("wal"));
+        QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete")); // finished: one self-contained file
         auto str = [&](const char* column) {
             return db.text(std::string("SELECT s.text FROM session JOIN strings s ON s.id = session.") +
                            column);
@@ -248,7 +248,8 @@ class CollectorTest : public QObject {
         QCOMPARE(stats.sent + stats.spooled, stats.accepted);
         auto summary = collector->finish(std::chrono::seconds(10));
         if (stats.spooled > 0) { // queue overflow: the rest is in the spool, imported as replayscope-run does
-            const auto imported = SpoolImporter::import(collector->spoolPath(), session);
+            const auto imported =
+                SpoolImporter::import(rs::test::expandSpool(collector->spoolPath()), session);
             QVERIFY2(imported.ok, imported.message.c_str());
             QCOMPARE(imported.events_stored, stats.spooled);
         } else {

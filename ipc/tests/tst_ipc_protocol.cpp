@@ -22,6 +22,8 @@ std::vector<Record> everyType() {
     v.back().sequence = 0;
     v.back().timestamp_ns = 0;
     v.back().hello.pid = 77;
+    v.back().hello.ppid = 76;
+    v.back().hello.instance = 0x8000'0000'dead'beefull;
     v.back().hello.protocol_version = kProtocolVersion;
     add(EventType::session_start).session_start = {1234, kProtocolVersion, 99'000'000'000ull, 1, 2, 3, 4, 5};
     auto& s = add(EventType::string).string;
@@ -65,6 +67,7 @@ std::vector<Record> everyType() {
     }
     e.spooled = 5;
     e.last_sequence = 17;
+    e.exit_status = 3;
     return v;
 }
 
@@ -153,6 +156,46 @@ class ProtocolTest : public QObject {
         QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QCOMPARE(r.allocation.api, AllocationApi::vmem_map);
         QVERIFY(recordsEqual(rec, r));
+    }
+
+    /// Protocol 4: Hello names the process (ppid, instance), SessionEnd carries the exit status; frames
+    /// without these fields (protocol 3 and older) decode as ppid 0, instance 0 and exit status -1.
+    void processIdentityRoundTrips() {
+        Record hello{};
+        hello.type = EventType::hello;
+        std::memset(hello.hello.token, 'b', HelloRecord::kTokenBytes);
+        hello.hello.pid = 100;
+        hello.hello.ppid = 99;
+        hello.hello.instance = 0xfedc'ba98'7654'3210ull;
+        hello.hello.protocol_version = kProtocolVersion;
+        Record end{};
+        end.type = EventType::session_end;
+        end.sequence = 12;
+        end.session_end.exit_status = 255;
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        auto bytes = rs::test::frames({hello});
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(r.hello.ppid, 99u);
+        QCOMPARE(r.hello.instance, 0xfedc'ba98'7654'3210ull);
+        Record other = hello;
+        other.hello.instance = 1;
+        QVERIFY(!recordsEqual(hello, other));
+        bytes = rs::test::frames({end});
+        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(r.session_end.exit_status, 255);
+        // A protocol-3 sender wrote neither field: the payload is the one of the defaults.
+        hello.hello.ppid = 0;
+        hello.hello.instance = 0;
+        end.session_end.exit_status = -1;
+        for (Record* old : {&hello, &end}) {
+            bytes = rs::test::frames({*old});
+            bytes[4] = 3; // header version 3
+            QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+            QVERIFY(recordsEqual(r, *old));
+        }
+        QCOMPARE(r.session_end.exit_status, -1);
     }
 
     /// Protocol-1 frames (an older spool) still decode: a Pass without fidelity reads as "not checked";

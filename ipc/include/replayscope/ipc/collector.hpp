@@ -1,10 +1,13 @@
-// The collector: receives one target's event stream over a private Unix-domain socket and writes it to
-// a session file. Qt-free. One thread does everything after start(): it polls the listening socket and
-// the connection, authenticates (SO_PEERCRED same uid + session token in the first frame), verifies
-// every frame and writes the rows (SessionStore), committing every ~10k rows or ~200 ms.
+// The collector: receives the event streams of every instrumented process of a run over a private
+// Unix-domain socket and writes them into one session file. Qt-free. One thread does everything after
+// start(): it polls the listening socket and every connection, authenticates each (SO_PEERCRED same uid
+// at accept, then the session token in its first frame: until then a connection is *pending* and counts
+// for nothing), verifies every frame and its sequence number against its process's sequence space, and
+// writes the rows (SessionStore), committing every ~10k rows or ~200 ms. docs/session-pipeline.md.
 #pragma once
 
 #include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/session_store.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -25,13 +28,22 @@ using LogFunction = std::function<void(const std::string&)>;
 /// std::runtime_error when no randomness can be had.
 std::string makeSessionToken();
 
-/// The listening socket `session.sock` in a fresh private directory (mkdtemp, mode 0700) under
-/// $XDG_RUNTIME_DIR, or under /tmp when that is unset or unusable. No abstract namespace. The socket
-/// and the directory are removed by the destructor.
+/// The listening socket `session.sock` in a fresh private directory `replayscope-XXXXXX` (mkdtemp, mode
+/// 0700) under $XDG_RUNTIME_DIR, or under /tmp when that is unset or unusable. No abstract namespace.
+/// The directory also holds `collector.pid` (the pid of the process that created it) and whatever the
+/// engines put there (the follow-children claim). The destructor removes the directory and its files.
 class SessionSocket {
   public:
-    /// Returns null with `error` set when the directory or the socket cannot be created.
+    /// First removes stale directories (removeStaleSocketDirectories), then creates the directory, the
+    /// pid file and the socket. Returns null with `error` set when they cannot be created.
     static std::unique_ptr<SessionSocket> create(std::string& error);
+    /// Removes every `replayscope-*` directory directly under `base` that belongs to this uid and whose
+    /// `collector.pid` names a process that no longer exists (a killed collector's leftovers), with its
+    /// files. Directories without a pid file, of another uid, or of a live collector are left. Returns
+    /// how many were removed.
+    static std::size_t removeStaleSocketDirectories(const std::string& base);
+    /// The base directory create() uses ($XDG_RUNTIME_DIR when usable, else /tmp).
+    static std::string baseDirectory();
     ~SessionSocket();
     SessionSocket(const SessionSocket&) = delete;
     SessionSocket& operator=(const SessionSocket&) = delete;
@@ -45,8 +57,6 @@ class SessionSocket {
     int fd_ = -1;
 };
 
-class SessionStore;
-
 struct CollectorOptions {
     std::string session_path;
     bool overwrite = false;                       ///< replace an existing session file instead of refusing
@@ -54,17 +64,27 @@ struct CollectorOptions {
     std::uint32_t max_payload = kMaxPayloadBytes; ///< frames announcing more are refused
 };
 
-/// What the collector saw; returned by finish().
+/// What the collector saw; returned by finish(). Counts are of committed rows (what the file holds).
 struct CollectorSummary {
     std::uint64_t events_stored = 0;
     std::uint64_t dispatches = 0;
-    std::uint64_t last_sequence = 0;
-    std::uint64_t gaps = 0; ///< missing sequence ranges
-    bool connected = false; ///< a target authenticated
-    bool complete = false;  ///< session_end received and no gap
+    std::uint64_t last_sequence = 0;       ///< highest sequence of any process
+    std::uint64_t gaps = 0;                ///< missing sequence ranges, every process
+    std::uint64_t rejected_frames = 0;     ///< bad frames (connection closed), every process and pending ones
+    std::uint64_t refused_connections = 0; ///< pending connections closed: wrong token, silent, bad uid...
+    bool connected = false;                ///< at least one target process authenticated
+    bool complete = false;                 ///< at least one process, and every process complete
     std::string end_reason; ///< e.g. "session end received", "connection closed without session end"
     std::string error;      ///< set when the session file could not be written
+    std::vector<ProcessSummary> processes; ///< every process of the session, in process order
 };
+
+/// Connection limits of the collector.
+inline constexpr std::size_t kMaxAuthenticatedConnections = 1024;
+/// Pending (not yet authenticated) connections kept; the oldest is dropped when one more arrives.
+inline constexpr std::size_t kMaxPendingConnections = 64;
+/// A pending connection that has not sent a valid Hello within this time is closed.
+inline constexpr std::chrono::milliseconds kHelloTimeout{2000};
 
 class Collector {
   public:
@@ -77,14 +97,15 @@ class Collector {
 
     const std::string& socketPath() const noexcept;
     const std::string& token() const noexcept { return token_; }
-    /// Suggested spool path for the target: the session path + ".spool".
-    std::string spoolPath() const { return options_.session_path + ".spool"; }
+    /// Spool path for the targets: the session path + ".spool.%p" (each emitter replaces %p by its pid).
+    std::string spoolPath() const { return options_.session_path + ".spool.%p"; }
 
     /// Starts the collector thread. False when it could not be started.
     bool start();
-    /// Waits up to `drain` for the connection to end (the target gone), then stops: closes any
-    /// connection, marks the session complete or incomplete, records gaps and counts, builds indexes.
-    /// Idempotent (later calls return the same summary).
+    /// Waits up to `drain` for every authenticated connection to end (what is already queued on the
+    /// listening socket or in a pending connection is still read), then stops: closes pending ones and
+    /// any connection left, marks every process and the session complete or incomplete, records gaps and
+    /// counts, builds indexes. Idempotent (later calls return the same summary).
     CollectorSummary finish(std::chrono::milliseconds drain);
 
     /// Events stored so far (relaxed; for progress lines).
@@ -94,29 +115,38 @@ class Collector {
     }
 
   private:
+    struct Connection;
     Collector() = default;
     void run();
     void log(const std::string& line) const;
-    void acceptConnection();
-    bool readConnection(); // false when the connection ended
-    void closeConnection(const std::string& reason);
-    bool consumeFrames();
+    /// Accepts one queued connection; false when none was queued (or accept failed).
+    bool acceptConnection();
+    /// Reads what `c` has; false when the connection ended (then closed).
+    bool readConnection(Connection& c);
+    void closeConnection(Connection& c, const std::string& reason);
+    /// Decodes and stores the complete frames in `data`; returns the bytes consumed, or false (through
+    /// `open`) when the connection must close.
+    std::size_t consumeFrames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open);
+    bool authenticate(Connection& c, const Record& hello);
+    void closeExpiredPending();
+    void commitIfDue(bool force);
 
     CollectorOptions options_;
     std::unique_ptr<SessionSocket> socket_;
     std::unique_ptr<SessionStore> store_;
     std::string token_;
-    int connection_ = -1;
-    bool authenticated_ = false;
-    bool had_connection_ = false;
-    std::string end_reason_;
+    std::vector<std::unique_ptr<Connection>> connections_; ///< pending and authenticated, oldest first
+    std::size_t authenticated_open_ = 0;
+    std::string end_reason_; ///< first abnormal end of a connection, or empty
     std::vector<std::uint8_t> buffer_;
-    std::size_t buffered_ = 0;
     std::uint64_t rows_since_commit_ = 0;
+    std::uint64_t refused_ = 0;
     std::chrono::steady_clock::time_point last_commit_;
+    std::chrono::steady_clock::time_point accept_backoff_until_;
     std::atomic<bool> stop_{false};
-    std::atomic<bool> connection_done_{false};
-    std::atomic<bool> accepted_{false};
+    std::atomic<bool> draining_{false}; ///< finish() has begun: read what is queued, then idle
+    std::atomic<bool> idle_{false};     ///< nothing queued or pending, no authenticated connection open
+    std::atomic<bool> ever_authenticated_{false};
     std::atomic<std::uint64_t> progress_events_{0}, progress_dispatches_{0};
     std::unique_ptr<std::thread> thread_;
     bool finished_ = false;
@@ -124,17 +154,25 @@ class Collector {
 };
 
 /// Ingests a spool file into a session file (appending to an existing session, or creating one).
-/// Frames are verified as on the socket; a truncated last frame (writer killed) or an invalid frame
-/// stops the import there with a message, keeping everything before. Events already stored (same
-/// sequence) are skipped, so importing twice is harmless.
+/// A spool that is not a regular file (FIFO, device, directory, socket) is refused before it is opened
+/// for reading. Frames after a Hello frame belong to the process that Hello names (protocol 4); frames
+/// before any Hello (older spools) to the session's first process (a new process with instance 0 when
+/// the session has none). A frame whose header is readable but whose payload is invalid, whose header
+/// fields break the rules, or whose sequence is outside its process's window is skipped and counted
+/// (rejected_frames); a framing error (bad magic, version, length, or a truncated last frame: writer
+/// killed) stops the import there with a message, keeping everything before. Events already stored
+/// (same process and sequence) are skipped, so importing twice is harmless. Ends with
+/// SessionStore::finish (the file in journal_mode=DELETE).
 class SpoolImporter {
   public:
     struct Result {
         bool ok = false;
-        std::uint64_t frames_read = 0;
-        std::uint64_t events_stored = 0; ///< newly stored
-        bool complete = false;           ///< the session is complete after the import
-        std::string message;             ///< error, or a note about a truncated tail
+        std::uint64_t frames_read = 0;         ///< event frames decoded (Hello frames not counted)
+        std::uint64_t events_stored = 0;       ///< newly stored
+        std::uint64_t rejected_frames = 0;     ///< skipped as bad (see above)
+        bool complete = false;                 ///< the session is complete after the import
+        std::string message;                   ///< error, or notes about skipped frames or a truncated tail
+        std::vector<ProcessSummary> processes; ///< every process of the session after the import
     };
     static Result import(const std::string& spool_path, const std::string& session_path);
 };

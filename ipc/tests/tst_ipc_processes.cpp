@@ -1,0 +1,540 @@
+// Processes as a dimension of the session pipeline: several emitters (threads of this process, and
+// separate processes) into one collector, clients that connect before the target with a wrong token or
+// say nothing, frames whose sequence number lies far outside the sender's window (live and in a spool),
+// special files given as a spool, and the socket directory a killed collector leaves.
+#include "test_support.hpp"
+
+#include "replayscope/ipc/session_store.hpp"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <map>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <thread>
+
+using namespace rs::ipc;
+using rs::test::SessionDb;
+
+namespace {
+
+/// A raw client socket connected to `path` (blocking), or -1.
+int connectTo(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        return -1;
+    }
+    return fd;
+}
+
+bool sendBytes(int fd, const std::vector<std::uint8_t>& bytes) {
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const ssize_t n = ::send(fd, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
+        if (n <= 0) {
+            return false;
+        }
+        at += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+/// True when the peer closed `fd` within `timeout_ms` (recv returns 0 or an error).
+bool closedByPeer(int fd, int timeout_ms) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, timeout_ms) <= 0) {
+        return false;
+    }
+    char c;
+    return ::recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+Record hello(const std::string& token, std::uint64_t instance, std::uint32_t pid) {
+    Record r = rs::test::helloRecord(token);
+    r.hello.instance = instance;
+    r.hello.pid = pid;
+    r.hello.ppid = 1;
+    return r;
+}
+
+/// Emits session_start and `n` dispatches through `e`, then stops it.
+void emitDispatches(Emitter& e, std::uint64_t n, const std::string& command) {
+    e.emitSessionStart("/bin/test", command, "host", "test", "");
+    for (std::uint64_t i = 1; i <= n; ++i) {
+        e.emitEvent(DispatchRecord{
+            i, 1, 2, 3, 0, {static_cast<std::uint32_t>(i), 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+    }
+    e.stop(std::chrono::seconds(20), 0, 0);
+}
+
+/// Per-process rows of the session: pid -> (dispatches, events_stored, complete).
+struct ProcessRow {
+    long long dispatches, events, complete, missing;
+};
+
+std::map<long long, ProcessRow> processRows(const SessionDb& db) {
+    std::map<long long, ProcessRow> rows;
+    for (const auto& r :
+         db.query("SELECT p.pid, (SELECT count(*) FROM dispatches d WHERE d.process = p.process), "
+                  "p.events_stored, p.complete, p.missing_events FROM processes p")) {
+        rows[r[0].toLongLong()] = {r[1].toLongLong(), r[2].toLongLong(), r[3].toLongLong(),
+                                   r[4].toLongLong()};
+    }
+    return rows;
+}
+
+/// A spool of one emitter (socket-less) with `n` dispatches; returns its path.
+std::string writeSpool(const QTemporaryDir& dir, const std::string& name, std::uint64_t n) {
+    const std::string spool = (dir.path() + "/" + QString::fromStdString(name)).toStdString();
+    Emitter e;
+    if (!e.start({std::string(), std::string(), spool, 64})) {
+        return {};
+    }
+    emitDispatches(e, n, name);
+    return spool;
+}
+
+/// Byte offsets of every frame in `bytes`.
+std::vector<std::size_t> frameOffsets(const std::vector<std::uint8_t>& bytes) {
+    std::vector<std::size_t> offsets;
+    for (std::size_t at = 0; at + kFrameHeaderBytes <= bytes.size();) {
+        FrameHeader h{};
+        std::memcpy(&h, bytes.data() + at, kFrameHeaderBytes);
+        offsets.push_back(at);
+        at += kFrameHeaderBytes + h.length;
+    }
+    return offsets;
+}
+
+std::vector<std::uint8_t> readFile(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray data = f.readAll();
+    return {data.begin(), data.end()};
+}
+
+bool writeFile(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    QFile f(QString::fromStdString(path));
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size())) ==
+               static_cast<qint64>(bytes.size());
+}
+
+long maxRssKb() {
+    rusage usage{};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+} // namespace
+
+class ProcessesTest : public QObject {
+    Q_OBJECT
+  private slots:
+    /// A same-uid client with a wrong token, and one that stays silent, connect before the target: they
+    /// take no slot, the target's emitter loses nothing, and finish() is not delayed by them.
+    void earlyClientsCostTheTargetNothing() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/early.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        const int wrong = connectTo(collector->socketPath());
+        const int silent = connectTo(collector->socketPath());
+        QVERIFY(wrong >= 0 && silent >= 0);
+        QVERIFY(sendBytes(wrong, rs::test::frames({hello(std::string(64, 'f'), 77, 777)})));
+        Emitter e;
+        const std::string spool = (dir.path() + "/early.spool").toStdString();
+        QVERIFY(e.start({collector->socketPath(), collector->token(), spool, 1 << 16}));
+        emitDispatches(e, 200000, "target");
+        const auto stats = e.stats();
+        QCOMPARE(stats.lost, 0u);
+        QCOMPARE(stats.sent + stats.spooled, stats.accepted);
+        QVERIFY(stats.sent > 0); // the target's connection was served, not refused
+        QVERIFY(closedByPeer(wrong, 2000));
+        QElapsedTimer timer;
+        timer.start();
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(summary.processes.size(), std::size_t{1});
+        QCOMPARE(summary.processes[0].identity.instance, e.instance());
+        QCOMPARE(summary.refused_connections, 2u);
+        if (stats.spooled > 0) { // queue overflow (a slow machine): the rest is in the spool
+            const auto imported = SpoolImporter::import(spool, session);
+            QVERIFY2(imported.ok, imported.message.c_str());
+            QCOMPARE(imported.events_stored, stats.spooled);
+            QVERIFY(imported.complete);
+        } else {
+            QVERIFY(summary.complete);
+            QCOMPARE(summary.events_stored, stats.accepted);
+            QCOMPARE(summary.processes[0].dispatches, 200000u);
+        }
+        QVERIFY(log.contains("wrong session token"));
+        QVERIFY(closedByPeer(silent, 1000));
+        ::close(wrong);
+        ::close(silent);
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 200000);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes"), 1);
+        QCOMPARE(db.integer("SELECT complete FROM session"), 1);
+    }
+
+    /// A silent client is closed after kHelloTimeout even while the session goes on.
+    void silentClientClosedAfterTwoSeconds() {
+        QTemporaryDir dir;
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create(
+            {(dir.path() + "/silent.rsdb").toStdString(), false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        const int silent = connectTo(collector->socketPath());
+        QVERIFY(silent >= 0);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(closedByPeer(silent, 5000));
+        QVERIFY2(timer.elapsed() >= 1900 && timer.elapsed() < 4000,
+                 qPrintable(QString::number(timer.elapsed())));
+        ::close(silent);
+        QVERIFY(log.contains("no valid hello"));
+        const auto summary = collector->finish(std::chrono::seconds(1));
+        QVERIFY(!summary.connected);
+        QCOMPARE(summary.processes.size(), std::size_t{0});
+    }
+
+    /// Two and three emitters at once (sequence numbers overlap: each counts from 1), of different sizes,
+    /// into one collector: every event of every process stored under its process, counts equal, the
+    /// session complete.
+    void concurrentEmittersEachRecorded_data() {
+        QTest::addColumn<QList<int>>("sizes");
+        QTest::newRow("two") << QList<int>{1000, 3000};
+        QTest::newRow("three") << QList<int>{1000, 30000, 300};
+    }
+    void concurrentEmittersEachRecorded() {
+        QFETCH(QList<int>, sizes);
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/many.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        std::vector<std::unique_ptr<Emitter>> emitters;
+        std::vector<std::thread> threads;
+        for (int i = 0; i < sizes.size(); ++i) {
+            emitters.push_back(std::make_unique<Emitter>());
+            QVERIFY(emitters.back()->start({collector->socketPath(), collector->token(),
+                                            (dir.path() + "/e" + QString::number(i) + ".spool").toStdString(),
+                                            1 << 16}));
+        }
+        for (int i = 0; i < sizes.size(); ++i) {
+            threads.emplace_back(
+                [&, i] { emitDispatches(*emitters[i], sizes[i], "emitter " + std::to_string(i)); });
+        }
+        for (auto& t : threads) {
+            t.join();
+        }
+        auto summary = collector->finish(std::chrono::seconds(10));
+        for (int i = 0; i < sizes.size(); ++i) {
+            QCOMPARE(emitters[i]->stats().lost, 0u);
+            if (emitters[i]->stats().spooled > 0) { // queue overflow: imported as replayscope-run does
+                const auto imported = SpoolImporter::import(
+                    (dir.path() + "/e" + QString::number(i) + ".spool").toStdString(), session);
+                QVERIFY2(imported.ok, imported.message.c_str());
+            }
+        }
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes"), static_cast<long long>(sizes.size()));
+        QCOMPARE(db.integer("SELECT count(DISTINCT instance) FROM processes"),
+                 static_cast<long long>(sizes.size()));
+        for (int i = 0; i < sizes.size(); ++i) {
+            const std::string where =
+                " WHERE instance = " + std::to_string(static_cast<long long>(emitters[i]->instance()));
+            QCOMPARE(
+                db.integer("SELECT count(*) FROM dispatches WHERE process = (SELECT process FROM processes" +
+                           where + ")"),
+                static_cast<long long>(sizes[i]));
+            // session_start, one string per interned text (5), the dispatches, session_end.
+            QCOMPARE(db.integer("SELECT events_stored FROM processes" + where),
+                     static_cast<long long>(emitters[i]->stats().accepted));
+            QCOMPARE(db.integer("SELECT complete FROM processes" + where), 1);
+            QCOMPARE(db.integer("SELECT missing_events FROM processes" + where), 0);
+            QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE name = 'dispatch' AND process = "
+                                "(SELECT process FROM processes" +
+                                where + ")"),
+                     static_cast<long long>(sizes[i]));
+        }
+        QCOMPARE(db.integer("SELECT complete FROM session"), 1);
+        QCOMPARE(db.integer("SELECT process_count FROM session"), static_cast<long long>(sizes.size()));
+        if (std::none_of(emitters.begin(), emitters.end(),
+                         [](const auto& e) { return e->stats().spooled > 0; })) {
+            QVERIFY(summary.complete);
+            QCOMPARE(summary.processes.size(), static_cast<std::size_t>(sizes.size()));
+        }
+    }
+
+    /// Separate processes (the crash-test sender, started twice at once) into one collector.
+    void separateProcessesEachRecorded() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/procs.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        const std::vector<std::string> env{"REPLAYSCOPE_SOCKET=" + collector->socketPath(),
+                                           "REPLAYSCOPE_TOKEN=" + collector->token(),
+                                           "REPLAYSCOPE_SPOOL=" + (dir.path() + "/p.spool.%p").toStdString()};
+        rs::test::ChildProcess a, b;
+        QVERIFY(a.start(RS_TEST_SENDER, {"2000", "0"}, env));
+        QVERIFY(b.start(RS_TEST_SENDER, {"7000", "0"}, env));
+        a.readAll(20000);
+        b.readAll(20000);
+        QCOMPARE(a.wait(), 0);
+        QCOMPARE(b.wait(), 0);
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        for (const QString& spool : QDir(dir.path()).entryList({"p.spool.*"})) {
+            QVERIFY(SpoolImporter::import((dir.path() + "/" + spool).toStdString(), session).ok);
+        }
+        SessionDb db(session);
+        const auto rows = processRows(db);
+        QCOMPARE(rows.size(), std::size_t{2});
+        QCOMPARE(rows.at(a.pid()).dispatches, 2000);
+        QCOMPARE(rows.at(b.pid()).dispatches, 7000);
+        QCOMPARE(rows.at(a.pid()).complete, 1);
+        QCOMPARE(rows.at(b.pid()).complete, 1);
+        QCOMPARE(db.integer("SELECT complete FROM session"), 1);
+        QCOMPARE(
+            db.integer("SELECT count(*) FROM processes WHERE parent_pid = " + std::to_string(::getpid())), 2);
+        QVERIFY(summary.connected);
+    }
+
+    /// A live frame whose sequence is 2^62 (a bad header) or 2^34 (beyond the window) closes only its
+    /// connection: counted as rejected, the events before it kept, the other process unharmed.
+    void outOfWindowSequenceClosesOnlyItsConnection_data() {
+        QTest::addColumn<quint64>("sequence");
+        QTest::newRow("2^62") << (quint64{1} << 62);
+        QTest::newRow("2^34") << (quint64{1} << 34);
+    }
+    void outOfWindowSequenceClosesOnlyItsConnection() {
+        QFETCH(quint64, sequence);
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/bad.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        Emitter good;
+        QVERIFY(good.start({collector->socketPath(), collector->token(), std::string(), 1 << 16}));
+        const int bad = connectTo(collector->socketPath());
+        QVERIFY(bad >= 0);
+        std::vector<Record> records{hello(collector->token(), 0x1234, 4321)};
+        for (std::uint64_t i = 1; i <= 10; ++i) {
+            records.push_back(rs::test::dispatchRecord(i, i));
+        }
+        records.push_back(rs::test::dispatchRecord(sequence, 11));
+        records.push_back(rs::test::dispatchRecord(12, 12));
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(sendBytes(bad, rs::test::frames(records)));
+        QVERIFY(closedByPeer(bad, 5000));
+        ::close(bad);
+        emitDispatches(good, 5000, "good");
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(summary.rejected_frames, 1u);
+        QCOMPARE(summary.processes.size(), std::size_t{2});
+        QVERIFY(!summary.complete);
+        SessionDb db(session);
+        const auto rows = processRows(db);
+        QCOMPARE(rows.at(4321).dispatches, 10); // before the bad frame: kept; after it: never read
+        QCOMPARE(rows.at(4321).complete, 0);
+        QVERIFY(rows.at(4321).missing < 100); // never a number the frame claims
+        QCOMPARE(rows.at(static_cast<long long>(::getpid())).dispatches, 5000);
+        QCOMPARE(rows.at(static_cast<long long>(::getpid())).complete, 1);
+        QCOMPARE(db.integer("SELECT rejected_frames FROM processes WHERE pid = 4321"), 1);
+        QCOMPARE(db.integer("SELECT rejected_frames FROM session"), 1);
+    }
+
+    /// A spool with one frame's sequence rewritten to 2^62 or 2^34 imports in bounded time and memory:
+    /// that frame is skipped and counted, every other one stored, one event missing (not 2^34).
+    void rewrittenSpoolSequenceBounded_data() {
+        QTest::addColumn<int>("shift");
+        QTest::newRow("2^62") << 62;
+        QTest::newRow("2^34") << 34;
+    }
+    void rewrittenSpoolSequenceBounded() {
+        QFETCH(int, shift);
+        QTemporaryDir dir;
+        const std::string spool = writeSpool(dir, "r.spool", 1000);
+        QVERIFY(!spool.empty());
+        auto bytes = readFile(spool);
+        const auto offsets = frameOffsets(bytes);
+        // Frames: hello, strings and session_start, 1000 dispatches, session_end. Rewrite a dispatch.
+        QVERIFY(offsets.size() > 1000);
+        const std::size_t victim = offsets[offsets.size() / 2];
+        const std::uint64_t huge = std::uint64_t{1} << shift;
+        std::memcpy(bytes.data() + victim + offsetof(FrameHeader, sequence), &huge, sizeof huge);
+        QVERIFY(writeFile(spool, bytes));
+        const std::string session = (dir.path() + "/r.rsdb").toStdString();
+        const long rss_before = maxRssKb();
+        QElapsedTimer timer;
+        timer.start();
+        const auto result = SpoolImporter::import(spool, session);
+        QVERIFY2(result.ok, result.message.c_str());
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(maxRssKb() - rss_before < 200 * 1024); // far below what 2^34 numbers would need
+        QCOMPARE(result.rejected_frames, 1u);
+        QVERIFY(!result.complete);
+        QCOMPARE(result.processes.size(), std::size_t{1});
+        QCOMPARE(result.processes[0].missing, 1u);
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 999);
+        QCOMPARE(db.integer("SELECT rejected_frames FROM session"), 1);
+        QCOMPARE(db.integer("SELECT missing_events FROM session"), 1);
+        QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete"));
+    }
+
+    /// Spools of two emitters that share one path (their frames interleave in the file): each frame is
+    /// attributed to its process through the hello frames each writer puts before its frames.
+    void sharedSpoolAttributedPerProcess() {
+        QTemporaryDir dir;
+        const std::string spool = (dir.path() + "/shared.spool").toStdString();
+        Emitter a, b;
+        QVERIFY(a.start({std::string(), std::string(), spool, 64}));
+        QVERIFY(b.start({std::string(), std::string(), spool, 64}));
+        a.emitSessionStart("/bin/a", "a", "host", "test", "");
+        b.emitSessionStart("/bin/b", "b", "host", "test", "");
+        for (std::uint64_t i = 1; i <= 3000; ++i) {
+            a.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            if (i <= 1000) {
+                b.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            }
+        }
+        a.stop(std::chrono::seconds(5), 0, 0);
+        b.stop(std::chrono::seconds(5), 0, 7);
+        const std::string session = (dir.path() + "/shared.rsdb").toStdString();
+        const auto result = SpoolImporter::import(spool, session);
+        QVERIFY2(result.ok, result.message.c_str());
+        QVERIFY(result.complete);
+        QCOMPARE(result.rejected_frames, 0u);
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes"), 2);
+        for (const auto& [emitter, n] : {std::pair{&a, 3000}, std::pair{&b, 1000}}) {
+            const std::string process = "(SELECT process FROM processes WHERE instance = " +
+                                        std::to_string(static_cast<long long>(emitter->instance())) + ")";
+            QCOMPARE(db.integer("SELECT count(*) FROM dispatches WHERE process = " + process), n);
+            QCOMPARE(db.integer("SELECT complete FROM processes WHERE process = " + process), 1);
+        }
+        // The exit status each emitter's session end carried.
+        QCOMPARE(db.integer("SELECT exit_status FROM processes WHERE instance = " +
+                            std::to_string(static_cast<long long>(b.instance()))),
+                 7);
+        QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete"));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(session + "-wal")));
+    }
+
+    /// '%p' in the spool path becomes the emitter's pid.
+    void spoolPathExpandsPid() {
+        QTemporaryDir dir;
+        Emitter e;
+        QVERIFY(e.start({std::string(), std::string(), (dir.path() + "/x.spool.%p").toStdString(), 64}));
+        QVERIFY(e.emitEvent(FreeRecord{1, 2}));
+        QVERIFY(e.stop(std::chrono::seconds(2)));
+        QVERIFY(QFileInfo::exists(dir.path() + "/x.spool." + QString::number(::getpid())));
+        QVERIFY(!QFileInfo::exists(dir.path() + "/x.spool.%p"));
+    }
+
+    /// A FIFO (or another special file) given as a spool is refused at once, never opened for reading
+    /// (which would wait for a writer forever).
+    void fifoSpoolRefusedAtOnce() {
+        QTemporaryDir dir;
+        const std::string fifo = (dir.path() + "/fifo.spool").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QElapsedTimer timer;
+        timer.start();
+        const auto result = SpoolImporter::import(fifo, (dir.path() + "/f.rsdb").toStdString());
+        QVERIFY(!result.ok);
+        QVERIFY2(result.message.find("not a regular file") != std::string::npos, result.message.c_str());
+        QVERIFY(timer.elapsed() < 1000);
+        QVERIFY(!QFileInfo::exists(dir.path() + "/f.rsdb"));
+        const auto device = SpoolImporter::import("/dev/zero", (dir.path() + "/z.rsdb").toStdString());
+        QVERIFY(!device.ok);
+        QVERIFY2(device.message.find("a device") != std::string::npos, device.message.c_str());
+        // replayscope-run --import-spool too: exits 125 at once instead of hanging.
+        rs::test::ChildProcess run;
+        QVERIFY(run.start(RS_REPLAYSCOPE_RUN,
+                          {"--import-spool", fifo, "-o", (dir.path() + "/g.rsdb").toStdString()}));
+        const std::string output = run.readAll(5000);
+        const int status = run.wait();
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 125);
+        QVERIFY2(output.find("not a regular file") != std::string::npos, output.c_str());
+        QVERIFY(timer.elapsed() < 5000);
+    }
+
+    /// A directory left by a killed collector (its collector.pid names a dead process) is removed when
+    /// the next socket is created; a live collector's, another name's, or one without a pid file stay.
+    void staleSocketDirectoriesRemoved() {
+        QTemporaryDir base;
+        const QString stale = base.path() + "/replayscope-stale1";
+        const QString live = base.path() + "/replayscope-live01";
+        const QString nopid = base.path() + "/replayscope-nopid1";
+        const QString other = base.path() + "/unrelated-dir";
+        for (const QString& d : {stale, live, nopid, other}) {
+            QVERIFY(QDir().mkdir(d));
+        }
+        // A pid that is surely dead: a child that exited and was reaped.
+        const pid_t dead = ::fork();
+        if (dead == 0) {
+            ::_exit(0);
+        }
+        ::waitpid(dead, nullptr, 0);
+        auto writePid = [](const QString& directory, pid_t pid) {
+            QFile f(directory + "/collector.pid");
+            return f.open(QIODevice::WriteOnly) && f.write(QByteArray::number(pid) + "\n") > 0;
+        };
+        QVERIFY(writePid(stale, dead));
+        QVERIFY(writePid(other, dead));
+        QVERIFY(writePid(live, ::getpid()));
+        QFile leftover(stale + "/session.sock");
+        QVERIFY(leftover.open(QIODevice::WriteOnly));
+        leftover.close();
+        QCOMPARE(SessionSocket::removeStaleSocketDirectories(base.path().toStdString()), std::size_t{1});
+        QVERIFY(!QFileInfo::exists(stale));
+        QVERIFY(QFileInfo::exists(live));
+        QVERIFY(QFileInfo::exists(nopid));
+        QVERIFY(QFileInfo::exists(other));
+        // A real socket directory carries the pid file and is gone with its socket.
+        std::string error;
+        auto socket = SessionSocket::create(error);
+        QVERIFY2(socket, error.c_str());
+        const QString directory = QString::fromStdString(socket->directory());
+        QFile pid(directory + "/collector.pid");
+        QVERIFY(pid.open(QIODevice::ReadOnly));
+        QCOMPARE(pid.readAll().trimmed().toLongLong(), static_cast<long long>(::getpid()));
+        pid.close();
+        socket.reset();
+        QVERIFY(!QFileInfo::exists(directory));
+    }
+};
+
+QTEST_GUILESS_MAIN(ProcessesTest)
+#include "tst_ipc_processes.moc"
