@@ -296,7 +296,7 @@ class SessionsTest : public QObject {
     /// Three programs of different sizes, two of them at the same time: three complete processes.
     void threeProgramsTwoConcurrent() {
         QTemporaryDir dir;
-        const auto r = run(dir, script("W 3000 & W 1000; wait; W 2000"));
+        const auto r = run(dir, script("W 5000 & W 1000; wait; W 3000"));
         QVERIFY2(r->finished && r->exit_code == 0, qPrintable(r->describe()));
         QCOMPARE(r->stdout_text.count("\nPASS"), 3);
         const QList<Started> started = r->started();
@@ -311,7 +311,7 @@ class SessionsTest : public QObject {
             QCOMPARE(p.parent_pid, s.ppid);
             sizes.insert(s.dispatches, s.pid);
         }
-        QCOMPARE(sizes.keys(), (QList<qint64>{1000, 2000, 3000}));
+        QCOMPARE(sizes.keys(), (QList<qint64>{1000, 3000, 5000}));
         QCOMPARE(r->value("SELECT sum(events_stored) FROM processes"),
                  r->value("SELECT events_stored FROM session"));
     }
