@@ -406,7 +406,10 @@ int main(int argc, char** argv) {
                  "events, %llu bad frames%s; %s exited with status %d\n",
                  output.c_str(), processes.size(), processes.size() == 1 ? "" : "es",
                  static_cast<unsigned long long>(events), static_cast<unsigned long long>(dispatches),
-                 complete ? "complete" : "incomplete", summary.end_reason.c_str(),
+                 complete ? "complete" : "incomplete",
+                 complete && processes.size() > 1 ? "session end received from every process"
+                 : complete                       ? "session end received"
+                                                  : summary.end_reason.c_str(),
                  static_cast<unsigned long long>(missing), static_cast<unsigned long long>(rejected),
                  spool_note.c_str(), joinArgs(program_args).c_str(), *status);
     printProcesses(processes);

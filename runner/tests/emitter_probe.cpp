@@ -2,12 +2,71 @@
 // environment, records the variables replayscope-run set as the session configuration, emits N
 // dispatches, then exits with the given status (or kills itself with the given signal).
 //   rs_emitter_probe N EXIT_STATUS [SIGNAL]
+// RS_PROBE_QUEUE=N: emitter queue capacity (records; a small one makes the overflow path spool).
+// RS_PROBE_EARLY_CLIENTS=1: before starting the emitter, a forked child connects twice to the
+// collector's socket, sends a hello with a wrong token on one connection and nothing on the other, and
+// holds both open for 10 s (a hostile same-uid client that was there before the target).
 #include "replayscope/ipc/emitter.hpp"
+#include "replayscope/ipc/frame.hpp"
+
+#include <flatbuffers/flatbuffers.h>
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
+#include <vector>
+
+namespace {
+
+int connectTo(const char* path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path, sizeof addr.sun_path - 1);
+    if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) {
+        return fd;
+    }
+    return -1;
+}
+
+/// The early clients (see above); returns once both are connected and the wrong hello is sent.
+void startEarlyClients() {
+    const char* socket_path = std::getenv("REPLAYSCOPE_SOCKET");
+    int ready[2];
+    if (socket_path == nullptr || ::pipe(ready) != 0) {
+        return;
+    }
+    if (::fork() == 0) {
+        ::close(ready[0]);
+        const int wrong = connectTo(socket_path);
+        const int silent = connectTo(socket_path);
+        rs::ipc::Record hello{};
+        hello.type = rs::ipc::EventType::hello;
+        std::memset(hello.hello.token, 'f', sizeof hello.hello.token);
+        hello.hello.pid = static_cast<std::uint32_t>(::getpid());
+        hello.hello.instance = 99;
+        hello.hello.protocol_version = rs::ipc::kProtocolVersion;
+        flatbuffers::FlatBufferBuilder builder;
+        std::vector<std::uint8_t> frame;
+        rs::ipc::appendFrame(hello, builder, frame);
+        if (wrong >= 0) {
+            (void)!::send(wrong, frame.data(), frame.size(), MSG_NOSIGNAL);
+        }
+        (void)!::write(ready[1], "x", 1);
+        ::sleep(10);
+        ::_exit(silent >= 0 ? 0 : 1);
+    }
+    ::close(ready[1]);
+    char c;
+    (void)!::read(ready[0], &c, 1);
+    ::close(ready[0]);
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     if (argc < 3) {
@@ -16,8 +75,15 @@ int main(int argc, char** argv) {
     const unsigned long long n = std::strtoull(argv[1], nullptr, 10);
     const int status = std::atoi(argv[2]);
     const int signal = argc > 3 ? std::atoi(argv[3]) : 0;
+    if (const char* early = std::getenv("RS_PROBE_EARLY_CLIENTS"); early != nullptr && early[0] == '1') {
+        startEarlyClients();
+    }
+    auto emitter_config = rs::ipc::EmitterConfig::fromEnvironment();
+    if (const char* queue = std::getenv("RS_PROBE_QUEUE")) {
+        emitter_config.queue_capacity = std::strtoull(queue, nullptr, 10);
+    }
     rs::ipc::Emitter emitter;
-    if (!emitter.start(rs::ipc::EmitterConfig::fromEnvironment())) {
+    if (!emitter.start(emitter_config)) {
         return 3;
     }
     std::string config;
@@ -27,13 +93,13 @@ int main(int argc, char** argv) {
           "REPLAYSCOPE_STALE_THING", "HSA_TOOLS_LIB", "HSA_TOOLS_ROCPROFILER_V1_TOOLS", "REPLAYSCOPE_PASSES",
           "REPLAYSCOPE_KERNEL_INCLUDE_REGEX", "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX", "REPLAYSCOPE_DISPATCH_SKIP",
           "REPLAYSCOPE_DISPATCH_COUNT", "REPLAYSCOPE_AGENT_FILTER", "REPLAYSCOPE_HOST_MEMORY_BUDGET",
-          "REPLAYSCOPE_FIDELITY_CHECK", "LD_PRELOAD"}) {
+          "REPLAYSCOPE_FIDELITY_CHECK", "REPLAYSCOPE_FOLLOW_CHILDREN", "LD_PRELOAD"}) {
         const char* v = std::getenv(name);
         if (v != nullptr) {
             config += std::string(name) + "=" + v + "\n";
         }
     }
-    emitter.emitSessionStart(argv[0], "probe", "localhost", "probe", config);
+    emitter.emitSessionStart(argv[0], std::string("probe ") + argv[1], "localhost", "probe", config);
     for (unsigned long long i = 1; i <= n; ++i) {
         emitter.emitEvent(rs::ipc::DispatchRecord{
             i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, rs::ipc::DispatchDecision::declined_filtered});
@@ -43,6 +109,6 @@ int main(int argc, char** argv) {
         std::signal(signal, SIG_DFL);
         ::kill(::getpid(), signal);
     }
-    emitter.stop(std::chrono::seconds(5));
+    emitter.stop(std::chrono::seconds(5), 0, status);
     return status;
 }

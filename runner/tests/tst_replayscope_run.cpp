@@ -1,5 +1,7 @@
 // replayscope-run end to end: environment handed to the target, session recorded, exit status
 // propagated (128+signal when killed), clear errors for a missing engine / refused session file.
+#include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -257,6 +259,128 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(unsimulated.err.contains("--standins needs --simulate"), qPrintable(unsimulated.err));
         const Run help = run({"--help"});
         QCOMPARE(help.exit_code, 0);
+    }
+
+    /// A shell command line with two, and with three, instrumented programs of different sizes: every
+    /// program is a process of the one session, every event stored under its process, per-process
+    /// counts equal to what each emitter sent, the session complete; the summary lists each process.
+    void shellScriptProcessesAllRecorded_data() {
+        QTest::addColumn<QList<int>>("sizes");
+        QTest::addColumn<QString>(
+            "queue"); // emitter queue capacity: small ones spool (imported after the run)
+        QTest::newRow("1000 then 3000") << QList<int>{1000, 3000} << "16384";
+        QTest::newRow("1000 then 300000, spooling") << QList<int>{1000, 300000} << "256";
+        QTest::newRow("three") << QList<int>{2000, 50, 20000} << "16384";
+    }
+    void shellScriptProcessesAllRecorded() {
+        QFETCH(QList<int>, sizes);
+        QFETCH(QString, queue);
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/script.rsdb";
+        QStringList commands;
+        for (int n : sizes) {
+            commands << QString("'%1' %2 0").arg(RS_PROBE).arg(n);
+        }
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_QUEUE", queue);
+        const Run r = run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
+                           commands.join("; ")},
+                          env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains(QString("%1 processes").arg(sizes.size())), qPrintable(r.err));
+        QVERIFY2(r.err.contains("complete (") && !r.err.contains("incomplete"), qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes").toInt(), sizes.size());
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+        QCOMPARE(scalar(session, "SELECT process_count FROM session").toInt(), sizes.size());
+        long long total = 0;
+        for (int i = 0; i < sizes.size(); ++i) {
+            const QByteArray process =
+                QString("(SELECT process FROM processes WHERE process = %1)").arg(i + 1).toUtf8();
+            // Processes are numbered in order of first authentication: the script's order.
+            QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches WHERE process = " + process).toInt(),
+                     sizes[i]);
+            QCOMPARE(scalar(session,
+                            "SELECT sent FROM event_counts WHERE name = 'dispatch' AND process = " + process)
+                         .toInt(),
+                     sizes[i]);
+            QCOMPARE(
+                scalar(session,
+                       "SELECT stored FROM event_counts WHERE name = 'dispatch' AND process = " + process)
+                    .toInt(),
+                sizes[i]);
+            QCOMPARE(scalar(session, "SELECT complete FROM processes WHERE process = " + process),
+                     QString("1"));
+            QCOMPARE(scalar(session, "SELECT missing_events FROM processes WHERE process = " + process),
+                     QString("0"));
+            QVERIFY2(r.err.contains(QString("process %1: pid").arg(i + 1)) &&
+                         r.err.contains(QString("probe %1: ").arg(sizes[i])),
+                     qPrintable(r.err));
+            total += sizes[i];
+        }
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches").toLongLong(), total);
+        QCOMPARE(scalar(session, "SELECT count(*) FROM sequence_gaps"), QString("0"));
+        // Every process's spool was imported and removed.
+        QCOMPARE(QDir(dir.path()).entryList({"script.rsdb.spool*"}).size(), 0);
+    }
+
+    /// A same-uid client connected before the target, with a wrong token, and a silent one (both held
+    /// open 10 s by a child of the program): the target's events all arrive, the session is complete,
+    /// and the run is not delayed by them.
+    void earlyHostileClientsCostNothing() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/early.rsdb";
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_EARLY_CLIENTS", "1");
+        QElapsedTimer timer;
+        timer.start();
+        const Run r =
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "200000", "0"}, env);
+        QVERIFY2(timer.elapsed() < 9000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(r.exit_code, 0);
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("200000"));
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("1"));
+        QCOMPARE(scalar(session, "SELECT missing_events FROM session"), QString("0"));
+    }
+
+    /// --follow-children reaches the target as REPLAYSCOPE_FOLLOW_CHILDREN; the launched program's exit
+    /// status lands in its process row too.
+    void followChildrenOptionAndExitStatus() {
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/follow.rsdb";
+        const auto configuration = [&] {
+            return scalar(session,
+                          "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id "
+                          "AND s.process = 1");
+        };
+        Run r = run({"--engine", RS_PROBE, "--follow-children=no", "-o", session, "--", RS_PROBE, "5", "3"});
+        QCOMPARE(r.exit_code, 3);
+        QVERIFY2(configuration().contains("REPLAYSCOPE_FOLLOW_CHILDREN=0\n"), qPrintable(configuration()));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM processes WHERE process = 1"), QString("3"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("3"));
+        r = run({"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE, "5", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(configuration().contains("REPLAYSCOPE_FOLLOW_CHILDREN=1\n"), qPrintable(configuration()));
+        QCOMPARE(run({"--engine", RS_PROBE, "--follow-children=maybe", "-f", "-o", session, "--", RS_PROBE,
+                      "1", "0"})
+                     .exit_code,
+                 125);
+    }
+
+    /// A run that never starts (the program cannot be executed) leaves no session file behind.
+    void unstartedRunLeavesNoSessionFile() {
+        QTemporaryDir dir;
+        QFile notExecutable(dir.path() + "/data.txt");
+        QVERIFY(notExecutable.open(QIODevice::WriteOnly));
+        notExecutable.write("#!/nonexistent/interpreter\n");
+        notExecutable.close();
+        QVERIFY(notExecutable.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QString session = dir.path() + "/never.rsdb";
+        const Run r = run({"--engine", RS_PROBE, "-o", session, "--", dir.path() + "/data.txt"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("cannot start"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(session));
+        QVERIFY(!QFileInfo::exists(session + "-wal"));
     }
 
     void versionAndUsage() {
