@@ -156,7 +156,7 @@ class EmitterCore {
                            std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
                            std::uint64_t before_highest, std::uint64_t highest) noexcept;
     bool withinWindow(std::uint64_t sequence) const noexcept {
-        return sequence <= socket_sequence_ + kSequenceWindow;
+        return sequence <= socket_sequence_ + window_;
     }
     bool sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept;
     bool pastDeadline() const noexcept {
@@ -168,6 +168,8 @@ class EmitterCore {
     RecordQueue queue_;
     SpoolWriter spool_;
     const std::uint64_t instance_;
+    const std::uint64_t window_ =
+        std::min(std::max<std::uint64_t>(config_.sequence_window, 1), kSequenceWindow);
     const std::uint32_t pid_ = static_cast<std::uint32_t>(::getpid());
     const std::uint32_t ppid_ = static_cast<std::uint32_t>(::getppid());
     /// Highest sequence written to the socket (sender thread only): the window rule's base.
@@ -489,7 +491,7 @@ void EmitterCore::senderLoop() noexcept {
         try {
             while (frames.size() < kSendBatchBytes && jump_bytes == kNoJump &&
                    queue_.tryConsume([&](const Record& r) {
-                       if (on_socket && r.sequence > highest + kSequenceWindow) {
+                       if (on_socket && r.sequence > highest + window_) {
                            jump_bytes = frames.size();
                            jump_records = records;
                            jump_highest = highest;

@@ -451,6 +451,83 @@ class ProcessesTest : public QObject {
         QVERIFY(!QFileInfo::exists(QString::fromStdString(session + "-wal")));
     }
 
+    /// The sender's window rule: while its peer does not read, the overflow path spools a long run of
+    /// sequence numbers; the records queued after that would jump the socket stream past the window, so
+    /// the sender writes them, and everything after, to the spool and closes the socket. Nothing is lost
+    /// and no frame on the socket is more than the window past the highest one before it.
+    void senderNeverJumpsTheWindow() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/raw.sock").toStdString();
+        const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_un addr{};
+        addr.sun_family = AF_UNIX;
+        std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+        QCOMPARE(::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0);
+        QCOMPARE(::listen(listener, 1), 0);
+        const std::string spool = (dir.path() + "/w.spool").toStdString();
+        EmitterConfig config{path, std::string(64, 'a'), spool, 64};
+        config.sequence_window = 1000;
+        Emitter e;
+        QVERIFY(e.start(config));
+        const int peer = ::accept(listener, nullptr, nullptr);
+        QVERIFY(peer >= 0);
+        // Phase 1: nobody reads; the socket buffer fills, the queue fills, the rest is spooled.
+        for (std::uint64_t i = 1; i <= 200000; ++i) {
+            QVERIFY(
+                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+        }
+        QVERIFY(e.stats().spooled > 100000);
+        // Phase 2: the peer reads; new records have sequence numbers far past what the socket carried.
+        std::vector<std::uint8_t> stream;
+        std::thread reader([&] {
+            std::uint8_t chunk[65536];
+            for (;;) {
+                const ssize_t n = ::recv(peer, chunk, sizeof chunk, 0);
+                if (n <= 0) {
+                    break;
+                }
+                stream.insert(stream.end(), chunk, chunk + n);
+            }
+        });
+        for (std::uint64_t i = 200001; i <= 201000; ++i) {
+            QVERIFY(
+                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+        }
+        QVERIFY(e.stop(std::chrono::seconds(10)));
+        reader.join();
+        ::close(peer);
+        ::close(listener);
+        const auto stats = e.stats();
+        QCOMPARE(stats.lost, 0u);
+        QCOMPARE(stats.sent + stats.spooled, stats.accepted);
+        QVERIFY(!stats.connected);
+        // The socket stream: hello, then frames each within the window of the highest before it.
+        std::uint64_t highest = 0, frames_on_socket = 0, last_on_socket = 0;
+        for (const std::size_t at : frameOffsets(stream)) {
+            FrameHeader h{};
+            std::memcpy(&h, stream.data() + at, kFrameHeaderBytes);
+            if (h.type == static_cast<std::uint16_t>(EventType::hello)) {
+                continue;
+            }
+            QVERIFY2(h.sequence <= highest + 1000,
+                     qPrintable(QString("%1 after %2").arg(h.sequence).arg(highest)));
+            highest = std::max<std::uint64_t>(highest, h.sequence);
+            last_on_socket = h.sequence;
+            ++frames_on_socket;
+        }
+        QCOMPARE(frames_on_socket, stats.sent);
+        QVERIFY(last_on_socket < 200000); // the phase-2 records and the session end went to the spool
+        // Socket stream and spool together: every record, one process, complete.
+        QVERIFY(writeFile((dir.path() + "/socket.frames").toStdString(), stream));
+        const std::string session = (dir.path() + "/w.rsdb").toStdString();
+        QVERIFY(SpoolImporter::import((dir.path() + "/socket.frames").toStdString(), session).ok);
+        const auto imported = SpoolImporter::import(spool, session);
+        QVERIFY2(imported.ok, imported.message.c_str());
+        QVERIFY(imported.complete);
+        QCOMPARE(imported.processes.size(), std::size_t{1});
+        QCOMPARE(imported.processes[0].dispatches, 201000u);
+    }
+
     /// '%p' in the spool path becomes the emitter's pid.
     void spoolPathExpandsPid() {
         QTemporaryDir dir;

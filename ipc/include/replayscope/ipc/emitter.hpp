@@ -34,6 +34,10 @@ struct EmitterConfig {
     /// "<session>.spool.%p", so that each process of a run has its own file).
     std::string spool_path;
     std::size_t queue_capacity = 16384; ///< records; rounded up to a power of two, at least 64
+    /// The sender's window rule (records.hpp kSequenceWindow, which the collector enforces): a record
+    /// more than this past the highest sequence written to the socket goes to the spool with
+    /// everything after it. Smaller values only for tests; never larger than kSequenceWindow.
+    std::uint64_t sequence_window = kSequenceWindow;
 
     /// Reads REPLAYSCOPE_SOCKET, REPLAYSCOPE_TOKEN, REPLAYSCOPE_SPOOL and REPLAYSCOPE_QUEUE_CAPACITY
     /// (environment.hpp). Missing variables leave the defaults. Never throws except std::bad_alloc.
