@@ -72,8 +72,10 @@ CREATE TABLE inventory_regions(process INTEGER NOT NULL, agent INTEGER NOT NULL,
   idx INTEGER NOT NULL, seq INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, kind INTEGER,
   PRIMARY KEY (process, agent, generation, idx)) WITHOUT ROWID;
 CREATE TABLE handles(ref INTEGER PRIMARY KEY, handle INTEGER NOT NULL);
-CREATE TABLE dispatch_rows(process INTEGER NOT NULL, id INTEGER NOT NULL, seq INTEGER NOT NULL,
-  ts_ns INTEGER NOT NULL,
+CREATE TABLE dispatch_rows(
+  process INTEGER GENERATED ALWAYS AS (key >> 40) VIRTUAL,
+  id INTEGER GENERATED ALWAYS AS (key & 1099511627775) VIRTUAL,
+  key INTEGER PRIMARY KEY, seq INTEGER NOT NULL, ts_ns INTEGER NOT NULL,
   agent_ref INTEGER, queue_ref INTEGER, kernel_ref INTEGER, kernel_name_id INTEGER,
   grid_x INTEGER, grid_y INTEGER, grid_z INTEGER, workgroup_x INTEGER, workgroup_y INTEGER, workgroup_z INTEGER,
   decision INTEGER,
@@ -82,7 +84,7 @@ CREATE TABLE dispatch_rows(process INTEGER NOT NULL, id INTEGER NOT NULL, seq IN
   p0_dseq INTEGER, p0_start INTEGER, p0_ticks INTEGER, p0_restore_ns INTEGER, p0_regions INTEGER,
   p0_bytes INTEGER, p0_skips INTEGER, p0_fidelity INTEGER,
   p1_dseq INTEGER, p1_start INTEGER, p1_ticks INTEGER, p1_restore_ns INTEGER, p1_regions INTEGER,
-  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER, PRIMARY KEY (process, id)) WITHOUT ROWID;
+  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER);
 CREATE TABLE extra_passes(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL,
   seq INTEGER, ts_ns INTEGER, start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER,
   bytes_restored INTEGER, skips INTEGER, fidelity INTEGER, PRIMARY KEY (process, dispatch_id, idx)) WITHOUT ROWID;
@@ -137,13 +139,17 @@ CREATE VIEW declines AS
   FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision WHERE d.decision <> 0;
 CREATE VIEW process_totals AS
   SELECT p.process AS process, p.pid AS pid,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.process = p.process AND r.decision IS NOT NULL)
-           AS dispatches,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.process = p.process AND r.decision = 0) AS replayed,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.process = p.process AND r.decision <> 0) AS declined,
-         (SELECT coalesce(sum(r.bytes), 0) FROM dispatch_rows r WHERE r.process = p.process
-            AND r.s_dseq IS NOT NULL) AS snapshot_bytes,
-         (SELECT count(r.p0_dseq) + count(r.p1_dseq) FROM dispatch_rows r WHERE r.process = p.process)
+         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
+            AND r.decision IS NOT NULL) AS dispatches,
+         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
+            AND r.decision = 0) AS replayed,
+         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
+            AND r.decision <> 0) AS declined,
+         (SELECT coalesce(sum(r.bytes), 0) FROM dispatch_rows r
+            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775 AND r.s_dseq IS NOT NULL)
+           AS snapshot_bytes,
+         (SELECT count(r.p0_dseq) + count(r.p1_dseq) FROM dispatch_rows r
+            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775)
            + (SELECT count(*) FROM extra_passes x WHERE x.process = p.process) AS passes,
          p.events_stored AS events_stored, p.missing_events AS missing_events, p.complete AS complete
   FROM processes p;
@@ -187,15 +193,20 @@ CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(process, dispatch_id);
 )sql";
 
 /// Columns of dispatch_rows in insert order (the statement binds all of them).
-constexpr int kRowColumns = 40;
-/// Leading columns that hold the dispatch part (process, id .. decision).
-constexpr int kDispatchColumns = 15;
+constexpr int kRowColumns = 39;
+/// Leading columns that hold the dispatch part (key .. decision).
+constexpr int kDispatchColumns = 14;
+/// dispatch_rows.key = process << kDispatchKeyShift | dispatch id: one rowid per (process, id), so the
+/// table keeps SQLite's append-optimised rowid b-tree (`process` and `id` are virtual columns computed
+/// from it). Dispatch ids are counters from 1 (a frame with an id of 2^40 or more is refused).
+constexpr int kDispatchKeyShift = 40;
+constexpr std::uint64_t kMaxDispatchId = (std::uint64_t{1} << kDispatchKeyShift) - 1;
 
 /// Merges a (partial) row into an existing one: value columns keep what is known, the seq/ts deltas are
 /// re-based when the dispatch part arrives and becomes the anchor, and a pass-1 start tick written
 /// absolute (its pass 0 was flushed earlier) becomes an offset from pass 0.
 constexpr const char* kRowUpsert =
-    " ON CONFLICT(process, id) DO UPDATE SET"
+    " ON CONFLICT(key) DO UPDATE SET"
     " seq = CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
     " ts_ns = CASE WHEN excluded.decision IS NOT NULL THEN excluded.ts_ns ELSE ts_ns END,"
     " agent_ref = coalesce(excluded.agent_ref, agent_ref), queue_ref = coalesce(excluded.queue_ref, "
@@ -772,8 +783,13 @@ WHERE id = 1)sql";
     auto rowInsert = [](int rows, int columns) {
         std::string sql =
             columns == kRowColumns
-                ? "INSERT INTO dispatch_rows VALUES "
-                : "INSERT INTO dispatch_rows(process, id, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
+                ? "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
+                  "kernel_name_id, "
+                  "grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, decision, s_dseq, s_dts, "
+                  "s_agent_ref, generation, regions, bytes, duration_ns, ok, failures, p0_dseq, p0_start, "
+                  "p0_ticks, p0_restore_ns, p0_regions, p0_bytes, p0_skips, p0_fidelity, p1_dseq, p1_start, "
+                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity) VALUES "
+                : "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
                   "kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, "
                   "decision) VALUES ";
         for (int i = 0; i < rows; ++i) {
@@ -830,9 +846,6 @@ SessionStore::PendingRow& SessionStore::pendingRow(std::int64_t process, std::ui
 }
 
 void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool narrow) {
-    // Column 0 is the process; the others follow the version-2 layout shifted by one.
-    sqlite3_bind_int64(s, first, r.process);
-    first += 1;
     auto null = [&](int column) { sqlite3_bind_null(s, first + column); };
     auto value = [&](int column, std::uint64_t v) { bind(s, first + column, v); };
     auto signedValue = [&](int column, std::int64_t v) { sqlite3_bind_int64(s, first + column, v); };
@@ -854,7 +867,7 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
         consider(r.has_pass[1], r.pass_seq[1], r.pass_ts[1]);
     }
     auto delta = [](std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>(a - b); };
-    value(0, r.id);
+    signedValue(0, (r.process << kDispatchKeyShift) | static_cast<std::int64_t>(r.id));
     value(1, anchor_seq);
     value(2, anchor_ts);
     if (r.has_dispatch) {
@@ -983,8 +996,9 @@ bool SessionStore::loadState() {
     if (sqlite3_prepare_v2(db_,
                            "SELECT process, instance, pid, parent_pid, last_sequence, events_stored, "
                            "rejected_frames, end_seq IS NOT NULL, "
-                           "(SELECT count(*) FROM dispatch_rows r WHERE r.process = p.process AND "
-                           "r.decision IS NOT NULL) FROM processes p ORDER BY process",
+                           "(SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND "
+                           "(p.process << 40) + 1099511627775 AND r.decision IS NOT NULL) "
+                           "FROM processes p ORDER BY process",
                            -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
@@ -1199,6 +1213,13 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
     // memory (same transaction); counted now, written at the latest before the commit.
     const bool inline_pass = r.type == EventType::pass && r.pass.index < 2;
     if (r.type == EventType::dispatch || r.type == EventType::snapshot || inline_pass) {
+        const std::uint64_t id = r.type == EventType::dispatch   ? r.dispatch.id
+                                 : r.type == EventType::snapshot ? r.snapshot.dispatch_id
+                                                                 : r.pass.dispatch_id;
+        if (id > kMaxDispatchId) { // no emitter counts that far: a forged id (it would not fit the key)
+            noteRejectedFrame(process);
+            return true;
+        }
         if (r.type == EventType::dispatch) {
             PendingRow* row = &pendingRow(process, r.dispatch.id);
             if (row->has_dispatch) { // the same id again (not a duplicate sequence): merged by the upsert
@@ -1565,12 +1586,12 @@ SELECT ?1, t.code, '', NULL, t.n FROM (
   UNION ALL SELECT 6, (SELECT count(*) FROM allocations WHERE process = ?1 AND free_seq IS NOT NULL)
   UNION ALL SELECT 7, (SELECT count(*) FROM executables WHERE process = ?1)
   UNION ALL SELECT 8, (SELECT count(*) FROM module_variables WHERE process = ?1)
-  UNION ALL SELECT 9, (SELECT count(*) FROM dispatch_rows WHERE process = ?1 AND decision IS NOT NULL)
+  UNION ALL SELECT 9, (SELECT count(*) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3 AND decision IS NOT NULL)
   UNION ALL SELECT 10, (SELECT count(*) FROM inventories WHERE process = ?1)
   UNION ALL SELECT 11, (SELECT count(*) FROM inventory_regions WHERE process = ?1)
-  UNION ALL SELECT 12, (SELECT count(*) FROM dispatch_rows WHERE process = ?1 AND s_dseq IS NOT NULL)
+  UNION ALL SELECT 12, (SELECT count(*) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3 AND s_dseq IS NOT NULL)
   UNION ALL SELECT 13, (SELECT count(*) FROM snapshot_failures WHERE process = ?1)
-  UNION ALL SELECT 14, (SELECT count(p0_dseq) + count(p1_dseq) FROM dispatch_rows WHERE process = ?1)
+  UNION ALL SELECT 14, (SELECT count(p0_dseq) + count(p1_dseq) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3)
                        + (SELECT count(*) FROM extra_passes WHERE process = ?1)
   UNION ALL SELECT 15, (SELECT count(*) FROM restore_skips WHERE process = ?1)
   UNION ALL SELECT 16, (SELECT count(*) FROM warnings WHERE process = ?1)
@@ -1587,6 +1608,9 @@ ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
             break;
         }
         sqlite3_bind_int64(st, 1, p->index);
+        sqlite3_bind_int64(st, 2, p->index << kDispatchKeyShift);
+        sqlite3_bind_int64(st, 3,
+                           (p->index << kDispatchKeyShift) + static_cast<std::int64_t>(kMaxDispatchId));
         ok = step(st);
     }
     sqlite3_finalize(st);

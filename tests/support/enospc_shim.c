@@ -168,3 +168,15 @@ __attribute__((visibility("default"))) int posix_fallocate(int fd, off_t offset,
 __attribute__((visibility("default"))) int posix_fallocate64(int fd, off_t offset, off_t len) {
     return posix_fallocate(fd, offset, len);
 }
+
+/* Bytes of matching files written so far (what the budget is counted against); lets a test find the
+ * shim (dlsym) and measure a run before choosing a budget. */
+__attribute__((visibility("default"))) long long rs_enospc_shim_written(void) {
+    return atomic_load(&g_written);
+}
+
+/* Starts counting again from 0 (a test that measures, then replays the same writes with a budget). */
+__attribute__((visibility("default"))) void rs_enospc_shim_reset(void) {
+    atomic_store(&g_written, 0);
+    atomic_store(&g_reported, 0);
+}
