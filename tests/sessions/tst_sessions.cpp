@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -314,6 +315,43 @@ class SessionsTest : public QObject {
         QCOMPARE(sizes.keys(), (QList<qint64>{1000, 3000, 5000}));
         QCOMPARE(r->value("SELECT sum(events_stored) FROM processes"),
                  r->value("SELECT events_stored FROM session"));
+    }
+
+    /// Programs started by a child of the launched program (a Python driver running a shell that starts
+    /// two programs at once, then one more program of its own): every one of them is a process of the
+    /// session, with the parent it really had.
+    void grandchildrenOfAPythonDriver() {
+        const QString python = QStandardPaths::findExecutable("python3");
+        if (python.isEmpty())
+            QSKIP("no python3 on PATH");
+        QTemporaryDir dir;
+        const QString driver =
+            QStringLiteral("import os, subprocess; print('driver', os.getpid(), flush=True); "
+                           "subprocess.run(['/bin/sh', '-c', 'W 700 & W 1300; wait'], check=True); "
+                           "subprocess.run(['W', '400'], check=True)")
+                .replace("W", kWorkload);
+        const auto r = run(dir, {python, "-c", driver});
+        QVERIFY2(r->finished && r->exit_code == 0, qPrintable(r->describe()));
+        const QList<Started> started = r->started();
+        QCOMPARE(started.size(), 3);
+        QVERIFY2(r->complete(), qPrintable(r->describe_all()));
+        QCOMPARE(r->value("SELECT process_count FROM session"), 3);
+        static const QRegularExpression re(QStringLiteral("^driver (\\d+)$"),
+                                           QRegularExpression::MultilineOption);
+        const auto m = re.match(r->stdout_text);
+        QVERIFY2(m.hasMatch(), qPrintable(r->stdout_text));
+        const qint64 driver_pid = m.captured(1).toLongLong();
+        QMap<qint64, qint64> parent_of; // dispatches -> parent pid
+        for (const Started& s : started) {
+            const ProcessRow p = r->process_of(s.pid);
+            VERIFY_PROGRAM(*r, p, s.dispatches);
+            QCOMPARE(p.parent_pid, s.ppid);
+            parent_of.insert(s.dispatches, s.ppid);
+        }
+        QCOMPARE(parent_of.keys(), (QList<qint64>{400, 700, 1300}));
+        QCOMPARE(parent_of[400], driver_pid);
+        QCOMPARE(parent_of[700], parent_of[1300]); // the shell
+        QVERIFY(parent_of[700] != driver_pid);
     }
 
     /// --follow-children=no: only the first program is recorded, the second still runs correctly (its
