@@ -28,7 +28,9 @@ AllocationTableModel::AllocationTableModel(QObject* parent)
            QStringLiteral("Time from allocation to free"),
            QStringLiteral("Snapshots that copied it"),
            QStringLiteral("Restores that skipped it")},
-          [](const SessionData& session) { return int(session.allocations.size()); }, parent) {}
+          [](const SessionData& session) { return int(session.allocations.size()); },
+          [](const SessionData& session, int row) { return session.allocations[std::size_t(row)].process; },
+          parent) {}
 
 QVariant AllocationTableModel::value(int row, int column) const {
     const AllocationRow& a = snapshot_->allocations[row];

@@ -17,7 +17,9 @@ AsyncCopyTableModel::AsyncCopyTableModel(QObject* parent)
            QStringLiteral("Source"), QStringLiteral("Size"), QStringLiteral("Dispatch"),
            QStringLiteral("Waited ms"), QStringLiteral("Outcome")},
           {QStringLiteral("Event sequence number"), QStringLiteral("Agent whose replay window the copy met")},
-          [](const SessionData& session) { return int(session.asyncCopies.size()); }, parent) {}
+          [](const SessionData& session) { return int(session.asyncCopies.size()); },
+          [](const SessionData& session, int row) { return session.asyncCopies[std::size_t(row)].process; },
+          parent) {}
 
 QVariant AsyncCopyTableModel::value(int row, int column) const {
     const AsyncCopyRow& c = snapshot_->asyncCopies[row];

@@ -12,6 +12,19 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 }
 
+ChartSeriesBuilder::ChartSeriesBuilder(const SessionSnapshot& snapshot, int process)
+    : s_(snapshot), process_(process) {
+    if (s_.isNull()) {
+        return;
+    }
+    rows_.reserve(s_->dispatches.size());
+    for (std::size_t r = 0; r < s_->dispatches.size(); ++r) {
+        if (shown(s_->dispatches[r].process)) {
+            rows_.push_back(int(r));
+        }
+    }
+}
+
 QColor ChartSeriesBuilder::color(int i) {
     static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
                                      QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
@@ -27,7 +40,8 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() c
             agents << a.handle;
         }
     }
-    for (const DispatchRow& d : s_->dispatches) {
+    for (int row : rows_) {
+        const DispatchRow& d = s_->dispatches[std::size_t(row)];
         if (!agents.contains(d.agent)) {
             agents << d.agent;
         }
@@ -35,14 +49,14 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() c
     QVector<Series> out;
     for (int i = 0; i < agents.size(); ++i) {
         out.push_back({s_.agentName(agents[i]), {}, color(i)});
-        out.back().points.reserve(qsizetype(s_->dispatches.size()));
+        out.back().points.reserve(qsizetype(rows_.size()));
     }
     // Each agent contributes the size of its most recent snapshot: dispatches of different agents
     // interleave, and stacking only the dispatching agent's bytes drops every other agent to zero at
     // each step, which draws a comb instead of the per-agent footprint.
     QVector<double> latest(agents.size(), 0.0);
-    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
-        const DispatchRow& d = s_->dispatches[x];
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
         double top = 0;
         for (int i = 0; i < agents.size(); ++i) {
             if (agents[i] == d.agent && d.hasSnapshot) {
@@ -58,8 +72,8 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() c
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotAndRestoreTime() const {
     Series snap{QStringLiteral("snapshot"), {}, color(0)},
         restore{QStringLiteral("restore (all passes)"), {}, color(1)};
-    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
-        const DispatchRow& d = s_->dispatches[x];
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
         if (d.hasSnapshot) {
             snap.points.append(QPointF(double(x), double(d.snapshotNs) / 1e6));
             restore.points.append(QPointF(double(x), double(d.restoreNs) / 1e6));
@@ -70,8 +84,9 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotAndRestoreTime()
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::kernelTimePerPass() const {
     QVector<Series> out;
-    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
-        for (int p = s_->passBegin[x]; p < s_->passBegin[x + 1]; ++p) {
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const std::size_t row = std::size_t(rows_[x]);
+        for (int p = s_->passBegin[row]; p < s_->passBegin[row + 1]; ++p) {
             const PassRow& pass = s_->passes[p];
             while (out.size() <= pass.index) {
                 out.push_back({QStringLiteral("pass %1").arg(out.size()), {}, color(int(out.size()))});
@@ -84,8 +99,8 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::kernelTimePerPass() cons
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::skippedRegions() const {
     Series skipped{QStringLiteral("regions skipped at restore"), {}, color(3)};
-    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
-        const DispatchRow& d = s_->dispatches[x];
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
         if (d.decision == 0 || d.skips > 0) {
             skipped.points.append(QPointF(double(x), d.skips));
         }
@@ -95,8 +110,8 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::skippedRegions() const {
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::declines() const {
     QMap<int, Series> byReason;
-    for (std::size_t x = 0; x < s_->dispatches.size(); ++x) {
-        const DispatchRow& d = s_->dispatches[x];
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
         if (d.decision != 0) {
             Series& s = byReason[d.decision];
             if (s.name.isEmpty()) {
@@ -121,6 +136,9 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
     std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (ts, delta)
     qint64 t0 = std::numeric_limits<qint64>::max(), t1 = 0;
     for (const AllocationRow& a : s_->allocations) {
+        if (!shown(a.process)) {
+            continue;
+        }
         t0 = std::min(t0, a.allocNs);
         t1 = std::max(t1, std::max(a.allocNs, a.freeNs));
         if (a.classification != 0) {
@@ -131,8 +149,8 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
             events[a.agent].push_back({a.freeNs, -a.size});
         }
     }
-    if (!s_->dispatches.empty()) {
-        t1 = std::max(t1, s_->dispatches.back().tsNs);
+    if (!rows_.empty()) {
+        t1 = std::max(t1, s_->dispatches[std::size_t(rows_.back())].tsNs);
     }
     QVector<Series> out;
     int i = 0;
@@ -156,6 +174,9 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
 QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::allocationReasons() const {
     QMap<int, qint64> counts;
     for (const AllocationRow& a : s_->allocations) {
+        if (!shown(a.process)) {
+            continue;
+        }
         ++counts[a.classification];
     }
     QVector<Bar> out;
@@ -168,11 +189,14 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::allocationReasons() const {
 QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() const {
     QMap<QString, qint64> counts;
     for (const DispatchRow& d : s_->dispatches) {
-        if (d.decision != 0) {
+        if (d.decision != 0 && shown(d.process)) {
             ++counts[QStringLiteral("declined: ") + s_.enumName(QStringLiteral("decision"), d.decision)];
         }
     }
     for (const SkipRow& k : s_->skips) {
+        if (!shown(k.process)) {
+            continue;
+        }
         counts[k.restoreFailure ? QStringLiteral("restore failure: ") +
                                       s_.enumName(QStringLiteral("region_kind"), k.reason)
                : k.pass < 0
@@ -181,7 +205,7 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() con
                          s_.enumName(QStringLiteral("restore_skip"), k.reason)]++;
     }
     for (const ModuleVariableRow& v : s_->moduleVariables) {
-        if (v.status != 0) {
+        if (v.status != 0 && shown(v.process)) {
             ++counts[QStringLiteral("variable: ") + s_.enumName(QStringLiteral("variable_status"), v.status)];
         }
     }

@@ -8,6 +8,8 @@
 #include <QPointF>
 #include <QVector>
 
+#include <vector>
+
 namespace rs::app {
 
 class ChartSeriesBuilder {
@@ -22,10 +24,12 @@ class ChartSeriesBuilder {
         qint64 value = 0;
     };
 
-    explicit ChartSeriesBuilder(const SessionSnapshot& snapshot) : s_(snapshot) {}
+    /// Series of `snapshot`, of process `process` only when it is not 0 (x = position among the dispatches
+    /// shown: all processes one after the other, in process order, when 0).
+    explicit ChartSeriesBuilder(const SessionSnapshot& snapshot, int process = 0);
 
     /// Snapshot bytes (MiB) by dispatch order, stacked by agent: at each dispatch every agent contributes the
-/// size of its most recent snapshot; series i is the cumulative top of agents 0..i.
+    /// size of its most recent snapshot; series i is the cumulative top of agents 0..i.
     QVector<Series> snapshotBytesStacked() const;
     /// Snapshot duration and total restore time per dispatch (ms).
     QVector<Series> snapshotAndRestoreTime() const;
@@ -47,7 +51,11 @@ class ChartSeriesBuilder {
     static QColor color(int i);
 
   private:
+    bool shown(int process) const { return process_ == 0 || process == process_; }
+
     SessionSnapshot s_;
+    int process_ = 0;
+    std::vector<int> rows_; ///< dispatch rows shown, in x order
 };
 
 } // namespace rs::app

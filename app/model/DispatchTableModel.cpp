@@ -22,7 +22,9 @@ DispatchTableModel::DispatchTableModel(QObject* parent)
            QStringLiteral("Restore time, all passes"),
            QStringLiteral("Shortest kernel pass (agent ticks at 1 GHz)"),
            QStringLiteral("Median kernel pass"), QStringLiteral("Longest kernel pass")},
-          [](const SessionData& session) { return int(session.dispatches.size()); }, parent) {}
+          [](const SessionData& session) { return int(session.dispatches.size()); },
+          [](const SessionData& session, int row) { return session.dispatches[std::size_t(row)].process; },
+          parent) {}
 
 QVariant DispatchTableModel::value(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];

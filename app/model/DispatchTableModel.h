@@ -23,6 +23,7 @@ class DispatchTableModel : public SessionListTableModel {
         KernelMin,
         KernelMedian,
         KernelMax,
+        Process, ///< appended by SessionListTableModel
         ColumnCount
     };
     explicit DispatchTableModel(QObject* parent = nullptr);

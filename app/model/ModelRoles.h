@@ -11,6 +11,7 @@ enum ModelRole {
     AgentRole,                   ///< owner agent handle (qint64)
     CodeRole,                    ///< outcome / reason code (int)
     RowIdRole,                   ///< row id: dispatch id, allocation id, ...
+    ProcessRole,                 ///< process index of the row (int, 1-based; SessionData::processes)
 };
 
 } // namespace rs::app

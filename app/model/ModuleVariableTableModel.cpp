@@ -20,7 +20,11 @@ ModuleVariableTableModel::ModuleVariableTableModel(QObject* parent)
            {},
            {},
            QStringLiteral("captured, or why it was skipped")},
-          [](const SessionData& session) { return int(session.moduleVariables.size()); }, parent) {}
+          [](const SessionData& session) { return int(session.moduleVariables.size()); },
+          [](const SessionData& session, int row) {
+              return session.moduleVariables[std::size_t(row)].process;
+          },
+          parent) {}
 
 QVariant ModuleVariableTableModel::value(int row, int column) const {
     const ModuleVariableRow& v = snapshot_->moduleVariables[row];

@@ -26,7 +26,7 @@ void RegionTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatch
     if (isDispatchRow(snapshot, dispatchRow) && snapshot->regionsLoaded) {
         const DispatchRow& d = snapshot->dispatches[dispatchRow];
         if (d.hasSnapshot) {
-            const auto range = snapshot->regions.ranges.value({d.agent, d.generation}, {0, 0});
+            const auto range = snapshot->regions.ranges.value({d.process, d.agent, d.generation}, {0, 0});
             first_ = range.first;
             rows = range.second;
         }
@@ -36,10 +36,10 @@ void RegionTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatch
         symbolAt_.clear();
         if (!snapshot.isNull()) {
             for (int i = 0; i < int(snapshot->allocations.size()); ++i) {
-                allocationRow_.insert(snapshot->allocations[i].id, i);
+                allocationRow_.insert({snapshot->allocations[i].process, snapshot->allocations[i].id}, i);
             }
             for (const ModuleVariableRow& v : snapshot->moduleVariables) {
-                symbolAt_.insert(v.address, v.symbol);
+                symbolAt_.insert({v.process, v.address}, v.symbol);
             }
         }
     }
@@ -66,7 +66,7 @@ QVariant RegionTableModel::value(int row, int column) const {
 QString RegionTableModel::text(int row, int column) const {
     const RegionColumns& r = snapshot_->regions;
     const int i = first_ + row;
-    const int a = allocationRow_.value(r.allocationId[i], -1);
+    const int a = allocationRow_.value({r.process[i], r.allocationId[i]}, -1);
     switch (column) {
     case Index:
         return QString::number(r.index[i]);
@@ -79,7 +79,7 @@ QString RegionTableModel::text(int row, int column) const {
     case Allocation:
         return r.allocationId[i] ? QString::number(r.allocationId[i]) : QString();
     case Symbol:
-        return symbolAt_.value(r.address[i]);
+        return symbolAt_.value({r.process[i], r.address[i]});
     case Owner:
         return snapshot_.agentName(a >= 0 ? snapshot_->allocations[a].agent : r.agent[i]);
     case Api:
@@ -93,7 +93,7 @@ QVariant RegionTableModel::extra(int row, int column, int role) const {
     const RegionColumns& r = snapshot_->regions;
     const int i = first_ + row;
     if (role == FilterTextRole) {
-        return symbolAt_.value(r.address[i]);
+        return symbolAt_.value({r.process[i], r.address[i]});
     }
     if (role == CodeRole) {
         return int(r.kind[i]);

@@ -22,8 +22,8 @@ class RegionTableModel : public SessionTableModel {
 
   private:
     int first_ = 0;
-    QHash<qint64, int> allocationRow_;
-    QHash<qint64, QString> symbolAt_;
+    QHash<ProcessKey, int> allocationRow_; ///< (process, allocation id) -> allocation row
+    QHash<ProcessKey, QString> symbolAt_;  ///< (process, address) -> module variable symbol
 };
 
 } // namespace rs::app

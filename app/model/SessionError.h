@@ -11,6 +11,7 @@ struct SessionError {
         none,
         missing,
         unreadable,
+        notRegular, ///< a FIFO, device, socket: refused before anything opens it for reading
         foreign,
         foreignSqlite,
         corrupt,
@@ -31,6 +32,8 @@ struct SessionError {
             return QStringLiteral("File not found");
         case Kind::unreadable:
             return QStringLiteral("File not readable");
+        case Kind::notRegular:
+            return QStringLiteral("Not a regular file");
         case Kind::foreign:
         case Kind::foreignSqlite:
             return QStringLiteral("Not a ReplayScope session");

@@ -30,8 +30,16 @@ void SessionFilterProxyModel::setCodeFilter(std::optional<int> code) {
     invalidate(); // one layout change: far cheaper for views than thousands of scattered row removals
 }
 
+void SessionFilterProxyModel::setProcessFilter(std::optional<int> process) {
+    process_ = process;
+    invalidate(); // one layout change: far cheaper for views than thousands of scattered row removals
+}
+
 bool SessionFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (process_ && index.data(ProcessRole).toInt() != *process_) {
+        return false;
+    }
     if (code_) {
         const int code = index.data(CodeRole).toInt();
         if (*code_ == kAnyNonZero ? code == 0 : code != *code_) {

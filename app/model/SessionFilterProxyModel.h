@@ -1,5 +1,5 @@
 // Filters and sorts any SessionTableModel: text (kernel or symbol; case-insensitive substring or regex),
-// agent, and outcome / reason code. Sorting uses the raw values (SortRole).
+// agent, process, and outcome / reason code. Sorting uses the raw values (SortRole).
 #pragma once
 
 #include <QHash>
@@ -21,6 +21,9 @@ class SessionFilterProxyModel : public QSortFilterProxyModel {
     void setTextFilter(const QString& text);
     void setAgentFilter(std::optional<qint64> agent);
     void setCodeFilter(std::optional<int> code);
+    /// Rows of process `process` only (ProcessRole, 1-based); nullopt: every process.
+    void setProcessFilter(std::optional<int> process);
+    std::optional<int> processFilter() const { return process_; }
 
   protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -32,6 +35,7 @@ class SessionFilterProxyModel : public QSortFilterProxyModel {
     mutable QHash<QString, bool> text_matches_; ///< per distinct text (kernel names repeat)
     std::optional<qint64> agent_;
     std::optional<int> code_;
+    std::optional<int> process_;
 };
 
 } // namespace rs::app

@@ -1,8 +1,12 @@
 #include "model/SessionLoader.h"
 
+#include <replayscope/ipc/session_store.hpp>
+
 #include <QAtomicInt>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -10,6 +14,12 @@
 #include <QtEndian>
 
 #include <algorithm>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace rs::app {
 
@@ -31,19 +41,56 @@ qint64 i64(const QSqlQuery& q, int column) {
     return q.value(column).toLongLong();
 }
 
+/// What a non-regular file is, for the refusal ("a FIFO (named pipe)").
+QString fileTypeName(mode_t mode) {
+    if (S_ISFIFO(mode)) {
+        return QStringLiteral("a FIFO (named pipe)");
+    }
+    if (S_ISCHR(mode)) {
+        return QStringLiteral("a character device");
+    }
+    if (S_ISBLK(mode)) {
+        return QStringLiteral("a block device");
+    }
+    if (S_ISSOCK(mode)) {
+        return QStringLiteral("a socket");
+    }
+    return QStringLiteral("not a regular file");
+}
+
 } // namespace
 
+struct SessionLoader::Private {
+    std::string nativePath; ///< path_ as given to openableSessionCopy (when a copy was made)
+    QString copyPath;       ///< the checkpointed copy opened instead of path_, empty when none
+    ~Private() {
+        if (!copyPath.isEmpty()) {
+            rs::ipc::removeSessionCopy(nativePath, QFile::encodeName(copyPath).toStdString());
+        }
+    }
+};
+
 SessionLoader::SessionLoader(const QString& path)
-    : path_(path), connection_(QStringLiteral("rs-session-%1").arg(g_connections.fetchAndAddRelaxed(1))) {}
+    : path_(path), p_(std::make_unique<Private>()),
+      connection_(QStringLiteral("rs-session-%1").arg(g_connections.fetchAndAddRelaxed(1))) {}
 
 SessionLoader::~SessionLoader() {
+    closeDatabase(); // before Private removes a copy the connection still has open
+}
+
+void SessionLoader::closeDatabase() {
     if (opened_) {
         {
             QSqlDatabase db = QSqlDatabase::database(connection_, false);
             db.close();
         }
         QSqlDatabase::removeDatabase(connection_);
+        opened_ = false;
     }
+}
+
+QString SessionLoader::openedCopy() const {
+    return p_->copyPath;
 }
 
 SessionError SessionLoader::fail(SessionError::Kind kind, const QString& message) const {
@@ -67,27 +114,74 @@ SessionError SessionLoader::queryError(const QString& what, const QString& drive
 }
 
 SessionError SessionLoader::checkFile(const QString& path) {
-    const QFileInfo fi(path);
     auto err = [&](SessionError::Kind k, const QString& m) { return SessionError{k, path, m}; };
-    if (!fi.exists()) {
-        return err(SessionError::Kind::missing, QStringLiteral("The file does not exist."));
+    const QByteArray native = QFile::encodeName(path);
+    // stat(2) first: a FIFO or device must be refused before anything opens it (an open for reading
+    // blocks on a FIFO without a writer, and reads from a device never end).
+    struct stat st {};
+    if (::stat(native.constData(), &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR) {
+            return err(SessionError::Kind::missing, QStringLiteral("The file does not exist."));
+        }
+        return err(
+            SessionError::Kind::unreadable,
+            QStringLiteral("The file cannot be examined: %1.").arg(QString::fromLocal8Bit(strerror(errno))));
     }
-    if (fi.isDir()) {
+    if (S_ISDIR(st.st_mode)) {
         return err(SessionError::Kind::unreadable,
                    QStringLiteral("This is a directory, not a session file."));
     }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return err(SessionError::Kind::unreadable,
-                   QStringLiteral("The file cannot be opened: %1.").arg(f.errorString()));
+    if (!S_ISREG(st.st_mode)) {
+        return err(SessionError::Kind::notRegular,
+                   QStringLiteral("This is %1, not a session file; it was not opened.")
+                       .arg(fileTypeName(st.st_mode)));
     }
-    const qint64 size = f.size();
+    // SQLite opens the -wal beside the file too: it must be a regular file as well.
+    struct stat wal {};
+    bool hasWal = false;
+    if (::stat((native + "-wal").constData(), &wal) == 0) {
+        if (!S_ISREG(wal.st_mode)) {
+            return err(SessionError::Kind::notRegular,
+                       QStringLiteral("Its write-ahead log %1-wal is %2, not a regular file; the session was "
+                                      "not opened.")
+                           .arg(QFileInfo(path).fileName(), fileTypeName(wal.st_mode)));
+        }
+        hasWal = wal.st_size > 0;
+    }
+    // O_NONBLOCK and fstat: a file swapped for a FIFO after the stat above still cannot block the open.
+    const int fd = ::open(native.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        return err(
+            SessionError::Kind::unreadable,
+            QStringLiteral("The file cannot be opened: %1.").arg(QString::fromLocal8Bit(strerror(errno))));
+    }
+    struct Close {
+        int fd;
+        ~Close() { ::close(fd); }
+    } closeFd{fd};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        return err(SessionError::Kind::notRegular,
+                   QStringLiteral("This is %1, not a session file.").arg(fileTypeName(st.st_mode)));
+    }
+    const qint64 size = st.st_size;
     if (size == 0) {
         return err(
             SessionError::Kind::truncated,
             QStringLiteral("The file is empty (0 bytes): the session was never written or was truncated."));
     }
-    const QByteArray header = f.read(100);
+    QByteArray header(100, '\0');
+    qint64 got = 0;
+    while (got < 100) {
+        const ssize_t n = ::read(fd, header.data() + got, size_t(100 - got));
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        got += n;
+    }
+    header.truncate(int(got));
     if (!header.startsWith(QByteArrayLiteral("SQLite format 3\0"))) {
         return err(
             SessionError::Kind::foreign,
@@ -106,7 +200,9 @@ SessionError SessionLoader::checkFile(const QString& path) {
     const quint32 changeCounter = qFromBigEndian<quint32>(h + 24);
     const quint32 pageCount = qFromBigEndian<quint32>(h + 28);
     const quint32 validFor = qFromBigEndian<quint32>(h + 92);
-    if (pageSize >= 512 && validFor == changeCounter && pageCount > 0 &&
+    // With a WAL beside the file the header's page count may already describe pages that are still
+    // in the WAL only (a checkpoint stopped by a full disk): SQLite judges such a file, not its size.
+    if (!hasWal && pageSize >= 512 && validFor == changeCounter && pageCount > 0 &&
         size < pageSize * qint64(pageCount)) {
         return err(
             SessionError::Kind::truncated,
@@ -122,9 +218,27 @@ SessionError SessionLoader::open() {
     if (SessionError e = checkFile(path_); e.isError()) {
         return e;
     }
+    // A WAL that needs recovery in a directory this reader cannot write (no -shm can be created) cannot
+    // be read in place: the session writer's library then hands over a checkpointed temporary copy,
+    // which holds the same committed rows (one implementation for the runner and the inspector).
+    const std::string native = QFile::encodeName(path_).toStdString();
+    std::string why;
+    const std::string target = rs::ipc::openableSessionCopy(native, why);
+    if (target.empty()) {
+        return fail(SessionError::Kind::unreadable,
+                    QStringLiteral("The session cannot be opened: %1").arg(QString::fromStdString(why)));
+    }
+    if (target != native) {
+        p_->nativePath = native;
+        p_->copyPath = QFile::decodeName(target.c_str());
+    }
+    return openDatabase(p_->copyPath.isEmpty() ? path_ : p_->copyPath);
+}
+
+SessionError SessionLoader::openDatabase(const QString& file) {
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection_);
     opened_ = true;
-    db.setDatabaseName(path_);
+    db.setDatabaseName(file);
     db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=2000"));
     if (!db.open()) {
         return queryError(QStringLiteral("the file header"), db.lastError().text());
@@ -145,6 +259,7 @@ SessionError SessionLoader::open() {
         return queryError(QStringLiteral("the format version"), error);
     }
     const int version = q.value(0).toInt();
+    version_ = version;
     if (version > kFormatVersion) {
         return fail(SessionError::Kind::newerSchema,
                     QStringLiteral("Session format version %1 is newer than this ReplayScope supports (%2): "
@@ -154,8 +269,9 @@ SessionError SessionLoader::open() {
     }
     if (version < 1) {
         return fail(SessionError::Kind::corrupt,
-                    QStringLiteral("The session file has no format version (user_version 0): it was never "
-                                   "completely created."));
+                    QStringLiteral("The session file has no valid format version (user_version %1): it was "
+                                   "never completely created.")
+                        .arg(version));
     }
     // Format 2 provides dispatches, snapshots and passes as views over compact rows.
     const QStringList tables = db.tables(QSql::Tables) + db.tables(QSql::Views);
@@ -166,6 +282,9 @@ SessionError SessionLoader::open() {
         required << QStringLiteral("fidelity_mismatches") << QStringLiteral("async_copies")
                  << QStringLiteral("dispatch_rows") << QStringLiteral("handles")
                  << QStringLiteral("extra_passes");
+    }
+    if (version >= 3) {
+        required << QStringLiteral("processes");
     }
     for (const QString& t : required) {
         if (!tables.contains(t)) {
@@ -205,8 +324,15 @@ SessionError SessionLoader::load(SessionData& out) {
     QSqlDatabase db = QSqlDatabase::database(connection_, false);
     QSqlQuery q(db);
     QString error;
-    auto exec = [&](const char* sql) { return run(q, QString::fromLatin1(sql), error); };
+    // Format 3 keys every row by its process; formats 1-2 read as process 1. "{p}" in a query is the
+    // row's process: the column, or the constant 1.
+    const bool v3 = version_ >= 3;
+    const QString processColumn = v3 ? QStringLiteral("process") : QStringLiteral("1");
+    auto exec = [&](const char* sql) {
+        return run(q, QString::fromLatin1(sql).replace(QLatin1String("{p}"), processColumn), error);
+    };
     out.info.path = path_;
+    out.info.openedCopy = p_->copyPath;
     // The read transaction gives one consistent picture while the collector keeps writing.
     exec("BEGIN");
     struct Commit {
@@ -221,14 +347,14 @@ SessionError SessionLoader::load(SessionData& out) {
     while (q.next()) {
         out.enumNames[q.value(0).toString()][q.value(1).toInt()] = q.value(2).toString();
     }
-    QHash<qint64, QString> strings;
-    if (!exec("SELECT id, text FROM strings")) {
+    QHash<ProcessKey, QString> strings; // (process, id) -> text: ids are per process in format 3
+    if (!exec("SELECT {p}, id, text FROM strings")) {
         return queryError(QStringLiteral("strings"), error);
     }
     while (q.next()) {
-        strings.insert(i64(q, 0), q.value(1).toString());
+        strings.insert({q.value(0).toInt(), i64(q, 1)}, q.value(2).toString());
     }
-    auto text = [&](const QVariant& id) { return strings.value(id.toLongLong()); };
+    auto text = [&](int process, const QVariant& id) { return strings.value({process, id.toLongLong()}); };
 
     if (!exec("SELECT format_version, created_wall_ns, pid, executable_id, argv_id, hostname_id, "
               "engine_version_id, configuration_id, start_ns, start_wall_ns, end_seq, end_ns, spooled, "
@@ -243,11 +369,11 @@ SessionError SessionLoader::load(SessionData& out) {
     s.formatVersion = q.value(0).toInt();
     s.createdWallNs = i64(q, 1);
     s.pid = i64(q, 2);
-    s.executable = text(q.value(3));
-    s.argv = text(q.value(4));
-    s.hostname = text(q.value(5));
-    s.engineVersion = text(q.value(6));
-    s.configuration = text(q.value(7));
+    s.executable = text(1, q.value(3));
+    s.argv = text(1, q.value(4));
+    s.hostname = text(1, q.value(5));
+    s.engineVersion = text(1, q.value(6));
+    s.configuration = text(1, q.value(7));
     s.startNs = i64(q, 8);
     s.startWallNs = i64(q, 9);
     s.ended = !q.value(10).isNull();
@@ -257,7 +383,7 @@ SessionError SessionLoader::load(SessionData& out) {
     s.lastSequence = i64(q, 14);
     s.eventsStored = i64(q, 15);
     s.endReason = q.value(16).toString();
-    const bool v2 = s.formatVersion >= 2; // fidelity, async copies, exit status
+    const bool v2 = s.formatVersion >= 2 || version_ >= 2; // fidelity, async copies, exit status
     if (v2 && exec("SELECT exit_status, exit_signal FROM session WHERE id = 1") && q.next()) {
         s.hasExitStatus = !q.value(0).isNull();
         s.exitStatus = q.value(0).toInt();
@@ -269,17 +395,139 @@ SessionError SessionLoader::load(SessionData& out) {
         q.next() && !q.value(0).isNull()) {
         s.internalErrors = i64(q, 0);
     }
-    if (exec("SELECT count(*), coalesce(sum(last_seq - first_seq + 1), 0) FROM sequence_gaps") && q.next()) {
-        s.gapRanges = q.value(0).toInt();
-        s.missingEvents = i64(q, 1);
+    QHash<int, QPair<int, qint64>> gapsByProcess; // process -> (ranges, missing numbers)
+    if (exec("SELECT {p}, count(*), coalesce(sum(last_seq - first_seq + 1), 0) FROM sequence_gaps GROUP BY "
+             "1")) {
+        while (q.next()) {
+            const int process = q.value(0).toInt();
+            gapsByProcess.insert(process, {q.value(1).toInt(), i64(q, 2)});
+            s.gapRanges += q.value(1).toInt();
+            s.missingEvents += i64(q, 2);
+        }
     }
 
-    if (!exec("SELECT handle, name_id, isa_id, device_type, node FROM agents ORDER BY seq")) {
+    // Processes: the `processes` table (format 3), else the session row as process 1.
+    if (v3) {
+        if (exec("SELECT process_count, rejected_frames, missing_events FROM session WHERE id = 1") &&
+            q.next()) {
+            s.processCount = q.value(0).toInt();
+            s.rejectedFrames = i64(q, 1);
+            s.missingEvents = std::max(s.missingEvents, i64(q, 2));
+        }
+        if (!exec("SELECT process, instance, pid, parent_pid, executable_id, argv_id, hostname_id, "
+                  "engine_version_id, configuration_id, start_ns, start_wall_ns, end_seq, end_ns, spooled, "
+                  "internal_errors, exit_status, exit_signal, last_sequence, events_stored, missing_events, "
+                  "rejected_frames, complete, end_reason FROM processes ORDER BY process")) {
+            return queryError(QStringLiteral("processes"), error);
+        }
+        while (q.next()) {
+            const int process = q.value(0).toInt();
+            if (process < 1 || process > (1 << 20)) {
+                continue; // not a process index this reader can place
+            }
+            while (out.processes.size() < process) {
+                ProcessInfo placeholder;
+                placeholder.process = int(out.processes.size()) + 1;
+                out.processes.push_back(placeholder);
+            }
+            ProcessInfo& p = out.processes[process - 1];
+            p.instance = q.value(1).toULongLong();
+            p.pid = i64(q, 2);
+            p.parentPid = i64(q, 3);
+            p.executable = text(process, q.value(4));
+            p.argv = text(process, q.value(5));
+            p.hostname = text(process, q.value(6));
+            p.engineVersion = text(process, q.value(7));
+            p.configuration = text(process, q.value(8));
+            p.startNs = i64(q, 9);
+            p.startWallNs = i64(q, 10);
+            p.ended = !q.value(11).isNull();
+            p.endNs = i64(q, 12);
+            p.spooled = i64(q, 13);
+            p.internalErrors = q.value(14).isNull() ? -1 : i64(q, 14);
+            p.hasExitStatus = !q.value(15).isNull();
+            p.exitStatus = p.hasExitStatus ? q.value(15).toInt() : -1;
+            p.exitSignal = q.value(16).toInt();
+            p.lastSequence = i64(q, 17);
+            p.eventsStored = i64(q, 18);
+            p.missingEvents = std::max(i64(q, 19), gapsByProcess.value(process).second);
+            p.rejectedFrames = i64(q, 20);
+            p.complete = q.value(21).toInt() != 0;
+            p.endReason = q.value(22).toString();
+        }
+        // Process 1 describes the session when the session row's own texts are absent.
+        if (!out.processes.isEmpty()) {
+            const ProcessInfo& first = out.processes.front();
+            if (s.executable.isEmpty() && s.argv.isEmpty()) {
+                s.executable = first.executable;
+                s.argv = first.argv;
+            }
+            if (s.hostname.isEmpty()) {
+                s.hostname = first.hostname;
+            }
+            if (s.engineVersion.isEmpty()) {
+                s.engineVersion = first.engineVersion;
+            }
+            if (s.configuration.isEmpty()) {
+                s.configuration = first.configuration;
+            }
+            if (s.pid == 0) {
+                s.pid = first.pid;
+            }
+        }
+        s.processCount = std::max(s.processCount, int(out.processes.size()));
+    } else {
+        ProcessInfo p;
+        p.pid = s.pid;
+        p.executable = s.executable;
+        p.argv = s.argv;
+        p.hostname = s.hostname;
+        p.engineVersion = s.engineVersion;
+        p.configuration = s.configuration;
+        p.startNs = s.startNs;
+        p.startWallNs = s.startWallNs;
+        p.ended = s.ended;
+        p.endNs = s.endNs;
+        p.spooled = s.spooled;
+        p.internalErrors = s.internalErrors;
+        p.hasExitStatus = s.hasExitStatus;
+        p.exitStatus = s.hasExitStatus ? s.exitStatus : -1;
+        p.exitSignal = s.exitSignal;
+        p.lastSequence = s.lastSequence;
+        p.eventsStored = s.eventsStored;
+        p.missingEvents = s.missingEvents;
+        p.complete = s.complete;
+        p.endReason = s.endReason;
+        out.processes.push_back(p);
+        s.processCount = 1;
+    }
+    // A row of a process the table does not list (a writer stopped between the two) still gets one.
+    auto ensureProcess = [&](int process) {
+        if (process < 1 || process > (1 << 20)) {
+            return 1;
+        }
+        while (out.processes.size() < process) {
+            ProcessInfo placeholder;
+            placeholder.process = int(out.processes.size()) + 1;
+            out.processes.push_back(placeholder);
+        }
+        return process;
+    };
+
+    if (!exec("SELECT {p}, handle, name_id, isa_id, device_type, node FROM agents ORDER BY {p}, seq")) {
         return queryError(QStringLiteral("agents"), error);
     }
+    // One entry per handle: processes of one run see the same agents (a handle repeats across processes).
+    QSet<qint64> agentHandles;
     while (q.next()) {
-        out.agents.push_back(
-            {i64(q, 0), text(q.value(1)), text(q.value(2)), q.value(3).toInt(), q.value(4).toInt()});
+        const int process = q.value(0).toInt();
+        const qint64 handle = i64(q, 1);
+        if (agentHandles.contains(handle)) {
+            continue;
+        }
+        agentHandles.insert(handle);
+        out.agents.push_back({process, handle, text(process, q.value(2)), text(process, q.value(3)),
+                              q.value(4).toInt(), q.value(5).toInt()});
     }
 
     // Dispatches with their snapshots. Format 2: read the compact rows directly (a dispatch, its
@@ -304,19 +552,23 @@ SessionError SessionLoader::load(SessionData& out) {
              "coalesce(p0_regions, regions), p0_skips, coalesce(p0_fidelity, -1), "
              "p1_dseq, ts_ns, coalesce(p0_start, 0) + p1_start, coalesce(p0_start, 0) + p1_start + p1_ticks, "
              "p1_restore_ns, coalesce(p1_bytes, bytes), coalesce(p1_regions, regions), p1_skips, "
-             "coalesce(p1_fidelity, -1) "
-             "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY id"
+             "coalesce(p1_fidelity, -1), {p} "
+             "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {p}, id"
            : "SELECT d.id, d.seq, d.ts_ns, d.agent, d.queue, d.kernel_object, d.kernel_name_id, d.grid_x, "
              "d.grid_y, d.grid_z, d.workgroup_x, d.workgroup_y, d.workgroup_z, d.decision, s.dispatch_id, "
-             "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures "
+             "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures, 1 "
              "FROM dispatches d LEFT JOIN snapshots s ON s.dispatch_id = d.id ORDER BY d.id";
+    const int processAt = v2 ? 39 : 21;
     if (!exec(dispatchSql)) {
         return queryError(QStringLiteral("dispatches"), error);
     }
     std::vector<std::pair<int, PassRow>> passes;
-    QHash<qint64, int> kernelIndex; // kernel name id (or -object) -> index
+    QHash<ProcessKey, int> kernelIndex; // (process, kernel name id or -object) -> index
+    QHash<QString, int> kernelByName;   // one entry per kernel name across processes
+    out.dispatchRow.reserve(1024);
     while (q.next()) {
         DispatchRow d;
+        d.process = ensureProcess(q.value(processAt).toInt());
         d.id = i64(q, 0);
         d.seq = i64(q, 1);
         d.tsNs = i64(q, 2);
@@ -324,15 +576,19 @@ SessionError SessionLoader::load(SessionData& out) {
         d.queue = v2 ? handles.value(i64(q, 4)) : i64(q, 4);
         d.kernelObject = v2 ? handles.value(i64(q, 5)) : i64(q, 5);
         const qint64 nameId = i64(q, 6);
-        const qint64 key = nameId != 0 ? nameId : -d.kernelObject - 1;
+        const ProcessKey key{d.process, nameId != 0 ? nameId : -d.kernelObject - 1};
         auto k = kernelIndex.constFind(key);
         if (k == kernelIndex.cend()) {
-            QString name = nameId != 0 ? strings.value(nameId) : QString();
+            QString name = nameId != 0 ? strings.value({d.process, nameId}) : QString();
             if (name.isEmpty()) {
                 name = QStringLiteral("kernel@%1").arg(quint64(d.kernelObject), 0, 16);
             }
-            k = kernelIndex.insert(key, int(out.kernelNames.size()));
-            out.kernelNames.push_back(name);
+            auto byName = kernelByName.constFind(name);
+            if (byName == kernelByName.cend()) {
+                byName = kernelByName.insert(name, int(out.kernelNames.size()));
+                out.kernelNames.push_back(name);
+            }
+            k = kernelIndex.insert(key, *byName);
         }
         d.kernel = *k;
         for (int i = 0; i < 3; ++i) {
@@ -354,28 +610,44 @@ SessionError SessionLoader::load(SessionData& out) {
             for (int p = 0; p < 2; ++p) {
                 const int c = 21 + 9 * p;
                 if (!q.value(c).isNull()) {
-                    passes.emplace_back(row, PassRow{d.id, p, 0, i64(q, c + 2), i64(q, c + 3), i64(q, c + 4),
-                                                     i64(q, c + 5), q.value(c + 6).toInt(),
-                                                     q.value(c + 7).toInt(), q.value(c + 8).toInt()});
+                    PassRow pass{d.process,
+                                 d.id,
+                                 p,
+                                 0,
+                                 i64(q, c + 2),
+                                 i64(q, c + 3),
+                                 i64(q, c + 4),
+                                 i64(q, c + 5),
+                                 q.value(c + 6).toInt(),
+                                 q.value(c + 7).toInt(),
+                                 q.value(c + 8).toInt()};
+                    passes.emplace_back(row, pass);
                 }
             }
         }
-        out.dispatchRow.insert(d.id, row);
+        out.dispatchRow.insert({d.process, d.id}, row);
+        ProcessInfo& owner = out.processes[d.process - 1];
+        ++owner.dispatches;
+        ++(d.decision == 0 ? owner.replayed : owner.declined);
         out.dispatches.push_back(d);
     }
     const int rows = int(out.dispatches.size());
+    auto rowOf = [&](int process, qint64 dispatchId) {
+        return out.dispatchRow.value({process, dispatchId}, -1);
+    };
 
     // Passes (format 2: only those after the second), grouped by dispatch.
-    if (!exec(v2 ? "SELECT dispatch_id, idx, ts_ns, start_tick, end_tick, restore_ns, regions_restored, "
+    if (!exec(v2 ? "SELECT {p}, dispatch_id, idx, ts_ns, start_tick, end_tick, restore_ns, regions_restored, "
                    "bytes_restored, skips, fidelity FROM extra_passes"
-                 : "SELECT dispatch_id, idx, ts_ns, start_tick, end_tick, restore_ns, regions_restored, "
+                 : "SELECT {p}, dispatch_id, idx, ts_ns, start_tick, end_tick, restore_ns, regions_restored, "
                    "bytes_restored, skips, -1 FROM passes")) {
         return queryError(QStringLiteral("passes"), error);
     }
     while (q.next()) {
-        PassRow p{i64(q, 0), q.value(1).toInt(), i64(q, 2),          i64(q, 3),          i64(q, 4),
-                  i64(q, 5), i64(q, 7),          q.value(6).toInt(), q.value(8).toInt(), q.value(9).toInt()};
-        const int row = out.dispatchRow.value(p.dispatchId, -1);
+        PassRow p{q.value(0).toInt(), i64(q, 1),          q.value(2).toInt(), i64(q, 3),
+                  i64(q, 4),          i64(q, 5),          i64(q, 6),          i64(q, 8),
+                  q.value(7).toInt(), q.value(9).toInt(), q.value(10).toInt()};
+        const int row = rowOf(p.process, p.dispatchId);
         if (row >= 0) {
             passes.emplace_back(row, p);
         }
@@ -414,27 +686,28 @@ SessionError SessionLoader::load(SessionData& out) {
 
     // Restore skips (pass >= 0) and snapshot failures (pass -1), grouped by dispatch.
     std::vector<std::pair<int, SkipRow>> skips;
-    QHash<qint64, int> skippedByAllocation;
-    if (!exec("SELECT dispatch_id, pass_idx, address, size, allocation_id, reason FROM restore_skips")) {
+    QHash<ProcessKey, int> skippedByAllocation;
+    if (!exec("SELECT {p}, dispatch_id, pass_idx, address, size, allocation_id, reason FROM restore_skips")) {
         return queryError(QStringLiteral("restore skips"), error);
     }
     while (q.next()) {
-        SkipRow k{i64(q, 0), q.value(1).toInt(), i64(q, 2), i64(q, 3), i64(q, 4), q.value(5).toInt()};
-        const int row = out.dispatchRow.value(k.dispatchId, -1);
+        SkipRow k{q.value(0).toInt(), i64(q, 1), q.value(2).toInt(), i64(q, 3),
+                  i64(q, 4),          i64(q, 5), q.value(6).toInt()};
+        const int row = rowOf(k.process, k.dispatchId);
         if (row >= 0) {
             ++out.dispatches[row].skips;
             skips.emplace_back(row, k);
         }
         if (k.allocationId != 0) {
-            ++skippedByAllocation[k.allocationId];
+            ++skippedByAllocation[{k.process, k.allocationId}];
         }
     }
-    if (!exec("SELECT dispatch_id, address, size, allocation_id, reason FROM snapshot_failures")) {
+    if (!exec("SELECT {p}, dispatch_id, address, size, allocation_id, reason FROM snapshot_failures")) {
         return queryError(QStringLiteral("snapshot failures"), error);
     }
     while (q.next()) {
-        SkipRow k{i64(q, 0), -1, i64(q, 1), i64(q, 2), i64(q, 3), q.value(4).toInt()};
-        const int row = out.dispatchRow.value(k.dispatchId, -1);
+        SkipRow k{q.value(0).toInt(), i64(q, 1), -1, i64(q, 2), i64(q, 3), i64(q, 4), q.value(5).toInt()};
+        const int row = rowOf(k.process, k.dispatchId);
         if (row >= 0) {
             skips.emplace_back(row, k);
         }
@@ -442,15 +715,16 @@ SessionError SessionLoader::load(SessionData& out) {
     // Regions a restore gave up (protocol 3; absent from files of earlier builds), listed with the skips.
     if (exec("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'restore_failures'") &&
         q.next() && q.value(0).toInt() > 0) {
-        if (!exec("SELECT dispatch_id, pass_idx, address, size, allocation_id, kind, attempts FROM "
+        if (!exec("SELECT {p}, dispatch_id, pass_idx, address, size, allocation_id, kind, attempts FROM "
                   "restore_failures")) {
             return queryError(QStringLiteral("restore failures"), error);
         }
         while (q.next()) {
-            SkipRow k{i64(q, 0), q.value(1).toInt(), i64(q, 2), i64(q, 3), i64(q, 4), q.value(5).toInt()};
+            SkipRow k{q.value(0).toInt(), i64(q, 1), q.value(2).toInt(), i64(q, 3),
+                      i64(q, 4),          i64(q, 5), q.value(6).toInt()};
             k.restoreFailure = true;
-            k.attempts = q.value(6).toInt();
-            const int row = out.dispatchRow.value(k.dispatchId, -1);
+            k.attempts = q.value(7).toInt();
+            const int row = rowOf(k.process, k.dispatchId);
             if (row >= 0) {
                 skips.emplace_back(row, k);
             }
@@ -472,12 +746,14 @@ SessionError SessionLoader::load(SessionData& out) {
     // Fidelity mismatches (format 2), grouped by dispatch like the skips.
     std::vector<std::pair<int, SkipRow>> mismatches;
     if (v2) {
-        if (!exec("SELECT dispatch_id, pass_idx, address, size, allocation_id FROM fidelity_mismatches")) {
+        if (!exec(
+                "SELECT {p}, dispatch_id, pass_idx, address, size, allocation_id FROM fidelity_mismatches")) {
             return queryError(QStringLiteral("fidelity mismatches"), error);
         }
         while (q.next()) {
-            SkipRow k{i64(q, 0), q.value(1).toInt(), i64(q, 2), i64(q, 3), i64(q, 4), 0, true};
-            const int row = out.dispatchRow.value(k.dispatchId, -1);
+            SkipRow k{
+                q.value(0).toInt(), i64(q, 1), q.value(2).toInt(), i64(q, 3), i64(q, 4), i64(q, 5), 0, true};
+            const int row = rowOf(k.process, k.dispatchId);
             if (row >= 0) {
                 mismatches.emplace_back(row, k);
             }
@@ -496,52 +772,56 @@ SessionError SessionLoader::load(SessionData& out) {
         out.mismatchBegin[r + 1] += out.mismatchBegin[r];
     }
 
-    if (!exec("SELECT id, alloc_seq, alloc_ns, address, size, agent, api, pool_flags, pointer_type, "
-              "classification, free_seq, free_ns FROM allocations ORDER BY id")) {
+    if (!exec("SELECT {p}, id, alloc_seq, alloc_ns, address, size, agent, api, pool_flags, pointer_type, "
+              "classification, free_seq, free_ns FROM allocations ORDER BY {p}, id")) {
         return queryError(QStringLiteral("allocations"), error);
     }
     while (q.next()) {
         AllocationRow a;
-        a.id = i64(q, 0);
-        a.allocSeq = i64(q, 1);
-        a.allocNs = i64(q, 2);
-        a.address = i64(q, 3);
-        a.size = i64(q, 4);
-        a.agent = i64(q, 5);
-        a.api = q.value(6).toInt();
-        a.poolFlags = q.value(7).toUInt();
-        a.pointerType = q.value(8).toInt();
-        a.classification = q.value(9).toInt();
-        a.freeSeq = q.value(10).isNull() ? -1 : i64(q, 10);
-        a.freeNs = q.value(11).isNull() ? -1 : i64(q, 11);
-        a.skipped = skippedByAllocation.value(a.id);
+        a.process = ensureProcess(q.value(0).toInt());
+        a.id = i64(q, 1);
+        a.allocSeq = i64(q, 2);
+        a.allocNs = i64(q, 3);
+        a.address = i64(q, 4);
+        a.size = i64(q, 5);
+        a.agent = i64(q, 6);
+        a.api = q.value(7).toInt();
+        a.poolFlags = q.value(8).toUInt();
+        a.pointerType = q.value(9).toInt();
+        a.classification = q.value(10).toInt();
+        a.freeSeq = q.value(11).isNull() ? -1 : i64(q, 11);
+        a.freeNs = q.value(12).isNull() ? -1 : i64(q, 12);
+        a.skipped = skippedByAllocation.value({a.process, a.id});
         out.allocations.push_back(a);
     }
 
-    if (!exec("SELECT seq, ts_ns, executable, agent, address, size, symbol_id, status FROM module_variables "
-              "ORDER BY seq")) {
+    if (!exec("SELECT {p}, seq, ts_ns, executable, agent, address, size, symbol_id, status FROM "
+              "module_variables ORDER BY {p}, seq")) {
         return queryError(QStringLiteral("module variables"), error);
     }
     while (q.next()) {
-        out.moduleVariables.push_back({i64(q, 0), i64(q, 1), i64(q, 2), i64(q, 3), i64(q, 4), i64(q, 5),
-                                       text(q.value(6)), q.value(7).toInt()});
+        const int process = ensureProcess(q.value(0).toInt());
+        out.moduleVariables.push_back({process, i64(q, 1), i64(q, 2), i64(q, 3), i64(q, 4), i64(q, 5),
+                                       i64(q, 6), text(process, q.value(7)), q.value(8).toInt()});
     }
 
-    if (!exec("SELECT seq, ts_ns, dispatch_id, code, text_id FROM warnings ORDER BY seq")) {
+    if (!exec("SELECT {p}, seq, ts_ns, dispatch_id, code, text_id FROM warnings ORDER BY {p}, seq")) {
         return queryError(QStringLiteral("warnings"), error);
     }
     while (q.next()) {
-        out.warnings.push_back({i64(q, 0), i64(q, 1), i64(q, 2), q.value(3).toInt(), text(q.value(4))});
+        const int process = ensureProcess(q.value(0).toInt());
+        out.warnings.push_back(
+            {process, i64(q, 1), i64(q, 2), i64(q, 3), q.value(4).toInt(), text(process, q.value(5))});
     }
     if (v2) {
-        if (!exec(
-                "SELECT seq, ts_ns, agent, dst, src, size, dispatch_id, waited_ns, outcome FROM async_copies "
-                "ORDER BY seq")) {
+        if (!exec("SELECT {p}, seq, ts_ns, agent, dst, src, size, dispatch_id, waited_ns, outcome FROM "
+                  "async_copies ORDER BY {p}, seq")) {
             return queryError(QStringLiteral("async copies"), error);
         }
         while (q.next()) {
-            out.asyncCopies.push_back({i64(q, 0), i64(q, 1), i64(q, 2), i64(q, 3), i64(q, 4), i64(q, 5),
-                                       i64(q, 6), i64(q, 7), q.value(8).toInt()});
+            out.asyncCopies.push_back({ensureProcess(q.value(0).toInt()), i64(q, 1), i64(q, 2), i64(q, 3),
+                                       i64(q, 4), i64(q, 5), i64(q, 6), i64(q, 7), i64(q, 8),
+                                       q.value(9).toInt()});
         }
     }
     return {};
@@ -556,6 +836,7 @@ SessionError SessionLoader::loadRegions(SessionData& out) {
     if (run(q, QStringLiteral("SELECT count(*) FROM inventory_regions"), error) && q.next()) {
         expected = i64(q, 0);
     }
+    r.process.reserve(expected);
     r.agent.reserve(expected);
     r.generation.reserve(expected);
     r.address.reserve(expected);
@@ -563,57 +844,60 @@ SessionError SessionLoader::loadRegions(SessionData& out) {
     r.allocationId.reserve(expected);
     r.index.reserve(expected);
     r.kind.reserve(expected);
-    if (!run(q,
-             QStringLiteral("SELECT agent, generation, idx, address, size, allocation_id, kind FROM "
-                            "inventory_regions ORDER BY agent, generation, idx"),
-             error)) {
+    const QString sql =
+        version_ >= 3
+            ? QStringLiteral("SELECT process, agent, generation, idx, address, size, allocation_id, "
+                             "kind FROM inventory_regions ORDER BY process, agent, generation, idx")
+            : QStringLiteral("SELECT 1, agent, generation, idx, address, size, allocation_id, kind "
+                             "FROM inventory_regions ORDER BY agent, generation, idx");
+    if (!run(q, sql, error)) {
         return queryError(QStringLiteral("inventory regions"), error);
     }
-    qint64 lastAgent = 0, lastGeneration = -1;
+    InventoryKey last{0, 0, -1};
     int first = 0;
     auto close = [&] {
         const int n = int(r.address.size());
         if (n > first) {
-            r.ranges.insert({lastAgent, lastGeneration}, {first, n - first});
+            r.ranges.insert(last, {first, n - first});
         }
         first = n;
     };
     while (q.next()) {
-        const qint64 agent = i64(q, 0), generation = i64(q, 1);
-        if (agent != lastAgent || generation != lastGeneration) {
+        const InventoryKey key{q.value(0).toInt(), i64(q, 1), i64(q, 2)};
+        if (!(key == last)) {
             close();
-            lastAgent = agent;
-            lastGeneration = generation;
+            last = key;
         }
-        r.agent.push_back(agent);
-        r.generation.push_back(generation);
-        r.index.push_back(q.value(2).toUInt());
-        r.address.push_back(i64(q, 3));
-        r.size.push_back(i64(q, 4));
-        r.allocationId.push_back(i64(q, 5));
-        r.kind.push_back(quint8(q.value(6).toUInt()));
+        r.process.push_back(key.process);
+        r.agent.push_back(key.agent);
+        r.generation.push_back(key.generation);
+        r.index.push_back(q.value(3).toUInt());
+        r.address.push_back(i64(q, 4));
+        r.size.push_back(i64(q, 5));
+        r.allocationId.push_back(i64(q, 6));
+        r.kind.push_back(quint8(q.value(7).toUInt()));
     }
     close();
     if (q.lastError().isValid()) {
         return queryError(QStringLiteral("inventory regions"), q.lastError().text());
     }
     // How often each allocation was captured: snapshots per inventory, spread over its regions.
-    QHash<QPair<qint64, qint64>, int> snapshotsPerInventory;
+    QHash<InventoryKey, int> snapshotsPerInventory;
     for (const DispatchRow& d : out.dispatches) {
         if (d.hasSnapshot && d.snapshotOk) {
-            ++snapshotsPerInventory[{d.agent, d.generation}];
+            ++snapshotsPerInventory[{d.process, d.agent, d.generation}];
         }
     }
-    QHash<qint64, int> allocationRow;
+    QHash<ProcessKey, int> allocationRow;
     allocationRow.reserve(int(out.allocations.size()));
     for (int i = 0; i < int(out.allocations.size()); ++i) {
-        allocationRow.insert(out.allocations[i].id, i);
+        allocationRow.insert({out.allocations[i].process, out.allocations[i].id}, i);
         out.allocations[i].captured = 0;
     }
     for (auto it = snapshotsPerInventory.cbegin(); it != snapshotsPerInventory.cend(); ++it) {
         const auto range = r.ranges.value(it.key(), {0, 0});
         for (int i = range.first; i < range.first + range.second; ++i) {
-            const int a = allocationRow.value(r.allocationId[i], -1);
+            const int a = allocationRow.value({r.process[i], r.allocationId[i]}, -1);
             if (a >= 0) {
                 out.allocations[a].captured += it.value();
             }

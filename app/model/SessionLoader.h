@@ -7,22 +7,29 @@
 
 #include <QString>
 
+#include <memory>
+
 namespace rs::app {
 
 class SessionLoader {
   public:
     /// application_id of a session file ("RSDB") and the newest format version this build reads.
     static constexpr qint64 kApplicationId = 0x52534442;
-    /// Newest session format read (user_version 1 and 2 are both read).
-    static constexpr int kFormatVersion = 2;
+    /// Newest session format read (user_version 1, 2 and 3 are read; 1-2 as one process).
+    static constexpr int kFormatVersion = 3;
 
     explicit SessionLoader(const QString& path);
     ~SessionLoader();
     SessionLoader(const SessionLoader&) = delete;
     SessionLoader& operator=(const SessionLoader&) = delete;
 
-    /// Checks the file (exists, SQLite header, size, application_id, user_version, tables) and opens it.
+    /// Checks the file (a regular file, SQLite header, size, application_id, user_version, tables) and
+    /// opens it read-only. A WAL-mode file SQLite cannot open in place (its WAL needs recovery and the
+    /// directory is read-only) is copied with its WAL into a temporary directory, checkpointed there and
+    /// the copy opened instead (SessionInfo::openedCopy names it; the copy is removed with the loader).
     SessionError open();
+    /// The checkpointed copy open() fell back to, empty when the file itself is open.
+    QString openedCopy() const;
     /// `PRAGMA data_version`: changes whenever another connection commits; -1 on error.
     qint64 dataVersion();
     /// Everything but the inventory regions (what the first paint needs).
@@ -32,7 +39,10 @@ class SessionLoader {
     /// `PRAGMA quick_check` (corruption inside pages the first load did not touch).
     SessionError quickCheck();
 
-    /// Byte-level checks that need no SQLite: missing, unreadable, empty, not SQLite, truncated.
+    /// Byte-level checks that need no SQLite: missing, not a regular file (FIFO, device, socket: refused
+    /// from stat(2), before any open for reading; likewise a non-regular `-wal` beside it), unreadable,
+    /// empty, not SQLite, truncated. The size check (header page count versus file size) is skipped when
+    /// a `-wal` file is present: SQLite then reads pages from the WAL and judges the file itself.
     static SessionError checkFile(const QString& path);
     /// open() + load() + loadRegions() in the calling thread.
     static SessionSnapshot loadAll(const QString& path, SessionError& error);
@@ -40,8 +50,14 @@ class SessionLoader {
   private:
     SessionError queryError(const QString& what, const QString& driverText) const;
     SessionError fail(SessionError::Kind kind, const QString& message) const;
+    /// Opens the connection on `file` read-only and checks header, ids and tables.
+    SessionError openDatabase(const QString& file);
+    void closeDatabase();
 
     QString path_;
+    struct Private;
+    std::unique_ptr<Private> p_;
+    int version_ = 0; ///< user_version of the open file
     QString connection_;
     bool opened_ = false;
 };

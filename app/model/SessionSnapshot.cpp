@@ -37,4 +37,23 @@ QString SessionSnapshot::agentName(qint64 handle) const {
     return QStringLiteral("%1 #%2").arg(name).arg(i);
 }
 
+const ProcessInfo* SessionSnapshot::process(int process) const {
+    if (!d_ || process < 1 || process > d_->processes.size()) {
+        return nullptr;
+    }
+    return &d_->processes[process - 1];
+}
+
+QString SessionSnapshot::processName(int process) const {
+    const ProcessInfo* p = this->process(process);
+    return p && p->pid > 0 ? QStringLiteral("pid %1").arg(p->pid) : QStringLiteral("process %1").arg(process);
+}
+
+QString ProcessInfo::label() const {
+    const QString command = argv.isEmpty() ? executable : argv;
+    const QString pidText =
+        pid > 0 ? QStringLiteral("pid %1").arg(pid) : QStringLiteral("process %1").arg(process);
+    return command.isEmpty() ? pidText : QStringLiteral("%1 %2").arg(pidText, command.left(60));
+}
+
 } // namespace rs::app

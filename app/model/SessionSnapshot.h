@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QHash>
+#include <QHashFunctions>
 #include <QMetaType>
 #include <QSharedData>
 #include <QSharedDataPointer>
@@ -14,10 +15,14 @@
 
 namespace rs::app {
 
-/// The `session` row, with its interned texts resolved.
+/// The `session` row, with its interned texts resolved (format 3: its pid, command and host describe
+/// process 1; its counts are the sums over every process).
 struct SessionInfo {
     QString path;
-    int formatVersion = 0;
+    int formatVersion = 0; ///< `PRAGMA user_version` as stored
+    /// Set when the file itself could not be read in place (a WAL to recover in a read-only directory):
+    /// the path of the checkpointed temporary copy that was opened instead; empty otherwise.
+    QString openedCopy;
     qint64 createdWallNs = 0;
     qint64 pid = 0;
     QString executable, argv, hostname, engineVersion, configuration;
@@ -34,9 +39,50 @@ struct SessionInfo {
     /// Engine-internal errors the engine caught and swallowed (session end, protocol 3); -1 when not
     /// recorded (no session end yet, or a file of an earlier build).
     qint64 internalErrors = -1;
+    int processCount = 1;      ///< instrumented processes recorded (format 3; 1 for formats 1-2)
+    qint64 rejectedFrames = 0; ///< frames refused by the collector or importer (format 3)
+};
+
+/// One instrumented process (one emitter instance) of the session: a `processes` row of format 3, or
+/// the `session` row of a format 1-2 file (process 1). `dispatches`, `replayed` and `declined` are counted
+/// by the loader from the dispatch rows.
+struct ProcessInfo {
+    int process = 1;      ///< 1-based index, in order of first authentication or import
+    quint64 instance = 0; ///< the emitter's random instance id (0: a v1/v2 file or a legacy spool)
+    qint64 pid = 0, parentPid = 0;
+    QString executable, argv, hostname, engineVersion, configuration;
+    qint64 startNs = 0, startWallNs = 0, endNs = 0;
+    bool ended = false;    ///< session_end of this process received
+    bool complete = false; ///< session_end stored and no gap in [1, last sequence]
+    qint64 lastSequence = 0, eventsStored = 0, missingEvents = 0, rejectedFrames = 0, spooled = 0;
+    qint64 internalErrors = -1; ///< -1: not recorded
+    bool hasExitStatus = false;
+    int exitStatus = -1; ///< exit() value 0..255, -1 unknown
+    int exitSignal = 0;
+    QString endReason;
+    qint64 dispatches = 0, replayed = 0, declined = 0;
+    /// "pid N" with the command, for filter menus and table cells.
+    QString label() const;
+};
+
+/// Key of a per-process row: (process, id) — dispatch ids, allocation ids and sequence numbers are
+/// counted by each process's own emitter, so they repeat across processes.
+using ProcessKey = QPair<int, qint64>;
+
+/// Key of one inventory: (process, agent handle, generation).
+struct InventoryKey {
+    int process = 1;
+    qint64 agent = 0, generation = 0;
+    friend bool operator==(const InventoryKey& a, const InventoryKey& b) {
+        return a.process == b.process && a.agent == b.agent && a.generation == b.generation;
+    }
+    friend size_t qHash(const InventoryKey& k, size_t seed = 0) noexcept {
+        return qHashMulti(seed, k.process, k.agent, k.generation);
+    }
 };
 
 struct AgentInfo {
+    int process = 1;
     qint64 handle = 0;
     QString name, isa;
     int deviceType = 1;
@@ -45,6 +91,7 @@ struct AgentInfo {
 
 /// One dispatch with its snapshot and pass aggregates (kernel times in agent ticks, -1 = none).
 struct DispatchRow {
+    int process = 1; ///< ProcessInfo::process
     qint64 id = 0, seq = 0, tsNs = 0, agent = 0, queue = 0, kernelObject = 0;
     int kernel = 0;   ///< index into SessionData::kernelNames
     int decision = 0; ///< 0 replayed, else decline reason code
@@ -59,6 +106,7 @@ struct DispatchRow {
 };
 
 struct PassRow {
+    int process = 1;
     qint64 dispatchId = 0;
     int index = 0;
     qint64 tsNs = 0, startTick = 0, endTick = 0, restoreNs = 0, bytesRestored = 0;
@@ -71,6 +119,7 @@ struct PassRow {
 /// region the restore before pass `pass` could not write back (`reason` = its region kind): it holds
 /// the output of pass `pass - 1` (docs/replay-failures.md#failed-restore).
 struct SkipRow {
+    int process = 1;
     qint64 dispatchId = 0;
     int pass = 0;
     qint64 address = 0, size = 0, allocationId = 0;
@@ -82,11 +131,13 @@ struct SkipRow {
 
 /// An hsa_amd_memory_async_copy that met a replay window.
 struct AsyncCopyRow {
+    int process = 1;
     qint64 seq = 0, tsNs = 0, agent = 0, dst = 0, src = 0, size = 0, dispatchId = 0, waitedNs = 0;
     int outcome = 0; ///< 0 not fenced, 1 waited, 2 timed out
 };
 
 struct AllocationRow {
+    int process = 1;
     qint64 id = 0, allocSeq = 0, allocNs = 0, address = 0, size = 0, agent = 0;
     int api = 0, pointerType = 0, classification = 0;
     quint32 poolFlags = 0;
@@ -96,23 +147,26 @@ struct AllocationRow {
 };
 
 struct ModuleVariableRow {
+    int process = 1;
     qint64 seq = 0, tsNs = 0, executable = 0, agent = 0, address = 0, size = 0;
     QString symbol;
     int status = 0;
 };
 
 struct WarningRow {
+    int process = 1;
     qint64 seq = 0, tsNs = 0, dispatchId = 0;
     int code = 0;
     QString text;
 };
 
-/// Inventory regions of every (agent, generation), column-wise, ordered by (agent, generation, idx).
+/// Inventory regions of every (process, agent, generation), column-wise, in that order, then by idx.
 struct RegionColumns {
+    std::vector<int> process;
     std::vector<qint64> agent, generation, address, size, allocationId;
     std::vector<quint32> index;
     std::vector<quint8> kind;
-    QHash<QPair<qint64, qint64>, QPair<int, int>> ranges; ///< (agent, generation) -> (first, count)
+    QHash<InventoryKey, QPair<int, int>> ranges; ///< (process, agent, generation) -> (first, count)
     std::size_t size_() const { return address.size(); }
 };
 
@@ -122,10 +176,11 @@ struct SessionData : QSharedData {
     qint64 dataVersion = 0;
     bool regionsLoaded = false;
     QHash<QString, QHash<int, QString>> enumNames; ///< enum -> code -> name (from `enum_names`)
-    QVector<AgentInfo> agents;
+    QVector<ProcessInfo> processes;                ///< by process index (processes[i].process == i + 1)
+    QVector<AgentInfo> agents; ///< of every process (a handle may repeat across processes)
     QStringList kernelNames;
-    std::vector<DispatchRow> dispatches;    ///< by dispatch sequence
-    QHash<qint64, int> dispatchRow;         ///< dispatch id -> row
+    std::vector<DispatchRow> dispatches;    ///< by process, then dispatch id
+    QHash<ProcessKey, int> dispatchRow;     ///< (process, dispatch id) -> row
     std::vector<PassRow> passes;            ///< grouped by dispatch row, then pass index
     std::vector<int> passBegin;             ///< dispatch row -> first pass (size rows + 1)
     std::vector<SkipRow> skips;             ///< restore skips and snapshot failures by dispatch row
@@ -152,6 +207,10 @@ class SessionSnapshot {
     QString enumName(const QString& kind, int code) const;
     /// Agent display name ("gfx90a #1"); the handle in hex when the agent was not reported.
     QString agentName(qint64 handle) const;
+    /// The process with index `process` (1-based), null when there is none.
+    const ProcessInfo* process(int process) const;
+    /// "pid N" of process `process` ("process N" when unknown): what the tables' process column shows.
+    QString processName(int process) const;
     /// Index of the agent in `agents`, -1 if unknown.
     int agentIndex(qint64 handle) const;
 

@@ -3,6 +3,7 @@
 #include "model/AgentSummaryModel.h"
 #include "model/ChartSeriesBuilder.h"
 #include "model/Format.h"
+#include "model/ProcessTableModel.h"
 
 namespace rs::app {
 
@@ -25,6 +26,44 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
              (i.internalErrors > 0
                   ? QStringLiteral(", %1 engine-internal errors caught").arg(format::count(i.internalErrors))
                   : QString()));
+    if (!i.openedCopy.isEmpty()) {
+        line(QStringLiteral("note"),
+             QStringLiteral("the write-ahead log needed recovery in a read-only directory: "
+                            "read from a checkpointed copy (%1)")
+                 .arg(i.openedCopy));
+    }
+    if (i.rejectedFrames > 0) {
+        line(QStringLiteral("rejected"), QStringLiteral("%1 frames refused by the collector or importer")
+                                             .arg(format::count(i.rejectedFrames)));
+    }
+    line(QStringLiteral("processes"), QString::number(s->processes.size()));
+    out += QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+               .arg(QStringLiteral("pid"), 8)
+               .arg(QStringLiteral("parent"), 8)
+               .arg(QStringLiteral("events"), 10)
+               .arg(QStringLiteral("dispatches"), 10)
+               .arg(QStringLiteral("replayed"), 9)
+               .arg(QStringLiteral("declined"), 9)
+               .arg(QStringLiteral("missing"), 8)
+               .arg(QStringLiteral("rejected"), 8)
+               .arg(QStringLiteral("complete"), 8)
+               .arg(QStringLiteral("exit"), 5)
+               .arg(QStringLiteral("command"));
+    for (const ProcessInfo& p : s->processes) {
+        const QString exit = ProcessTableModel::exitText(p);
+        out += QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8 %9 %10  %11\n")
+                   .arg(p.pid, 8)
+                   .arg(p.parentPid, 8)
+                   .arg(p.eventsStored, 10)
+                   .arg(p.dispatches, 10)
+                   .arg(p.replayed, 9)
+                   .arg(p.declined, 9)
+                   .arg(p.missingEvents, 8)
+                   .arg(p.rejectedFrames, 8)
+                   .arg(p.complete ? QStringLiteral("yes") : QStringLiteral("no"), 8)
+                   .arg(exit.isEmpty() ? QStringLiteral("-") : exit, 5)
+                   .arg(p.argv.isEmpty() ? p.executable : p.argv);
+    }
     qint64 replayed = 0, bytes = 0, skips = 0;
     for (const DispatchRow& d : s->dispatches) {
         replayed += d.decision == 0;

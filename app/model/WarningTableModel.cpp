@@ -13,7 +13,9 @@ WarningTableModel::WarningTableModel(QObject* parent)
           {QStringLiteral("Seq"), QStringLiteral("Category"), QStringLiteral("Dispatch"),
            QStringLiteral("Warning")},
           {QStringLiteral("Event sequence number")},
-          [](const SessionData& session) { return int(session.warnings.size()); }, parent) {}
+          [](const SessionData& session) { return int(session.warnings.size()); },
+          [](const SessionData& session, int row) { return session.warnings[std::size_t(row)].process; },
+          parent) {}
 
 QVariant WarningTableModel::value(int row, int column) const {
     const WarningRow& w = snapshot_->warnings[row];

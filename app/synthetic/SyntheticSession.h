@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace rs::app {
 
 class SyntheticSession {
@@ -18,6 +20,9 @@ class SyntheticSession {
         int allocations = 60;
         bool complete = true; ///< emit session_end and finish (else the writer "dies" mid-session)
         unsigned seed = 1;
+        /// Several processes in one session (format 3): the dispatches of each, written one process
+        /// after the other through SessionStore::process(); empty: one process (compatibility insert).
+        std::vector<int> processDispatches;
     };
     /// Writes `path` (replacing it). False with `error` set on failure.
     static bool write(const QString& path, const Options& options, QString* error = nullptr);

@@ -25,17 +25,20 @@ AuditPage::AuditPage(QWidget* parent)
     auto* allocLayout = new QVBoxLayout(allocBox);
     allocations_panel_ = new TablePanel(allocations_, QStringLiteral("allocations"), allocBox);
     allocations_panel_->addAgentFilter();
+    allocations_panel_->addProcessFilter();
     allocations_panel_->addCodeFilter(tr("Tracking:"), {});
     allocLayout->addWidget(allocations_panel_);
     auto* varBox = new QGroupBox(tr("Module variables"), left);
     auto* varLayout = new QVBoxLayout(varBox);
     variables_panel_ = new TablePanel(variables_, QStringLiteral("moduleVariables"), varBox);
     variables_panel_->addTextFilter(tr("Filter by symbol…"));
+    variables_panel_->addProcessFilter();
     variables_panel_->addCodeFilter(tr("Status:"), {});
     varLayout->addWidget(variables_panel_);
     auto* copyBox = new QGroupBox(tr("Async copies held by a replay window"), left);
     auto* copyLayout = new QVBoxLayout(copyBox);
     copies_panel_ = new TablePanel(copies_, QStringLiteral("asyncCopies"), copyBox);
+    copies_panel_->addProcessFilter();
     copies_panel_->addCodeFilter(tr("Outcome:"), {});
     copyLayout->addWidget(copies_panel_);
     left->addWidget(allocBox);
@@ -95,6 +98,10 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
         }
     }
     allocations_panel_->setAgents(agents);
+    const auto processes = TablePanel::processChoices(snapshot);
+    allocations_panel_->setProcesses(processes);
+    variables_panel_->setProcesses(processes);
+    copies_panel_->setProcesses(processes);
     auto codes = [&](const QString& kind, const QString& nonZero) {
         QList<QPair<QString, int>> out;
         const auto names = snapshot->enumNames.value(kind);

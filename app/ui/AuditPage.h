@@ -25,6 +25,7 @@ class AuditPage : public QWidget {
     AsyncCopyTableModel* asyncCopies() const { return copies_; }
     TablePanel* allocationsPanel() const { return allocations_panel_; }
     TablePanel* variablesPanel() const { return variables_panel_; }
+    TablePanel* copiesPanel() const { return copies_panel_; }
     ChartAdapter* reasonChart() const { return reasons_; }
     ChartAdapter* outcomeChart() const { return outcomes_; }
 

@@ -2,7 +2,9 @@
 
 #include "model/ChartSeriesBuilder.h"
 #include "ui/ChartAdapter.h"
+#include "ui/TablePanel.h"
 
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -18,7 +20,13 @@ namespace {
 constexpr int kBatchMs = 100; // ~10 redraws per second at most
 }
 
-ChartsPage::ChartsPage(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
+ChartsPage::ChartsPage(QWidget* parent)
+    : QWidget(parent), timer_(new QTimer(this)), selector_(new QComboBox(this)) {
+    selector_->setObjectName(QStringLiteral("chartsProcessFilter"));
+    selector_->addItem(tr("All processes"), 0);
+    selector_->setVisible(false);
+    connect(selector_, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setProcessFilter(selector_->itemData(i).toInt()); });
     timer_->setSingleShot(true);
     timer_->setInterval(kBatchMs);
     connect(timer_, &QTimer::timeout, this, &ChartsPage::rebuild);
@@ -63,14 +71,38 @@ ChartsPage::ChartsPage(QWidget* parent) : QWidget(parent), timer_(new QTimer(thi
     scroll->setWidget(content);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(selector_, 0, Qt::AlignLeft);
     layout->addWidget(scroll);
 }
 
 void ChartsPage::setSnapshot(const SessionSnapshot& snapshot) {
     pending_ = snapshot;
+    const auto processes = TablePanel::processChoices(snapshot);
+    if (selector_->count() != processes.size() + 1) {
+        selector_->blockSignals(true);
+        selector_->clear();
+        selector_->addItem(tr("All processes"), 0);
+        for (const auto& [label, process] : processes) {
+            selector_->addItem(label, process);
+        }
+        selector_->setCurrentIndex(std::max(0, selector_->findData(process_)));
+        selector_->blockSignals(false);
+    }
+    selector_->setVisible(processes.size() > 1);
     if (!timer_->isActive()) {
         timer_->start();
     }
+}
+
+void ChartsPage::setProcessFilter(int process) {
+    process_ = process;
+    const int at = selector_->findData(process);
+    if (at >= 0 && selector_->currentIndex() != at) {
+        selector_->blockSignals(true);
+        selector_->setCurrentIndex(at);
+        selector_->blockSignals(false);
+    }
+    flush();
 }
 
 void ChartsPage::flush() {
@@ -83,7 +115,7 @@ void ChartsPage::rebuild() {
         return;
     }
     ++rebuilds_;
-    const ChartSeriesBuilder b(pending_);
+    const ChartSeriesBuilder b(pending_, process_);
     charts_[0]->setSeries(b.snapshotBytesStacked(), ChartAdapter::Kind::stackedArea);
     charts_[1]->setSeries(b.snapshotAndRestoreTime(), ChartAdapter::Kind::line);
     charts_[2]->setSeries(b.kernelTimePerPass(), ChartAdapter::Kind::line);

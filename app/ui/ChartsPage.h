@@ -1,6 +1,7 @@
 // The session's charts, x = dispatch order: snapshot bytes stacked by agent, snapshot and restore time,
 // kernel time per pass, skipped regions, declines by reason; and tracked footprint per agent over time.
-// Live sessions redraw at most ten times a second.
+// Live sessions redraw at most ten times a second. With more than one process a process selector
+// restricts every chart to one process.
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -8,6 +9,7 @@
 #include <QList>
 #include <QWidget>
 
+class QComboBox;
 class QTimer;
 
 namespace rs::app {
@@ -27,12 +29,18 @@ class ChartsPage : public QWidget {
     QStringList exportPngs(const QString& dir) const;
     /// Number of rebuilds so far (tests check the batching).
     int rebuilds() const { return rebuilds_; }
+    /// Shows process `process` only (1-based), 0: every process. Rebuilds now.
+    void setProcessFilter(int process);
+    int processFilter() const { return process_; }
+    QComboBox* processSelector() const { return selector_; }
 
   private:
     void rebuild();
 
     SessionSnapshot pending_;
     QTimer* timer_;
+    QComboBox* selector_;
+    int process_ = 0;
     QList<ChartAdapter*> charts_;
     QList<QString> files_;
     int rebuilds_ = 0;

@@ -17,6 +17,7 @@ DispatchesPage::DispatchesPage(QWidget* parent)
     panel_ = new TablePanel(model_, QStringLiteral("dispatches"), this);
     panel_->addTextFilter(tr("Filter by kernel (text or regex)…"));
     panel_->addAgentFilter();
+    panel_->addProcessFilter();
     panel_->addCodeFilter(tr("Outcome:"), {});
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(panel_);
@@ -40,6 +41,7 @@ void DispatchesPage::setSnapshot(const SessionSnapshot& snapshot) {
         }
     }
     panel_->setAgents(agents);
+    panel_->setProcesses(TablePanel::processChoices(snapshot));
     QList<QPair<QString, int>> codes{{tr("replayed"), 0},
                                      {tr("declined (any reason)"), SessionFilterProxyModel::kAnyNonZero}};
     const auto names = snapshot->enumNames.value(QStringLiteral("decision"));
@@ -52,7 +54,7 @@ void DispatchesPage::setSnapshot(const SessionSnapshot& snapshot) {
               [](const auto& a, const auto& b) { return a.second < b.second; });
     panel_->setCodes(codes);
     if (first) {
-        panel_->setColumnWidths({7, 34, 12, 19, 7, 11, 8, 8, 12, 11, 13, 13, 13});
+        panel_->setColumnWidths({7, 34, 12, 19, 7, 11, 8, 8, 12, 11, 13, 13, 13, 10});
     }
     showCurrent();
 }

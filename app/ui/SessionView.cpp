@@ -55,12 +55,19 @@ void SessionView::show(const SessionSnapshot& s) {
     const QString state = i.complete ? tr("<span style='color:#2e7d32'>complete</span>")
                           : i.ended  ? tr("<span style='color:#c62828'>incomplete</span>")
                                      : tr("<span style='color:#8d6e00'>live / not ended</span>");
-    banner_->setText(tr("<b>%1</b> — %2 — %3 dispatches, %4 agents — %5%6")
-                         .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
-                              (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
-                              format::count(qint64(s->dispatches.size())))
-                         .arg(s->agents.size())
-                         .arg(state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>")));
+    const QString processes =
+        s->processes.size() > 1 ? tr(", %1 processes").arg(s->processes.size()) : QString();
+    const QString copy = i.openedCopy.isEmpty()
+                             ? QString()
+                             : tr(" — <i>read from a checkpointed copy (the WAL needs recovery and the "
+                                  "directory is read-only)</i>");
+    banner_->setText(
+        tr("<b>%1</b> — %2 — %3 dispatches, %4 agents%5 — %6%7%8")
+            .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
+                 (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
+                 format::count(qint64(s->dispatches.size())))
+            .arg(s->agents.size())
+            .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy));
     summary_->setSnapshot(s);
     dispatches_->setSnapshot(s);
     audit_->setSnapshot(s);

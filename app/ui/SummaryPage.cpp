@@ -2,6 +2,7 @@
 
 #include "model/AgentSummaryModel.h"
 #include "model/Format.h"
+#include "model/ProcessTableModel.h"
 #include "model/WarningTableModel.h"
 #include "ui/TablePanel.h"
 
@@ -27,8 +28,8 @@ QLabel* value(QWidget* parent) {
 
 SummaryPage::SummaryPage(QWidget* parent)
     : QWidget(parent), command_(value(this)), exit_(value(this)), status_(value(this)), host_(value(this)),
-      totals_(value(this)), config_(value(this)), agents_(new AgentSummaryModel(this)),
-      warnings_(new WarningTableModel(this)) {
+      totals_(value(this)), config_(value(this)), processes_(new ProcessTableModel(this)),
+      agents_(new AgentSummaryModel(this)), warnings_(new WarningTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* session = new QGroupBox(tr("Session"), this);
     auto* form = new QFormLayout(session);
@@ -42,6 +43,13 @@ SummaryPage::SummaryPage(QWidget* parent)
     command_->setStyleSheet(QStringLiteral("font-family: monospace;"));
     layout->addWidget(session);
 
+    auto* processesBox = new QGroupBox(tr("Processes"), this);
+    auto* processesLayout = new QVBoxLayout(processesBox);
+    processes_panel_ = new TablePanel(processes_, QStringLiteral("processes"), processesBox);
+    processes_panel_->view()->setMinimumHeight(80);
+    processesLayout->addWidget(processes_panel_);
+    layout->addWidget(processesBox, 1);
+
     auto* agentsBox = new QGroupBox(tr("Agents"), this);
     auto* agentsLayout = new QVBoxLayout(agentsBox);
     agents_panel_ = new TablePanel(agents_, QStringLiteral("agents"), agentsBox);
@@ -52,6 +60,7 @@ SummaryPage::SummaryPage(QWidget* parent)
     auto* warningsBox = new QGroupBox(tr("Warnings"), this);
     auto* warningsLayout = new QVBoxLayout(warningsBox);
     warnings_panel_ = new TablePanel(warnings_, QStringLiteral("warnings"), warningsBox);
+    warnings_panel_->addProcessFilter();
     warningsLayout->addWidget(warnings_panel_);
     layout->addWidget(warningsBox, 2);
 }
@@ -64,12 +73,15 @@ void SummaryPage::setExitStatus(int status) {
 void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
     const bool first = snapshot_.isNull();
     snapshot_ = snapshot;
+    processes_->setSnapshot(snapshot);
     agents_->setSnapshot(snapshot);
     warnings_->setSnapshot(snapshot);
+    warnings_panel_->setProcesses(TablePanel::processChoices(snapshot));
     refresh();
     if (first) {
         agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12});
         warnings_panel_->setColumnWidths({8, 20, 10});
+        processes_panel_->setColumnWidths({4, 9, 9, 36, 10, 10, 10, 10, 9, 9, 9, 12});
     }
 }
 
@@ -113,6 +125,17 @@ void SummaryPage::refresh() {
     }
     if (i.internalErrors > 0) {
         status += tr(", <b>%L1 engine-internal errors</b> caught (see the warnings)").arg(i.internalErrors);
+    }
+    if (snapshot_->processes.size() > 1) {
+        status += tr("; %1 processes").arg(snapshot_->processes.size());
+    }
+    if (i.rejectedFrames > 0) {
+        status += tr(", <b>%L1 frames rejected</b>").arg(i.rejectedFrames);
+    }
+    if (!i.openedCopy.isEmpty()) {
+        status += tr("<br><i>The file's write-ahead log needed recovery that a read-only directory does not "
+                     "allow: showing a checkpointed copy (%1).</i>")
+                      .arg(i.openedCopy.toHtmlEscaped());
     }
     status_->setText(status);
     host_->setText(tr("%1 on %2, pid %3, engine %4, session format %5")

@@ -1,4 +1,5 @@
-// Summary of a session: command line, exit status, session status, per-agent table, warnings.
+// Summary of a session: command line, exit status, session status, per-process totals, per-agent
+// table, warnings.
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -12,6 +13,7 @@ class QLabel;
 namespace rs::app {
 
 class AgentSummaryModel;
+class ProcessTableModel;
 class WarningTableModel;
 class TablePanel;
 
@@ -24,6 +26,7 @@ class SummaryPage : public QWidget {
     void setExitStatus(int status);
     TablePanel* agentsPanel() const { return agents_panel_; }
     TablePanel* warningsPanel() const { return warnings_panel_; }
+    TablePanel* processesPanel() const { return processes_panel_; }
 
   private:
     void refresh();
@@ -36,8 +39,10 @@ class SummaryPage : public QWidget {
     QLabel* host_;
     QLabel* totals_;
     QLabel* config_;
+    ProcessTableModel* processes_;
     AgentSummaryModel* agents_;
     WarningTableModel* warnings_;
+    TablePanel* processes_panel_;
     TablePanel* agents_panel_;
     TablePanel* warnings_panel_;
 };

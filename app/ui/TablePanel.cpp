@@ -98,6 +98,53 @@ void TablePanel::setAgents(const QList<QPair<QString, qint64>>& agents) {
     agent_->blockSignals(false);
 }
 
+void TablePanel::addProcessFilter() {
+    process_ = new QComboBox(this);
+    process_->setObjectName(name_ + QStringLiteral("ProcessFilter"));
+    process_->addItem(tr("All processes"));
+    process_->setVisible(false);
+    connect(process_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const QVariant v = process_->itemData(i);
+        proxy_->setProcessFilter(v.isValid() ? std::optional<int>(v.toInt()) : std::nullopt);
+    });
+    bar_->insertWidget(bar_->count() - 3, process_);
+}
+
+QList<QPair<QString, int>> TablePanel::processChoices(const SessionSnapshot& snapshot) {
+    QList<QPair<QString, int>> out;
+    if (!snapshot.isNull()) {
+        for (const ProcessInfo& p : snapshot->processes) {
+            out.push_back({p.label(), p.process});
+        }
+    }
+    return out;
+}
+
+void TablePanel::setProcesses(const QList<QPair<QString, int>>& processes) {
+    if (!process_) {
+        return;
+    }
+    process_->setVisible(processes.size() > 1);
+    if (process_->count() == processes.size() + 1) {
+        bool same = true;
+        for (int i = 0; i < processes.size() && same; ++i) {
+            same = process_->itemText(i + 1) == processes[i].first;
+        }
+        if (same) {
+            return;
+        }
+    }
+    const QVariant current = process_->currentData();
+    process_->blockSignals(true);
+    process_->clear();
+    process_->addItem(tr("All processes"));
+    for (const auto& [label, process] : processes) {
+        process_->addItem(label, process);
+    }
+    process_->setCurrentIndex(std::max(0, process_->findData(current)));
+    process_->blockSignals(false);
+}
+
 void TablePanel::addCodeFilter(const QString& label, const QList<QPair<QString, int>>& codes) {
     auto* l = new QLabel(label, this);
     code_ = new QComboBox(this);

@@ -1,8 +1,9 @@
-// A sortable table over a SessionTableModel with an optional filter bar (text, agent, code) and
+// A sortable table over a SessionTableModel with an optional filter bar (text, agent, process, code) and
 // "Export CSV…". Used by every page.
 #pragma once
 
 #include "model/SessionFilterProxyModel.h"
+#include "model/SessionSnapshot.h"
 
 #include <QWidget>
 
@@ -25,6 +26,13 @@ class TablePanel : public QWidget {
     /// Adds an agent filter; call setAgents when the session's agents are known.
     void addAgentFilter();
     void setAgents(const QList<QPair<QString, qint64>>& agents);
+    /// Adds a process filter (ProcessRole); hidden while the session has one process.
+    void addProcessFilter();
+    /// The session's processes: (label, process index). The filter is shown with two or more.
+    void setProcesses(const QList<QPair<QString, int>>& processes);
+    QComboBox* processFilter() const { return process_; }
+    /// The entries of a process filter for `snapshot`: ("pid N command", process index) per process.
+    static QList<QPair<QString, int>> processChoices(const SessionSnapshot& snapshot);
     /// Adds a code filter: entries (label, code or nullopt for "all").
     void addCodeFilter(const QString& label, const QList<QPair<QString, int>>& codes);
     /// Replaces the code filter's entries, keeping the current choice when it still exists.
@@ -46,6 +54,7 @@ class TablePanel : public QWidget {
     QLineEdit* text_ = nullptr;
     QComboBox* agent_ = nullptr;
     QComboBox* code_ = nullptr;
+    QComboBox* process_ = nullptr;
     QLabel* count_;
 };
 

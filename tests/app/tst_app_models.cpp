@@ -235,10 +235,10 @@ class AppModelsTest : public QObject {
         const QStringList lines =
             QString::fromUtf8(buffer.data()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0], QStringLiteral("Seq,Category,Dispatch,Warning"));
+        QCOMPARE(lines[0], QStringLiteral("Seq,Category,Dispatch,Warning,Process"));
         QVERIFY2(
             lines[1].endsWith(QStringLiteral(",fidelity-mismatch,501,pass 2 output differs from pass 1 in "
-                                             "region 0 of dispatch 501 (fidelity check)")),
+                                             "region 0 of dispatch 501 (fidelity check),4242")),
             qPrintable(lines[1]));
     }
 
@@ -358,7 +358,7 @@ class AppModelsTest : public QObject {
 
     /// Format 2: pass fidelity, fidelity mismatches in the dispatch detail, async copies, vmem mappings.
     void fidelityAsyncCopiesAndMappings() {
-        const int row = s_->dispatchRow.value(501, -1); // the synthetic fidelity mismatch
+        const int row = s_->dispatchRow.value({1, 501}, -1); // the synthetic fidelity mismatch (process 1)
         QVERIFY(row >= 0);
         PassTableModel passes;
         RestoreSkipTableModel skips;
