@@ -328,8 +328,15 @@ SessionError SessionLoader::load(SessionData& out) {
     // row's process: the column, or the constant 1.
     const bool v3 = version_ >= 3;
     const QString processColumn = v3 ? QStringLiteral("process") : QStringLiteral("1");
+    // dispatch_rows order (process, id): in format 3 its rowid `key` = process << 40 | id
+    // (docs/session-schema.md), so ordering by it needs no sort; format 2: the rowid `id`.
+    const QString dispatchOrder = v3 ? QStringLiteral("key") : QStringLiteral("id");
     auto exec = [&](const char* sql) {
-        return run(q, QString::fromLatin1(sql).replace(QLatin1String("{p}"), processColumn), error);
+        return run(q,
+                   QString::fromLatin1(sql)
+                       .replace(QLatin1String("{p}"), processColumn)
+                       .replace(QLatin1String("{order}"), dispatchOrder),
+                   error);
     };
     out.info.path = path_;
     out.info.openedCopy = p_->copyPath;
@@ -553,7 +560,7 @@ SessionError SessionLoader::load(SessionData& out) {
              "p1_dseq, ts_ns, coalesce(p0_start, 0) + p1_start, coalesce(p0_start, 0) + p1_start + p1_ticks, "
              "p1_restore_ns, coalesce(p1_bytes, bytes), coalesce(p1_regions, regions), p1_skips, "
              "coalesce(p1_fidelity, -1), {p} "
-             "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {p}, id"
+             "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
            : "SELECT d.id, d.seq, d.ts_ns, d.agent, d.queue, d.kernel_object, d.kernel_name_id, d.grid_x, "
              "d.grid_y, d.grid_z, d.workgroup_x, d.workgroup_y, d.workgroup_z, d.decision, s.dispatch_id, "
              "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures, 1 "
@@ -844,15 +851,18 @@ SessionError SessionLoader::loadRegions(SessionData& out) {
     r.allocationId.reserve(expected);
     r.index.reserve(expected);
     r.kind.reserve(expected);
+    // The process column only when there are several: a million rows each fetch one value fewer.
+    const bool perProcess = version_ >= 3 && out.processes.size() > 1;
+    const QString order = version_ >= 3 ? QStringLiteral("process, agent, generation, idx")
+                                        : QStringLiteral("agent, generation, idx");
     const QString sql =
-        version_ >= 3
-            ? QStringLiteral("SELECT process, agent, generation, idx, address, size, allocation_id, "
-                             "kind FROM inventory_regions ORDER BY process, agent, generation, idx")
-            : QStringLiteral("SELECT 1, agent, generation, idx, address, size, allocation_id, kind "
-                             "FROM inventory_regions ORDER BY agent, generation, idx");
+        QStringLiteral("SELECT %1agent, generation, idx, address, size, allocation_id, kind FROM "
+                       "inventory_regions ORDER BY %2")
+            .arg(perProcess ? QStringLiteral("process, ") : QString(), order);
     if (!run(q, sql, error)) {
         return queryError(QStringLiteral("inventory regions"), error);
     }
+    const int c = perProcess ? 1 : 0;
     InventoryKey last{0, 0, -1};
     int first = 0;
     auto close = [&] {
@@ -863,7 +873,7 @@ SessionError SessionLoader::loadRegions(SessionData& out) {
         first = n;
     };
     while (q.next()) {
-        const InventoryKey key{q.value(0).toInt(), i64(q, 1), i64(q, 2)};
+        const InventoryKey key{perProcess ? q.value(0).toInt() : 1, i64(q, c), i64(q, c + 1)};
         if (!(key == last)) {
             close();
             last = key;
@@ -871,11 +881,11 @@ SessionError SessionLoader::loadRegions(SessionData& out) {
         r.process.push_back(key.process);
         r.agent.push_back(key.agent);
         r.generation.push_back(key.generation);
-        r.index.push_back(q.value(3).toUInt());
-        r.address.push_back(i64(q, 4));
-        r.size.push_back(i64(q, 5));
-        r.allocationId.push_back(i64(q, 6));
-        r.kind.push_back(quint8(q.value(7).toUInt()));
+        r.index.push_back(q.value(c + 2).toUInt());
+        r.address.push_back(i64(q, c + 3));
+        r.size.push_back(i64(q, c + 4));
+        r.allocationId.push_back(i64(q, c + 5));
+        r.kind.push_back(quint8(q.value(c + 6).toUInt()));
     }
     close();
     if (q.lastError().isValid()) {
