@@ -4,11 +4,13 @@
 // rows (also from a read-only directory, through a checkpointed copy), user_version reported as stored,
 // format 2 files still read as one process.
 #include "app_test_support.hpp"
+#include "full_disk_session.hpp"
 
 #include "model/AllocationTableModel.h"
 #include "model/AsyncCopyTableModel.h"
 #include "model/ChartSeriesBuilder.h"
 #include "model/DispatchTableModel.h"
+#include "model/Format.h"
 #include "model/ModelRoles.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/ProcessTableModel.h"
@@ -498,6 +500,28 @@ class AppProcessesTest : public QObject {
         QVERIFY2(out.contains(QStringLiteral("dispatches:  400 (")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("checkpointed copy")), qPrintable(out));
         QVERIFY(!QFile::exists(path + QStringLiteral("-shm")));
+    }
+
+    /// A real full-disk run: replayscope-run whose session file hits ENOSPC (tests/support shim) leaves a
+    /// file the inspector opens, with exactly the rows the runner's summary counted.
+    void realFullDiskRunOpens() {
+        const QString session = dir_.filePath(QStringLiteral("enospc.rsdb"));
+        const auto run = rs::test::recordFullDiskSession(
+            QStringLiteral(RS_REPLAYSCOPE_RUN), QStringLiteral(RS_ENOSPC_SHIM), session, 400 * 1024,
+            {QStringLiteral(RS_WORKLOAD_DIR "/accumulate_n"), QStringLiteral("3000")});
+        QVERIFY2(run.shim_injected, qPrintable(run.output));
+        QVERIFY2(run.summary_dispatches > 0 && run.summary_dispatches < 3000, qPrintable(run.output));
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(session, e);
+        QVERIFY2(!e.isError(), qPrintable(e.title() + QStringLiteral(": ") + e.message));
+        QCOMPARE(qint64(s->dispatches.size()), qint64(run.summary_dispatches));
+        QCOMPARE(s->info.eventsStored, qint64(run.summary_events));
+        QVERIFY(!s->info.complete);
+        const test::RunResult r = runInspector({QStringLiteral("--summary"), session});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(
+            r.output.contains(QStringLiteral("dispatches:  %1 (").arg(format::count(run.summary_dispatches))),
+            qPrintable(r.output));
     }
 
     /// user_version is reported as stored: -1 is -1 (was reported as 0).
