@@ -41,7 +41,7 @@ QVariant SessionListTableModel::data(const QModelIndex& index, int role) const {
         return p && p->pid > 0 ? p->pid : qint64(process);
     }
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
     case Qt::ToolTipRole: {
         const ProcessInfo* p = snapshot_.process(process);
         return p ? p->label() : QVariant();

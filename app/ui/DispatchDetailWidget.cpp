@@ -58,6 +58,9 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
             .arg(d.workgroup[0])
             .arg(d.workgroup[1])
             .arg(d.workgroup[2]);
+    if (snapshot->processes.size() > 1) {
+        text += tr("%1 — ").arg(snapshot.processName(d.process));
+    }
     if (d.decision != 0) {
         text += tr("<b style='color:#c62828'>declined: %1</b>")
                     .arg(snapshot.enumName(QStringLiteral("decision"), d.decision));

@@ -81,7 +81,7 @@ void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
     if (first) {
         agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12});
         warnings_panel_->setColumnWidths({8, 20, 10});
-        processes_panel_->setColumnWidths({4, 9, 9, 36, 10, 10, 10, 10, 9, 9, 9, 12});
+        processes_panel_->setColumnWidths({4, 9, 9, 44, 9, 10, 9, 9, 8, 15, 9, 12});
     }
 }
 
