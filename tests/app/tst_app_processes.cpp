@@ -14,6 +14,7 @@
 #include "model/ModelRoles.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/ProcessTableModel.h"
+#include "model/RegionTableModel.h"
 #include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
@@ -243,6 +244,33 @@ class AppProcessesTest : public QObject {
             QVERIFY2(allMatch, c.name);
         }
         QCOMPARE(countOf(s->dispatches, 2), 120);
+    }
+
+    /// The snapshot regions of a dispatch of process 2 are process 2's inventory (same agent handles and
+    /// generations as process 1's, other rows).
+    void regionsOfProcess() {
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(two_, e);
+        QVERIFY(!e.isError());
+        int row = -1;
+        for (int r = 0; r < int(s->dispatches.size()) && row < 0; ++r) {
+            if (s->dispatches[r].process == 2 && s->dispatches[r].hasSnapshot) {
+                row = r;
+            }
+        }
+        QVERIFY(row >= 0);
+        const DispatchRow& d = s->dispatches[row];
+        const auto range = s->regions.ranges.value({2, d.agent, d.generation}, {0, 0});
+        QVERIFY(range.second > 0);
+        QVERIFY(s->regions.ranges.contains({1, d.agent, d.generation}));
+        RegionTableModel regions;
+        QAbstractItemModelTester tester(&regions, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        regions.setDispatch(s, row);
+        QCOMPARE(regions.rowCount(), range.second);
+        QCOMPARE(regions.rowCount(), d.snapshotRegions);
+        for (int i = range.first; i < range.first + range.second; ++i) {
+            QCOMPARE(s->regions.process[std::size_t(i)], 2);
+        }
     }
 
     /// Charts per dispatch with a process filter: process 2 alone has its 120 dispatches on the x axis.
