@@ -23,14 +23,15 @@ SessionListTableModel::SessionListTableModel(const QStringList& headers, const Q
       rows_(rows), process_(process), process_column_(int(headers.size())) {}
 
 QVariant SessionListTableModel::data(const QModelIndex& index, int role) const {
+    // The other columns' roles go straight to the base (the filter and sort paths call this per row).
+    if (role != ProcessRole && index.column() != process_column_) {
+        return SessionTableModel::data(index, role);
+    }
     if (!index.isValid() || index.row() >= rowCount() || snapshot_.isNull()) {
         return {};
     }
     if (role == ProcessRole) {
         return process_(snapshot_.data(), index.row());
-    }
-    if (index.column() != process_column_) {
-        return SessionTableModel::data(index, role);
     }
     const int process = process_(snapshot_.data(), index.row());
     switch (role) {
