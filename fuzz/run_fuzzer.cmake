@@ -1,7 +1,7 @@
 # Runs one libFuzzer target for a CTest test (fuzz/CMakeLists.txt).
 #   cmake -DFUZZER=<exe> -DCORPUS=<dir> -DREGRESSIONS=<dir> -DSECONDS=<n> -P run_fuzzer.cmake
 # SECONDS 0: runs every corpus seed and every regression input once. Otherwise fuzzes for SECONDS seconds
-# from a copy of the corpus. Works in a fresh directory under $TMPDIR (or /tmp), removed when the run is
+# from a copy of the corpus. Works in a fresh directory under $TMPDIR (or /dev/shm, or /tmp), removed when the run is
 # clean and kept (with the crashing input) after a finding. Fails on any finding or fuzzer error.
 foreach(var FUZZER CORPUS REGRESSIONS SECONDS)
     if(NOT DEFINED ${var})
@@ -9,13 +9,18 @@ foreach(var FUZZER CORPUS REGRESSIONS SECONDS)
     endif()
 endforeach()
 get_filename_component(name "${FUZZER}" NAME)
+# The session stream target writes a SQLite file per input: tmpfs (/dev/shm) when TMPDIR is not set.
 set(tmp "$ENV{TMPDIR}")
-if(tmp STREQUAL "")
+if(tmp STREQUAL "" AND IS_DIRECTORY /dev/shm)
+    set(tmp /dev/shm)
+elseif(tmp STREQUAL "")
     set(tmp /tmp)
 endif()
 string(RANDOM LENGTH 10 suffix)
 set(work "${tmp}/${name}-${suffix}")
-file(MAKE_DIRECTORY "${work}/corpus" "${work}/artifacts")
+file(MAKE_DIRECTORY "${work}/corpus" "${work}/artifacts" "${work}/tmp")
+# The fuzzer's own temporary files (the session stream target's directory) go with the work directory.
+set(ENV{TMPDIR} "${work}/tmp")
 file(GLOB seeds LIST_DIRECTORIES false "${CORPUS}/*")
 list(LENGTH seeds seed_count)
 if(seed_count EQUAL 0)
