@@ -393,7 +393,8 @@ class TestHipReplay : public QObject {
     /// priority stream, 50 ms each, replayed with 3 passes, timed by hipExtLaunchKernelGGL's events. The
     /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
     /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting at least
-    /// 50 ms and less than 100 (one pass more would add 50 ms), after the 3 passes, which ran on one other
+    /// 50 ms (below 500: a loaded 2-core machine overshoots a 50 ms sleep by tens of ms; that it ran once
+    /// is the count of its executions on its queue), after the 3 passes, which ran on one other
     /// queue with the same CU mask and priority. The events HIP 5.2.3 reports start before the window (seen
     /// here: about when the launch was submitted, not at the dispatch's own start time), so they measure the
     /// window too (snapshot, passes, restores: 150 ms and more here, over 2 s under AddressSanitizer): only
@@ -421,7 +422,7 @@ class TestHipReplay : public QObject {
                 (d.queue == c.queue ? own : passes) << d;
             QCOMPARE(own.size(), 1);
             const double own_ms = static_cast<double>(own[0].end_ns - own[0].start_ns) / 1e6;
-            QVERIFY2(own_ms >= 50 && own_ms < 100, qPrintable(QString::number(own_ms)));
+            QVERIFY2(own_ms >= 50 && own_ms < 500, qPrintable(QString::number(own_ms)));
             QCOMPARE(passes.size(), 3);
             for (const auto& p : passes) {
                 QCOMPARE(p.queue, passes[0].queue);
