@@ -258,6 +258,28 @@ void Collector::log(const std::string& line) const {
     }
 }
 
+bool Collector::logLimited(const std::string& reason, const std::string& line) {
+    std::uint64_t count = 0;
+    try {
+        count = ++log_counts_[reason];
+    } catch (...) {
+        return false;
+    }
+    if (count <= kLoggedPerReason) {
+        log(line);
+        return true;
+    }
+    if (count == kLoggedPerReason + 1) {
+        log("further \"" + reason + "\" lines are counted, not logged (totals at the end of the session)");
+    }
+    return false;
+}
+
+void Collector::refuse(const std::string& reason, const std::string& line) {
+    ++refused_;
+    logLimited(reason, line);
+}
+
 bool Collector::start() {
     if (thread_) {
         return false;
@@ -271,52 +293,41 @@ bool Collector::start() {
     return true;
 }
 
-bool Collector::acceptConnection() {
+bool Collector::canAccept() const noexcept {
+    return pending_open_ < kMaxPendingConnections &&
+           authenticated_open_ + pending_open_ < kMaxAuthenticatedConnections;
+}
+
+Collector::Connection* Collector::acceptConnection(bool& more) {
+    more = false;
     const int fd = ::accept4(socket_->fd(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
-        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-            // Out of descriptors: give room by dropping the oldest pending connection, and do not spin
-            // on the readable listening socket.
-            for (auto& c : connections_) {
-                if (!c->authenticated && c->fd >= 0) {
-                    ++refused_;
-                    closeConnection(*c, "dropped: out of file descriptors");
-                    break;
-                }
-            }
+        if (errno == EINTR || errno == ECONNABORTED) {
+            more = true;
+        } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+            // Out of descriptors: the connection stays in the kernel's backlog (never is an accepted one
+            // closed unread to make room); listen again shortly, once connections have ended.
+            logLimited("accept failed", std::string("accept failed (") + std::strerror(errno) +
+                                            "): new connections wait in the backlog");
             accept_backoff_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
         }
-        return false;
+        return nullptr;
     }
+    more = true;
     ucred cred{};
     socklen_t len = sizeof cred;
     if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-        log("refused a connection: SO_PEERCRED failed: " + std::string(std::strerror(errno)));
-        ++refused_;
+        refuse("SO_PEERCRED failed",
+               "refused a connection: SO_PEERCRED failed: " + std::string(std::strerror(errno)));
         ::close(fd);
-        return true;
+        return nullptr;
     }
     if (cred.uid != ::geteuid()) {
-        log("refused connection from pid " + std::to_string(cred.pid) + ": uid " + std::to_string(cred.uid) +
-            " is not the session's uid " + std::to_string(::geteuid()));
-        ++refused_;
+        refuse("other uid", "refused connection from pid " + std::to_string(cred.pid) + ": uid " +
+                                std::to_string(cred.uid) + " is not the session's uid " +
+                                std::to_string(::geteuid()));
         ::close(fd);
-        return true;
-    }
-    std::size_t pending = 0;
-    for (const auto& c : connections_) {
-        pending += c->fd >= 0 && !c->authenticated ? 1 : 0;
-    }
-    if (pending >= kMaxPendingConnections) {
-        for (auto& c : connections_) {
-            if (!c->authenticated && c->fd >= 0) {
-                log("dropped pending connection from pid " + std::to_string(c->peer_pid) + ": more than " +
-                    std::to_string(kMaxPendingConnections) + " connections waiting for their hello");
-                ++refused_;
-                closeConnection(*c, "dropped: too many pending connections");
-                break;
-            }
-        }
+        return nullptr;
     }
     try {
         auto c = std::make_unique<Connection>();
@@ -326,8 +337,11 @@ bool Collector::acceptConnection() {
         connections_.push_back(std::move(c));
     } catch (...) {
         ::close(fd);
+        more = false;
+        return nullptr;
     }
-    return true;
+    ++pending_open_;
+    return connections_.back().get();
 }
 
 void Collector::closeConnection(Connection& c, const std::string& reason) {
@@ -338,7 +352,9 @@ void Collector::closeConnection(Connection& c, const std::string& reason) {
     c.fd = -1;
     c.partial.clear();
     c.partial.shrink_to_fit();
-    if (c.authenticated) {
+    if (!c.authenticated) {
+        --pending_open_;
+    } else {
         --authenticated_open_;
         const bool normal = reason == "session end received";
         if (!normal && end_reason_.empty()) {
@@ -354,16 +370,37 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
         diff |= static_cast<unsigned char>(hello.hello.token[i] ^ token_[i]);
     }
     if (diff != 0) {
-        log("refused connection from pid " + std::to_string(c.peer_pid) + ": wrong session token");
-        ++refused_;
+        refuse("wrong token",
+               "refused connection from pid " + std::to_string(c.peer_pid) + ": wrong session token");
         closeConnection(c, "wrong session token");
         return false;
     }
     if (authenticated_open_ >= kMaxAuthenticatedConnections) {
-        log("refused connection from pid " + std::to_string(c.peer_pid) + ": " +
-            std::to_string(kMaxAuthenticatedConnections) + " target connections are open already");
-        ++refused_;
+        refuse("too many connections", "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
+                                           std::to_string(kMaxAuthenticatedConnections) +
+                                           " target connections are open already");
         closeConnection(c, "too many connections");
+        return false;
+    }
+    // The instance is the process's key: a Hello without one (protocol 1-3 senders, or forged) or with
+    // one that another peer already uses would merge two processes' sequence spaces, and the second's
+    // events would be dropped as duplicates.
+    if (hello.hello.protocol_version < kProtocolVersion || hello.hello.instance == 0) {
+        refuse("hello without instance",
+               "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
+                   (hello.hello.instance == 0
+                        ? std::string("hello without a process instance")
+                        : "protocol version " + std::to_string(hello.hello.protocol_version) +
+                              " is older than " + std::to_string(kProtocolVersion)));
+        closeConnection(c, "hello without instance");
+        return false;
+    }
+    if (const auto known = instance_peers_.find(hello.hello.instance);
+        known != instance_peers_.end() && known->second != c.peer_pid) {
+        refuse("instance of another pid", "refused connection from pid " + std::to_string(c.peer_pid) +
+                                              ": process instance " + std::to_string(hello.hello.instance) +
+                                              " belongs to pid " + std::to_string(known->second));
+        closeConnection(c, "instance of another process");
         return false;
     }
     const ProcessIdentity identity{hello.hello.instance, hello.hello.pid, hello.hello.ppid};
@@ -374,9 +411,16 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
         closeConnection(c, "session file write failed");
         return false;
     }
+    try {
+        instance_peers_.emplace(hello.hello.instance, c.peer_pid);
+    } catch (...) {
+        closeConnection(c, "out of memory");
+        return false;
+    }
     c.authenticated = true;
     c.process = process;
     c.pid = hello.hello.pid;
+    --pending_open_;
     ++authenticated_open_;
     ever_authenticated_.store(true, std::memory_order_release);
     log("target pid " + std::to_string(hello.hello.pid) + " connected (process " + std::to_string(process) +
@@ -402,9 +446,8 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
                 log("closing connection of pid " + std::to_string(c.pid) + ": " + describe(err, header) +
                     " at stream offset +" + std::to_string(offset) + "; the events before it are kept");
             } else {
-                log("refused connection from pid " + std::to_string(c.peer_pid) + ": " +
-                    describe(err, header));
-                ++refused_;
+                refuse("bad first frame", "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
+                                              describe(err, header));
             }
             closeConnection(c, "invalid frame: " + describe(err, header));
             open = false;
@@ -412,9 +455,9 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
         }
         if (!c.authenticated) {
             if (record.type != EventType::hello) {
-                log("refused connection from pid " + std::to_string(c.peer_pid) +
-                    ": the first frame must be hello, got " + std::string(eventTypeName(record.type)));
-                ++refused_;
+                refuse("first frame not hello", "refused connection from pid " + std::to_string(c.peer_pid) +
+                                                    ": the first frame must be hello, got " +
+                                                    std::string(eventTypeName(record.type)));
                 closeConnection(c, "first frame was not hello");
                 open = false;
                 return offset;
@@ -491,7 +534,12 @@ bool Collector::readConnection(Connection& c) {
             continue;
         }
         if (n == 0) {
-            if (!c.partial.empty()) {
+            if (!c.authenticated) {
+                refuse("closed before hello", "refused connection from pid " + std::to_string(c.peer_pid) +
+                                                  (c.partial.empty() ? ": closed before its hello"
+                                                                     : ": closed inside its first frame"));
+                closeConnection(c, "closed before hello");
+            } else if (!c.partial.empty()) {
                 FrameHeader header{};
                 std::memcpy(&header, c.partial.data(), std::min(c.partial.size(), kFrameHeaderBytes));
                 log("connection of pid " + std::to_string(c.authenticated ? c.pid : c.peer_pid) +
@@ -500,11 +548,6 @@ bool Collector::readConnection(Connection& c) {
                                                            : "?") +
                     " bytes); the events before it are kept");
                 closeConnection(c, "truncated frame at end of stream");
-            } else if (!c.authenticated) {
-                log("refused connection from pid " + std::to_string(c.peer_pid) +
-                    ": closed before its hello");
-                ++refused_;
-                closeConnection(c, "closed before hello");
             } else {
                 closeConnection(c,
                                 c.saw_end ? "session end received" : "connection closed without session end");
@@ -528,9 +571,9 @@ void Collector::closeExpiredPending() {
     const auto now = std::chrono::steady_clock::now();
     for (auto& c : connections_) {
         if (c->fd >= 0 && !c->authenticated && now - c->accepted_at >= kHelloTimeout) {
-            log("refused connection from pid " + std::to_string(c->peer_pid) + ": no valid hello within " +
-                std::to_string(kHelloTimeout.count()) + " ms");
-            ++refused_;
+            refuse("hello timeout", "refused connection from pid " + std::to_string(c->peer_pid) +
+                                        ": no valid hello within " + std::to_string(kHelloTimeout.count()) +
+                                        " ms");
             closeConnection(*c, "no hello");
         }
     }
@@ -555,8 +598,23 @@ void Collector::run() {
     while (!stop_.load(std::memory_order_acquire)) {
         fds.clear();
         polled.clear();
+        const bool draining = draining_.load(std::memory_order_acquire);
+        if (draining && !drain_started_) {
+            // finish(): the pending connections have had their reads; none of them is a target still on
+            // its way (the emitter sends its hello right after connect), and none may delay the end.
+            drain_started_ = true;
+            for (auto& c : connections_) {
+                if (c->fd >= 0 && !c->authenticated) {
+                    refuse("no hello before the end", "refused connection from pid " +
+                                                          std::to_string(c->peer_pid) +
+                                                          ": no hello before the session ended");
+                    closeConnection(*c, "no hello");
+                }
+            }
+        }
         const auto now = std::chrono::steady_clock::now();
-        const bool listening = now >= accept_backoff_until_;
+        // A full pending set stops accepting: the connections wait in the backlog, none is dropped unread.
+        const bool listening = now >= accept_backoff_until_ && canAccept();
         fds.push_back({listening ? socket_->fd() : -1, POLLIN, 0});
         for (auto& c : connections_) {
             if (c->fd >= 0) {
@@ -564,20 +622,28 @@ void Collector::run() {
                 polled.push_back(c.get());
             }
         }
-        const bool draining = draining_.load(std::memory_order_acquire);
         const int rc = ::poll(fds.data(), static_cast<nfds_t>(fds.size()), draining ? 5 : 50);
+        // Only authenticated connections count as activity: a pending client that drips bytes or a
+        // stream of connects never delays finish().
         bool activity = false;
-        if (rc > 0 && (fds[0].revents & POLLIN)) {
-            // Everything queued on the listening socket, up to a bound per round.
-            for (int i = 0; i < 64 && acceptConnection(); ++i) {
-                activity = true;
+        // The connections already accepted are read before any new one is accepted.
+        for (std::size_t i = 0; rc > 0 && i < polled.size(); ++i) {
+            if (polled[i]->fd >= 0 && (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR))) {
+                readConnection(*polled[i]);
+                activity = activity || polled[i]->authenticated;
+                commitIfDue(false);
             }
         }
-        for (std::size_t i = 0; rc > 0 && i < polled.size(); ++i) {
-            if (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) {
-                activity = true;
-                readConnection(*polled[i]);
-                commitIfDue(false);
+        if (rc > 0 && (fds[0].revents & POLLIN)) {
+            // Everything queued on the listening socket, up to a bound per round; each new connection is
+            // read at once (its hello is normally there already).
+            bool more = true;
+            for (int i = 0; i < 64 && more && canAccept(); ++i) {
+                if (Connection* c = acceptConnection(more)) {
+                    readConnection(*c);
+                    activity = activity || c->authenticated;
+                    commitIfDue(false);
+                }
             }
         }
         closeExpiredPending();
@@ -587,18 +653,6 @@ void Collector::run() {
                            connections_.end());
         commitIfDue(false);
         if (draining) {
-            // finish(): a pending connection with nothing to read after a quiet round is no target still
-            // on its way (the emitter sends its hello right after connect), so it is closed.
-            if (!activity) {
-                for (auto& c : connections_) {
-                    if (!c->authenticated) {
-                        ++refused_;
-                        log("refused connection from pid " + std::to_string(c->peer_pid) +
-                            ": no hello before the session ended");
-                        closeConnection(*c, "no hello");
-                    }
-                }
-            }
             idle_.store(!activity && authenticated_open_ == 0, std::memory_order_release);
         }
     }
@@ -654,6 +708,16 @@ CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
     summary_.gaps = store_->gaps().size();
     summary_.rejected_frames = store_->rejectedFrames();
     summary_.refused_connections = refused_;
+    summary_.log_counts.assign(log_counts_.begin(), log_counts_.end());
+    std::string totals;
+    for (const auto& [reason, count] : summary_.log_counts) {
+        if (count > kLoggedPerReason) {
+            totals += (totals.empty() ? "" : ", ") + reason + " " + std::to_string(count);
+        }
+    }
+    if (!totals.empty()) {
+        log("lines not logged in full, totals: " + totals);
+    }
     summary_.connected = ever_authenticated_.load();
     if (end_reason_ == "session end received" && !summary_.complete && summary_.connected) {
         end_reason_ = "session end received, events missing";
@@ -669,12 +733,13 @@ CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
 
 namespace {
 
-/// Reads the whole regular file `path` into `data`; refuses anything else before reading it.
-bool readRegularFile(const std::string& path, std::vector<std::uint8_t>& data, std::string& error) {
+/// Opens the regular file `path` for reading; refuses anything else (FIFO, device...) before opening
+/// it. Returns the descriptor (its fstat in `identity`), or -1 with `error` set.
+int openRegularFile(const std::string& path, struct stat& identity, std::string& error) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
         error = path + ": cannot open: " + std::strerror(errno);
-        return false;
+        return -1;
     }
     if (!S_ISREG(st.st_mode)) {
         error = path + ": not a regular file (" +
@@ -684,52 +749,90 @@ bool readRegularFile(const std::string& path, std::vector<std::uint8_t>& data, s
                  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
                                                               : "a special file") +
                 "): refused";
-        return false;
+        return -1;
     }
     // O_NONBLOCK: even if the path was swapped for a FIFO since the stat, open does not wait for a writer.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         error = path + ": cannot open: " + std::strerror(errno);
-        return false;
+        return -1;
     }
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         error = path + ": not a regular file: refused";
-        return false;
+        return -1;
     }
-    try {
-        data.reserve(static_cast<std::size_t>(st.st_size));
-        std::uint8_t chunk[1 << 16];
-        for (;;) {
-            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    identity = st;
+    return fd;
+}
+
+/// Reads a file through one bounded buffer (room for a read chunk plus the largest frame): memory does
+/// not grow with the file's size.
+class BoundedReader {
+  public:
+    explicit BoundedReader(int fd) : fd_(fd), buffer_(kReadBytes + kFrameHeaderBytes + kMaxPayloadBytes) {}
+    ~BoundedReader() { ::close(fd_); }
+    BoundedReader(const BoundedReader&) = delete;
+    BoundedReader& operator=(const BoundedReader&) = delete;
+
+    const std::uint8_t* data() const noexcept { return buffer_.data() + begin_; }
+    std::size_t available() const noexcept { return end_ - begin_; }
+    bool atEnd() const noexcept { return eof_; }
+    /// File offset of data()[0].
+    std::uint64_t offset() const noexcept { return base_ + begin_; }
+    void consume(std::size_t bytes) noexcept { begin_ += std::min(bytes, available()); }
+    /// Reads until `want` bytes (at most the buffer's size) are available or the file ends; false on a
+    /// read error (`error` set).
+    bool fill(std::size_t want, std::string& error) {
+        want = std::min(want, buffer_.size());
+        if (available() >= want || eof_) {
+            return true;
+        }
+        if (begin_ + want > buffer_.size() || begin_ > kReadBytes) {
+            // Move what is left to the front (frames then start 8-aligned when they did in the file).
+            std::memmove(buffer_.data(), buffer_.data() + begin_, available());
+            base_ += begin_;
+            end_ -= begin_;
+            begin_ = 0;
+        }
+        while (available() < want && !eof_) {
+            const ssize_t n = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
             if (n < 0 && errno == EINTR) {
                 continue;
             }
             if (n < 0) {
-                error = path + ": read failed: " + std::strerror(errno);
-                ::close(fd);
+                error = std::string("read failed: ") + std::strerror(errno);
                 return false;
             }
-            if (n == 0) {
-                break;
-            }
-            data.insert(data.end(), chunk, chunk + n);
+            eof_ = n == 0;
+            end_ += static_cast<std::size_t>(n);
         }
-    } catch (const std::bad_alloc&) {
-        ::close(fd);
-        error = path + ": too large to read into memory";
-        return false;
+        return true;
     }
-    ::close(fd);
-    return true;
-}
+
+  private:
+    int fd_;
+    std::vector<std::uint8_t> buffer_;
+    std::size_t begin_ = 0, end_ = 0;
+    std::uint64_t base_ = 0;
+    bool eof_ = false;
+};
 
 } // namespace
 
 SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
     Result result;
-    std::vector<std::uint8_t> data;
-    if (!readRegularFile(spool_path, data, result.message)) {
+    struct stat spool_identity {};
+    const int fd = openRegularFile(spool_path, spool_identity, result.message);
+    if (fd < 0) {
+        return result;
+    }
+    std::unique_ptr<BoundedReader> reader;
+    try {
+        reader = std::make_unique<BoundedReader>(fd);
+    } catch (const std::bad_alloc&) {
+        ::close(fd);
+        result.message = spool_path + ": out of memory for the read buffer";
         return result;
     }
     std::string error;
@@ -739,41 +842,110 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         return result;
     }
     const std::uint64_t stored_before = store->eventsStored();
-    // Frames before the first Hello (spools of protocol 1-3): the session's first process.
+    // Frames before the first Hello (spools of protocol 1-3) are a process of their own, one per spool
+    // file: never process 1 or another source's, whose sequence space they would share (their events
+    // would be dropped as duplicates). Its instance is derived from the file's identity (device, inode),
+    // so importing the same file again finds the same process; bit 63 keeps it apart from small test ids.
     std::int64_t process = 0;
     auto defaultProcess = [&]() -> std::int64_t {
-        const auto known = store->processes();
-        return store->process(known.empty() ? ProcessIdentity{} : known.front().identity);
+        std::uint64_t instance = 0xcbf29ce484222325ull; // FNV-1a over device and inode
+        for (const std::uint64_t word : {static_cast<std::uint64_t>(spool_identity.st_dev),
+                                         static_cast<std::uint64_t>(spool_identity.st_ino)}) {
+            for (int i = 0; i < 8; ++i) {
+                instance = (instance ^ ((word >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+            }
+        }
+        return store->process(ProcessIdentity{instance | (1ull << 63), 0, 0});
     };
-    std::size_t offset = 0;
     Record record;
     FrameHeader header{};
     std::uint64_t rows_since_commit = 0;
-    std::string first_rejection;
-    while (offset < data.size()) {
+    std::string first_rejection, first_resync;
+    std::uint64_t skipped_bytes = 0;
+    for (;;) {
+        if (!reader->fill(kFrameHeaderBytes, error)) {
+            result.message = spool_path + ": " + error;
+            break;
+        }
+        if (reader->available() == 0) {
+            break;
+        }
         std::size_t frame_bytes = 0;
-        const FrameError err = decodeFrame(data.data() + offset, data.size() - offset, kMaxPayloadBytes,
-                                           record, header, frame_bytes);
+        FrameError err =
+            decodeFrame(reader->data(), reader->available(), kMaxPayloadBytes, record, header, frame_bytes);
+        if (err == FrameError::incomplete && !reader->atEnd() && reader->available() >= kFrameHeaderBytes) {
+            // The header tells how much the frame needs (bounded: an oversized length is refused below).
+            const std::size_t want =
+                kFrameHeaderBytes + std::min<std::size_t>(header.length, kMaxPayloadBytes);
+            if (!reader->fill(want, error)) {
+                result.message = spool_path + ": " + error;
+                break;
+            }
+            err = decodeFrame(reader->data(), reader->available(), kMaxPayloadBytes, record, header,
+                              frame_bytes);
+        } else if (err == FrameError::incomplete && !reader->atEnd()) {
+            if (!reader->fill(kFrameHeaderBytes, error)) {
+                result.message = spool_path + ": " + error;
+                break;
+            }
+            continue;
+        }
+        const std::uint64_t at = reader->offset();
         const bool skippable = err == FrameError::invalid_payload || err == FrameError::unknown_type ||
                                err == FrameError::bad_header;
+        if (err != FrameError::none && skippable && !reader->atEnd() &&
+            reader->available() < kFrameHeaderBytes + static_cast<std::size_t>(header.length) &&
+            !reader->fill(kFrameHeaderBytes + std::min<std::size_t>(header.length, kMaxPayloadBytes),
+                          error)) {
+            result.message = spool_path + ": " + error;
+            break;
+        }
         if (err != FrameError::none && skippable &&
-            data.size() - offset >= kFrameHeaderBytes + static_cast<std::size_t>(header.length)) {
+            reader->available() >= kFrameHeaderBytes + static_cast<std::size_t>(header.length)) {
             // The header frames it: skip this frame, count it, go on with the next.
             store->noteRejectedFrame(process);
             ++result.rejected_frames;
             if (first_rejection.empty()) {
-                first_rejection = describe(err, header) + " at offset " + std::to_string(offset);
+                first_rejection = describe(err, header) + " at offset " + std::to_string(at);
             }
-            offset += kFrameHeaderBytes + header.length;
+            reader->consume(kFrameHeaderBytes + header.length);
             continue;
         }
-        if (err != FrameError::none) {
-            result.message = spool_path + ": " + describe(err, header) + " at offset " +
-                             std::to_string(offset) + "; import stopped there, " +
-                             std::to_string(result.frames_read) + " frames before it imported";
+        if (err == FrameError::incomplete) {
+            // At the end of the file: a torn last frame (the writer died or its disk filled mid-write).
+            result.message = spool_path + ": " + describe(err, header) + " at offset " + std::to_string(at) +
+                             " (the file ends inside a frame); " + std::to_string(result.frames_read) +
+                             " frames before it imported";
             break;
         }
-        offset += frame_bytes;
+        if (err != FrameError::none) {
+            // No usable header here (a torn frame a later write continued after, or damage): resynchronise
+            // at the next frame magic and count the bytes skipped.
+            if (first_resync.empty()) {
+                first_resync = describe(err, header) + " at offset " + std::to_string(at);
+            }
+            reader->consume(1);
+            ++skipped_bytes;
+            for (;;) {
+                if (!reader->fill(sizeof kFrameMagic, error)) {
+                    break;
+                }
+                if (reader->available() < sizeof kFrameMagic) {
+                    skipped_bytes += reader->available();
+                    reader->consume(reader->available());
+                    break;
+                }
+                std::uint32_t magic = 0;
+                std::memcpy(&magic, reader->data(), sizeof magic);
+                if (magic == kFrameMagic) {
+                    break;
+                }
+                reader->consume(1);
+                ++skipped_bytes;
+            }
+            continue;
+        }
+        reader->consume(frame_bytes);
         if (record.type == EventType::hello) {
             process = store->process({record.hello.instance, record.hello.pid, record.hello.ppid});
             if (process <= 0) {
@@ -797,8 +969,7 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
             if (first_rejection.empty()) {
                 first_rejection = std::string(eventTypeName(record.type)) + " frame with sequence " +
                                   std::to_string(record.sequence) +
-                                  " outside its process's window at offset " +
-                                  std::to_string(offset - frame_bytes);
+                                  " outside its process's window at offset " + std::to_string(at);
             }
             continue;
         }
@@ -816,6 +987,13 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
             }
             rows_since_commit = 0;
         }
+    }
+    result.skipped_bytes = skipped_bytes;
+    if (skipped_bytes > 0) {
+        const std::string note = spool_path + ": " + std::to_string(skipped_bytes) +
+                                 " byte(s) without a frame skipped (first: " + first_resync +
+                                 "), reading went on at the next frame";
+        result.message = result.message.empty() ? note : note + "; " + result.message;
     }
     if (result.rejected_frames > 0) {
         const std::string note = spool_path + ": " + std::to_string(result.rejected_frames) +

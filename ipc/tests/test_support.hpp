@@ -215,6 +215,7 @@ inline rs::ipc::Record helloRecord(const std::string& token) {
     r.type = rs::ipc::EventType::hello;
     std::memcpy(r.hello.token, token.data(), std::min<std::size_t>(token.size(), 64));
     r.hello.pid = 4242;
+    r.hello.instance = 0x4242; // the collector refuses a Hello without an instance
     r.hello.protocol_version = rs::ipc::kProtocolVersion;
     return r;
 }

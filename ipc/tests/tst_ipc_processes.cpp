@@ -79,6 +79,49 @@ void emitDispatches(Emitter& e, std::uint64_t n, const std::string& command) {
     e.stop(std::chrono::seconds(20), 0, 0);
 }
 
+/// A whole stream of one process: hello (instance, pid), `n` dispatches, session_end.
+std::vector<std::uint8_t> processStream(const std::string& token, std::uint64_t instance, std::uint32_t pid,
+                                        std::uint64_t n) {
+    std::vector<Record> records{hello(token, instance, pid)};
+    for (std::uint64_t i = 1; i <= n; ++i) {
+        records.push_back(rs::test::dispatchRecord(i, i));
+    }
+    Record end{};
+    end.type = EventType::session_end;
+    end.sequence = n + 1;
+    end.timestamp_ns = 1000 + n + 1;
+    end.session_end.last_sequence = n + 1;
+    end.session_end.counts[static_cast<std::size_t>(EventType::dispatch)] = n;
+    end.session_end.counts[static_cast<std::size_t>(EventType::session_end)] = 1;
+    end.session_end.exit_status = 0;
+    records.push_back(end);
+    return rs::test::frames(records);
+}
+
+/// Forks one child per stream that connects to `path`, sends its stream, half-closes and waits for the
+/// collector to close; the children only make system calls (the streams are built before the fork).
+/// Returns the children's pids.
+std::vector<pid_t> forkClients(const std::string& path,
+                               const std::vector<std::vector<std::uint8_t>>& streams) {
+    std::vector<pid_t> pids;
+    for (const auto& stream : streams) {
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int fd = connectTo(path);
+            const bool ok = fd >= 0 && sendBytes(fd, stream);
+            if (ok) {
+                ::shutdown(fd, SHUT_WR);
+                char c;
+                while (::read(fd, &c, 1) > 0) {
+                }
+            }
+            ::_exit(ok ? 0 : 1);
+        }
+        pids.push_back(pid);
+    }
+    return pids;
+}
+
 /// Per-process rows of the session: pid -> (dispatches, events_stored, complete).
 struct ProcessRow {
     long long dispatches, events, complete, missing;
@@ -218,6 +261,144 @@ class ProcessesTest : public QObject {
         const auto summary = collector->finish(std::chrono::seconds(1));
         QVERIFY(!summary.connected);
         QCOMPARE(summary.processes.size(), std::size_t{0});
+    }
+
+    /// 150 processes connect at once (more than a round's accepts and the pending limit): every one is
+    /// read and stored, none is dropped before its hello was read.
+    void manyConcurrentProcessesAllStored() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/flock.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        constexpr std::uint64_t kClients = 150;
+        std::vector<std::vector<std::uint8_t>> streams;
+        for (std::uint64_t i = 0; i < kClients; ++i) {
+            streams.push_back(processStream(collector->token(), 1000 + i, 0, 10 + 3 * i));
+        }
+        const auto pids = forkClients(collector->socketPath(), streams);
+        int failed = 0;
+        for (const pid_t pid : pids) {
+            int status = 0;
+            ::waitpid(pid, &status, 0);
+            failed += WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+        }
+        QCOMPARE(failed, 0);
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        QCOMPARE(summary.refused_connections, 0u);
+        QCOMPARE(summary.processes.size(), std::size_t{kClients});
+        QVERIFY(summary.complete);
+        QVERIFY(!log.contains("dropped"));
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes WHERE complete = 1"),
+                 static_cast<long long>(kClients));
+        for (std::uint64_t i = 0; i < kClients; ++i) {
+            QCOMPARE(db.integer("SELECT count(*) FROM dispatches WHERE process = (SELECT process FROM "
+                                "processes WHERE instance = " +
+                                std::to_string(1000 + i) + ")"),
+                     static_cast<long long>(10 + 3 * i));
+        }
+        QCOMPARE(db.integer("SELECT complete FROM session"), 1);
+    }
+
+    /// A Hello without a process instance, or of protocol 3, is refused (counted, logged): it would
+    /// merge into another process's sequence space. The target next to it is recorded whole.
+    void helloWithoutInstanceOrOldProtocolRefused_data() {
+        QTest::addColumn<quint64>("instance");
+        QTest::addColumn<int>("protocol");
+        QTest::newRow("instance 0") << quint64{0} << int{kProtocolVersion};
+        QTest::newRow("protocol 3") << quint64{0x77} << 3;
+    }
+    void helloWithoutInstanceOrOldProtocolRefused() {
+        QFETCH(quint64, instance);
+        QFETCH(int, protocol);
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/old.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        Emitter good;
+        QVERIFY(good.start({collector->socketPath(), collector->token(), std::string(), 1 << 16}));
+        std::vector<Record> records{hello(collector->token(), instance, 555)};
+        records[0].hello.protocol_version = static_cast<std::uint16_t>(protocol);
+        for (std::uint64_t i = 1; i <= 100; ++i) {
+            records.push_back(rs::test::dispatchRecord(i, i));
+        }
+        const int old = connectTo(collector->socketPath());
+        QVERIFY(old >= 0);
+        QVERIFY(sendBytes(old, rs::test::frames(records)));
+        QVERIFY(closedByPeer(old, 3000));
+        ::close(old);
+        emitDispatches(good, 300, "good");
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        QCOMPARE(summary.refused_connections, 1u);
+        QCOMPARE(summary.processes.size(), std::size_t{1});
+        QCOMPARE(summary.processes[0].identity.instance, good.instance());
+        QVERIFY(summary.complete);
+        QVERIFY(log.contains(instance == 0 ? "without a process instance" : "protocol version 3"));
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 300);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes WHERE pid = 555"), 0);
+    }
+
+    /// A process instance already authenticated by one peer is refused to another pid (SO_PEERCRED): its
+    /// events would otherwise be dropped as the first's duplicates.
+    void knownInstanceFromAnotherPidRefused() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/twin.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        const int first = connectTo(collector->socketPath());
+        QVERIFY(first >= 0);
+        QVERIFY(sendBytes(first, processStream(collector->token(), 0xabcd, 1, 50)));
+        QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= 51, 5000);
+        const auto pids =
+            forkClients(collector->socketPath(), {processStream(collector->token(), 0xabcd, 2, 80)});
+        int status = 0;
+        ::waitpid(pids[0], &status, 0);
+        QVERIFY(WIFEXITED(status));
+        ::shutdown(first, SHUT_WR);
+        QVERIFY(closedByPeer(first, 3000));
+        ::close(first);
+        const auto summary = collector->finish(std::chrono::seconds(10));
+        QCOMPARE(summary.refused_connections, 1u);
+        QCOMPARE(summary.processes.size(), std::size_t{1});
+        QVERIFY(log.contains("belongs to pid " + QString::number(::getpid())));
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 50);
+        QCOMPARE(db.integer("SELECT complete FROM processes"), 1);
+    }
+
+    /// Spools without a Hello (protocol 1-3 writers) are each a process of their own, never merged into
+    /// the session's first process or into each other; importing one again adds nothing.
+    void spoolWithoutHelloIsItsOwnProcess() {
+        QTemporaryDir dir;
+        const std::string session = (dir.path() + "/legacy.rsdb").toStdString();
+        const std::string live = writeSpool(dir, "live.spool", 400);
+        QVERIFY(SpoolImporter::import(live, session).ok);
+        for (const auto& [name, n] : {std::pair{"old1.spool", 700}, std::pair{"old2.spool", 200}}) {
+            const std::string spool = writeSpool(dir, name, n);
+            auto bytes = readFile(spool);
+            const auto offsets = frameOffsets(bytes);
+            QVERIFY(offsets.size() > 2);
+            bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offsets[1])); // the Hello
+            QVERIFY(writeFile(spool, bytes));
+            const auto result = SpoolImporter::import(spool, session);
+            QVERIFY2(result.ok, result.message.c_str());
+            QCOMPARE(result.events_stored, static_cast<std::uint64_t>(n + 7));
+            QCOMPARE(SpoolImporter::import(spool, session).events_stored, 0u);
+        }
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes"), 3);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 1300);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes WHERE complete = 1"), 3);
     }
 
     /// Two and three emitters at once (sequence numbers overlap: each counts from 1), of different sizes,

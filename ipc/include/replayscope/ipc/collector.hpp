@@ -13,9 +13,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace rs::ipc {
@@ -77,11 +81,20 @@ struct CollectorSummary {
     std::string end_reason; ///< e.g. "session end received", "connection closed without session end"
     std::string error;      ///< set when the session file could not be written
     std::vector<ProcessSummary> processes; ///< every process of the session, in process order
+    /// Lines of each rate-limited kind (refusal reasons such as "wrong token", "hello timeout", and
+    /// "accept failed"), in name order: the first kLoggedPerReason of a kind are logged, the rest only
+    /// counted here.
+    std::vector<std::pair<std::string, std::uint64_t>> log_counts;
 };
+
+/// Lines of one kind of refusal or accept failure the collector logs before it only counts them (a flood
+/// of connects cannot grow the log without bound).
+inline constexpr std::uint64_t kLoggedPerReason = 5;
 
 /// Connection limits of the collector.
 inline constexpr std::size_t kMaxAuthenticatedConnections = 1024;
-/// Pending (not yet authenticated) connections kept; the oldest is dropped when one more arrives.
+/// Pending (not yet authenticated) connections at once; beyond it the collector stops accepting (new
+/// connections wait in the kernel's listen backlog, and an emitter whose connect times out spools).
 inline constexpr std::size_t kMaxPendingConnections = 64;
 /// A pending connection that has not sent a valid Hello within this time is closed.
 inline constexpr std::chrono::milliseconds kHelloTimeout{2000};
@@ -119,8 +132,17 @@ class Collector {
     Collector() = default;
     void run();
     void log(const std::string& line) const;
-    /// Accepts one queued connection; false when none was queued (or accept failed).
-    bool acceptConnection();
+    /// Logs `line` when fewer than kLoggedPerReason lines of `reason` were logged (then one line saying
+    /// the rest are only counted); returns whether it was logged.
+    bool logLimited(const std::string& reason, const std::string& line);
+    /// A pending connection refused for `reason`: counted (refused_ and per reason), logged limited.
+    void refuse(const std::string& reason, const std::string& line);
+    /// Accepts one queued connection; nullptr when none was queued, accept failed or the peer was refused
+    /// at once (`more` tells whether to try again this round).
+    Connection* acceptConnection(bool& more);
+    /// True while one more pending connection fits (pending and authenticated limits); otherwise new
+    /// connections wait in the kernel's backlog.
+    bool canAccept() const noexcept;
     /// Reads what `c` has; false when the connection ended (then closed).
     bool readConnection(Connection& c);
     void closeConnection(Connection& c, const std::string& reason);
@@ -137,6 +159,9 @@ class Collector {
     std::string token_;
     std::vector<std::unique_ptr<Connection>> connections_; ///< pending and authenticated, oldest first
     std::size_t authenticated_open_ = 0;
+    std::size_t pending_open_ = 0;                            ///< accepted, open, not authenticated
+    std::unordered_map<std::uint64_t, pid_t> instance_peers_; ///< process instance -> SO_PEERCRED pid
+    std::map<std::string, std::uint64_t> log_counts_;         ///< rate-limited lines per reason
     std::string end_reason_; ///< first abnormal end of a connection, or empty
     std::vector<std::uint8_t> buffer_;
     std::uint64_t rows_since_commit_ = 0;
@@ -150,19 +175,22 @@ class Collector {
     std::atomic<std::uint64_t> progress_events_{0}, progress_dispatches_{0};
     std::unique_ptr<std::thread> thread_;
     bool finished_ = false;
+    bool drain_started_ = false; ///< collector thread: the pending connections were closed for finish()
     CollectorSummary summary_;
 };
 
 /// Ingests a spool file into a session file (appending to an existing session, or creating one).
 /// A spool that is not a regular file (FIFO, device, directory, socket) is refused before it is opened
-/// for reading. Frames after a Hello frame belong to the process that Hello names (protocol 4); frames
-/// before any Hello (older spools) to the session's first process (a new process with instance 0 when
-/// the session has none). A frame whose header is readable but whose payload is invalid, whose header
-/// fields break the rules, or whose sequence is outside its process's window is skipped and counted
-/// (rejected_frames); a framing error (bad magic, version, length, or a truncated last frame: writer
-/// killed) stops the import there with a message, keeping everything before. Events already stored
-/// (same process and sequence) are skipped, so importing twice is harmless. Ends with
-/// SessionStore::finish (the file in journal_mode=DELETE).
+/// for reading. The file is streamed through one bounded buffer (a 1 MiB read chunk plus the largest
+/// frame), whatever its size. Frames after a Hello frame belong to the process that Hello names
+/// (protocol 4); frames before any Hello (older spools) form a process of their own, one per spool
+/// file (keyed by the file's device and inode). A frame whose header is readable but whose payload is
+/// invalid, whose header fields break the rules, or whose sequence is outside its process's window is
+/// skipped and counted (rejected_frames); at a framing error (bad magic, version or length: a torn frame
+/// that later writes continued after) the import resynchronises at the next frame magic and counts the
+/// bytes skipped (skipped_bytes); a torn last frame ends it with a message, keeping everything before.
+/// Events already stored (same process and sequence) are skipped, so importing twice is harmless. Ends
+/// with SessionStore::finish (the file in journal_mode=DELETE).
 class SpoolImporter {
   public:
     struct Result {
@@ -170,6 +198,7 @@ class SpoolImporter {
         std::uint64_t frames_read = 0;         ///< event frames decoded (Hello frames not counted)
         std::uint64_t events_stored = 0;       ///< newly stored
         std::uint64_t rejected_frames = 0;     ///< skipped as bad (see above)
+        std::uint64_t skipped_bytes = 0;       ///< bytes without a frame header skipped to resynchronise
         bool complete = false;                 ///< the session is complete after the import
         std::string message;                   ///< error, or notes about skipped frames or a truncated tail
         std::vector<ProcessSummary> processes; ///< every process of the session after the import
