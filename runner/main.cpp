@@ -21,6 +21,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -37,6 +38,35 @@ constexpr int kToolFailure = 125;
 int fail(const std::string& message) {
     std::fprintf(stderr, "replayscope-run: %s\n", message.c_str());
     return kToolFailure;
+}
+
+/// `path` made absolute against the current directory (lexically: no symlink is resolved and the file
+/// need not exist). The session path goes into the target's environment (the spool path and the
+/// follow-children claim derive from it), and the target may change directory before it opens them.
+std::string absolutePath(const std::string& path) {
+    if (path.empty() || path.front() == '/') {
+        return path;
+    }
+    std::string cwd(PATH_MAX, '\0');
+    if (::getcwd(cwd.data(), cwd.size()) == nullptr) {
+        return path;
+    }
+    cwd.resize(std::strlen(cwd.c_str()));
+    std::string relative = path;
+    while (relative.rfind("./", 0) == 0) {
+        relative.erase(0, 2);
+    }
+    return cwd == "/" ? "/" + relative : cwd + "/" + relative;
+}
+
+/// Raises the soft RLIMIT_NOFILE to the hard limit: the collector holds one descriptor per connected
+/// process (and up to 64 pending ones). The target inherits the raised soft limit. Best effort.
+void raiseDescriptorLimit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
 }
 
 bool fileExists(const std::string& path) {
@@ -287,6 +317,8 @@ int main(int argc, char** argv) {
         env.set("HSA_SIM_STANDINS", *value);
     }
 
+    raiseDescriptorLimit();
+    output = absolutePath(output);
     std::string error;
     rs::ipc::CollectorOptions options;
     options.session_path = output;

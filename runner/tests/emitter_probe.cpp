@@ -6,6 +6,9 @@
 // RS_PROBE_EARLY_CLIENTS=1: before starting the emitter, a forked child connects twice to the
 // collector's socket, sends a hello with a wrong token on one connection and nothing on the other, and
 // holds both open for 10 s (a hostile same-uid client that was there before the target).
+// RS_PROBE_EARLY_CLIENTS=drip: a forked child keeps 8 connections open for 10 s, each started with the
+// header of a large frame and then fed one byte per millisecond, reconnecting whenever one is closed
+// (pending clients that never finish a hello but are never quiet either).
 #include "replayscope/ipc/emitter.hpp"
 #include "replayscope/ipc/frame.hpp"
 
@@ -66,6 +69,56 @@ void startEarlyClients() {
     ::close(ready[0]);
 }
 
+/// The dripping clients (see above); returns once the first connection is made.
+void startDrippingClients() {
+    const char* socket_path = std::getenv("REPLAYSCOPE_SOCKET");
+    int ready[2];
+    if (socket_path == nullptr || ::pipe(ready) != 0) {
+        return;
+    }
+    if (::fork() == 0) {
+        ::close(ready[0]);
+        rs::ipc::FrameHeader header{rs::ipc::kFrameMagic,
+                                    rs::ipc::kProtocolVersion,
+                                    static_cast<std::uint16_t>(rs::ipc::EventType::hello),
+                                    60000,
+                                    0,
+                                    0};
+        std::vector<int> fds;
+        bool told = false;
+        for (int ms = 0; ms < 10000; ++ms) {
+            while (fds.size() < 8) {
+                const int fd = connectTo(socket_path);
+                if (fd < 0) {
+                    break;
+                }
+                (void)!::send(fd, &header, sizeof header, MSG_NOSIGNAL);
+                fds.push_back(fd);
+            }
+            if (!told) {
+                (void)!::write(ready[1], "x", 1);
+                ::close(ready[1]);
+                told = true;
+            }
+            std::vector<int> alive;
+            for (const int fd : fds) {
+                if (::send(fd, "", 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1) {
+                    alive.push_back(fd);
+                } else {
+                    ::close(fd);
+                }
+            }
+            fds = alive;
+            ::usleep(1000);
+        }
+        ::_exit(0);
+    }
+    ::close(ready[1]);
+    char c;
+    (void)!::read(ready[0], &c, 1);
+    ::close(ready[0]);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -77,6 +130,8 @@ int main(int argc, char** argv) {
     const int signal = argc > 3 ? std::atoi(argv[3]) : 0;
     if (const char* early = std::getenv("RS_PROBE_EARLY_CLIENTS"); early != nullptr && early[0] == '1') {
         startEarlyClients();
+    } else if (early != nullptr && std::strcmp(early, "drip") == 0) {
+        startDrippingClients();
     }
     auto emitter_config = rs::ipc::EmitterConfig::fromEnvironment();
     if (const char* queue = std::getenv("RS_PROBE_QUEUE")) {
