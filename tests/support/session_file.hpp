@@ -68,13 +68,14 @@ class SessionRun {
         const auto r = rows(sql);
         return r.isEmpty() || r[0].isEmpty() ? -1 : r[0][0].toLongLong();
     }
-    /// Dispatch rows as "kernel:decision" in id order, the kernel name spelled as `names` says and the
-    /// decision by its enum_names name (e.g. "accumulate.kd:replayed").
+    /// Dispatch rows as "kernel:decision" in (process, id) order, the kernel name spelled as `names` says and
+    /// the decision by its enum_names name (e.g. "accumulate.kd:replayed").
     QStringList decisions(KernelNames names = KernelNames::AsRecorded) const {
         QStringList out;
-        for (const auto& r :
-             rows("SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.id = d.kernel_name_id "
-                  "JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision ORDER BY d.id")) {
+        for (const auto& r : rows(
+                 "SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.process = d.process AND s.id = "
+                 "d.kernel_name_id JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision "
+                 "ORDER BY d.process, d.id")) {
             QString kernel = r[0];
             if (names == KernelNames::WithoutKdSuffix && kernel.endsWith(".kd"))
                 kernel.chop(3);
@@ -95,9 +96,11 @@ class SessionRun {
     /// Texts of the warnings with this code name.
     QStringList warnings(const QString& code) const {
         QStringList out;
-        for (const auto& r : rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
-                                  "e.code = w.code JOIN strings s ON s.id = w.text_id WHERE e.name = '" +
-                                  code + "'"))
+        for (const auto& r :
+             rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
+                  "e.code = w.code JOIN strings s ON s.process = w.process AND s.id = w.text_id "
+                  "WHERE e.name = '" +
+                  code + "'"))
             out << r[0];
         return out;
     }
