@@ -1415,6 +1415,7 @@ bool SessionStore::writeGaps(bool all) {
             bindColumns(ins, 1, p->index, first, last);
             ok = step(ins);
         }
+        p->gaps_dirty = !ok; // a failed transaction is rolled back, which marks every process again
     }
     if (!ok && error_.empty()) {
         error_ = sqlite3_errmsg(db_);
@@ -1462,13 +1463,10 @@ bool SessionStore::commit() {
     for (auto& p : processes_) {
         p->uncommitted.clear();
         p->row_in_txn = false;
-        if (p->dirty || p->gaps_dirty) {
-            const std::uint64_t end = spaceEnd(*p);
-            p->committed = {p->saw_end, p->end_last_sequence, p->stored, p->dispatches,
-                            end,        p->space.missing(end)};
-        }
+        const std::uint64_t end = spaceEnd(*p);
+        p->committed = {p->saw_end, p->end_last_sequence, p->stored, p->dispatches,
+                        end,        p->space.missing(end)};
         p->dirty = false;
-        p->gaps_dirty = p->gaps_dirty && p->space.intervals() > kGapsPerCommit;
     }
     return true;
 }
@@ -1488,10 +1486,8 @@ void SessionStore::rollback() {
         for (const std::uint64_t s : p->uncommitted) {
             p->space.erase(s);
         }
-        if (!p->uncommitted.empty()) {
-            p->gaps_dirty = true;
-        }
         p->uncommitted.clear();
+        p->gaps_dirty = true; // the transaction's sequence_gaps rows are gone too
         if (p->row_in_txn) {
             p->row_written = false;
             p->row_in_txn = false;
