@@ -404,6 +404,14 @@ int main(int argc, char** argv) {
     bool complete = summary.complete;
     std::uint64_t imported_events = 0, spool_count = 0, rejected = summary.rejected_frames;
     for (const auto& spool : spoolFiles(output)) {
+        if (rs::ipc::SpoolImporter::writerAlive(spool)) {
+            // A process of the run (one that outlived the program, past the drain timeout) still has it
+            // open: importing and removing it now would lose what it writes next.
+            spool_note += ", spool " + spool +
+                          " left in place: its process is still writing it (import it later with "
+                          "--import-spool)";
+            continue;
+        }
         const auto imported = rs::ipc::SpoolImporter::import(spool, output);
         if (imported.ok) {
             ++spool_count;

@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdexcept>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -107,6 +108,19 @@ pid_t readCollectorPid(const std::string& directory) {
     return pid > 0 && pid <= INT_MAX && (*end == '\n' || *end == '\0') ? static_cast<pid_t>(pid) : 0;
 }
 
+/// True when some process holds a flock on `directory`/collector.pid (a live collector); false when
+/// the lock could be taken (then released) or the file cannot be opened.
+bool pidFileLocked(const std::string& directory) {
+    const int fd =
+        ::open((directory + "/" + kPidFile).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        return false;
+    }
+    const bool locked = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);
+    return locked;
+}
+
 } // namespace
 
 std::string SessionSocket::baseDirectory() {
@@ -137,7 +151,9 @@ std::size_t SessionSocket::removeStaleSocketDirectories(const std::string& base)
             continue; // not ours, or not a plain directory (a symlink is never followed)
         }
         const pid_t pid = readCollectorPid(directory);
-        if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) {
+        // A live collector holds an exclusive flock on its pid file for its whole life; the lock is
+        // seen from any pid namespace, where kill(pid, 0) may name another process or none.
+        if (pid > 0 && !pidFileLocked(directory) && ::kill(pid, 0) != 0 && errno == ESRCH) {
             stale.push_back(directory);
         }
     }
@@ -170,7 +186,9 @@ std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
             }
             return nullptr;
         }
-        ::close(fd);
+        // Held until the destructor: tells a later collector's stale-directory cleanup that this one lives.
+        ::flock(fd, LOCK_EX | LOCK_NB);
+        s->pid_fd_ = fd;
     }
     s->path_ = templ + "/session.sock";
     if (s->path_.size() >= sizeof(sockaddr_un::sun_path)) {
@@ -196,6 +214,9 @@ std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
 SessionSocket::~SessionSocket() {
     if (fd_ >= 0) {
         ::close(fd_);
+    }
+    if (pid_fd_ >= 0) {
+        ::close(pid_fd_);
     }
     if (!directory_.empty()) {
         removeSocketDirectory(directory_);
@@ -819,6 +840,21 @@ class BoundedReader {
 };
 
 } // namespace
+
+bool SpoolImporter::writerAlive(const std::string& spool_path) noexcept {
+    const int fd = ::open(spool_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        return false;
+    }
+    struct flock probe {};
+    probe.l_type = F_WRLCK;
+    probe.l_whence = SEEK_SET;
+    probe.l_start = 0;
+    probe.l_len = 1;
+    const bool alive = ::fcntl(fd, F_OFD_GETLK, &probe) == 0 && probe.l_type != F_UNLCK;
+    ::close(fd);
+    return alive;
+}
 
 SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
     Result result;

@@ -23,8 +23,19 @@ bool SpoolWriter::openLocked() noexcept {
     if (path_.empty() || failed_) {
         return false;
     }
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    // O_RDWR: the shared lock below needs a descriptor open for reading.
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     failed_ = fd_ < 0;
+    if (fd_ >= 0) {
+        // For as long as this writer lives: a shared open-file-description lock on byte 0 says "still
+        // being written" (SpoolImporter::writerAlive). Independent of the flock the writes take.
+        struct flock alive {};
+        alive.l_type = F_RDLCK;
+        alive.l_whence = SEEK_SET;
+        alive.l_start = 0;
+        alive.l_len = 1;
+        ::fcntl(fd_, F_OFD_SETLK, &alive);
+    }
     return fd_ >= 0;
 }
 
@@ -42,20 +53,28 @@ bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexce
     if (!openLocked()) {
         return false;
     }
-    if (hello_frame_.empty()) {
-        return writeAllLocked(data, size);
-    }
     // Another writer of the same file (another process given the same path) may append between our
     // writes: under an exclusive flock, the file's size tells whether it did, and then our hello goes
-    // first again, so that the importer attributes the frames that follow to us.
+    // first again, so that the importer attributes the frames that follow to us. The lock also makes
+    // the size before this write the end of the last complete frame, to go back to after a short write.
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
     struct stat st {};
+    const off_t before = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
     const bool other_writer =
-        end_after_last_write_ < 0 || (::fstat(fd_, &st) == 0 && st.st_size != end_after_last_write_);
+        !hello_frame_.empty() && (end_after_last_write_ < 0 || before != end_after_last_write_);
     bool ok = !other_writer || writeAllLocked(hello_frame_.data(), hello_frame_.size());
     ok = ok && writeAllLocked(data, size);
-    end_after_last_write_ = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
+    if (!ok && before >= 0) {
+        // A short write (ENOSPC, EFBIG, EIO) left a torn frame: cut the file back to the last complete
+        // frame, so that what is appended once the error clears still reads. The records of this write
+        // are lost (the caller counts them); the hello goes first again when it was part of this write.
+        while (::ftruncate(fd_, before) != 0 && errno == EINTR) {
+        }
+        end_after_last_write_ = other_writer ? -1 : before;
+    } else {
+        end_after_last_write_ = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
+    }
     ::flock(fd_, LOCK_UN);
     return ok;
 }

@@ -2,7 +2,9 @@
 // Used by producing threads when the queue is full and by the sender when the collector is gone.
 // Protocol 4: the first write after opening starts with the emitter's Hello frame, and so does every
 // write that finds the file grown by another writer since this one's last write (another process given
-// the same path), so that the importer attributes every frame to its process.
+// the same path), so that the importer attributes every frame to its process. A write cut short
+// (ENOSPC, EFBIG) is undone by truncating the file back to where it began: no torn frame is left.
+// While the writer lives it holds a shared OFD lock on byte 0 of the file (SpoolImporter::writerAlive).
 #pragma once
 
 #include "replayscope/ipc/records.hpp"
@@ -25,7 +27,8 @@ class SpoolWriter {
     SpoolWriter(const SpoolWriter&) = delete;
     SpoolWriter& operator=(const SpoolWriter&) = delete;
 
-    /// Appends complete frames (`size` bytes). False when there is no spool or the write failed.
+    /// Appends complete frames (`size` bytes) under an exclusive flock. False when there is no spool or
+    /// the write failed; then the file is truncated back to its size before the write (no torn frame).
     bool appendFrames(const std::uint8_t* data, std::size_t size) noexcept;
     /// Encodes `record` as a frame and appends it (overflow path of a producing thread).
     bool appendRecord(const Record& record) noexcept;

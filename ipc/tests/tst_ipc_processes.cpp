@@ -12,7 +12,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+#include <fcntl.h>
 #include <map>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -401,6 +404,99 @@ class ProcessesTest : public QObject {
         QCOMPARE(db.integer("SELECT count(*) FROM processes WHERE complete = 1"), 3);
     }
 
+    /// A spool write cut short (the file size limit here, as a full disk that later clears) leaves no
+    /// torn frame: the writer truncates back to the last complete frame, so that everything written
+    /// after the error cleared imports (before, the import stopped at the torn frame).
+    void shortSpoolWriteLeavesNoTornFrame() {
+        QTemporaryDir dir;
+        const std::string spool = (dir.path() + "/short.spool").toStdString();
+        const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit saved{};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+        Emitter e;
+        QVERIFY(e.start({std::string(), std::string(), spool, 64}));
+        e.emitSessionStart("/bin/short", "short", "host", "test", "");
+        rlimit small = saved;
+        small.rlim_cur = 50000; // not a multiple of any frame size: the write at the limit is short
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+        std::uint64_t id = 0;
+        QElapsedTimer timer;
+        timer.start();
+        while (e.stats().lost == 0 && timer.elapsed() < 5000) {
+            ++id;
+            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+        }
+        for (int i = 0; i < 100; ++i) { // more that fail while the limit holds
+            ++id;
+            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+        }
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &saved) == 0);
+        std::signal(SIGXFSZ, old_handler);
+        QVERIFY(e.stats().lost > 0);
+        for (int i = 0; i < 3000; ++i) {
+            ++id;
+            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+        }
+        e.stop(std::chrono::seconds(5), 0, 0);
+        const auto stats = e.stats();
+        QVERIFY(stats.lost > 0 && stats.spooled > 3000);
+        const std::string session = (dir.path() + "/short.rsdb").toStdString();
+        const auto result = SpoolImporter::import(spool, session);
+        QVERIFY2(result.ok, result.message.c_str());
+        QCOMPARE(result.skipped_bytes, 0u);
+        QCOMPARE(result.rejected_frames, 0u);
+        QVERIFY2(result.message.empty(), result.message.c_str());
+        QCOMPARE(result.events_stored, stats.spooled);
+        SessionDb db(session);
+        QCOMPARE(db.integer("SELECT max(id) FROM dispatches"), static_cast<long long>(id));
+        QCOMPARE(db.integer("SELECT missing_events FROM processes"), static_cast<long long>(stats.lost));
+    }
+
+    /// The importer resynchronises after bytes that are no frame (damage, or a torn frame of an older
+    /// writer): it skips to the next frame magic, counts the bytes skipped, and imports the rest.
+    void importerResynchronisesAfterGarbage() {
+        QTemporaryDir dir;
+        const std::string spool = writeSpool(dir, "garbage.spool", 2000);
+        auto bytes = readFile(spool);
+        const auto offsets = frameOffsets(bytes);
+        QVERIFY(offsets.size() > 1500);
+        // Cut frame 1000 short after 30 bytes (a torn frame), as an old writer left it.
+        const std::size_t torn = offsets[1000];
+        const std::size_t next = offsets[1001];
+        bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(torn + 30),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(next));
+        QVERIFY(writeFile(spool, bytes));
+        const std::string session = (dir.path() + "/garbage.rsdb").toStdString();
+        const auto result = SpoolImporter::import(spool, session);
+        QVERIFY2(result.ok, result.message.c_str());
+        QVERIFY(result.skipped_bytes > 0 && result.skipped_bytes <= 30 + kFrameHeaderBytes);
+        QVERIFY2(result.message.find("skipped") != std::string::npos, result.message.c_str());
+        SessionDb db(session);
+        // The torn frame's header still frames it: it is skipped with the start of the next frame its
+        // length covers (2 dispatches missing), then the import resynchronises at the frame after; every
+        // other frame is stored (before, the import stopped here and the last 999 dispatches were lost).
+        QCOMPARE(result.rejected_frames, 1u);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 1998);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches WHERE id > 1100"), 900);
+        QCOMPARE(db.integer("SELECT missing_events FROM processes"), 2);
+    }
+
+    /// A spool whose writer still lives reports so (the runner leaves it for later instead of importing
+    /// and removing what is still growing); once the writer has stopped it does not.
+    void liveSpoolWriterSeen() {
+        QTemporaryDir dir;
+        const std::string spool = (dir.path() + "/live.spool").toStdString();
+        auto e = std::make_unique<Emitter>();
+        QVERIFY(e->start({std::string(), std::string(), spool, 64}));
+        e->emitSessionStart("/bin/live", "live", "host", "test", "");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(QString::fromStdString(spool)).size() > 0, 5000);
+        QVERIFY(SpoolImporter::writerAlive(spool));
+        e->stop(std::chrono::seconds(5), 0, 0);
+        e.reset();
+        QVERIFY(!SpoolImporter::writerAlive(spool));
+        QVERIFY(!SpoolImporter::writerAlive(spool + ".none"));
+    }
+
     /// Two and three emitters at once (sequence numbers overlap: each counts from 1), of different sizes,
     /// into one collector: every event of every process stored under its process, counts equal, the
     /// session complete.
@@ -775,6 +871,13 @@ class ProcessesTest : public QObject {
         QVERIFY(writePid(stale, dead));
         QVERIFY(writePid(other, dead));
         QVERIFY(writePid(live, ::getpid()));
+        // A collector in another pid namespace: its pid means nothing here (a dead one), but it holds
+        // the pid file's lock.
+        const QString foreign = base.path() + "/replayscope-netns1";
+        QVERIFY(QDir().mkdir(foreign));
+        QVERIFY(writePid(foreign, dead));
+        const int foreign_lock = ::open((foreign + "/collector.pid").toLocal8Bit().constData(), O_RDONLY);
+        QVERIFY(foreign_lock >= 0 && ::flock(foreign_lock, LOCK_EX) == 0);
         QFile leftover(stale + "/session.sock");
         QVERIFY(leftover.open(QIODevice::WriteOnly));
         leftover.close();
@@ -783,6 +886,10 @@ class ProcessesTest : public QObject {
         QVERIFY(QFileInfo::exists(live));
         QVERIFY(QFileInfo::exists(nopid));
         QVERIFY(QFileInfo::exists(other));
+        QVERIFY(QFileInfo::exists(foreign));
+        ::close(foreign_lock);
+        QCOMPARE(SessionSocket::removeStaleSocketDirectories(base.path().toStdString()), std::size_t{1});
+        QVERIFY(!QFileInfo::exists(foreign));
         // A real socket directory carries the pid file and is gone with its socket.
         std::string error;
         auto socket = SessionSocket::create(error);
@@ -792,6 +899,13 @@ class ProcessesTest : public QObject {
         QVERIFY(pid.open(QIODevice::ReadOnly));
         QCOMPARE(pid.readAll().trimmed().toLongLong(), static_cast<long long>(::getpid()));
         pid.close();
+        {
+            // Its pid file is locked while the socket lives.
+            const int probe = ::open((directory + "/collector.pid").toLocal8Bit().constData(), O_RDONLY);
+            QVERIFY(probe >= 0);
+            QVERIFY(::flock(probe, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK);
+            ::close(probe);
+        }
         socket.reset();
         QVERIFY(!QFileInfo::exists(directory));
     }

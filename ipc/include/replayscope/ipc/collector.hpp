@@ -42,9 +42,10 @@ class SessionSocket {
     /// pid file and the socket. Returns null with `error` set when they cannot be created.
     static std::unique_ptr<SessionSocket> create(std::string& error);
     /// Removes every `replayscope-*` directory directly under `base` that belongs to this uid and whose
-    /// `collector.pid` names a process that no longer exists (a killed collector's leftovers), with its
-    /// files. Directories without a pid file, of another uid, or of a live collector are left. Returns
-    /// how many were removed.
+    /// `collector.pid` is not flock'ed (a live collector holds that lock for its lifetime, visible from
+    /// any pid namespace) and names a pid that does not exist here (a killed collector's leftovers),
+    /// with its files. Directories without a pid file, of another uid, or of a live collector are left.
+    /// Returns how many were removed.
     static std::size_t removeStaleSocketDirectories(const std::string& base);
     /// The base directory create() uses ($XDG_RUNTIME_DIR when usable, else /tmp).
     static std::string baseDirectory();
@@ -59,6 +60,7 @@ class SessionSocket {
     SessionSocket() = default;
     std::string directory_, path_;
     int fd_ = -1;
+    int pid_fd_ = -1; ///< collector.pid, flock'ed exclusively while this socket lives
 };
 
 struct CollectorOptions {
@@ -204,6 +206,10 @@ class SpoolImporter {
         std::vector<ProcessSummary> processes; ///< every process of the session after the import
     };
     static Result import(const std::string& spool_path, const std::string& session_path);
+    /// True while an emitter's spool writer still has `spool_path` open (it holds a shared OFD lock on
+    /// byte 0 for its lifetime; F_OFD_GETLK sees it from any process and pid namespace). A spool whose
+    /// writer lives may still grow: import it after that process has ended.
+    static bool writerAlive(const std::string& spool_path) noexcept;
 };
 
 } // namespace rs::ipc
