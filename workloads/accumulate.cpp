@@ -31,13 +31,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), data, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 1) {
-                fail("a[%u] = %u, expected %u (initial %u + 1): the in-place update ran %s", i, result[i],
-                     initial[i] + 1, initial[i],
-                     result[i] > initial[i] + 1 ? "more than once" : "not at all");
-            }
-        }
+        expect_incremented(result, initial, "a", "the in-place update");
         session.free(kernarg);
         session.free(data);
     }

@@ -10,25 +10,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <unistd.h>
 #include <vector>
 
 using namespace rs::workloads;
 
 namespace {
-
-/// main's positional arguments without `--code-object-dir DIR`.
-std::vector<const char*> positional_arguments(int argc, char** argv) {
-    std::vector<const char*> out;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--code-object-dir") == 0)
-            ++i;
-        else
-            out.push_back(argv[i]);
-    }
-    return out;
-}
 
 /// `text` as an unsigned number in [min, max]; fails the workload naming `what` otherwise.
 unsigned long parse_number(const char* text, unsigned long min, unsigned long max, const char* what) {
@@ -46,7 +33,7 @@ int main(int argc, char** argv) {
     constexpr uint32_t kCount = 256;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
 
-    const std::vector<const char*> args = positional_arguments(argc, argv);
+    const std::vector<const char*> args = program_arguments(argc, argv);
     const auto dispatches =
         static_cast<uint32_t>(args.size() > 0 ? parse_number(args[0], 1, 100000000, "N (dispatches)") : 1);
     const auto exit_status =
@@ -71,12 +58,7 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), data, kBytes);
-        for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + dispatches) {
-                fail("a[%u] = %u, expected %u (initial %u + %u dispatches)", i, result[i],
-                     initial[i] + dispatches, initial[i], dispatches);
-            }
-        }
+        expect_added(result, initial, dispatches, "a", "accumulate.kd (once per dispatch)");
         session.free(kernarg);
         session.free(data);
     }

@@ -114,15 +114,20 @@ void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependen
     __atomic_store_n(reinterpret_cast<uint32_t*>(packet), static_cast<uint32_t>(header), __ATOMIC_RELEASE);
 }
 
-const char* program_argument(int argc, char** argv, const char* fallback) {
-    const char* argument = fallback;
+std::vector<const char*> program_arguments(int argc, char** argv) {
+    std::vector<const char*> arguments;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--code-object-dir") == 0)
             ++i;
         else
-            argument = argv[i];
+            arguments.push_back(argv[i]);
     }
-    return argument;
+    return arguments;
+}
+
+const char* program_argument(int argc, char** argv, const char* fallback) {
+    const std::vector<const char*> arguments = program_arguments(argc, argv);
+    return arguments.empty() ? fallback : arguments.back();
 }
 
 std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t step) {
@@ -132,13 +137,22 @@ std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t ste
     return values;
 }
 
+void expect_added(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial, uint32_t times,
+                  const char* name, const char* what) {
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        const uint32_t expected = initial[i] + times;
+        if (result[i] == expected)
+            continue;
+        const char* how = result[i] > expected ? (times == 1 ? "more than once" : "more often than that")
+                                               : (times == 1 ? "not at all" : "fewer times than that");
+        fail("%s[%zu] = %u, expected %u (initial %u + %u): %s ran %s", name, i, result[i], expected,
+             initial[i], times, what, how);
+    }
+}
+
 void expect_incremented(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial,
                         const char* name, const char* what) {
-    for (std::size_t i = 0; i < result.size(); ++i) {
-        if (result[i] != initial[i] + 1)
-            fail("%s[%zu] = %u, expected %u: %s ran %s", name, i, result[i], initial[i] + 1, what,
-                 result[i] > initial[i] + 1 ? "more than once" : "not at all");
-    }
+    expect_added(result, initial, 1, name, what);
 }
 
 // ---- Executable ------------------------------------------------------------------------------------

@@ -81,6 +81,9 @@ uint64_t submit_dispatch(hsa_queue_t* queue, const KernelDispatch& dispatch);
  */
 void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependency);
 
+/** main's arguments after the program name, in order, without `--code-object-dir DIR`. */
+std::vector<const char*> program_arguments(int argc, char** argv);
+
 /** The last of main's arguments that is not `--code-object-dir DIR`, or `fallback` if there is none. */
 const char* program_argument(int argc, char** argv, const char* fallback);
 
@@ -88,9 +91,14 @@ const char* program_argument(int argc, char** argv, const char* fallback);
 std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t step);
 
 /**
- * Fails the workload at the first `result[i] != initial[i] + 1`, naming buffer `name` and saying that
- * `what` (e.g. "the dispatch") ran more than once or not at all.
+ * Fails the workload at the first `result[i] != initial[i] + times` (uint32_t arithmetic), naming buffer
+ * `name` and saying that `what` (an in-place +1, e.g. "the dispatch", meant to run `times` times) ran more
+ * often or fewer times than that ("more than once" / "not at all" when `times` is 1).
  */
+void expect_added(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial, uint32_t times,
+                  const char* name, const char* what);
+
+/** expect_added with `times` = 1: `what` (e.g. "the dispatch") ran more than once or not at all. */
 void expect_incremented(const std::vector<uint32_t>& result, const std::vector<uint32_t>& initial,
                         const char* name, const char* what);
 
