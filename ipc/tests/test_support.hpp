@@ -220,6 +220,17 @@ inline rs::ipc::Record helloRecord(const std::string& token) {
     return r;
 }
 
+/// A SessionEnd record at `sequence` that claims `last_sequence` as the last one sent (exit status -1).
+inline rs::ipc::Record sessionEndRecord(std::uint64_t sequence, std::uint64_t last_sequence) {
+    rs::ipc::Record r{};
+    r.type = rs::ipc::EventType::session_end;
+    r.sequence = sequence;
+    r.timestamp_ns = 1000 + sequence;
+    r.session_end.last_sequence = last_sequence;
+    r.session_end.exit_status = -1;
+    return r;
+}
+
 inline rs::ipc::Record dispatchRecord(std::uint64_t sequence, std::uint64_t id) {
     rs::ipc::Record r{};
     r.type = rs::ipc::EventType::dispatch;

@@ -84,6 +84,25 @@ std::vector<std::uint8_t> misalignedSessionEndPayload(const std::uint64_t (&coun
     return p;
 }
 
+/// What decodeFrame made of one frame.
+struct Decoded {
+    FrameError error = FrameError::none;
+    Record record{};
+    FrameHeader header{};
+    std::size_t consumed = 0;
+};
+
+/// Decodes `frame` copied to `shift` bytes past an 8-aligned address (an address that is not 8-aligned
+/// takes the decoder's copy to an aligned buffer).
+Decoded decodeAt(const std::vector<std::uint8_t>& frame, std::size_t shift) {
+    std::vector<std::uint64_t> storage((frame.size() + shift) / 8 + 1, 0);
+    auto* at = reinterpret_cast<std::uint8_t*>(storage.data()) + shift;
+    std::memcpy(at, frame.data(), frame.size());
+    Decoded d;
+    d.error = decodeFrame(at, frame.size(), kMaxPayloadBytes, d.record, d.header, d.consumed);
+    return d;
+}
+
 /// Runs one session: `feed(collector)` talks to the socket; returns the session path after finish.
 struct Session {
     QTemporaryDir dir;
@@ -168,15 +187,9 @@ class BadInputTest : public QObject {
             const auto frame = headerOnly(static_cast<EventType>(type),
                                           type == static_cast<std::uint16_t>(EventType::hello) ? 0 : 1, 0);
             for (const std::size_t shift : {std::size_t{0}, std::size_t{1}, std::size_t{4}}) {
-                std::vector<std::uint64_t> storage(8, 0);
-                auto* at = reinterpret_cast<std::uint8_t*>(storage.data()) + shift;
-                std::memcpy(at, frame.data(), frame.size());
-                Record r{};
-                FrameHeader h{};
-                std::size_t n = 0;
-                const FrameError err = decodeFrame(at, frame.size(), kMaxPayloadBytes, r, h, n);
-                QCOMPARE(err, FrameError::invalid_payload);
-                QCOMPARE(n, std::size_t{0});
+                const Decoded d = decodeAt(frame, shift);
+                QCOMPARE(d.error, FrameError::invalid_payload);
+                QCOMPARE(d.consumed, std::size_t{0});
             }
         }
     }
@@ -192,15 +205,10 @@ class BadInputTest : public QObject {
         // At an 8-aligned address (decoded in place) and at an odd one (copied to an aligned buffer first):
         // either way the elements sit at payload offset 28, 4 mod 8.
         for (const std::size_t shift : {std::size_t{0}, std::size_t{3}}) {
-            std::vector<std::uint64_t> storage(frame.size() / 8 + 2, 0);
-            auto* at = reinterpret_cast<std::uint8_t*>(storage.data()) + shift;
-            std::memcpy(at, frame.data(), frame.size());
-            Record r{};
-            FrameHeader h{};
-            std::size_t n = 0;
-            const FrameError err = decodeFrame(at, frame.size(), kMaxPayloadBytes, r, h, n);
-            QVERIFY2(err == FrameError::none, describe(err, h).c_str());
-            QCOMPARE(n, frame.size());
+            const Decoded d = decodeAt(frame, shift);
+            const Record& r = d.record;
+            QVERIFY2(d.error == FrameError::none, describe(d.error, d.header).c_str());
+            QCOMPARE(d.consumed, frame.size());
             QCOMPARE(r.type, EventType::session_end);
             QCOMPARE(r.sequence, 9ull);
             QCOMPARE(r.session_end.counts[0], 0x1122334455667788ull);

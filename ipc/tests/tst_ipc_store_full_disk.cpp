@@ -40,16 +40,6 @@ void unlimitDisk() {
     ::unsetenv("RS_ENOSPC_PATH");
 }
 
-Record sessionEnd(std::uint64_t sequence) {
-    Record r{};
-    r.type = EventType::session_end;
-    r.sequence = sequence;
-    r.timestamp_ns = 1000 + sequence;
-    r.session_end.last_sequence = sequence;
-    r.session_end.exit_status = -1;
-    return r;
-}
-
 /// Writes a session of `dispatches` dispatches (commit every 1000, session_end, finish) until the
 /// first failure. Returns the events the store counted as committed at the end.
 std::uint64_t writeSession(const std::string& path, std::uint64_t dispatches, bool& finished,
@@ -68,7 +58,8 @@ std::uint64_t writeSession(const std::string& path, std::uint64_t dispatches, bo
         }
     }
     if (s > dispatches) {
-        finished = store->insert(p, sessionEnd(s)) && store->finish("session end received");
+        finished =
+            store->insert(p, rs::test::sessionEndRecord(s, s)) && store->finish("session end received");
         if (!finished) {
             error = store->lastError();
         }

@@ -19,16 +19,6 @@ using namespace rs::ipc;
 
 namespace {
 
-Record sessionEnd(std::uint64_t sequence, std::uint64_t last_sequence) {
-    Record r{};
-    r.type = EventType::session_end;
-    r.sequence = sequence;
-    r.timestamp_ns = 1000 + sequence;
-    r.session_end.last_sequence = last_sequence;
-    r.session_end.exit_status = -1;
-    return r;
-}
-
 /// Peak resident set of this process, in KiB.
 long peakRssKiB() {
     rusage usage{};
@@ -106,7 +96,7 @@ class StoreSequencesTest : public QObject {
             // insert() checks too: the compatibility path (the spool importer) cannot be sized either.
             QVERIFY(store->insert(p, rs::test::dispatchRecord(sequence, 4)));
             QVERIFY(store->insert(rs::test::dispatchRecord(sequence, 5)));
-            QVERIFY(store->insert(p, sessionEnd(4, 4)));
+            QVERIFY(store->insert(p, rs::test::sessionEndRecord(4, 4)));
             QCOMPARE(store->rejectedFrames(), std::uint64_t{2});
             QCOMPARE(store->lastSequence(), std::uint64_t{4});
             QVERIFY(store->finish("session end received"));
@@ -139,7 +129,7 @@ class StoreSequencesTest : public QObject {
             records.push_back(rs::test::dispatchRecord(s, s));
         }
         records.push_back(rs::test::dispatchRecord(std::uint64_t{1} << 34, 101));
-        records.push_back(sessionEnd(101, 101));
+        records.push_back(rs::test::sessionEndRecord(101, 101));
         const auto bytes = rs::test::frames(records);
         QFile f(QString::fromStdString(spool));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -171,8 +161,8 @@ class StoreSequencesTest : public QObject {
             QVERIFY(store->insert(near, rs::test::dispatchRecord(s, s)));
             QVERIFY(store->insert(far, rs::test::dispatchRecord(s, s)));
         }
-        QVERIFY(store->insert(near, sessionEnd(6, 16)));                    // 10 sent and lost
-        QVERIFY(store->insert(far, sessionEnd(6, std::uint64_t{1} << 34))); // a forged claim
+        QVERIFY(store->insert(near, rs::test::sessionEndRecord(6, 16))); // 10 sent and lost
+        QVERIFY(store->insert(far, rs::test::sessionEndRecord(6, std::uint64_t{1} << 34))); // a forged claim
         QVERIFY(store->finish("test"));
         const auto processes = store->processes();
         QCOMPARE(processes.size(), std::size_t{2});
@@ -217,7 +207,7 @@ class StoreSequencesTest : public QObject {
                 }
             }
             for (int i = 0; i < 2; ++i) {
-                QVERIFY(store->insert(p[i], sessionEnd(sizes[i] + 1, sizes[i] + 1)));
+                QVERIFY(store->insert(p[i], rs::test::sessionEndRecord(sizes[i] + 1, sizes[i] + 1)));
             }
             QVERIFY(store->finish("session end received"));
             QCOMPARE(store->committedEvents(), sizes[0] + sizes[1] + 2);
@@ -260,8 +250,8 @@ class StoreSequencesTest : public QObject {
             }
             QVERIFY(store->insert(b, rs::test::dispatchRecord(s, s)));
         }
-        QVERIFY(store->insert(a, sessionEnd(21, 21)));
-        QVERIFY(store->insert(b, sessionEnd(21, 21)));
+        QVERIFY(store->insert(a, rs::test::sessionEndRecord(21, 21)));
+        QVERIFY(store->insert(b, rs::test::sessionEndRecord(21, 21)));
         QVERIFY(store->finish("test"));
         using Gaps = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
         QCOMPARE(store->gaps(a), (Gaps{{5, 9}}));
@@ -306,8 +296,8 @@ class StoreSequencesTest : public QObject {
             QCOMPARE(store->checkSequence(a, 5), SequenceVerdict::duplicate);
             QVERIFY(store->insert(a, rs::test::dispatchRecord(4, 4)));
             QVERIFY(store->insert(a, rs::test::dispatchRecord(5, 5))); // duplicate: skipped
-            QVERIFY(store->insert(a, sessionEnd(11, 11)));
-            QVERIFY(store->insert(b, sessionEnd(11, 11)));
+            QVERIFY(store->insert(a, rs::test::sessionEndRecord(11, 11)));
+            QVERIFY(store->insert(b, rs::test::sessionEndRecord(11, 11)));
             QCOMPARE(store->eventsStored(), std::uint64_t{3});
             QVERIFY(store->finish("session end received"));
         }
@@ -349,7 +339,7 @@ class StoreSequencesTest : public QObject {
         for (std::uint64_t s = 151; s <= 200; ++s) {
             QVERIFY(store->insert(p, rs::test::dispatchRecord(s, s)));
         }
-        QVERIFY(store->insert(p, sessionEnd(201, 201)));
+        QVERIFY(store->insert(p, rs::test::sessionEndRecord(201, 201)));
         QVERIFY(store->finish("session end received"));
         QCOMPARE(store->committedEvents(), std::uint64_t{151});
         const auto processes = store->processes();
