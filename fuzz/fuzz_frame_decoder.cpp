@@ -5,6 +5,8 @@
 // equal record (recordsEqual), an error is described (describe) and ends the stream. The stream is decoded
 // twice: in place (8-aligned, libFuzzer's copy of the input) and shifted by 4 bytes, which takes the
 // decoder's copy-to-an-aligned-buffer path. Any sanitizer report or broken round trip is a finding.
+#include "frame_stream.hpp"
+
 #include "replayscope/ipc/frame.hpp"
 
 #include <flatbuffers/flatbuffers.h>
@@ -29,36 +31,31 @@ bool roundTrips(const Record& record) {
 void decodeStream(const std::uint8_t* data, std::size_t size, flatbuffers::FlatBufferBuilder& builder) {
     std::size_t at = 0;
     while (at < size) {
-        Record record{};
-        FrameHeader header{};
-        std::size_t frame_bytes = 0;
-        const FrameError error =
-            decodeFrame(data + at, size - at, kMaxPayloadBytes, record, header, frame_bytes);
-        if (error != FrameError::none) {
-            if (describe(error, header).empty()) {
+        const rs::fuzz::DecodedFrame frame = rs::fuzz::decodeFrameAt(data, size, at);
+        if (frame.error != FrameError::none) {
+            if (describe(frame.error, frame.header).empty()) {
                 std::abort();
             }
             return;
         }
-        if (frame_bytes < kFrameHeaderBytes || frame_bytes > size - at) {
+        if (frame.bytes < kFrameHeaderBytes || frame.bytes > size - at) {
             std::abort(); // a decoded frame must lie inside the bytes given
         }
-        if (record.sequence != header.sequence || static_cast<std::uint16_t>(record.type) != header.type) {
+        const Record& record = frame.record;
+        if (record.sequence != frame.header.sequence ||
+            static_cast<std::uint16_t>(record.type) != frame.header.type) {
             std::abort();
         }
         if (roundTrips(record)) {
             std::vector<std::uint8_t> again;
             appendFrame(record, builder, again);
-            Record decoded{};
-            FrameHeader again_header{};
-            std::size_t again_bytes = 0;
-            if (decodeFrame(again.data(), again.size(), kMaxPayloadBytes, decoded, again_header,
-                            again_bytes) != FrameError::none ||
-                again_bytes != again.size() || !recordsEqual(record, decoded)) {
+            const rs::fuzz::DecodedFrame decoded = rs::fuzz::decodeFrameAt(again.data(), again.size(), 0);
+            if (decoded.error != FrameError::none || decoded.bytes != again.size() ||
+                !recordsEqual(record, decoded.record)) {
                 std::abort(); // what the decoder accepts, the encoder must reproduce
             }
         }
-        at += frame_bytes;
+        at += frame.bytes;
     }
 }
 

@@ -12,6 +12,8 @@
 // missing counts that exceed what the stream can justify (missing numbers are bounded by what was
 // received, never by a number a frame claims); a finished file that checkSessionFile refuses. The store
 // may itself refuse (count as rejected) a frame the decoder accepted.
+#include "frame_stream.hpp"
+
 #include "replayscope/ipc/frame.hpp"
 #include "replayscope/ipc/session_store.hpp"
 
@@ -34,6 +36,13 @@ using namespace rs::ipc;
     std::abort();
 }
 
+/// Removes the session file `path` and its -wal, -shm and -journal files.
+void removeSession(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        ::unlink((path + suffix).c_str());
+    }
+}
+
 /// The per-process directory holding the session file (created on first use, never freed: the atexit
 /// handler that removes it runs after static destructors).
 const std::string& sessionDirectory() {
@@ -46,20 +55,12 @@ const std::string& sessionDirectory() {
         }
         std::atexit([] {
             const std::string& d = sessionDirectory();
-            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-                ::unlink((d + "/session.rsdb" + suffix).c_str());
-            }
+            removeSession(d + "/session.rsdb");
             ::rmdir(d.c_str());
         });
         return pattern;
     }();
     return *directory;
-}
-
-void removeSession(const std::string& path) {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        ::unlink((path + suffix).c_str());
-    }
 }
 
 } // namespace
@@ -77,26 +78,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::uint64_t frames = 0, inserted = 0, rejected = 0, hellos = 0;
     std::size_t at = 0;
     while (at < size) {
-        Record record{};
-        FrameHeader header{};
-        std::size_t frame_bytes = 0;
-        const FrameError decoded =
-            decodeFrame(data + at, size - at, kMaxPayloadBytes, record, header, frame_bytes);
-        if (decoded == FrameError::invalid_payload || decoded == FrameError::bad_header ||
-            decoded == FrameError::unknown_type) {
+        const rs::fuzz::DecodedFrame frame = rs::fuzz::decodeFrameAt(data, size, at);
+        if (frame.error == FrameError::invalid_payload || frame.error == FrameError::bad_header ||
+            frame.error == FrameError::unknown_type) {
             // Readable header: skip the frame when it lies inside the stream, as the importer does.
-            if (header.length > size - at - kFrameHeaderBytes) {
+            if (frame.header.length > size - at - kFrameHeaderBytes) {
                 break;
             }
             store->noteRejectedFrame(process);
             ++rejected;
-            at += kFrameHeaderBytes + header.length;
+            at += kFrameHeaderBytes + frame.header.length;
             continue;
         }
-        if (decoded != FrameError::none) {
+        if (frame.error != FrameError::none) {
             break; // bad magic, version or length, or a truncated tail: the stream ends here
         }
-        at += frame_bytes;
+        const Record& record = frame.record;
+        at += frame.bytes;
         ++frames;
         if (record.type == EventType::hello) {
             ++hellos;
