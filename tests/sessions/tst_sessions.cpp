@@ -195,6 +195,22 @@ Direct direct(const QStringList& args, const QStringList& env) {
         QVERIFY2((p).command.contains(QStringLiteral("accumulate_n %1").arg(n)), qPrintable((p).command));   \
     } while (0)
 
+/// Run `r` (a Run*) ended with status 0 and recorded a complete session of exactly the `n` programs of
+/// `started`, each one checked with VERIFY_PROGRAM and with the parent the program printed.
+#define VERIFY_EVERY_PROGRAM(r, started, n)                                                                  \
+    do {                                                                                                     \
+        QVERIFY2((r)->finished && (r)->exit_code == 0, qPrintable((r)->describe()));                         \
+        QCOMPARE((started).size(), n);                                                                       \
+        QVERIFY2((r)->complete(), qPrintable((r)->describe_all()));                                          \
+        QCOMPARE((r)->value("SELECT process_count FROM session"), n);                                        \
+        QCOMPARE((r)->value("SELECT count(*) FROM processes"), n);                                           \
+        for (const Started& s : (started)) {                                                                 \
+            const ProcessRow p = (r)->process_of(s.pid);                                                     \
+            VERIFY_PROGRAM(*(r), p, s.dispatches);                                                           \
+            QCOMPARE(p.parent_pid, s.ppid);                                                                  \
+        }                                                                                                    \
+    } while (0)
+
 } // namespace
 
 class SessionsTest : public QObject {
@@ -267,23 +283,12 @@ class SessionsTest : public QObject {
     void twoProgramsOfAScript() {
         QTemporaryDir dir;
         const auto r = run(dir, script("W 1000; W 3000"));
-        QVERIFY2(r->finished && r->exit_code == 0, qPrintable(r->describe()));
-        QCOMPARE(r->stdout_text.count("\nPASS"), 2);
         const QList<Started> started = r->started();
-        QCOMPARE(started.size(), 2);
-        QVERIFY2(r->complete(), qPrintable(r->describe_all()));
-        QCOMPARE(r->value("SELECT process_count FROM session"), 2);
-        QCOMPARE(r->value("SELECT count(*) FROM processes"), 2);
+        VERIFY_EVERY_PROGRAM(r, started, 2);
+        QCOMPARE(r->stdout_text.count("\nPASS"), 2);
         QCOMPARE(r->value("SELECT missing_events FROM session"), 0);
         const qint64 shell = r->shell_pid();
         QVERIFY(shell > 0);
-        qint64 events = 0;
-        for (const Started& s : started) {
-            const ProcessRow p = r->process_of(s.pid);
-            VERIFY_PROGRAM(*r, p, s.dispatches);
-            QCOMPARE(p.parent_pid, s.ppid);
-            events += p.events_stored;
-        }
         // The first program is the shell's child; the shell may exec the last one itself.
         QCOMPARE(started[0].ppid, shell);
         QVERIFY(started[1].ppid == shell || started[1].pid == shell);
@@ -291,25 +296,19 @@ class SessionsTest : public QObject {
         QCOMPARE(started[1].dispatches, 3000);
         // Process 1 is the first to authenticate: the 1000-dispatch program.
         QCOMPARE(r->processes().first().pid, started[0].pid);
-        QCOMPARE(r->value("SELECT events_stored FROM session"), events);
+        QCOMPARE(r->value("SELECT sum(events_stored) FROM processes"),
+                 r->value("SELECT events_stored FROM session"));
     }
 
     /// Three programs of different sizes, two of them at the same time: three complete processes.
     void threeProgramsTwoConcurrent() {
         QTemporaryDir dir;
         const auto r = run(dir, script("W 5000 & W 1000; wait; W 3000"));
-        QVERIFY2(r->finished && r->exit_code == 0, qPrintable(r->describe()));
-        QCOMPARE(r->stdout_text.count("\nPASS"), 3);
         const QList<Started> started = r->started();
-        QCOMPARE(started.size(), 3);
-        QVERIFY2(r->complete(), qPrintable(r->describe_all()));
-        QCOMPARE(r->value("SELECT process_count FROM session"), 3);
-        QCOMPARE(r->value("SELECT count(*) FROM processes"), 3);
+        VERIFY_EVERY_PROGRAM(r, started, 3);
+        QCOMPARE(r->stdout_text.count("\nPASS"), 3);
         QMap<qint64, qint64> sizes; // dispatches -> pid
         for (const Started& s : started) {
-            const ProcessRow p = r->process_of(s.pid);
-            VERIFY_PROGRAM(*r, p, s.dispatches);
-            QCOMPARE(p.parent_pid, s.ppid);
             sizes.insert(s.dispatches, s.pid);
         }
         QCOMPARE(sizes.keys(), (QList<qint64>{1000, 3000, 5000}));
@@ -331,11 +330,8 @@ class SessionsTest : public QObject {
                            "subprocess.run(['W', '400'], check=True)")
                 .replace("W", kWorkload);
         const auto r = run(dir, {python, "-c", driver});
-        QVERIFY2(r->finished && r->exit_code == 0, qPrintable(r->describe()));
         const QList<Started> started = r->started();
-        QCOMPARE(started.size(), 3);
-        QVERIFY2(r->complete(), qPrintable(r->describe_all()));
-        QCOMPARE(r->value("SELECT process_count FROM session"), 3);
+        VERIFY_EVERY_PROGRAM(r, started, 3);
         static const QRegularExpression re(QStringLiteral("^driver (\\d+)$"),
                                            QRegularExpression::MultilineOption);
         const auto m = re.match(r->stdout_text);
@@ -343,9 +339,6 @@ class SessionsTest : public QObject {
         const qint64 driver_pid = m.captured(1).toLongLong();
         QMap<qint64, qint64> parent_of; // dispatches -> parent pid
         for (const Started& s : started) {
-            const ProcessRow p = r->process_of(s.pid);
-            VERIFY_PROGRAM(*r, p, s.dispatches);
-            QCOMPARE(p.parent_pid, s.ppid);
             parent_of.insert(s.dispatches, s.ppid);
         }
         QCOMPARE(parent_of.keys(), (QList<qint64>{400, 700, 1300}));
