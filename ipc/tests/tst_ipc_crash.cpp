@@ -1,6 +1,7 @@
 // Crash consistency: the sender killed with SIGKILL mid-stream, and the collector killed mid-stream.
 #include "test_support.hpp"
 
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -58,6 +59,18 @@ class CrashTest : public QObject {
 
     void collectorKilledMidStream() {
         QTemporaryDir dir;
+        // A private runtime directory: a collector that another suite starts at the same time would
+        // rightly remove the killed collector's socket directory before this test looks for it.
+        QTemporaryDir runtime;
+        const QByteArray saved_runtime = qgetenv("XDG_RUNTIME_DIR");
+        const bool had_runtime = qEnvironmentVariableIsSet("XDG_RUNTIME_DIR");
+        qputenv("XDG_RUNTIME_DIR", runtime.path().toLocal8Bit());
+        const auto restore_runtime = qScopeGuard([&] {
+            if (had_runtime)
+                qputenv("XDG_RUNTIME_DIR", saved_runtime);
+            else
+                qunsetenv("XDG_RUNTIME_DIR");
+        });
         const QString session = dir.path() + "/collector-killed.rsdb";
         rs::test::ChildProcess collector;
         QVERIFY(collector.start(RS_TEST_COLLECTOR, {session.toStdString()}));
@@ -116,6 +129,7 @@ class CrashTest : public QObject {
         QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE name='dispatch'"), 2000);
         // The killed collector left its socket directory; the next collector removes it.
         const QString directory = QFileInfo(socket).path();
+        QVERIFY2(directory.startsWith(runtime.path()), qPrintable(directory));
         QVERIFY(QFileInfo::exists(directory));
         QVERIFY(QFileInfo::exists(directory + "/collector.pid"));
         auto next = Collector::create(
