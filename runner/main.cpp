@@ -360,6 +360,10 @@ int main(int argc, char** argv) {
     for (const auto& stale : spoolFiles(output)) {
         ::unlink(stale.c_str()); // a stale spool of an earlier run must not be imported
     }
+    // The engine's --follow-children=no claim beside the spool (used when the socket directory cannot
+    // take it): one left by an earlier run would make every process of this one inert.
+    const std::string spool_claim = collector->spoolPath() + ".first";
+    ::unlink(spool_claim.c_str());
 
     if (!collector->start()) {
         collector.reset();
@@ -427,6 +431,7 @@ int main(int argc, char** argv) {
             spool_note += ", spool " + spool + " not imported: " + imported.message;
         }
     }
+    ::unlink(spool_claim.c_str());
     if (spool_count > 0) {
         spool_note = ", " + std::to_string(imported_events) + " events imported from " +
                      std::to_string(spool_count) + " spool file" + (spool_count == 1 ? "" : "s") + spool_note;
