@@ -12,14 +12,18 @@
 #include <flatbuffers/flatbuffers.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <mutex>
 #include <poll.h>
 #include <spawn.h>
 #include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -239,6 +243,35 @@ inline rs::ipc::Record dispatchRecord(std::uint64_t sequence, std::uint64_t id) 
     r.dispatch = {id, 0x1000,      0x2000,     0x3000 + id,
                   0,  {256, 1, 1}, {64, 1, 1}, rs::ipc::DispatchDecision::replayed};
     return r;
+}
+
+/// A raw client socket (blocking, close-on-exec) connected to the Unix socket at `path`, or -1 when the
+/// socket cannot be made or the connect fails. The caller closes it.
+inline int connectTo(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::memcpy(addr.sun_path, path.c_str(), std::min(path.size() + 1, sizeof addr.sun_path));
+    if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        return -1;
+    }
+    return fd;
+}
+
+/// Sends all of `bytes` on `fd` (MSG_NOSIGNAL, partial sends continued). False when the peer is gone.
+inline bool sendBytes(int fd, const std::vector<std::uint8_t>& bytes) {
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const ssize_t n = ::send(fd, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
+        if (n <= 0) {
+            return false;
+        }
+        at += static_cast<std::size_t>(n);
+    }
+    return true;
 }
 
 } // namespace rs::test

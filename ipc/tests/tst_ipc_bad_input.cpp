@@ -14,25 +14,11 @@
 #include <unistd.h>
 
 using namespace rs::ipc;
+using rs::test::connectTo;
+using rs::test::sendBytes;
 using rs::test::SessionDb;
 
 namespace {
-
-int connectTo(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-bool sendBytes(int fd, const std::vector<std::uint8_t>& bytes) {
-    return ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size());
-}
 
 /// Hello + `n` valid dispatch frames (sequences 1..n).
 std::vector<std::uint8_t> validPrefix(const std::string& token, std::uint64_t n) {

@@ -23,36 +23,11 @@
 #include <thread>
 
 using namespace rs::ipc;
+using rs::test::connectTo;
+using rs::test::sendBytes;
 using rs::test::SessionDb;
 
 namespace {
-
-/// A raw client socket connected to `path` (blocking), or -1.
-int connectTo(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
-    if (fd < 0 || ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-        return -1;
-    }
-    return fd;
-}
-
-bool sendBytes(int fd, const std::vector<std::uint8_t>& bytes) {
-    std::size_t at = 0;
-    while (at < bytes.size()) {
-        const ssize_t n = ::send(fd, bytes.data() + at, bytes.size() - at, MSG_NOSIGNAL);
-        if (n <= 0) {
-            return false;
-        }
-        at += static_cast<std::size_t>(n);
-    }
-    return true;
-}
 
 /// True when the peer closed `fd` within `timeout_ms` (recv returns 0 or an error).
 bool closedByPeer(int fd, int timeout_ms) {
