@@ -45,6 +45,16 @@ QString scalar(const QString& path, const char* sql) {
 
 } // namespace
 
+/// How much longer than the baseline the run with hostile clients may take, in ms. Under
+/// ThreadSanitizer every wake-up of the collector thread costs several times more, and the eight
+/// dripping clients compete with the target for the two cores of the CI machine (seen once in a
+/// clean-clone run: 2306 ms against 1403 ms).
+#if defined(__SANITIZE_THREAD__)
+constexpr qint64 kHostileClientMarginMs = 1500;
+#else
+constexpr qint64 kHostileClientMarginMs = 500;
+#endif
+
 class ReplayScopeRunTest : public QObject {
     Q_OBJECT
   private slots:
@@ -356,7 +366,7 @@ class ReplayScopeRunTest : public QObject {
         QCOMPARE(r.exit_code, 0);
         // Not delayed by them (they stay open, or keep dripping and reconnecting, for 10 s): the drain
         // at the end waits for authenticated connections only.
-        QVERIFY2(elapsed < baseline + 500,
+        QVERIFY2(elapsed < baseline + kHostileClientMarginMs,
                  qPrintable(QString("%1 ms, without the clients %2 ms").arg(elapsed).arg(baseline)));
         QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("50000"));
         QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
