@@ -33,11 +33,17 @@ int connectTo(const char* path) {
     if (fd >= 0 && ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) {
         return fd;
     }
+    if (fd >= 0) {
+        ::close(fd);
+    }
     return -1;
 }
 
-/// The early clients (see above); returns once both are connected and the wrong hello is sent.
-void startEarlyClients() {
+/// Runs `clients` in a forked child and returns once it has called its `ready` argument (or exited):
+/// the hostile clients are connected before the probe's own emitter starts. Nothing happens without
+/// REPLAYSCOPE_SOCKET.
+template <typename Clients>
+void forkClients(Clients clients) {
     const char* socket_path = std::getenv("REPLAYSCOPE_SOCKET");
     int ready[2];
     if (socket_path == nullptr || ::pipe(ready) != 0) {
@@ -45,6 +51,24 @@ void startEarlyClients() {
     }
     if (::fork() == 0) {
         ::close(ready[0]);
+        bool told = false;
+        clients(socket_path, [&] {
+            if (!told) {
+                (void)!::write(ready[1], "x", 1);
+                ::close(ready[1]);
+                told = true;
+            }
+        });
+    }
+    ::close(ready[1]);
+    char c;
+    (void)!::read(ready[0], &c, 1);
+    ::close(ready[0]);
+}
+
+/// The early clients (see above); returns once both are connected and the wrong hello is sent.
+void startEarlyClients() {
+    forkClients([](const char* socket_path, auto ready) {
         const int wrong = connectTo(socket_path);
         const int silent = connectTo(socket_path);
         rs::ipc::Record hello{};
@@ -59,25 +83,15 @@ void startEarlyClients() {
         if (wrong >= 0) {
             (void)!::send(wrong, frame.data(), frame.size(), MSG_NOSIGNAL);
         }
-        (void)!::write(ready[1], "x", 1);
+        ready();
         ::sleep(10);
         ::_exit(silent >= 0 ? 0 : 1);
-    }
-    ::close(ready[1]);
-    char c;
-    (void)!::read(ready[0], &c, 1);
-    ::close(ready[0]);
+    });
 }
 
 /// The dripping clients (see above); returns once the first connection is made.
 void startDrippingClients() {
-    const char* socket_path = std::getenv("REPLAYSCOPE_SOCKET");
-    int ready[2];
-    if (socket_path == nullptr || ::pipe(ready) != 0) {
-        return;
-    }
-    if (::fork() == 0) {
-        ::close(ready[0]);
+    forkClients([](const char* socket_path, auto ready) {
         rs::ipc::FrameHeader header{rs::ipc::kFrameMagic,
                                     rs::ipc::kProtocolVersion,
                                     static_cast<std::uint16_t>(rs::ipc::EventType::hello),
@@ -85,7 +99,6 @@ void startDrippingClients() {
                                     0,
                                     0};
         std::vector<int> fds;
-        bool told = false;
         for (int ms = 0; ms < 10000; ++ms) {
             while (fds.size() < 8) {
                 const int fd = connectTo(socket_path);
@@ -95,11 +108,7 @@ void startDrippingClients() {
                 (void)!::send(fd, &header, sizeof header, MSG_NOSIGNAL);
                 fds.push_back(fd);
             }
-            if (!told) {
-                (void)!::write(ready[1], "x", 1);
-                ::close(ready[1]);
-                told = true;
-            }
+            ready();
             std::vector<int> alive;
             for (const int fd : fds) {
                 if (::send(fd, "", 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1) {
@@ -112,11 +121,7 @@ void startDrippingClients() {
             ::usleep(1000);
         }
         ::_exit(0);
-    }
-    ::close(ready[1]);
-    char c;
-    (void)!::read(ready[0], &c, 1);
-    ::close(ready[0]);
+    });
 }
 
 } // namespace
