@@ -1,5 +1,7 @@
 #include "replayscope/ipc/collector.hpp"
 
+#include "regular_file.hpp"
+
 #include "replayscope/ipc/session_store.hpp"
 
 #include <algorithm>
@@ -754,39 +756,6 @@ CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
 
 namespace {
 
-/// Opens the regular file `path` for reading; refuses anything else (FIFO, device...) before opening
-/// it. Returns the descriptor (its fstat in `identity`), or -1 with `error` set.
-int openRegularFile(const std::string& path, struct stat& identity, std::string& error) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        error = path + ": cannot open: " + std::strerror(errno);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        error = path + ": not a regular file (" +
-                (S_ISFIFO(st.st_mode)                         ? "a FIFO"
-                 : S_ISDIR(st.st_mode)                        ? "a directory"
-                 : S_ISSOCK(st.st_mode)                       ? "a socket"
-                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
-                                                              : "a special file") +
-                "): refused";
-        return -1;
-    }
-    // O_NONBLOCK: even if the path was swapped for a FIFO since the stat, open does not wait for a writer.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        error = path + ": cannot open: " + std::strerror(errno);
-        return -1;
-    }
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        error = path + ": not a regular file: refused";
-        return -1;
-    }
-    identity = st;
-    return fd;
-}
-
 /// Reads a file through one bounded buffer (room for a read chunk plus the largest frame): memory does
 /// not grow with the file's size.
 class BoundedReader {
@@ -859,7 +828,7 @@ bool SpoolImporter::writerAlive(const std::string& spool_path) noexcept {
 SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
     Result result;
     struct stat spool_identity {};
-    const int fd = openRegularFile(spool_path, spool_identity, result.message);
+    const int fd = openRegularFile(spool_path, "not a regular file: refused", spool_identity, result.message);
     if (fd < 0) {
         return result;
     }

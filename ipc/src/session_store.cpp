@@ -1,5 +1,7 @@
 #include "replayscope/ipc/session_store.hpp"
 
+#include "regular_file.hpp"
+
 #include "sequence_space.hpp"
 
 #include <sqlite3.h>
@@ -327,50 +329,10 @@ bool pathExists(const std::string& path) {
     return ::lstat(path.c_str(), &st) == 0;
 }
 
-/// What kind of file `mode` is, for refusals ("a FIFO", "a directory", ...).
-const char* fileKind(mode_t mode) {
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISCHR(mode)) {
-        return "a character device";
-    }
-    if (S_ISBLK(mode)) {
-        return "a block device";
-    }
-    if (S_ISDIR(mode)) {
-        return "a directory";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    return "not a regular file";
-}
-
-/// Opens `path` for reading only when it is a regular file: stat first (a FIFO is never opened, so
-/// nothing blocks), then open with O_NONBLOCK and fstat the descriptor (the file may have been replaced
-/// in between). Returns the descriptor, or -1 with `error` set.
+/// Opens the regular file `path` as a session file to read (openRegularFile with the store's refusal).
 int openRegularFile(const std::string& path, std::string& error) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        error = path + ": cannot be opened: " + std::strerror(errno);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        error = path + ": " + fileKind(st.st_mode) + ", not a session file (refused before reading)";
-        return -1;
-    }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        error = path + ": cannot be opened: " + std::strerror(errno);
-        return -1;
-    }
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = path + ": " + fileKind(st.st_mode) + ", not a session file (refused before reading)";
-        ::close(fd);
-        return -1;
-    }
-    return fd;
+    struct stat identity {};
+    return rs::ipc::openRegularFile(path, "not a session file (refused before reading)", identity, error);
 }
 
 /// Copies the regular file `from` to `to` (created 0600). False with `error` set.

@@ -827,7 +827,7 @@ class ProcessesTest : public QObject {
         QVERIFY(!QFileInfo::exists(dir.path() + "/f.rsdb"));
         const auto device = SpoolImporter::import("/dev/zero", (dir.path() + "/z.rsdb").toStdString());
         QVERIFY(!device.ok);
-        QVERIFY2(device.message.find("a device") != std::string::npos, device.message.c_str());
+        QVERIFY2(device.message.find("a character device") != std::string::npos, device.message.c_str());
         // replayscope-run --import-spool too: exits 125 at once instead of hanging.
         rs::test::ChildProcess run;
         QVERIFY(run.start(RS_REPLAYSCOPE_RUN,
