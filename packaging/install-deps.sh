@@ -14,6 +14,9 @@ packages=(
     # HIP: Debian's hipcc (clang 15 for gfx90a), HIP runtime and headers, comgr and the device libraries
     # it compiles ROCclr's blit kernels with, rocminfo (run on the simulated runtime by the tests)
     hipcc libamdhip64-dev libamd-comgr2 rocm-device-libs rocminfo
+    # the engine's chunk-hash kernel: real AMDGPU code objects for gfx908 .. gfx1100 (clang 15 stops at
+    # gfx940; Debian 12's clang 19 and its lld reach gfx942)
+    clang-19 lld-19
     # simulated runtime: AMDGPU ELF code objects (libelf), their metadata note (msgpack), work-items of
     # kernel stand-ins as fibers (Boost.Context)
     libelf-dev libmsgpack-cxx-dev libboost-context-dev
