@@ -26,6 +26,11 @@ foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 endforeach()
 
+# Dirty-chunk restore (tests/hip/tst_hip_dirty_restore.cpp, the restore benchmark in bench/): one large
+# buffer of which each launch writes a given fraction. Target hip_partial_write.
+rs_add_hip_program(partial_write SOURCES hip/partial_write.hip
+                   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+
 # The demo on the simulator, as the README runs it (two agents), once its stand-ins can be built.
 # Not under ThreadSanitizer: libamdhip64 is not instrumented (see tests/hip).
 if(TARGET workload_demo AND TARGET replayscope-standins AND NOT RS_SANITIZER STREQUAL "thread")
