@@ -165,7 +165,8 @@ long long sessionBytes(std::uint64_t n, unsigned passes, bool replayed, bool bre
         if (!replayed) {
             continue;
         }
-        s.emitter.emitEvent(SnapshotRecord{i, 0x7f3a00001000, 3, (2ull << 26) + 256, 21000, 3, 0, true});
+        s.emitter.emitEvent(SnapshotRecord{i, 0x7f3a00001000, 3, (2ull << 26) + 256, 21000, 3, 0, true, (2ull << 26) + 256, 0,
+                                           0, 0, SnapshotStore::host, ChunkHashPath::none, true});
         for (unsigned p = 0; p < passes; ++p) {
             s.emitter.emitEvent(PassRecord{i, tick, tick + 5200, p == 0 ? 0u : 19000u,
                                            p == 0 ? 0 : (2ull << 26) + 256, p, p == 0 ? 0u : 3u, 0,

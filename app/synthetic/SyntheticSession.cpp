@@ -273,7 +273,7 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
         const std::uint64_t snapNs = bytes / 12 + uniform(5'000, 40'000); // ~12 GB/s
         w.put(EventType::snapshot, [&](Record& r) {
             r.snapshot = {id, agent, generation[a], bytes, snapNs, std::uint32_t(inventory[a].size() + 2),
-                          0,  true};
+                          0,  true, bytes, 0, 0, 0, SnapshotStore::host, ChunkHashPath::none, true};
         });
         const std::uint64_t kernelBase = 20'000 + k * 15'000 + uniform(0, 5'000);
         const bool differs = i % 997 == 500; // fidelity check: pass 2 output differs in one region

@@ -105,6 +105,9 @@ class EmitterSink final : public EventSink {
     void async_copy(const AsyncCopyEvent& e) noexcept override { emitter_.emitEvent(e); }
     void restore_skip(const RestoreSkipEvent& e) noexcept override { emitter_.emitEvent(e); }
     void restore_failure(const RestoreFailureEvent& e) noexcept override { emitter_.emitEvent(e); }
+    void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override { emitter_.emitEvent(e); }
+    void restore(const RestoreEvent& e) noexcept override { emitter_.emitEvent(e); }
+    void restore_miss(const RestoreMissEvent& e) noexcept override { emitter_.emitEvent(e); }
     void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
         emitter_.emitWarning(code, dispatch_id, text);
     }

@@ -29,6 +29,8 @@ using RestoreSkipReason = ipc::RestoreSkipReason;
 using AsyncCopyOutcome = ipc::AsyncCopyOutcome;
 using WarningCode = ipc::WarningCode;
 using DeviceType = ipc::DeviceType;
+using SnapshotStore = ipc::SnapshotStore;
+using ChunkHashPath = ipc::ChunkHashPath;
 
 /// Name of an enum value from its one list (ipc vocabulary.hpp): "drain-timeout", "kernarg", ... The
 /// same names are in the session file's enum_names table and in the inspector.
@@ -53,6 +55,12 @@ using AsyncCopyEvent = ipc::AsyncCopyRecord;
 using RestoreSkipEvent = ipc::RestoreSkipRecord;
 /// A region a restore could not write back: what state it holds (docs/replay-failures.md#failed-restore).
 using RestoreFailureEvent = ipc::RestoreFailureRecord;
+/// One region of a mixed snapshot and the store it went to (after its snapshot()).
+using SnapshotPlacementEvent = ipc::SnapshotPlacementRecord;
+/// One restore: before pass pass_index >= 1, or after the last pass (final_restore).
+using RestoreEvent = ipc::RestoreRecord;
+/// A chunk a dirty restore missed (fidelity check), copied back afterwards.
+using RestoreMissEvent = ipc::RestoreMissRecord;
 
 /// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
 struct AgentEvent {
@@ -133,6 +141,11 @@ class EventSink {
     virtual void async_copy(const AsyncCopyEvent&) noexcept {}
     /// Protocol 3: one per region that MemorySnapshotter::restore gave up after its retries; no-op default.
     virtual void restore_failure(const RestoreFailureEvent&) noexcept {}
+    /// Protocol 5, no-op defaults: one per region of a mixed snapshot, after its snapshot(); one per
+    /// restore (before every pass >= 1 and after the last); one per chunk a dirty restore missed.
+    virtual void snapshot_placement(const SnapshotPlacementEvent&) noexcept {}
+    virtual void restore(const RestoreEvent&) noexcept {}
+    virtual void restore_miss(const RestoreMissEvent&) noexcept {}
     /// Ends the session, flushing, bounded (at process exit, from the engine's static teardown):
     /// `internal_errors` is Engine::internal_errors, the engine-internal errors caught and swallowed;
     /// `exit_status` the value the process passed to exit() as its parent sees it (0..255), -1 when

@@ -99,9 +99,29 @@ class LogSink final : public EventSink {
     }
     void snapshot(const SnapshotEvent& e) noexcept override {
         line("replayscope: snapshot dispatch=%llu agent=0x%llx generation=%llu ok=%d regions=%u bytes=%llu "
-             "failures=%u duration_ns=%llu",
+             "failures=%u duration_ns=%llu store=%.*s host_bytes=%llu device_bytes=%llu host_pinned=%d "
+             "hash=%.*s total_chunks=%u hash_ns=%llu",
              ull(e.dispatch_id), ull(e.agent), ull(e.generation), e.ok ? 1 : 0, e.regions, ull(e.bytes),
-             e.failures, ull(e.duration_ns));
+             e.failures, ull(e.duration_ns), len(name(e.store)), name(e.store).data(), ull(e.host_bytes),
+             ull(e.device_bytes), e.host_pinned ? 1 : 0, len(name(e.hash_path)), name(e.hash_path).data(),
+             e.total_chunks, ull(e.hash_ns));
+    }
+    void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override {
+        line("replayscope: snapshot_placement dispatch=%llu address=0x%llx size=%llu store=%.*s",
+             ull(e.dispatch_id), ull(e.address), ull(e.size), len(name(e.store)), name(e.store).data());
+    }
+    void restore(const RestoreEvent& e) noexcept override {
+        line("replayscope: restore dispatch=%llu pass=%u final=%d regions_restored=%u "
+             "restored_bytes_host=%llu "
+             "restored_bytes_device=%llu dirty_chunks=%u total_chunks=%u missed_chunks=%u hash_ns=%llu "
+             "restore_ns=%llu",
+             ull(e.dispatch_id), e.pass_index, e.final_restore ? 1 : 0, e.regions_restored,
+             ull(e.restored_bytes_host), ull(e.restored_bytes_device), e.dirty_chunks, e.total_chunks,
+             e.missed_chunks, ull(e.hash_ns), ull(e.restore_ns));
+    }
+    void restore_miss(const RestoreMissEvent& e) noexcept override {
+        line("replayscope: restore_miss dispatch=%llu pass=%u address=0x%llx size=%llu allocation=%llu",
+             ull(e.dispatch_id), e.pass_index, ull(e.address), ull(e.size), ull(e.allocation_id));
     }
     void snapshot_failure(const SnapshotFailureEvent& e) noexcept override {
         line("replayscope: snapshot_failure dispatch=%llu reason=%.*s address=0x%llx size=%llu "
@@ -204,6 +224,15 @@ class TeeSink final : public EventSink {
     }
     void restore_failure(const RestoreFailureEvent& e) noexcept override {
         both([&](EventSink& s) { s.restore_failure(e); });
+    }
+    void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override {
+        both([&](EventSink& s) { s.snapshot_placement(e); });
+    }
+    void restore(const RestoreEvent& e) noexcept override {
+        both([&](EventSink& s) { s.restore(e); });
+    }
+    void restore_miss(const RestoreMissEvent& e) noexcept override {
+        both([&](EventSink& s) { s.restore_miss(e); });
     }
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });

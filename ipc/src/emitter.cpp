@@ -704,6 +704,15 @@ bool Emitter::emitEvent(const AsyncCopyRecord& r) noexcept {
 bool Emitter::emitEvent(const RestoreFailureRecord& r) noexcept {
     return push(EventType::restore_failure, &r, sizeof r);
 }
+bool Emitter::emitEvent(const SnapshotPlacementRecord& r) noexcept {
+    return push(EventType::snapshot_placement, &r, sizeof r);
+}
+bool Emitter::emitEvent(const RestoreRecord& r) noexcept {
+    return push(EventType::restore, &r, sizeof r);
+}
+bool Emitter::emitEvent(const RestoreMissRecord& r) noexcept {
+    return push(EventType::restore_miss, &r, sizeof r);
+}
 
 bool Emitter::emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
     WarningRecord w{dispatch_id, internString(text), code};

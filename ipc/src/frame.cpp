@@ -97,7 +97,26 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::snapshot: {
         const auto& s = r.snapshot;
         b.Finish(fb::CreateSnapshot(b, ts, s.dispatch_id, s.agent, s.generation, s.bytes, s.duration_ns,
-                                    s.regions, s.failures, s.ok));
+                                    s.regions, s.failures, s.ok, s.host_bytes, s.device_bytes, s.hash_ns,
+                                    s.total_chunks, u8(s.store), u8(s.hash_path), s.host_pinned));
+        break;
+    }
+    case EventType::snapshot_placement: {
+        const auto& s = r.snapshot_placement;
+        b.Finish(fb::CreateSnapshotPlacement(b, ts, s.dispatch_id, s.address, s.size, u8(s.store)));
+        break;
+    }
+    case EventType::restore: {
+        const auto& s = r.restore;
+        b.Finish(fb::CreateRestore(b, ts, s.dispatch_id, s.restored_bytes_host, s.restored_bytes_device,
+                                   s.hash_ns, s.restore_ns, s.pass_index, s.regions_restored, s.dirty_chunks,
+                                   s.total_chunks, s.missed_chunks, s.final_restore));
+        break;
+    }
+    case EventType::restore_miss: {
+        const auto& m = r.restore_miss;
+        b.Finish(
+            fb::CreateRestoreMiss(b, ts, m.dispatch_id, m.address, m.size, m.allocation_id, m.pass_index));
         break;
     }
     case EventType::snapshot_failure: {
@@ -145,8 +164,8 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     case EventType::session_end: {
         const auto& e = r.session_end;
         auto counts = b.CreateVector(e.counts, kEventTypeSlots);
-        b.Finish(
-            fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence, e.internal_errors, e.exit_status));
+        b.Finish(fb::CreateSessionEnd(b, ts, counts, e.spooled, e.last_sequence, e.internal_errors,
+                                      e.exit_status));
         break;
     }
     }
@@ -359,7 +378,60 @@ bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record&
         s.regions = t->regions();
         s.failures = t->failures();
         s.ok = t->ok();
-        return true;
+        s.host_bytes = t->host_bytes();
+        s.device_bytes = t->device_bytes();
+        s.hash_ns = t->hash_ns();
+        s.total_chunks = t->total_chunks();
+        s.host_pinned = t->host_pinned();
+        return toEnum(t->store(), s.store) && toEnum(t->hash_path(), s.hash_path);
+    }
+    case EventType::snapshot_placement: {
+        const auto* t = verified<fb::SnapshotPlacement>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.snapshot_placement;
+        s.dispatch_id = t->dispatch_id();
+        s.address = t->address();
+        s.size = t->size();
+        // A region is in one store: host or device, never mixed.
+        return toEnum(t->store(), s.store) && s.store != SnapshotStore::mixed;
+    }
+    case EventType::restore: {
+        const auto* t = verified<fb::Restore>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& s = r.restore;
+        s.dispatch_id = t->dispatch_id();
+        s.restored_bytes_host = t->restored_bytes_host();
+        s.restored_bytes_device = t->restored_bytes_device();
+        s.hash_ns = t->hash_ns();
+        s.restore_ns = t->restore_ns();
+        s.pass_index = t->pass_index();
+        s.regions_restored = t->regions_restored();
+        s.dirty_chunks = t->dirty_chunks();
+        s.total_chunks = t->total_chunks();
+        s.missed_chunks = t->missed_chunks();
+        s.final_restore = t->final_restore();
+        // A restore follows a pass (pass_index >= 1).
+        return s.pass_index >= 1;
+    }
+    case EventType::restore_miss: {
+        const auto* t = verified<fb::RestoreMiss>(p, n);
+        if (t == nullptr) {
+            return false;
+        }
+        r.timestamp_ns = t->ts();
+        auto& m = r.restore_miss;
+        m.dispatch_id = t->dispatch_id();
+        m.address = t->address();
+        m.size = t->size();
+        m.allocation_id = t->allocation_id();
+        m.pass_index = t->pass_index();
+        return m.pass_index >= 1;
     }
     case EventType::snapshot_failure: {
         const auto* t = verified<fb::SnapshotFailure>(p, n);
@@ -566,7 +638,8 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
     }
     if (header.type == 0 || header.type >= kEventTypeSlots ||
         (header.version < 2 && header.type > static_cast<std::uint16_t>(EventType::session_end)) ||
-        (header.version < 3 && header.type > static_cast<std::uint16_t>(EventType::async_copy))) {
+        (header.version < 3 && header.type > static_cast<std::uint16_t>(EventType::async_copy)) ||
+        (header.version < 5 && header.type > static_cast<std::uint16_t>(EventType::restore_failure))) {
         return FrameError::unknown_type;
     }
     // Header rules (every version; senders never wrote anything else): reserved 0, sequence 0 for Hello
@@ -669,7 +742,29 @@ bool recordsEqual(const Record& a, const Record& b) noexcept {
         const auto &x = a.snapshot, &y = b.snapshot;
         return x.dispatch_id == y.dispatch_id && x.agent == y.agent && x.generation == y.generation &&
                x.bytes == y.bytes && x.duration_ns == y.duration_ns && x.regions == y.regions &&
-               x.failures == y.failures && x.ok == y.ok;
+               x.failures == y.failures && x.ok == y.ok && x.host_bytes == y.host_bytes &&
+               x.device_bytes == y.device_bytes && x.hash_ns == y.hash_ns &&
+               x.total_chunks == y.total_chunks && x.store == y.store && x.hash_path == y.hash_path &&
+               x.host_pinned == y.host_pinned;
+    }
+    case EventType::snapshot_placement: {
+        const auto &x = a.snapshot_placement, &y = b.snapshot_placement;
+        return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
+               x.store == y.store;
+    }
+    case EventType::restore: {
+        const auto &x = a.restore, &y = b.restore;
+        return x.dispatch_id == y.dispatch_id && x.restored_bytes_host == y.restored_bytes_host &&
+               x.restored_bytes_device == y.restored_bytes_device && x.hash_ns == y.hash_ns &&
+               x.restore_ns == y.restore_ns && x.pass_index == y.pass_index &&
+               x.regions_restored == y.regions_restored && x.dirty_chunks == y.dirty_chunks &&
+               x.total_chunks == y.total_chunks && x.missed_chunks == y.missed_chunks &&
+               x.final_restore == y.final_restore;
+    }
+    case EventType::restore_miss: {
+        const auto &x = a.restore_miss, &y = b.restore_miss;
+        return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
+               x.allocation_id == y.allocation_id && x.pass_index == y.pass_index;
     }
     case EventType::snapshot_failure: {
         const auto &x = a.snapshot_failure, &y = b.snapshot_failure;

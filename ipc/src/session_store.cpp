@@ -1289,6 +1289,9 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
     }
     case EventType::dispatch:
     case EventType::snapshot:
+    case EventType::snapshot_placement:
+    case EventType::restore:
+    case EventType::restore_miss:
         break;              // assembled above
     case EventType::pass: { // index >= 2
         const auto& x = r.pass;

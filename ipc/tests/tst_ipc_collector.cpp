@@ -57,7 +57,8 @@ class CollectorTest : public QObject {
         const StringId kernel = e.internString("accumulate(float*)");
         QVERIFY(e.emitEvent(DispatchRecord{
             100, 0xa1, 0x51, 0xb1, kernel, {1024, 1, 1}, {256, 1, 1}, DispatchDecision::replayed}));
-        QVERIFY(e.emitEvent(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true}));
+        QVERIFY(e.emitEvent(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true, 4100, 0, 0, 0,
+                                           SnapshotStore::host, ChunkHashPath::none, true}));
         QVERIFY(e.emitEvent(PassRecord{100, 10, 20, 0, 0, 0, 0, 0, kFidelityNotChecked}));
         QVERIFY(e.emitEvent(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1, kFidelityMatched}));
         QVERIFY(e.emitEvent(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
@@ -66,7 +67,8 @@ class CollectorTest : public QObject {
         QVERIFY(e.emitEvent(
             RestoreFailureRecord{100, 0x10000, 4096, 1, 3, 2, 3, 0x1000, RegionKind::allocation}));
         // The engine's order: snapshot and passes first, the dispatch (with its decision) last.
-        QVERIFY(e.emitEvent(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true}));
+        QVERIFY(e.emitEvent(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true, 0, 4100, 0, 0,
+                                           SnapshotStore::device, ChunkHashPath::none, false}));
         QVERIFY(e.emitEvent(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
         QVERIFY(e.emitEvent(PassRecord{102, 1500, 1620, 800, 4100, 1, 2, 0, kFidelityDiffered}));
         QVERIFY(e.emitEvent(FidelityMismatchRecord{102, 1, 0x30000, 4, 0}));
@@ -86,7 +88,8 @@ class CollectorTest : public QObject {
                                            {8, 1, 1},
                                            {8, 1, 1},
                                            DispatchDecision::declined_snapshot_incomplete}));
-        QVERIFY(e.emitEvent(SnapshotRecord{101, 0xa1, 7, 0, 10, 1, 1, false}));
+        QVERIFY(e.emitEvent(SnapshotRecord{101, 0xa1, 7, 0, 10, 1, 1, false, 0, 0, 0, 0, SnapshotStore::host,
+                                           ChunkHashPath::none, false}));
         QVERIFY(
             e.emitEvent(SnapshotFailureRecord{101, 0x10000, 4096, 1, SnapshotFailureReason::copy_failed}));
         QVERIFY(e.emitWarning(WarningCode::snapshot_incomplete, 101, "copy failed for 1 region"));

@@ -49,7 +49,21 @@ std::vector<Record> everyType() {
     add(EventType::inventory).inventory = {0xfeed, 5, 8192, 2};
     add(EventType::inventory_region).inventory_region = {
         0xfeed, 5, 0x7f0000002000, 4096, 12, 1, RegionKind::module_variable};
-    add(EventType::snapshot).snapshot = {42, 0xfeed, 5, 8192, 3500, 2, 1, false};
+    add(EventType::snapshot).snapshot = {42,
+                                         0xfeed,
+                                         5,
+                                         8192,
+                                         3500,
+                                         2,
+                                         1,
+                                         false,
+                                         4096,
+                                         4096,
+                                         1234,
+                                         3,
+                                         SnapshotStore::mixed,
+                                         ChunkHashPath::device,
+                                         true};
     add(EventType::snapshot_failure).snapshot_failure = {42, 0x7f0000002000, 4096, 12,
                                                          SnapshotFailureReason::symbol_enumeration};
     add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1, kFidelityDiffered};

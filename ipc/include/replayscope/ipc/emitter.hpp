@@ -106,6 +106,9 @@ class Emitter {
     bool emitEvent(const FidelityMismatchRecord& r) noexcept; ///< after the PassRecord with fidelity 0
     bool emitEvent(const AsyncCopyRecord& r) noexcept;
     bool emitEvent(const RestoreFailureRecord& r) noexcept;
+    bool emitEvent(const SnapshotPlacementRecord& r) noexcept; ///< after the SnapshotRecord (mixed only)
+    bool emitEvent(const RestoreRecord& r) noexcept;
+    bool emitEvent(const RestoreMissRecord& r) noexcept;
     /// Warning with text (interned).
     bool emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
 

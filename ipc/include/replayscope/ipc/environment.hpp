@@ -40,5 +40,15 @@ inline constexpr const char* kLog = "REPLAYSCOPE_LOG";
 inline constexpr const char* kDrainTimeoutMs = "REPLAYSCOPE_DRAIN_TIMEOUT_MS";
 /// How long a replay waits for one pass to complete before declining (pass-timeout), ms; default 60000.
 inline constexpr const char* kPassTimeoutMs = "REPLAYSCOPE_PASS_TIMEOUT_MS";
+/// Where snapshots are kept: "auto" (default: the device store while it fits, else the host store),
+/// "host" or "device" (device store; regions that do not fit go to the host store, reported).
+inline constexpr const char* kSnapshotStore = "REPLAYSCOPE_SNAPSHOT_STORE";
+/// Device memory left free for the application when sizing the device store, bytes; default 1073741824.
+inline constexpr const char* kDeviceStoreReserve = "REPLAYSCOPE_DEVICE_STORE_RESERVE";
+/// How a snapshot is restored: "full" (every region), "dirty" (default: only the chunks whose hash changed,
+/// hashed on the device) or "dirty-host" (the same, hashed on the host after reading the device back).
+inline constexpr const char* kRestore = "REPLAYSCOPE_RESTORE";
+/// Chunk size of the dirty restore, bytes: a power of two in [4096, 1073741824]; default 65536.
+inline constexpr const char* kRestoreChunkSize = "REPLAYSCOPE_RESTORE_CHUNK_SIZE";
 
 } // namespace rs::ipc::env

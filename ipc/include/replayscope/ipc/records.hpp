@@ -24,7 +24,9 @@ namespace rs::ipc {
 /// an older spool. Version 4 added Hello.ppid and Hello.instance (the process identity),
 /// SessionEnd.exit_status, the header rules (reserved 0; sequence 0 only for Hello, else 1 <= sequence <
 /// 2^48) and the sequence window; spool files then start each emitter instance's frames with a Hello.
-inline constexpr std::uint16_t kProtocolVersion = 4;
+/// Version 5 added the store and chunk fields of Snapshot, the snapshot_placement, restore and
+/// restore_miss frames, SnapshotStore and ChunkHashPath and warning codes 15-17.
+inline constexpr std::uint16_t kProtocolVersion = 5;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
 
@@ -97,6 +99,12 @@ enum class RestoreSkipReason : std::uint8_t { RS_IPC_RESTORE_SKIP_REASONS(RS_IPC
 /// What happened to an hsa_amd_memory_async_copy that touched an agent inside a replay window.
 enum class AsyncCopyOutcome : std::uint8_t { RS_IPC_ASYNC_COPY_OUTCOMES(RS_IPC_ENUMERATOR) };
 
+/// Where a snapshot's copy lives: host store, device store, or some regions in each (protocol 5).
+enum class SnapshotStore : std::uint8_t { RS_IPC_SNAPSHOT_STORES(RS_IPC_ENUMERATOR) };
+
+/// How a snapshot's chunk hashes were computed (protocol 5; none: not hashed, a full restore).
+enum class ChunkHashPath : std::uint8_t { RS_IPC_CHUNK_HASH_PATHS(RS_IPC_ENUMERATOR) };
+
 /// Result of a pass's fidelity check (PassRecord::fidelity).
 inline constexpr std::int8_t kFidelityNotChecked = -1;
 inline constexpr std::int8_t kFidelityDiffered = 0;
@@ -124,6 +132,8 @@ RS_IPC_VOCABULARY(SnapshotFailureReason, RS_IPC_SNAPSHOT_FAILURE_REASONS, "snaps
 RS_IPC_VOCABULARY(RestoreSkipReason, RS_IPC_RESTORE_SKIP_REASONS, "restore_skip")
 RS_IPC_VOCABULARY(AsyncCopyOutcome, RS_IPC_ASYNC_COPY_OUTCOMES, "async_copy_outcome")
 RS_IPC_VOCABULARY(WarningCode, RS_IPC_WARNING_CODES, "warning")
+RS_IPC_VOCABULARY(SnapshotStore, RS_IPC_SNAPSHOT_STORES, "snapshot_store")
+RS_IPC_VOCABULARY(ChunkHashPath, RS_IPC_CHUNK_HASH_PATHS, "chunk_hash_path")
 #undef RS_IPC_VOCABULARY
 
 /// Names of the fidelity results (PassRecord::fidelity: -1, 0, 1), the session file's "fidelity" table.
@@ -149,6 +159,8 @@ inline constexpr EnumTable kEnumTables[] = {
     EnumTable{"fidelity", kFidelityNames, std::size(kFidelityNames)},
     RS_IPC_TABLE(AsyncCopyOutcome),
     RS_IPC_TABLE(WarningCode),
+    RS_IPC_TABLE(SnapshotStore),
+    RS_IPC_TABLE(ChunkHashPath),
 };
 // clang-format on
 #undef RS_IPC_TABLE
@@ -267,15 +279,61 @@ struct InventoryRegion {
     RegionKind kind;
 };
 
+/// A snapshot of an agent's regions before a replayed dispatch (its footprint: `bytes`). Followed by
+/// `failures` SnapshotFailureRecords and, for a mixed snapshot, one SnapshotPlacementRecord per region.
 struct SnapshotRecord {
     std::uint64_t dispatch_id;
     std::uint64_t agent;
     std::uint64_t generation; ///< inventory generation the snapshot copied
-    std::uint64_t bytes;      ///< bytes copied to the host
+    std::uint64_t bytes;      ///< bytes copied into the stores (host_bytes + device_bytes from protocol 5)
     std::uint64_t duration_ns;
     std::uint32_t regions;  ///< regions copied
     std::uint32_t failures; ///< SnapshotFailureRecords that follow
     bool ok;
+    // Protocol 5 (0 / host / none / false from older frames).
+    std::uint64_t host_bytes;   ///< bytes placed in the host store
+    std::uint64_t device_bytes; ///< bytes placed in the device store
+    std::uint64_t hash_ns;      ///< time spent computing the snapshot's chunk hashes (0: not hashed)
+    std::uint32_t total_chunks; ///< chunks the regions split into (0 when not hashed)
+    SnapshotStore store;        ///< host, device or mixed
+    ChunkHashPath hash_path;    ///< how the chunk hashes were computed
+    bool host_pinned;           ///< the host store's block is page-locked (meaningful when host_bytes > 0)
+};
+
+/// One region of a mixed snapshot and the store it went to (protocol 5; sent after the SnapshotRecord,
+/// for mixed snapshots only: in a host or device snapshot every region is in that store).
+struct SnapshotPlacementRecord {
+    std::uint64_t dispatch_id;
+    std::uint64_t address;
+    std::uint64_t size;  ///< bytes
+    SnapshotStore store; ///< host or device
+};
+
+/// One restore of a dispatch's snapshot (protocol 5): before pass `pass_index` (1 .. passes - 1), or
+/// after the last pass (`final_restore`, pass_index = the number of passes run), before the application's
+/// own dispatch runs.
+struct RestoreRecord {
+    std::uint64_t dispatch_id;
+    std::uint64_t restored_bytes_host;   ///< bytes copied back from the host store (over the host link)
+    std::uint64_t restored_bytes_device; ///< bytes copied back from the device store (inside the device)
+    std::uint64_t hash_ns;               ///< time spent hashing the current contents (0 for a full restore)
+    std::uint64_t restore_ns;            ///< the whole restore, hashing included
+    std::uint32_t pass_index;
+    std::uint32_t regions_restored; ///< regions of which at least one byte was copied back
+    std::uint32_t dirty_chunks;     ///< chunks whose hash differed (= total_chunks for a full restore)
+    std::uint32_t total_chunks;     ///< chunks compared (0 when the snapshot was not hashed)
+    std::uint32_t missed_chunks;    ///< chunks the fidelity check found different after a dirty restore
+    bool final_restore;
+};
+
+/// A chunk that a dirty restore left different from the snapshot, found by the fidelity check and
+/// copied back afterwards (protocol 5).
+struct RestoreMissRecord {
+    std::uint64_t dispatch_id;
+    std::uint64_t address;
+    std::uint64_t size;          ///< bytes
+    std::uint64_t allocation_id; ///< 0 for module variables
+    std::uint32_t pass_index;    ///< the restore's pass_index (RestoreRecord)
 };
 
 struct SnapshotFailureRecord {
@@ -392,6 +450,9 @@ struct Record {
         FidelityMismatchRecord fidelity_mismatch;
         AsyncCopyRecord async_copy;
         RestoreFailureRecord restore_failure;
+        SnapshotPlacementRecord snapshot_placement;
+        RestoreRecord restore;
+        RestoreMissRecord restore_miss;
     };
 };
 static_assert(std::is_trivially_copyable_v<Record>);

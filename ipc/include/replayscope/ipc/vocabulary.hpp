@@ -17,7 +17,8 @@
 // clang-format off
 /* Frame / event types: the frame header's `type` field and the `event_type` codes of the session file's
    event_counts (named there as here). Numbered from 1 (0 is no frame); the protocol version that added
-   a type: fidelity_mismatch and async_copy 2, restore_failure 3. */
+   a type: fidelity_mismatch and async_copy 2, restore_failure 3, snapshot_placement, restore and
+   restore_miss 5. */
 #define RS_IPC_EVENT_TYPES(X) \
     X(hello, 1, "hello") \
     X(session_start, 2, "session_start") \
@@ -38,7 +39,10 @@
     X(session_end, 17, "session_end") \
     X(fidelity_mismatch, 18, "fidelity_mismatch") \
     X(async_copy, 19, "async_copy") \
-    X(restore_failure, 20, "restore_failure")
+    X(restore_failure, 20, "restore_failure") \
+    X(snapshot_placement, 21, "snapshot_placement") \
+    X(restore, 22, "restore") \
+    X(restore_miss, 23, "restore_miss")
 
 #define RS_IPC_DEVICE_TYPES(X) \
     X(cpu, 0, "cpu") \
@@ -143,7 +147,25 @@
     X(signal_unavailable, 11, "signal-unavailable") \
     X(out_of_memory, 12, "out-of-memory") \
     X(queue_intercept_failed, 13, "queue-intercept-failed") \
-    X(internal_error, 14, "internal-error")
+    X(internal_error, 14, "internal-error") \
+    X(pinned_host_store_unavailable, 15, "pinned-host-store-unavailable") \
+    X(device_hash_unavailable, 16, "device-hash-unavailable") \
+    X(restore_missed_chunk, 17, "restore-missed-chunk")
+
+/* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
+   device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
+   each (a SnapshotPlacementRecord per region follows the SnapshotRecord). */
+#define RS_IPC_SNAPSHOT_STORES(X) \
+    X(host, 0, "host") \
+    X(device, 1, "device") \
+    X(mixed, 2, "mixed")
+
+/* How a snapshot's chunk hashes were computed (protocol 5): none: not hashed (full restore); device: the
+   engine's chunk-hash kernel on the agent; host: on the host, over a copy of the contents. */
+#define RS_IPC_CHUNK_HASH_PATHS(X) \
+    X(none, 0, "none") \
+    X(device, 1, "device") \
+    X(host, 2, "host")
 
 /* Result of a pass's fidelity check (PassRecord::fidelity, a signed byte, not an enum). */
 #define RS_IPC_FIDELITY_RESULTS(X) \
