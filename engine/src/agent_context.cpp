@@ -1,6 +1,7 @@
 #include "agent_context.h"
 
 #include "configuration.h"
+#include "device_hasher.h"
 #include "engine.h"
 #include "queue_interceptor.h"
 #include "replay_window.h"
@@ -29,7 +30,9 @@ hsa_barrier_and_packet_t make_barrier_and(hsa_signal_t dependency, hsa_signal_t 
 }
 
 AgentContext::AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string name, bool selected)
-    : agent_(agent), gpu_index_(gpu_index), name_(std::move(name)), selected_(selected) {}
+    : agent_(agent), gpu_index_(gpu_index), name_(std::move(name)), selected_(selected), stores_(agent) {
+    hasher_ = std::make_unique<DeviceHasher>(agent);
+}
 
 AgentContext::~AgentContext() {
     // Runtime objects are released by release_runtime_objects() (OnUnload); a context destroyed without
@@ -116,6 +119,8 @@ bool AgentContext::release_runtime_objects() {
     }
     for (hsa_signal_t s : unreferenced)
         destroy_signal(s);
+    hasher_->release();
+    stores_.release();
     return true;
 }
 
@@ -197,6 +202,20 @@ void AgentDirectory::clear() {
             if (!context->release_runtime_objects())
                 (void)context.release(); // its detached worker may still read it
         m.clear();
+    });
+}
+
+bool AgentDirectory::reclaim_device_stores(std::chrono::milliseconds wait) noexcept {
+    // Under the directory's read lock, so clear() (OnUnload) cannot free a context under the reclaim; it
+    // waits at most `wait` in all, as does a queue creation on a new agent. One deadline for every agent.
+    const auto deadline = Clock::now() + wait;
+    return agents_.rlock([&](const auto& m) {
+        bool freed = false;
+        for (const auto& [handle, context] : m) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            freed = context->stores().reclaim_device(std::max(left, std::chrono::milliseconds(0))) || freed;
+        }
+        return freed;
     });
 }
 

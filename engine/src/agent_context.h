@@ -5,11 +5,13 @@
 #include "hsa_api.h"
 #include "memory_snapshot.h"
 #include "queue_gate.h"
+#include "snapshot_store.h"
 #include "synchronized.h"
 
 #include <hsa.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -28,6 +30,7 @@ uint16_t packet_header(uint8_t type, bool barrier);
 
 struct QueueContext;
 class WindowWorker;
+class DeviceHasher;
 
 /// The engine's private queue of one queue type on an agent, and the CU mask and priority last applied
 /// to it. Used by the agent's worker thread only.
@@ -92,15 +95,20 @@ class AgentContext {
     static bool submit_private(hsa_queue_t* queue, const void* packets, uint32_t count,
                                Clock::time_point deadline);
 
-    /// Host memory of this agent's snapshots (worker thread only).
+    /// Host memory of this agent's snapshots (worker thread only). Being replaced by stores().
     HostArena& arena() { return arena_; }
+    /// The agent's snapshot stores and their lock (docs/replay-window.md#snapshot-stores).
+    AgentStores& stores() { return stores_; }
+    /// The agent's chunk-hash kernel runner (worker thread only).
+    DeviceHasher& hasher() { return *hasher_; }
     /// Inventory generation last reported for this agent (worker thread only); an inventory is sent
     /// only when a snapshot's generation differs from it.
     uint64_t& reported_generation() { return reported_generation_; }
 
-    /// Stops the worker, then destroys the private queues and the signals proven unreferenced through
-    /// the saved originals (OnUnload, while the runtime is still up). The context is unusable afterwards.
-    /// False when the worker had to be detached (see stop_worker).
+    /// Stops the worker, then destroys the private queues, the signals proven unreferenced, the
+    /// device hasher's objects and both snapshot stores through the saved originals (OnUnload, while the
+    /// runtime is still up). The context is unusable afterwards. False when the worker had to be detached
+    /// (see stop_worker).
     bool release_runtime_objects();
 
   private:
@@ -116,6 +124,8 @@ class AgentContext {
     std::atomic<bool> worker_started_{false};
     std::map<hsa_queue_type32_t, PrivateQueue> private_queues_;
     HostArena arena_;
+    AgentStores stores_;
+    std::unique_ptr<DeviceHasher> hasher_;
     uint64_t reported_generation_ = UINT64_MAX;
 };
 
@@ -130,6 +140,10 @@ class AgentDirectory {
     /// Releases every context's runtime objects and forgets them (OnUnload: a later hsa_init has new
     /// agents, signals and queues).
     void clear();
+    /// Frees the device snapshot store of every agent whose store no window holds, waiting at most
+    /// `wait` per agent for a window to finish (allocation wrappers, after the runtime refused a device
+    /// allocation). True when any store gave memory back.
+    bool reclaim_device_stores(std::chrono::milliseconds wait) noexcept;
 
   private:
     Synchronized<std::map<uint64_t, std::unique_ptr<AgentContext>>> agents_;

@@ -1,0 +1,256 @@
+#include "snapshot_store.h"
+
+#include "hsa_api.h"
+
+#include <cstdlib>
+#include <new>
+
+namespace rs::engine {
+
+namespace {
+
+/// HSA_AMD_AGENT_INFO_MEMORY_AVAIL: named by ROCr 6.x headers only (hsa_ext_amd.h), answered by ROCr
+/// 6.x's GpuAgent::GetInfo (bytes free in the agent's device memory, uint64_t); ROCr 5.2.3 refuses it.
+constexpr auto kAgentInfoMemoryAvail = static_cast<hsa_agent_info_t>(0xA015);
+
+/// Blocks below this are never shrunk; above it a block more than four times too large is reallocated.
+constexpr uint64_t kShrinkFloor = 64ull << 20;
+constexpr uint64_t kPage = 4096;
+
+bool needs_new_block(uint64_t bytes, uint64_t capacity) {
+    return bytes > capacity || (capacity > kShrinkFloor && bytes < capacity / 4);
+}
+
+std::string status_text(hsa_status_t status) {
+    const char* text = nullptr;
+    if (hsa().core.hsa_status_string_fn &&
+        hsa().core.hsa_status_string_fn(status, &text) == HSA_STATUS_SUCCESS && text)
+        return text;
+    return hex(static_cast<uint64_t>(status));
+}
+
+struct PoolSearch {
+    hsa_amd_memory_pool_t coarse{0};
+    hsa_amd_memory_pool_t fine{0};
+    uint64_t coarse_size = 0;
+};
+
+/// Collects a global pool the runtime allocates from: the first coarse-grained one and the first
+/// fine-grained one that is not the kernarg pool.
+hsa_status_t collect_pool(hsa_amd_memory_pool_t pool, void* data) {
+    auto* search = static_cast<PoolSearch*>(data);
+    const auto& amd = hsa().amd;
+    hsa_amd_segment_t segment{};
+    uint32_t flags = 0;
+    bool alloc_allowed = false;
+    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) !=
+            HSA_STATUS_SUCCESS ||
+        segment != HSA_AMD_SEGMENT_GLOBAL)
+        return HSA_STATUS_SUCCESS;
+    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
+                                            &alloc_allowed) != HSA_STATUS_SUCCESS ||
+        !alloc_allowed)
+        return HSA_STATUS_SUCCESS;
+    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags) !=
+        HSA_STATUS_SUCCESS)
+        return HSA_STATUS_SUCCESS;
+    if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) != 0 && search->coarse.handle == 0) {
+        search->coarse = pool;
+        size_t size = 0;
+        if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size) ==
+            HSA_STATUS_SUCCESS)
+            search->coarse_size = size;
+    } else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) != 0 &&
+               (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) == 0 && search->fine.handle == 0) {
+        search->fine = pool;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t find_cpu(hsa_agent_t agent, void* data) {
+    if (device_type(agent) != HSA_DEVICE_TYPE_CPU)
+        return HSA_STATUS_SUCCESS;
+    *static_cast<hsa_agent_t*>(data) = agent;
+    return HSA_STATUS_INFO_BREAK;
+}
+
+/// The system pool the host store allocates from: the first CPU agent's coarse-grained pool when it has
+/// one, else its fine-grained non-kernarg pool; handle 0 when there is none.
+hsa_amd_memory_pool_t system_pool() {
+    hsa_agent_t cpu{0};
+    (void)hsa().core.hsa_iterate_agents_fn(find_cpu, &cpu);
+    if (cpu.handle == 0)
+        return {0};
+    PoolSearch search;
+    (void)hsa().amd.hsa_amd_agent_iterate_memory_pools_fn(cpu, collect_pool, &search);
+    return search.coarse.handle != 0 ? search.coarse : search.fine;
+}
+
+} // namespace
+
+// --- HostStore ---------------------------------------------------------------------------------------
+
+HostStore::~HostStore() {
+    // A block still held at process exit is left to the process (the runtime may be gone): release()
+    // frees it while the runtime is up (OnUnload).
+}
+
+std::byte* HostStore::reserve(uint64_t bytes) noexcept {
+    if (bytes == 0)
+        bytes = 1;
+    if (block_ && !needs_new_block(bytes, capacity_))
+        return block_;
+    release();
+    const auto& amd = hsa().amd;
+    std::string why;
+    // 1. Page-locked system memory from the CPU agent's pool, made accessible to the agent.
+    if (hsa_amd_memory_pool_t pool = system_pool(); pool.handle != 0) {
+        void* p = nullptr;
+        const hsa_status_t st = amd.hsa_amd_memory_pool_allocate_fn(pool, bytes, 0, &p);
+        if (st == HSA_STATUS_SUCCESS && p) {
+            const hsa_status_t access = amd.hsa_amd_agents_allow_access_fn(1, &agent_, nullptr, p);
+            if (access == HSA_STATUS_SUCCESS) {
+                block_ = static_cast<std::byte*>(p);
+                agent_block_ = block_;
+                capacity_ = bytes;
+                kind_ = Kind::pool;
+                pin_failure_.clear();
+                return block_;
+            }
+            (void)amd.hsa_amd_memory_pool_free_fn(p);
+            why =
+                "hsa_amd_agents_allow_access on the system pool's block failed (" + status_text(access) + ")";
+        } else {
+            why = "hsa_amd_memory_pool_allocate of " + std::to_string(bytes) +
+                  " bytes from the CPU agent's "
+                  "system pool failed (" +
+                  status_text(st) + ")";
+        }
+    } else {
+        why = "the CPU agent has no system memory pool the runtime allocates from";
+    }
+    // 2. and 3. Host memory (page-aligned, whole pages), registered with hsa_amd_memory_lock if possible.
+    const uint64_t rounded = (bytes + kPage - 1) / kPage * kPage;
+    void* p = std::aligned_alloc(kPage, rounded);
+    if (!p) {
+        pin_failure_ = why;
+        return nullptr;
+    }
+    void* agent_ptr = nullptr;
+    const hsa_status_t lock = amd.hsa_amd_memory_lock_fn(p, rounded, &agent_, 1, &agent_ptr);
+    block_ = static_cast<std::byte*>(p);
+    capacity_ = bytes;
+    if (lock == HSA_STATUS_SUCCESS && agent_ptr) {
+        agent_block_ = static_cast<std::byte*>(agent_ptr);
+        kind_ = Kind::locked;
+        pin_failure_.clear();
+    } else {
+        agent_block_ = block_;
+        kind_ = Kind::pageable;
+        pin_failure_ = why + "; hsa_amd_memory_lock failed (" + status_text(lock) + ")";
+    }
+    return block_;
+}
+
+void HostStore::release() noexcept {
+    if (block_) {
+        switch (kind_) {
+        case Kind::pool:
+            (void)hsa().amd.hsa_amd_memory_pool_free_fn(block_);
+            break;
+        case Kind::locked:
+            (void)hsa().amd.hsa_amd_memory_unlock_fn(block_);
+            std::free(block_);
+            break;
+        case Kind::pageable:
+        case Kind::none:
+            std::free(block_);
+            break;
+        }
+    }
+    block_ = nullptr;
+    agent_block_ = nullptr;
+    capacity_ = 0;
+    kind_ = Kind::none;
+}
+
+// --- DeviceStore -------------------------------------------------------------------------------------
+
+DeviceStore::~DeviceStore() {
+    // As HostStore: freed by release() while the runtime is up.
+}
+
+bool DeviceStore::find_pool() noexcept {
+    if (!pool_searched_) {
+        pool_searched_ = true;
+        PoolSearch search;
+        (void)hsa().amd.hsa_amd_agent_iterate_memory_pools_fn(agent_, collect_pool, &search);
+        pool_ = search.coarse;
+        pool_size_ = search.coarse_size;
+    }
+    return pool_.handle != 0;
+}
+
+uint64_t DeviceStore::available(uint64_t reserve, uint64_t tracked_bytes) noexcept {
+    if (!find_pool())
+        return 0;
+    const uint64_t held = capacity();
+    uint64_t usable = 0; // free device memory plus what the store holds
+    uint64_t free_bytes = 0;
+    if (hsa().core.hsa_agent_get_info_fn(agent_, kAgentInfoMemoryAvail, &free_bytes) == HSA_STATUS_SUCCESS) {
+        usable = free_bytes + held;
+    } else {
+        // No free-memory query (ROCr 5.2.3): the pool's size less what the application holds on the
+        // agent; the store's own block is part of what is free for it.
+        usable = pool_size_ > tracked_bytes ? pool_size_ - tracked_bytes : 0;
+    }
+    return usable > reserve ? usable - reserve : 0;
+}
+
+std::byte* DeviceStore::reserve(uint64_t bytes) noexcept {
+    if (bytes == 0)
+        bytes = 1;
+    if (block_ && !needs_new_block(bytes, capacity()))
+        return block_;
+    release();
+    if (!find_pool())
+        return nullptr;
+    void* p = nullptr;
+    if (hsa().amd.hsa_amd_memory_pool_allocate_fn(pool_, bytes, 0, &p) != HSA_STATUS_SUCCESS || !p)
+        return nullptr;
+    block_ = static_cast<std::byte*>(p);
+    capacity_.store(bytes, std::memory_order_release);
+    return block_;
+}
+
+void DeviceStore::release() noexcept {
+    if (block_)
+        (void)hsa().amd.hsa_amd_memory_pool_free_fn(block_);
+    block_ = nullptr;
+    capacity_.store(0, std::memory_order_release);
+}
+
+// --- AgentStores -------------------------------------------------------------------------------------
+
+bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
+    if (device_.capacity() == 0)
+        return false;
+    std::unique_lock lock(lock_, std::defer_lock);
+    try {
+        if (!lock.try_lock_for(wait))
+            return false;
+    } catch (...) {
+        return false;
+    }
+    const uint64_t held = device_.capacity();
+    device_.release();
+    return held != 0;
+}
+
+void AgentStores::release() noexcept {
+    std::lock_guard lock(lock_);
+    host_.release();
+    device_.release();
+}
+
+} // namespace rs::engine
