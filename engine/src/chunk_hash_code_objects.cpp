@@ -1,0 +1,31 @@
+#include "chunk_hash_code_objects.h"
+
+#include <string>
+
+namespace rs::engine {
+
+std::string_view isa_processor(std::string_view isa_name) {
+    constexpr std::string_view prefix = "amdgcn-amd-amdhsa--";
+    if (isa_name.starts_with(prefix))
+        isa_name.remove_prefix(prefix.size());
+    return isa_name.substr(0, isa_name.find(':'));
+}
+
+const ChunkHashCodeObject* find_chunk_hash_code_object(std::string_view processor) {
+    for (const auto& object : chunk_hash_code_objects())
+        if (processor == object.processor)
+            return &object;
+    return nullptr;
+}
+
+std::string_view chunk_hash_processors() {
+    static const std::string list = [] {
+        std::string s;
+        for (const auto& object : chunk_hash_code_objects())
+            s += (s.empty() ? "" : " ") + std::string(object.processor);
+        return s;
+    }();
+    return list;
+}
+
+} // namespace rs::engine
