@@ -3,6 +3,8 @@
 #include "engine.h"
 #include "hsa_api.h"
 
+#include <chrono>
+
 namespace rs::engine {
 
 namespace {
@@ -49,8 +51,24 @@ void record_free(void* ptr) noexcept {
     }
 }
 
+/// How long an allocation the runtime refused waits for a window to give its device snapshot store back
+/// (docs/replay-window.md#snapshot-stores).
+constexpr std::chrono::milliseconds kReclaimWait{1000};
+
+/// True when the runtime refused an allocation for want of memory and the engine's device snapshot
+/// stores gave memory back: the caller retries the allocation once. Stores are engine memory the
+/// application never asked for, so an allocation they made fail must get that memory first.
+bool reclaimed_after(hsa_status_t st) noexcept {
+    if (st != HSA_STATUS_ERROR_OUT_OF_RESOURCES || g_finalized.load(std::memory_order_acquire))
+        return false;
+    Engine* e = engine();
+    return e && e->agents.reclaim_device_stores(kReclaimWait);
+}
+
 hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void** ptr) {
-    const hsa_status_t st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
+    hsa_status_t st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
+    if (reclaimed_after(st))
+        st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t pool_flags = 0;
         (void)hsa().amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
@@ -68,7 +86,9 @@ hsa_status_t pool_free(void* ptr) {
 }
 
 hsa_status_t memory_allocate(hsa_region_t region, size_t size, void** ptr) {
-    const hsa_status_t st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
+    hsa_status_t st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
+    if (reclaimed_after(st))
+        st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t region_flags = 0; // HSA_REGION_GLOBAL_FLAG_* share the pool flags' bit values
         (void)hsa().core.hsa_region_get_info_fn(region, HSA_REGION_INFO_GLOBAL_FLAGS, &region_flags);
