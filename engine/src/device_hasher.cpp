@@ -282,13 +282,15 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 
     const auto deadline = Clock::now() + kBatchTimeout;
-    // The hasher is the queue's only producer and waits for every batch: the slot is free.
-    const uint64_t index = core.hsa_queue_add_write_index_screlease_fn(queue, 1);
+    // The hasher is the queue's only producer and waits for every batch: the slot is free (checked before
+    // it is reserved, so a slot is never reserved without being written).
+    const uint64_t index = core.hsa_queue_load_write_index_relaxed_fn(queue);
     while (index - core.hsa_queue_load_read_index_scacquire_fn(queue) >= queue->size) {
         if (Clock::now() >= deadline || queue_failed.load(std::memory_order_acquire))
             return fail("the chunk-hash queue has no free slot");
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
+    core.hsa_queue_store_write_index_screlease_fn(queue, index + 1);
     auto* slot = static_cast<unsigned char*>(queue->base_address) + (index % queue->size) * 64;
     std::memcpy(slot + 4, reinterpret_cast<const unsigned char*>(&packet) + 4, 60);
     const uint32_t word = header | (static_cast<uint32_t>(packet.setup) << 16);
