@@ -6,6 +6,7 @@
 
 #include "isa.h"
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -39,16 +40,29 @@ struct MemoryPool {
     /// Releases every cached block (hsa_shut_down).
     void release_cache();
 
+    /// Accounts `bytes` more of this pool's memory (an allocation or a virtual-memory handle). A pool of
+    /// a GPU agent draws on the agent's device memory (Agent::device_memory), which its coarse- and
+    /// fine-grained pools share as they share VRAM on ROCr; false (nothing accounted) when that would
+    /// exceed it. Pools of the CPU agent only count. Thread-safe.
+    bool charge(uint64_t bytes);
+    /// Gives back what charge() accounted.
+    void refund(uint64_t bytes);
+    /// Bytes of live allocations and handles of this pool (page-rounded sizes, cached free blocks excluded).
+    uint64_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
+    /// Bytes a charge() accounts for an allocation of `bytes`: rounded up to the 4 KiB page.
+    static uint64_t charged_size(uint64_t bytes);
+
     hsa_amd_memory_pool_t pool_handle() const { return {reinterpret_cast<uint64_t>(this)}; }
     hsa_region_t region_handle() const { return {reinterpret_cast<uint64_t>(this)}; }
 
-private:
+  private:
     struct CachedBlock {
         void* ptr;
         size_t capacity;
     };
     std::mutex cache_mutex_;
     std::vector<CachedBlock> cache_; ///< most recent last
+    std::atomic<uint64_t> live_bytes_{0};
 };
 
 /// A simulated agent: the CPU agent (node 0) or a GPU agent (nodes 1..N).
@@ -67,6 +81,17 @@ struct Agent {
     uint32_t hdp_reg_flush_cntl = 0;
     /// hsa_amd_coherency_get/set_type (GPU agents): recorded only, host memory is always coherent here.
     hsa_amd_coherency_type_t coherency = HSA_AMD_COHERENCY_TYPE_COHERENT;
+
+    /// Device memory of a GPU agent in bytes (HSA_SIM_DEVICE_MEMORY, default 16 GiB; 0 for the CPU): the
+    /// size each of its global pools reports and the most their live allocations may hold together.
+    uint64_t device_memory = 0;
+    /// Bytes of device memory held by live allocations of the agent's pools (MemoryPool::charge).
+    std::atomic<uint64_t> device_memory_used{0};
+    /// Device memory not held by live allocations: what HSA_AMD_AGENT_INFO_MEMORY_AVAIL answers.
+    uint64_t device_memory_free() const {
+        const uint64_t used = device_memory_used.load(std::memory_order_relaxed);
+        return used >= device_memory ? 0 : device_memory - used;
+    }
 
     hsa_agent_t handle() const { return {reinterpret_cast<uint64_t>(this)}; }
     bool is_gpu() const { return type == HSA_DEVICE_TYPE_GPU; }

@@ -186,6 +186,14 @@
 #define SIM_AMD_EXT_VMEM_API(X)
 #endif
 
+// HSA_AMD_AGENT_INFO_MEMORY_AVAIL (uint64_t bytes, 0xA015) is named by ROCr 6.x headers and unknown to
+// ROCr 5.2.3: the simulator answers it for GPU agents with 6.x headers only, as that generation does.
+#if HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2
+#define SIM_HAS_MEMORY_AVAIL 1
+#else
+#define SIM_HAS_MEMORY_AVAIL 0
+#endif
+
 // AMD extension table entries that ROCr 5.2.3 reaches only through the table (not exported).
 #define SIM_AMD_EXT_TABLE_ONLY_API(X)                                                                        \
     X(hsa_amd_queue_intercept_create)                                                                        \

@@ -25,10 +25,17 @@ hsa_status_t allocate_from(MemoryPool* pool, size_t size, uint32_t flags, void**
     auto& rt = Runtime::instance();
     if (rt.config().next_allocation_fails())
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    // A device pool holds no more than its agent's device memory: ROCr's allocation fails with
+    // OUT_OF_RESOURCES when KFD has no VRAM left (MemoryRegion::Allocate after trimming its caches).
+    const uint64_t charged = MemoryPool::charged_size(size);
+    if (!pool->charge(charged))
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     size_t capacity = 0;
     void* p = pool->take_block(size, capacity);
-    if (!p)
+    if (!p) {
+        pool->refund(charged);
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
     Allocation a;
     a.base = reinterpret_cast<uintptr_t>(p);
     a.size = size;
@@ -55,6 +62,7 @@ hsa_status_t free_pool_memory(void* ptr) {
     auto a = rt.allocations().erase(found->base);
     if (!a)
         return HSA_STATUS_ERROR_INVALID_ALLOCATION; // lost a race with another free of the same pointer
+    a->pool->refund(MemoryPool::charged_size(a->size));
     a->pool->give_back(ptr, a->capacity);
     return HSA_STATUS_SUCCESS;
 }

@@ -335,6 +335,13 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         return gpu ? put<uint32_t>(value, 104) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case kAgentInfoTimestampFrequency:
         return put<uint64_t>(value, gpu ? kGpuTimestampFrequency : kSystemTimestampFrequency);
+#if SIM_HAS_MEMORY_AVAIL
+    case HSA_AMD_AGENT_INFO_MEMORY_AVAIL:
+        // ROCr 6.1.2 GpuAgent::GetInfo: the KFD node's free VRAM (hsaKmtAvailableMemory) plus the bytes
+        // its fragment caches hold; here the device memory no live allocation holds (cached blocks are
+        // free). Only the GPU agent answers it.
+        return gpu ? put<uint64_t>(value, a->device_memory_free()) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+#endif
     default:
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }

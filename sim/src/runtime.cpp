@@ -81,7 +81,7 @@ void Runtime::build_agents() {
              "system fine-grained");
     agent_list_.push_back(cpu.get());
     agents_.push_back(std::move(cpu));
-    constexpr size_t kDeviceBytes = 16ull << 30;
+    const size_t device_bytes = config_.device_memory_bytes;
     for (uint32_t i = 0; i < config_.gpu_agent_count; ++i) {
         auto gpu = std::make_unique<Agent>();
         gpu->type = HSA_DEVICE_TYPE_GPU;
@@ -89,9 +89,10 @@ void Runtime::build_agents() {
         gpu->gpu_index = i;
         gpu->name = kGpuAgentName;
         gpu->product_name = "ReplayScope simulated GPU";
-        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, kDeviceBytes, true,
+        gpu->device_memory = device_bytes;
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, device_bytes, true,
                  "device coarse-grained");
-        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, kDeviceBytes, true,
+        add_pool(gpu.get(), HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, device_bytes, true,
                  "device fine-grained");
         // The LDS, reported as ROCr does (segment GROUP, no global flags, not allocatable, 64 KiB).
         add_pool(gpu.get(), 0, kGpuGroupSegmentBytes, true, "device group segment");

@@ -38,6 +38,32 @@ bool parse_u64(const std::string& s, uint64_t& out) {
     return true;
 }
 
+/// Bytes with an optional K/M/G (or KiB/MiB/GiB) suffix, powers of 1024.
+bool parse_bytes(const std::string& s, uint64_t& out) {
+    size_t digits = 0;
+    while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9')
+        ++digits;
+    uint64_t n = 0;
+    if (!parse_u64(s.substr(0, digits), n))
+        return false;
+    const std::string suffix = s.substr(digits);
+    unsigned shift = 0;
+    if (suffix.empty())
+        shift = 0;
+    else if (suffix == "K" || suffix == "KiB")
+        shift = 10;
+    else if (suffix == "M" || suffix == "MiB")
+        shift = 20;
+    else if (suffix == "G" || suffix == "GiB")
+        shift = 30;
+    else
+        return false;
+    if (n > (UINT64_MAX >> shift))
+        return false;
+    out = n << shift;
+    return true;
+}
+
 std::vector<uint64_t> parse_list(const char* name) {
     std::vector<uint64_t> out;
     const char* v = env(name);
@@ -70,6 +96,17 @@ void SimConfig::load_from_environment() {
             gpu_agent_count = static_cast<uint32_t>(n);
         else
             std::fprintf(stderr, "hsa_sim: HSA_SIM_GPU_AGENTS='%s' is not 1..8; using 1\n", v);
+    }
+    device_memory_bytes = kDefaultDeviceMemoryBytes;
+    if (const char* v = env("HSA_SIM_DEVICE_MEMORY")) {
+        uint64_t bytes = 0;
+        if (parse_bytes(v, bytes) && bytes >= 4096)
+            device_memory_bytes = bytes;
+        else
+            std::fprintf(stderr,
+                         "hsa_sim: HSA_SIM_DEVICE_MEMORY='%s' is not a size of at least 4096 bytes (K/M/G "
+                         "suffix allowed); using 16 GiB\n",
+                         v);
     }
     // The generation of the headers decides the default: ROCr 6.0+ allows several writer calls.
     multiple_writer_calls = HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2;

@@ -28,6 +28,9 @@ namespace sim {
 /// completed kernel dispatch packet to FILE (format: dispatch_log.h) |
 ///
 /// Every k list also takes ranges: `3-5` is `3,4,5`.
+/// | HSA_SIM_DEVICE_MEMORY=BYTES | device memory of each GPU agent (K/M/G or KiB/MiB/GiB suffix, powers of
+/// 1024; at least 4096; default 16 GiB): each global device pool reports it as its size and the agent's
+/// live allocations together never exceed it |
 /// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI
 /// contains SUBSTR ("*": all) | | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name
 /// ("*": any) runs at least NS ns |
@@ -37,6 +40,9 @@ class SimConfig {
     void load_from_environment();
 
     uint32_t gpu_agent_count = 1;
+    /// HSA_SIM_DEVICE_MEMORY in bytes.
+    uint64_t device_memory_bytes = kDefaultDeviceMemoryBytes;
+    static constexpr uint64_t kDefaultDeviceMemoryBytes = 16ull << 30;
     bool multiple_writer_calls = false;
     std::string refuse_symbol_iteration;
 

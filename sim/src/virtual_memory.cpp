@@ -65,10 +65,14 @@ hsa_status_t VirtualMemory::create_handle(MemoryPool* pool, size_t size,
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     if (Runtime::instance().config().next_allocation_fails())
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    // The handle's physical memory counts against the pool's agent until the handle is released.
+    if (!pool->charge(MemoryPool::charged_size(size)))
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     int fd = memfd_create("hsa_sim_vmem", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
         if (fd >= 0)
             close(fd);
+        pool->refund(MemoryPool::charged_size(size));
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
     std::lock_guard lock(mutex_);
@@ -85,6 +89,7 @@ hsa_status_t VirtualMemory::release_handle(hsa_amd_vmem_alloc_handle_t handle) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     // Existing mappings keep their pages (the mapping holds the memfd); the handle itself goes away.
     close(it->second.memfd);
+    it->second.pool->refund(MemoryPool::charged_size(it->second.size));
     handles_.erase(it);
     return HSA_STATUS_SUCCESS;
 }
