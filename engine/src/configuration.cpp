@@ -1,5 +1,7 @@
 #include "configuration.h"
 
+#include "chunk_plan.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -45,7 +47,48 @@ void read_regex(Configuration& c, const char* name, std::optional<std::regex>& f
     }
 }
 
+/// Strict choice among `names` (exact match); anything else keeps the default and is a problem.
+template <typename E, size_t N>
+void read_choice(Configuration& c, const char* name, E& field, const E (&values)[N]) {
+    const char* v = get(name);
+    if (!v)
+        return;
+    std::string allowed;
+    for (E e : values) {
+        if (std::string(v) == option_name(e)) {
+            field = e;
+            return;
+        }
+        allowed += (allowed.empty() ? "" : "|") + std::string(option_name(e));
+    }
+    c.problems.push_back(std::string(name) + "='" + v + "' is not one of " + allowed + "; ignored");
+}
+
 } // namespace
+
+const char* option_name(SnapshotStoreMode m) noexcept {
+    switch (m) {
+    case SnapshotStoreMode::auto_:
+        return "auto";
+    case SnapshotStoreMode::host:
+        return "host";
+    case SnapshotStoreMode::device:
+        return "device";
+    }
+    return "auto";
+}
+
+const char* option_name(RestoreMode m) noexcept {
+    switch (m) {
+    case RestoreMode::full:
+        return "full";
+    case RestoreMode::dirty:
+        return "dirty";
+    case RestoreMode::dirty_host:
+        return "dirty-host";
+    }
+    return "dirty";
+}
 
 Configuration Configuration::from_environment() {
     Configuration c;
@@ -57,6 +100,19 @@ Configuration Configuration::from_environment() {
     read_u64(c, env::kDispatchSkip, c.dispatch_skip);
     read_u64(c, env::kDispatchCount, c.dispatch_count);
     read_u64(c, env::kHostMemoryBudget, c.host_memory_budget);
+    read_choice(c, env::kSnapshotStore, c.snapshot_store,
+                {SnapshotStoreMode::auto_, SnapshotStoreMode::host, SnapshotStoreMode::device});
+    read_u64(c, env::kDeviceStoreReserve, c.device_store_reserve);
+    read_choice(c, env::kRestore, c.restore,
+                {RestoreMode::full, RestoreMode::dirty, RestoreMode::dirty_host});
+    if (const char* v = get(env::kRestoreChunkSize)) {
+        uint64_t parsed = 0;
+        if (parse_u64(v, parsed) && valid_chunk_size(parsed))
+            c.chunk_size = parsed;
+        else
+            c.problems.push_back(std::string(env::kRestoreChunkSize) + "='" + v +
+                                 "' is not a power of two from 4096 to 1073741824 bytes; ignored");
+    }
     if (const char* v = get(env::kAgentFilter)) {
         std::stringstream ss(v);
         std::string item;
@@ -123,6 +179,10 @@ std::string Configuration::describe() const {
         out << '\n';
     }
     out << env::kHostMemoryBudget << '=' << host_memory_budget << '\n';
+    out << env::kSnapshotStore << '=' << option_name(snapshot_store) << '\n';
+    out << env::kDeviceStoreReserve << '=' << device_store_reserve << '\n';
+    out << env::kRestore << '=' << option_name(restore) << '\n';
+    out << env::kRestoreChunkSize << '=' << chunk_size << '\n';
     out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
     if (!track_vmem)
         out << env::kTrackVmem << "=0\n";

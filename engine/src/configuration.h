@@ -16,6 +16,18 @@ namespace rs::engine {
 /// environment.hpp), so the engine and replayscope-run can never disagree on a name.
 namespace env = ipc::env;
 
+/// Where snapshots are placed (REPLAYSCOPE_SNAPSHOT_STORE, docs/mechanism.md#restore): `auto` the device
+/// store while it has room beyond the reserve, the host store for the rest; `host` the host store only;
+/// `device` like auto, but a region that does not fit is reported.
+enum class SnapshotStoreMode : uint8_t { auto_, host, device };
+/// How a restore writes the snapshot back (REPLAYSCOPE_RESTORE): `full` every region; `dirty` only the
+/// chunks whose hash (computed on the device) changed; `dirty_host` the same with the hashes computed on
+/// the host after reading the device back (the fallback path, measured by the benchmark).
+enum class RestoreMode : uint8_t { full, dirty, dirty_host };
+/// Option text of a mode: "auto" "host" "device"; "full" "dirty" "dirty-host".
+const char* option_name(SnapshotStoreMode m) noexcept;
+const char* option_name(RestoreMode m) noexcept;
+
 /// The engine's configuration. Malformed values keep the default and are listed in `problems`.
 struct Configuration {
     uint32_t passes = 2; ///< passes per replayed dispatch; <= 1: replay off
@@ -25,7 +37,11 @@ struct Configuration {
     uint64_t dispatch_skip = 0;            ///< dispatches (engine-wide ordinal) let through first
     uint64_t dispatch_count = 0;           ///< dispatches replayed after the skip; 0 = all
     std::vector<std::string> agent_filter; ///< GPU indices ("0") or agent names; empty = all
-    uint64_t host_memory_budget = 0;       ///< bytes a snapshot may hold; 0 = unlimited
+    uint64_t host_memory_budget = 0;       ///< bytes a snapshot may hold in the host store; 0 = unlimited
+    SnapshotStoreMode snapshot_store = SnapshotStoreMode::auto_;
+    uint64_t device_store_reserve = 1ull << 30; ///< device bytes the device store leaves free
+    RestoreMode restore = RestoreMode::dirty;
+    uint64_t chunk_size = 65536; ///< bytes; power of two in [4096, 1 GiB]
     bool fidelity_check = false;
     bool log = false;
     bool track_vmem = true; ///< snapshot hsa_amd_vmem_map mappings (ROCr 6.x builds only)
