@@ -121,8 +121,8 @@ struct DeviceHasher::Impl {
     uint32_t group_size = 0;
     uint32_t private_size = 0;
     void* kernarg = nullptr;     ///< CPU kernarg pool
-    uint64_t* table = nullptr;   ///< CPU fine-grained pool: 2 * kBatchChunks (address, bytes)
-    uint64_t* outputs = nullptr; ///< CPU fine-grained pool: kBatchChunks hashes
+    uint64_t* table = nullptr;   ///< CPU fine-grained pool: 2 * kBatchChunks (address, bytes)...
+    uint64_t* outputs = nullptr; ///< ...then kBatchChunks hashes, in the same block
 
     /// Set by the queue's error callback (a runtime thread).
     std::atomic<bool> queue_failed{false};
@@ -143,7 +143,7 @@ struct DeviceHasher::Impl {
     bool load(hsa_agent_t agent);
     bool allocate(hsa_agent_t agent);
     bool dispatch(const ChunkSpan* chunks, size_t count, uint64_t* hashes);
-    bool probe(hsa_agent_t agent);
+    bool probe();
     void destroy() noexcept;
 };
 
@@ -229,17 +229,13 @@ bool DeviceHasher::Impl::allocate(hsa_agent_t agent) {
         kernarg = nullptr;
         return fail("cannot allocate the chunk-hash kernarg segment");
     }
-    void* t = nullptr;
-    void* o = nullptr;
-    if (amd.hsa_amd_memory_pool_allocate_fn(fine_pool, kBatchChunks * 16, 0, &t) != HSA_STATUS_SUCCESS)
-        t = nullptr;
-    table = static_cast<uint64_t*>(t);
-    if (amd.hsa_amd_memory_pool_allocate_fn(fine_pool, kBatchChunks * 8, 0, &o) != HSA_STATUS_SUCCESS)
-        o = nullptr;
-    outputs = static_cast<uint64_t*>(o);
-    if (!table || !outputs)
+    // One block: the table (16 bytes per chunk), then the hashes (8 bytes per chunk).
+    void* block = nullptr;
+    if (amd.hsa_amd_memory_pool_allocate_fn(fine_pool, kBatchChunks * 24, 0, &block) != HSA_STATUS_SUCCESS)
         return fail("cannot allocate the chunk-hash table and outputs");
-    for (void* p : {kernarg, t, o})
+    table = static_cast<uint64_t*>(block);
+    outputs = table + 2 * kBatchChunks;
+    for (void* p : {kernarg, block})
         if (amd.hsa_amd_agents_allow_access_fn(1, &agent, nullptr, p) != HSA_STATUS_SUCCESS)
             return fail("the agent cannot be given access to the chunk-hash buffers");
     return true;
@@ -314,33 +310,22 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
     return true;
 }
 
-bool DeviceHasher::Impl::probe(hsa_agent_t agent) {
-    // Chunks a restore meets: a whole aligned one, an unaligned start, a short tail, an empty one.
+bool DeviceHasher::Impl::probe() {
+    // Chunks a restore meets: a whole aligned one, an unaligned start, a short tail, an empty one. The
+    // bytes lie in the unused second half of the chunk table (GPU-accessible system memory), so the
+    // probe needs no allocation and no copy of its own (fault injection counts those).
     constexpr size_t kProbeBytes = 4096 + 64;
-    std::vector<unsigned char> pattern(kProbeBytes);
-    for (size_t i = 0; i < pattern.size(); ++i)
-        pattern[i] = static_cast<unsigned char>((i * 131u + 7u) ^ (i >> 8));
-    hsa_amd_memory_pool_t pool{};
-    const bool device_pool = agent_pool(agent, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, 0, pool);
-    void* buffer = nullptr;
-    if (device_pool &&
-        hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, kProbeBytes, 0, &buffer) != HSA_STATUS_SUCCESS)
-        buffer = nullptr;
-    if (!buffer)
-        return fail("cannot allocate device memory for the chunk-hash probe");
-    bool ok = hsa().core.hsa_memory_copy_fn(buffer, pattern.data(), kProbeBytes) == HSA_STATUS_SUCCESS;
-    if (!ok)
-        fail("cannot copy the chunk-hash probe to the device");
-    const auto base = reinterpret_cast<uintptr_t>(buffer);
+    static_assert(kProbeBytes + 64 <= kBatchChunks * 8, "the probe fits in the table's second half");
+    auto* bytes = reinterpret_cast<unsigned char*>(table + kBatchChunks);
+    for (size_t i = 0; i < kProbeBytes; ++i)
+        bytes[i] = static_cast<unsigned char>((i * 131u + 7u) ^ (i >> 8));
+    const auto base = reinterpret_cast<uintptr_t>(bytes);
     const ChunkSpan spans[] = {{base, 4096}, {base + 3, 1021}, {base + 4096, 5}, {base + 64, 0}};
-    const uint64_t expected[] = {
-        rs_chunk_hash_host(pattern.data(), 4096), rs_chunk_hash_host(pattern.data() + 3, 1021),
-        rs_chunk_hash_host(pattern.data() + 4096, 5), rs_chunk_hash_host(pattern.data(), 0)};
+    uint64_t expected[4];
+    for (size_t i = 0; i < 4; ++i)
+        expected[i] = rs_chunk_hash_host(reinterpret_cast<const void*>(spans[i].address), spans[i].bytes);
     uint64_t got[4] = {};
-    if (ok)
-        ok = dispatch(spans, 4, got);
-    hsa().amd.hsa_amd_memory_pool_free_fn(buffer);
-    if (!ok)
+    if (!dispatch(spans, 4, got))
         return false;
     for (size_t i = 0; i < 4; ++i)
         if (got[i] != expected[i])
@@ -365,7 +350,7 @@ void DeviceHasher::Impl::destroy() noexcept {
     if (has_signal)
         destroy_signal(signal);
     has_signal = false;
-    for (void* p : {kernarg, static_cast<void*>(table), static_cast<void*>(outputs)})
+    for (void* p : {kernarg, static_cast<void*>(table)}) // outputs are part of the table's block
         if (p)
             amd.hsa_amd_memory_pool_free_fn(p);
     kernarg = nullptr;
@@ -384,7 +369,7 @@ bool DeviceHasher::available(std::string& why) {
         impl_ = new Impl;
         impl_->state = Impl::State::ready;
         if (impl_->load(agent_))
-            impl_->probe(agent_);
+            impl_->probe();
     }
     if (impl_->state == Impl::State::ready)
         return true;
