@@ -60,6 +60,9 @@ foreach(processor IN LISTS _rs_ch_processors)
     list(APPEND _rs_ch_entries "${processor}=${object}")
 endforeach()
 
+# PROCESSOR=PATH of every code object, for the tests that read them (tests/engine).
+set(RS_CHUNK_HASH_CODE_OBJECTS "${_rs_ch_entries}" CACHE INTERNAL "the chunk-hash code objects built")
+
 # The table: one byte array per code object (embed_code_objects.cmake).
 set(_rs_ch_table "${CMAKE_CURRENT_BINARY_DIR}/device/chunk_hash_code_object_table.cpp")
 add_custom_command(OUTPUT "${_rs_ch_table}"
