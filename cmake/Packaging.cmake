@@ -8,6 +8,8 @@
 #   bin/replayscope, bin/replayscope-run, bin/replayscope-standins
 #   share/replayscope/standins/                   (sim/standins/CMakeLists.txt: the stand-in builder's headers)
 #   lib/replayscope/libreplayscope_engine.so      (engine/CMakeLists.txt)
+#   lib/replayscope/libreplayscope_chunk_hash_standins.so  (engine/device/chunk_hash.cmake: the chunk-hash
+#                                                 kernel's stand-in, for --simulate)
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
 # replayscope-run finds the engine and the simulator relative to its own binary (runner/run_support.hpp),

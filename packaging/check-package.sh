@@ -32,6 +32,7 @@ echo "$contents"
 dpkg-deb -f "$deb" Depends
 for f in ./usr/bin/replayscope ./usr/bin/replayscope-run ./usr/bin/replayscope-standins \
          ./usr/share/man/man1/replayscope-standins.1.gz ./usr/lib/replayscope/libreplayscope_engine.so \
+         ./usr/lib/replayscope/libreplayscope_chunk_hash_standins.so \
          ./usr/lib/replayscope/sim/libhsa-runtime64.so.1 ./usr/share/man/man1/replayscope.1.gz \
          ./usr/share/man/man1/replayscope-run.1.gz ./usr/share/applications/replayscope.desktop \
          ./usr/share/icons/hicolor/scalable/apps/replayscope.svg \
