@@ -215,11 +215,15 @@ std::byte* DeviceStore::reserve(uint64_t bytes) noexcept {
     release();
     if (!find_pool())
         return nullptr;
-    void* p = nullptr;
-    if (hsa().amd.hsa_amd_memory_pool_allocate_fn(pool_, bytes, 0, &p) != HSA_STATUS_SUCCESS || !p)
-        return nullptr;
-    block_ = static_cast<std::byte*>(p);
+    // Published before the allocation: an application allocation that fails while this one holds the
+    // memory sees a store to reclaim (and waits for the window's lock) rather than nothing.
     capacity_.store(bytes, std::memory_order_release);
+    void* p = nullptr;
+    if (hsa().amd.hsa_amd_memory_pool_allocate_fn(pool_, bytes, 0, &p) != HSA_STATUS_SUCCESS || !p) {
+        capacity_.store(0, std::memory_order_release);
+        return nullptr;
+    }
+    block_ = static_cast<std::byte*>(p);
     return block_;
 }
 
@@ -242,6 +246,7 @@ bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
     } catch (...) {
         return false;
     }
+    // Under the lock the store is settled (no reserve() in progress): capacity() is the block's size.
     const uint64_t held = device_.capacity();
     device_.release();
     return held != 0;
