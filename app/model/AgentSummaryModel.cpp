@@ -8,15 +8,13 @@
 
 namespace rs::app {
 
-namespace {
-enum Column { Agent, Isa, Tracked, Peak, Replayed, Declined, SnapshotBytes, SnapshotMs, RestoreMs };
-}
-
 AgentSummaryModel::AgentSummaryModel(QObject* parent)
     : SessionTableModel({QStringLiteral("Agent"), QStringLiteral("ISA"), QStringLiteral("Tracked at end"),
                          QStringLiteral("Tracked peak"), QStringLiteral("Replayed"),
                          QStringLiteral("Declined"), QStringLiteral("Snapshot bytes"),
-                         QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms")},
+                         QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
+                         QStringLiteral("Full restores"), QStringLiteral("Moved (host)"),
+                         QStringLiteral("Moved (device)"), QStringLiteral("Dirty chunks")},
                         {{},
                          {},
                          QStringLiteral("Tracked allocations still live at the end of the session"),
@@ -25,7 +23,11 @@ AgentSummaryModel::AgentSummaryModel(QObject* parent)
                          QStringLiteral("Dispatches declined"),
                          QStringLiteral("Bytes copied by all snapshots"),
                          QStringLiteral("Total snapshot time"),
-                         QStringLiteral("Total restore time")},
+                         QStringLiteral("Total restore time"),
+                         QStringLiteral("Bytes full restores would have moved: footprint × restores"),
+                         QStringLiteral("Bytes the restores copied back over the host link"),
+                         QStringLiteral("Bytes the restores copied back inside the device"),
+                         QStringLiteral("Dirty chunks of all restores / chunks compared")},
                         parent) {}
 
 void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
@@ -51,6 +53,17 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
             r.snapshotBytes += d.snapshotBytes;
             r.snapshotNs += d.snapshotNs;
             r.restoreNs += d.restoreNs;
+            if (d.restores > 0) {
+                if (r.restores == 0) {
+                    r.fullRestoreBytes = r.movedHost = r.movedDevice = r.dirtyChunks = r.comparedChunks = 0;
+                }
+                r.restores += d.restores;
+                r.fullRestoreBytes += d.fullRestoreBytes();
+                r.movedHost += d.movedHost;
+                r.movedDevice += d.movedDevice;
+                r.dirtyChunks += d.dirtyChunks;
+                r.comparedChunks += d.comparedChunks;
+            }
         }
         // Tracked footprint over the session: +size at allocation, -size at free, in sequence order.
         std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (seq, delta)
@@ -95,6 +108,14 @@ QVariant AgentSummaryModel::value(int row, int column) const {
         return double(r.snapshotNs) / 1e6;
     case RestoreMs:
         return double(r.restoreNs) / 1e6;
+    case FullRestoreBytes:
+        return r.restores > 0 ? QVariant(r.fullRestoreBytes) : QVariant();
+    case MovedHost:
+        return r.restores > 0 ? QVariant(r.movedHost) : QVariant();
+    case MovedDevice:
+        return r.restores > 0 ? QVariant(r.movedDevice) : QVariant();
+    case DirtyChunks:
+        return r.restores > 0 ? QVariant(r.dirtyChunks) : QVariant();
     default:
         return text(row, column);
     }
@@ -123,6 +144,16 @@ QString AgentSummaryModel::text(int row, int column) const {
         return format::ms(r.snapshotNs);
     case RestoreMs:
         return format::ms(r.restoreNs);
+    case FullRestoreBytes:
+        return r.restores > 0 ? format::bytes(r.fullRestoreBytes) : format::kNotRecorded;
+    case MovedHost:
+        return r.restores > 0 ? format::bytes(r.movedHost) : format::kNotRecorded;
+    case MovedDevice:
+        return r.restores > 0 ? format::bytes(r.movedDevice) : format::kNotRecorded;
+    case DirtyChunks:
+        return r.restores > 0 ? QStringLiteral("%1 / %2").arg(format::count(r.dirtyChunks),
+                                                              format::count(r.comparedChunks))
+                              : format::kNotRecorded;
     }
     return {};
 }

@@ -1,4 +1,6 @@
-// Per agent: tracked footprint, dispatches replayed and declined, snapshot and restore time.
+// Per agent: tracked footprint, dispatches replayed and declined, snapshot and restore time, and (format 4)
+// the bytes full restores would have moved (footprint × restores) against the bytes actually moved over the
+// host link and inside the device, and the dirty chunks of all restores.
 #pragma once
 
 #include "model/SessionTableModel.h"
@@ -18,6 +20,26 @@ class AgentSummaryModel : public SessionTableModel {
         qint64 trackedBytes = 0, peakTrackedBytes = 0, snapshotBytes = 0;
         int replayed = 0, declined = 0;
         qint64 snapshotNs = 0, restoreNs = 0;
+        /// Restore totals (-1: no restore recorded, an older file): restores, footprint × restores, bytes
+        /// moved over the host link / inside the device, dirty and compared chunks.
+        qint64 restores = 0, fullRestoreBytes = -1, movedHost = -1, movedDevice = -1;
+        qint64 dirtyChunks = -1, comparedChunks = -1;
+    };
+    enum Column {
+        Agent,
+        Isa,
+        Tracked,
+        Peak,
+        Replayed,
+        Declined,
+        SnapshotBytes,
+        SnapshotMs,
+        RestoreMs,
+        FullRestoreBytes,
+        MovedHost,
+        MovedDevice,
+        DirtyChunks,
+        ColumnCount
     };
     const QVector<Row>& rows() const { return rows_; }
 

@@ -97,6 +97,21 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::kernelTimePerPass() cons
     return out;
 }
 
+QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::bytesMovedVsFootprint() const {
+    Series full{QStringLiteral("full restore (footprint × restores)"), {}, color(7)},
+        host{QStringLiteral("moved over the host link"), {}, color(1)},
+        device{QStringLiteral("moved inside the device"), {}, color(2)};
+    for (std::size_t x = 0; x < rows_.size(); ++x) {
+        const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
+        if (d.restores > 0) {
+            full.points.append(QPointF(double(x), double(d.fullRestoreBytes()) / kMiB));
+            host.points.append(QPointF(double(x), double(d.movedHost) / kMiB));
+            device.points.append(QPointF(double(x), double(d.movedDevice) / kMiB));
+        }
+    }
+    return {full, host, device};
+}
+
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::skippedRegions() const {
     Series skipped{QStringLiteral("regions skipped at restore"), {}, color(3)};
     for (std::size_t x = 0; x < rows_.size(); ++x) {

@@ -35,6 +35,10 @@ class ChartSeriesBuilder {
     QVector<Series> snapshotAndRestoreTime() const;
     /// Kernel time of each pass index per dispatch (µs).
     QVector<Series> kernelTimePerPass() const;
+    /// Bytes (MiB) per dispatch with restore records (format 4): what full restores would have moved
+    /// (footprint × restores), and what the restores moved over the host link and inside the device.
+    /// Empty series for files without restore records.
+    QVector<Series> bytesMovedVsFootprint() const;
     /// Regions skipped at restore per dispatch.
     QVector<Series> skippedRegions() const;
     /// Declined dispatches: one series per reason, y = reason row (1..n); names are the reasons.

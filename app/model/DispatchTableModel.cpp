@@ -7,16 +7,35 @@
 
 namespace rs::app {
 
+QString DispatchTableModel::storeText(const SessionSnapshot& snapshot, const DispatchRow& d) {
+    if (d.store < 0) {
+        return format::kNotRecorded;
+    }
+    QString text = snapshot.enumName(QStringLiteral("snapshot_store"), d.store);
+    if (d.store != 1 && d.hostPinned == 0 && d.hostBytes != 0) {
+        text += QStringLiteral(" (pageable)");
+    }
+    return text;
+}
+
 DispatchTableModel::DispatchTableModel(QObject* parent)
     : SessionListTableModel(
           {QStringLiteral("#"), QStringLiteral("Kernel"), QStringLiteral("Agent"), QStringLiteral("Outcome"),
-           QStringLiteral("Passes"), QStringLiteral("Snapshot"), QStringLiteral("Regions"),
-           QStringLiteral("Skipped"), QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
-           QStringLiteral("Kernel min µs"), QStringLiteral("Kernel med µs"), QStringLiteral("Kernel max µs")},
+           QStringLiteral("Passes"), QStringLiteral("Footprint"), QStringLiteral("Moved (host)"),
+           QStringLiteral("Moved (device)"), QStringLiteral("Moved %"), QStringLiteral("Store"),
+           QStringLiteral("Regions"), QStringLiteral("Skipped"), QStringLiteral("Snapshot ms"),
+           QStringLiteral("Restore ms"), QStringLiteral("Kernel min µs"), QStringLiteral("Kernel med µs"),
+           QStringLiteral("Kernel max µs")},
           {QStringLiteral("Dispatch id"), QStringLiteral("Kernel symbol"),
            QStringLiteral("Agent the dispatch ran on"),
            QStringLiteral("Replayed, or the reason replay was declined"), QStringLiteral("Passes run"),
-           QStringLiteral("Bytes copied to the host by the snapshot"),
+           QStringLiteral("Bytes of the snapshot: what a full restore copies back each time"),
+           QStringLiteral("Bytes the restores copied back from the host store, over the host link (all "
+                          "restores, the one after the last pass included)"),
+           QStringLiteral("Bytes the restores copied back from the device store, inside the device"),
+           QStringLiteral("Bytes moved as a share of footprint × restores (what full restores move)"),
+           QStringLiteral("Where the snapshot was kept: host store (page-locked, or pageable), device store, "
+                          "or mixed"),
            QStringLiteral("Regions captured by the snapshot"),
            QStringLiteral("Regions skipped at restore, all passes"), QStringLiteral("Snapshot duration"),
            QStringLiteral("Restore time, all passes"),
@@ -41,6 +60,16 @@ QVariant DispatchTableModel::value(int row, int column) const {
         return d.passes;
     case SnapshotBytes:
         return d.snapshotBytes;
+    case MovedHost:
+        return d.restores > 0 ? QVariant(d.movedHost) : QVariant();
+    case MovedDevice:
+        return d.restores > 0 ? QVariant(d.movedDevice) : QVariant();
+    case MovedShare:
+        return d.restores > 0 && d.snapshotBytes > 0
+                   ? QVariant(100.0 * double(d.movedBytes()) / double(d.fullRestoreBytes()))
+                   : QVariant();
+    case Store:
+        return d.store >= 0 ? QVariant(storeText(snapshot_, d)) : QVariant();
     case RegionsCaptured:
         return d.snapshotRegions;
     case RegionsSkipped:
@@ -73,6 +102,16 @@ QString DispatchTableModel::text(int row, int column) const {
         return d.passes ? QString::number(d.passes) : QString();
     case SnapshotBytes:
         return snap ? format::bytes(d.snapshotBytes) : QString();
+    case MovedHost:
+        return !snap ? QString() : d.restores > 0 ? format::bytes(d.movedHost) : format::kNotRecorded;
+    case MovedDevice:
+        return !snap ? QString() : d.restores > 0 ? format::bytes(d.movedDevice) : format::kNotRecorded;
+    case MovedShare:
+        return !snap                                   ? QString()
+               : d.restores > 0 && d.snapshotBytes > 0 ? format::percent(value(row, column).toDouble())
+                                                       : format::kNotRecorded;
+    case Store:
+        return !snap ? QString() : d.store >= 0 ? storeText(snapshot_, d) : format::kNotRecorded;
     case RegionsCaptured:
         return snap ? QString::number(d.snapshotRegions) : QString();
     case RegionsSkipped:
@@ -123,6 +162,19 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
         }
         if (column == SnapshotBytes && d.hasSnapshot) {
             return QStringLiteral("%1 bytes").arg(format::count(d.snapshotBytes));
+        }
+        if ((column == MovedHost || column == MovedDevice || column == MovedShare) && d.restores > 0) {
+            return QStringLiteral("%1 restores moved %2 of the %3 full restores would: %4 over the host "
+                                  "link, %5 inside the device; %6 of %7 chunks dirty")
+                .arg(d.restores)
+                .arg(format::bytes(d.movedBytes()), format::bytes(d.fullRestoreBytes()),
+                     format::bytes(d.movedHost), format::bytes(d.movedDevice), format::count(d.dirtyChunks),
+                     format::count(d.comparedChunks));
+        }
+        if (column == Store && d.store >= 0) {
+            return QStringLiteral("host store %1, device store %2")
+                .arg(d.hostBytes >= 0 ? format::bytes(d.hostBytes) : format::kNotRecorded,
+                     d.deviceBytes >= 0 ? format::bytes(d.deviceBytes) : format::kNotRecorded);
         }
         return {};
     }

@@ -1,5 +1,7 @@
-// Every dispatch of the session: kernel, agent, outcome, passes, snapshot size and time, restore time,
-// kernel time per pass (min / median / max; agent ticks at 1 GHz shown as microseconds).
+// Every dispatch of the session: kernel, agent, outcome, passes, footprint (snapshot size), bytes its
+// restores actually moved over the host link and inside the device, the share of a full restore that was,
+// the snapshot store, snapshot and restore time, kernel time per pass (min / median / max; agent ticks at
+// 1 GHz shown as microseconds). Figures a file of format 1-3 does not record show "—" (invalid SortRole).
 #pragma once
 
 #include "model/SessionListTableModel.h"
@@ -15,7 +17,11 @@ class DispatchTableModel : public SessionListTableModel {
         Agent,
         Outcome,
         Passes,
-        SnapshotBytes,
+        SnapshotBytes, ///< "Footprint": bytes of the snapshot
+        MovedHost,     ///< bytes all restores copied back from the host store (over the host link)
+        MovedDevice,   ///< bytes all restores copied back from the device store (inside the device)
+        MovedShare,    ///< (MovedHost + MovedDevice) / (footprint × restores), percent
+        Store,         ///< host, device or mixed (host: "pageable" when the store was not page-locked)
         RegionsCaptured,
         RegionsSkipped,
         SnapshotMs,
@@ -27,6 +33,9 @@ class DispatchTableModel : public SessionListTableModel {
         ColumnCount
     };
     explicit DispatchTableModel(QObject* parent = nullptr);
+    /// "host", "device", "mixed" (with " (pageable)" when host bytes sat in pageable memory); "—" when
+    /// not recorded.
+    static QString storeText(const SessionSnapshot& snapshot, const DispatchRow& d);
 
   protected:
     QVariant value(int row, int column) const override;

@@ -29,6 +29,12 @@ QString us(qint64 ns) {
     return QString::number(static_cast<double>(ns) / 1e3, 'f', 1);
 }
 
+QString percent(double value) {
+    const double a = value < 0 ? -value : value;
+    const int decimals = a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
+    return QStringLiteral("%1 %").arg(value, 0, 'f', decimals);
+}
+
 QString address(qint64 value) {
     return QStringLiteral("0x%1").arg(static_cast<quint64>(value), 0, 16);
 }

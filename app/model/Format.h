@@ -5,6 +5,9 @@
 
 namespace rs::app::format {
 
+/// What a cell shows for a figure the session file does not record (a column of a newer format).
+inline const QString kNotRecorded = QStringLiteral("—");
+
 /// "512 B", "4.0 KiB", "1.50 MiB", ...
 QString bytes(qint64 value);
 /// Nanoseconds as milliseconds with three decimals ("0.021 ms" -> "0.021").
@@ -13,6 +16,8 @@ QString ms(qint64 ns);
 QString us(qint64 ns);
 /// Address in hex ("0x7f3a40000000").
 QString address(qint64 value);
+/// A percentage with a precision that keeps small shares visible ("100 %", "12.5 %", "0.98 %", "0.012 %").
+QString percent(double value);
 /// Thousands-grouped integer ("100,000").
 QString count(qint64 value);
 /// Wall clock ns since the epoch as local "yyyy-MM-dd hh:mm:ss".

@@ -7,60 +7,158 @@
 
 namespace rs::app {
 
-namespace {
-enum Column { Pass, KernelUs, RestoreMs, Regions, Bytes, Skips, Fidelity };
-}
-
 PassTableModel::PassTableModel(QObject* parent)
     : SessionTableModel(
           {QStringLiteral("Pass"), QStringLiteral("Kernel µs"), QStringLiteral("Restore ms"),
            QStringLiteral("Regions restored"), QStringLiteral("Bytes restored"), QStringLiteral("Skipped"),
-           QStringLiteral("Fidelity")},
-          {QStringLiteral("Pass index (0 is the first run)"),
-           QStringLiteral("Kernel time (agent ticks at 1 GHz)"), QStringLiteral("Restore before this pass"),
-           QString(), QString(), QString(),
-           QStringLiteral(
-               "Output compared with pass 1 (--fidelity-check): matched, differed or not checked")},
+           QStringLiteral("Fidelity"), QStringLiteral("Restored (host)"), QStringLiteral("Restored (device)"),
+           QStringLiteral("Dirty / total chunks"), QStringLiteral("Hash ms"),
+           QStringLiteral("Missed chunks")},
+          {QStringLiteral(
+               "Pass index (0 is the first run; \"final\": the restore after the last pass, before "
+               "the application's own dispatch)"),
+           QStringLiteral("Kernel time (agent ticks at 1 GHz)"),
+           QStringLiteral("Restore before this pass (hashing included)"), QString(), QString(), QString(),
+           QStringLiteral("Output compared with pass 1 (--fidelity-check): matched, differed or not checked"),
+           QStringLiteral("Bytes copied back from the host store, over the host link"),
+           QStringLiteral("Bytes copied back from the device store, inside the device"),
+           QStringLiteral("Chunks whose hash differed from the snapshot's (copied back) and chunks compared; "
+                          "a full restore copies every chunk"),
+           QStringLiteral("Hashing of the current contents before the restore"),
+           QStringLiteral("Chunks the fidelity check found different after the dirty restore (copied back "
+                          "then)")},
           parent) {}
 
 void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
-    int rows = 0;
     first_ = 0;
+    passes_ = 0;
+    final_ = -1;
     if (isDispatchRow(snapshot, dispatchRow)) {
         first_ = snapshot->passBegin[dispatchRow];
-        rows = snapshot->passBegin[dispatchRow + 1] - first_;
+        passes_ = snapshot->passBegin[dispatchRow + 1] - first_;
+        if (!snapshot->restoreBegin.empty()) {
+            for (int i = snapshot->restoreBegin[dispatchRow]; i < snapshot->restoreBegin[dispatchRow + 1];
+                 ++i) {
+                if (snapshot->restores[std::size_t(i)].finalRestore) {
+                    final_ = i;
+                }
+            }
+        }
     }
-    install(snapshot, rows, false);
+    install(snapshot, passes_ + (final_ >= 0 ? 1 : 0), false);
+}
+
+const RestoreRow* PassTableModel::restoreAt(int row) const {
+    if (isFinalRow(row)) {
+        return &snapshot_->restores[std::size_t(final_)];
+    }
+    const PassRow& p = snapshot_->passes[std::size_t(first_ + row)];
+    return p.restore >= 0 ? &snapshot_->restores[std::size_t(p.restore)] : nullptr;
 }
 
 QVariant PassTableModel::value(int row, int column) const {
-    const PassRow& p = snapshot_->passes[first_ + row];
+    const RestoreRow* r = restoreAt(row);
+    if (isFinalRow(row)) {
+        switch (column) {
+        case Pass:
+            return r->passIndex;
+        case RestoreMs:
+            return double(r->restoreNs) / 1e6;
+        case Regions:
+            return r->regionsRestored;
+        case Bytes:
+            return r->bytesHost + r->bytesDevice;
+        case KernelUs:
+        case Skips:
+        case Fidelity:
+            return {};
+        default:
+            break;
+        }
+    } else {
+        const PassRow& p = snapshot_->passes[std::size_t(first_ + row)];
+        switch (column) {
+        case Pass:
+            return p.index;
+        case KernelUs:
+            return double(p.endTick - p.startTick) / 1e3;
+        case RestoreMs:
+            return double(r ? r->restoreNs : p.restoreNs) / 1e6;
+        case Regions:
+            return p.regionsRestored;
+        case Bytes:
+            return p.bytesRestored;
+        case Skips:
+            return p.skips;
+        case Fidelity:
+            return p.fidelity;
+        default:
+            break;
+        }
+    }
+    if (!r) {
+        return {}; // pass 0, or a file without restore records
+    }
     switch (column) {
-    case Pass:
-        return p.index;
-    case KernelUs:
-        return double(p.endTick - p.startTick) / 1e3;
-    case RestoreMs:
-        return double(p.restoreNs) / 1e6;
-    case Regions:
-        return p.regionsRestored;
-    case Bytes:
-        return p.bytesRestored;
-    case Skips:
-        return p.skips;
-    case Fidelity:
-        return p.fidelity;
+    case RestoredHost:
+        return r->bytesHost;
+    case RestoredDevice:
+        return r->bytesDevice;
+    case DirtyChunks:
+        return r->dirtyChunks;
+    case HashMs:
+        return double(r->hashNs) / 1e6;
+    case MissedChunks:
+        return r->missedChunks;
     }
     return {};
 }
 
 QString PassTableModel::text(int row, int column) const {
-    const PassRow& p = snapshot_->passes[first_ + row];
+    const RestoreRow* r = restoreAt(row);
+    const bool final = isFinalRow(row);
+    const int index = final ? r->passIndex : snapshot_->passes[std::size_t(first_ + row)].index;
+    if (column >= RestoredHost) {
+        if (!r) {
+            // Pass 0 has no restore before it; other passes lack the figure only in older files.
+            return index == 0 ? QStringLiteral("-") : format::kNotRecorded;
+        }
+        switch (column) {
+        case RestoredHost:
+            return format::bytes(r->bytesHost);
+        case RestoredDevice:
+            return format::bytes(r->bytesDevice);
+        case DirtyChunks:
+            return r->totalChunks > 0 ? QStringLiteral("%1 / %2").arg(format::count(r->dirtyChunks),
+                                                                      format::count(r->totalChunks))
+                                      : QStringLiteral("full restore");
+        case HashMs:
+            return r->totalChunks > 0 ? format::ms(r->hashNs) : QStringLiteral("-");
+        case MissedChunks:
+            return format::count(r->missedChunks);
+        }
+        return {};
+    }
+    if (final) {
+        switch (column) {
+        case Pass:
+            return QStringLiteral("final");
+        case RestoreMs:
+            return format::ms(r->restoreNs);
+        case Regions:
+            return QString::number(r->regionsRestored);
+        case Bytes:
+            return format::bytes(r->bytesHost + r->bytesDevice);
+        default:
+            return QString();
+        }
+    }
+    const PassRow& p = snapshot_->passes[std::size_t(first_ + row)];
     switch (column) {
     case KernelUs:
         return format::us(p.endTick - p.startTick);
     case RestoreMs:
-        return p.index == 0 ? QStringLiteral("-") : format::ms(p.restoreNs);
+        return p.index == 0 ? QStringLiteral("-") : format::ms(r ? r->restoreNs : p.restoreNs);
     case Bytes:
         return format::bytes(p.bytesRestored);
     case Fidelity:
@@ -72,12 +170,19 @@ QString PassTableModel::text(int row, int column) const {
 }
 
 QVariant PassTableModel::extra(int row, int column, int role) const {
-    const PassRow& p = snapshot_->passes[first_ + row];
     if (role == RowIdRole) {
-        return p.index;
+        return isFinalRow(row) ? restoreAt(row)->passIndex
+                               : snapshot_->passes[std::size_t(first_ + row)].index;
     }
-    if (role == Qt::ForegroundRole && column == Fidelity && p.fidelity == 0) {
-        return QColor(0xc6, 0x28, 0x28);
+    if (role == Qt::ForegroundRole) {
+        if (column == Fidelity && !isFinalRow(row) &&
+            snapshot_->passes[std::size_t(first_ + row)].fidelity == 0) {
+            return QColor(0xc6, 0x28, 0x28);
+        }
+        const RestoreRow* r = restoreAt(row);
+        if (column == MissedChunks && r && r->missedChunks > 0) {
+            return QColor(0xc6, 0x28, 0x28);
+        }
     }
     return {};
 }

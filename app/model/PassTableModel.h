@@ -1,4 +1,7 @@
-// The passes of one dispatch: kernel time, restore before the pass, regions and bytes restored, skips.
+// The passes of one dispatch: kernel time, restore before the pass (time, regions and bytes restored,
+// skips, and from format 4 the bytes copied back over the host link and inside the device, dirty and
+// total chunks, hashing time, chunks the dirty restore missed), fidelity; then, when recorded, the restore
+// after the last pass (before the application's own dispatch) as a last row "final".
 #pragma once
 
 #include "model/SessionTableModel.h"
@@ -8,8 +11,25 @@ namespace rs::app {
 class PassTableModel : public SessionTableModel {
     Q_OBJECT
   public:
+    enum Column {
+        Pass,
+        KernelUs,
+        RestoreMs,
+        Regions,
+        Bytes,
+        Skips,
+        Fidelity,
+        RestoredHost,   ///< bytes copied back from the host store (over the host link)
+        RestoredDevice, ///< bytes copied back from the device store (inside the device)
+        DirtyChunks,    ///< "dirty / total"; SortRole: dirty
+        HashMs,         ///< hashing of the current contents before the restore
+        MissedChunks,   ///< chunks the fidelity check found the dirty restore had missed
+        ColumnCount
+    };
     explicit PassTableModel(QObject* parent = nullptr);
     void setDispatch(const SessionSnapshot& snapshot, int dispatchRow);
+    /// Whether row `row` is the restore after the last pass (no pass of its own).
+    bool isFinalRow(int row) const { return final_ >= 0 && row == passes_; }
 
   protected:
     QVariant value(int row, int column) const override;
@@ -17,7 +37,11 @@ class PassTableModel : public SessionTableModel {
     QVariant extra(int row, int column, int role) const override;
 
   private:
+    /// The restore before row `row`'s pass (or the final restore), nullptr when none was recorded.
+    const RestoreRow* restoreAt(int row) const;
     int first_ = 0;
+    int passes_ = 0;
+    int final_ = -1; ///< index in SessionData::restores of the final restore, -1 none
 };
 
 } // namespace rs::app

@@ -12,7 +12,8 @@ ProcessTableModel::ProcessTableModel(QObject* parent)
                          QStringLiteral("Command"), QStringLiteral("Events"), QStringLiteral("Dispatches"),
                          QStringLiteral("Replayed"), QStringLiteral("Declined"), QStringLiteral("Missing"),
                          QStringLiteral("Rejected frames"), QStringLiteral("Complete"),
-                         QStringLiteral("Exit status")},
+                         QStringLiteral("Exit status"), QStringLiteral("Full restores"),
+                         QStringLiteral("Moved (host)"), QStringLiteral("Moved (device)")},
                         {QStringLiteral("Process index (order of first connection or import)"),
                          QStringLiteral("Process id"), QStringLiteral("Parent process id"),
                          QStringLiteral("Command line of the process image that loaded the engine"),
@@ -21,7 +22,10 @@ ProcessTableModel::ProcessTableModel(QObject* parent)
                          QStringLiteral("Sequence numbers never received (gaps)"),
                          QStringLiteral("Frames the collector or importer refused"),
                          QStringLiteral("Session end stored and no gap"),
-                         QStringLiteral("Value passed to exit(), or 128+signal")},
+                         QStringLiteral("Value passed to exit(), or 128+signal"),
+                         QStringLiteral("Bytes full restores would have moved: footprint × restores"),
+                         QStringLiteral("Bytes the restores copied back over the host link"),
+                         QStringLiteral("Bytes the restores copied back inside the device")},
                         parent) {}
 
 void ProcessTableModel::setSnapshot(const SessionSnapshot& snapshot) {
@@ -63,6 +67,12 @@ QVariant ProcessTableModel::value(int row, int column) const {
         return p.complete ? QStringLiteral("yes") : QStringLiteral("no");
     case ExitStatus:
         return p.hasExitStatus ? p.exitStatus : -1;
+    case FullRestoreBytes:
+        return p.restores > 0 ? QVariant(p.fullRestoreBytes) : QVariant();
+    case MovedHost:
+        return p.restores > 0 ? QVariant(p.movedHost) : QVariant();
+    case MovedDevice:
+        return p.restores > 0 ? QVariant(p.movedDevice) : QVariant();
     }
     return {};
 }
@@ -90,6 +100,12 @@ QString ProcessTableModel::text(int row, int column) const {
                           : (p.ended ? QStringLiteral("no") : QStringLiteral("no end"));
     case ExitStatus:
         return exitText(p);
+    case FullRestoreBytes:
+        return p.restores > 0 ? format::bytes(p.fullRestoreBytes) : format::kNotRecorded;
+    case MovedHost:
+        return p.restores > 0 ? format::bytes(p.movedHost) : format::kNotRecorded;
+    case MovedDevice:
+        return p.restores > 0 ? format::bytes(p.movedDevice) : format::kNotRecorded;
     }
     return {};
 }

@@ -1,5 +1,6 @@
 // The instrumented processes of a session with their totals (pid, parent, command, events, dispatches,
-// replayed, declined, missing events, rejected frames, complete, exit status): the summary page's
+// replayed, declined, missing events, rejected frames, complete, exit status; from format 4 the bytes full
+// restores would have moved and the bytes moved over the host link and inside the device): the summary page's
 // per-process table and the process list of `replayscope --summary`.
 #pragma once
 
@@ -23,6 +24,9 @@ class ProcessTableModel : public SessionTableModel {
         RejectedFrames,
         Complete,
         ExitStatus,
+        FullRestoreBytes, ///< footprint × restores over the process's dispatches
+        MovedHost,        ///< bytes its restores copied back over the host link
+        MovedDevice,      ///< bytes its restores copied back inside the device
         ColumnCount
     };
     explicit ProcessTableModel(QObject* parent = nullptr);

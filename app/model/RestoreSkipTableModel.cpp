@@ -5,6 +5,9 @@
 
 #include <QColor>
 
+#include <algorithm>
+#include <tuple>
+
 namespace rs::app {
 
 namespace {
@@ -24,21 +27,43 @@ void RestoreSkipTableModel::setDispatch(const SessionSnapshot& snapshot, int dis
     first_ = 0;
     skip_rows_ = 0;
     first_mismatch_ = 0;
+    mismatch_rows_ = 0;
+    misses_.clear();
     if (isDispatchRow(snapshot, dispatchRow)) {
         first_ = snapshot->skipBegin[dispatchRow];
         skip_rows_ = snapshot->skipBegin[dispatchRow + 1] - first_;
         rows = skip_rows_;
         if (!snapshot->mismatchBegin.empty()) {
             first_mismatch_ = snapshot->mismatchBegin[dispatchRow];
-            rows += snapshot->mismatchBegin[dispatchRow + 1] - first_mismatch_;
+            mismatch_rows_ = snapshot->mismatchBegin[dispatchRow + 1] - first_mismatch_;
+            rows += mismatch_rows_;
         }
+        const DispatchRow& d = snapshot->dispatches[std::size_t(dispatchRow)];
+        const RestoreMissRow key{d.process, d.id, 0, 0, 0, 0};
+        auto it =
+            std::lower_bound(snapshot->restoreMisses.begin(), snapshot->restoreMisses.end(), key,
+                             [](const RestoreMissRow& a, const RestoreMissRow& b) {
+                                 return std::tie(a.process, a.dispatchId) < std::tie(b.process, b.dispatchId);
+                             });
+        for (; it != snapshot->restoreMisses.end() && it->process == d.process && it->dispatchId == d.id;
+             ++it) {
+            SkipRow k{it->process, it->dispatchId, it->passIndex, it->address, it->size, it->allocationId, 0};
+            k.restoreMiss = true;
+            misses_.push_back(k);
+        }
+        rows += int(misses_.size());
     }
     install(snapshot, rows, false);
 }
 
 const SkipRow& RestoreSkipTableModel::rowAt(int row) const {
-    return row < skip_rows_ ? snapshot_->skips[first_ + row]
-                            : snapshot_->mismatches[first_mismatch_ + row - skip_rows_];
+    if (row < skip_rows_) {
+        return snapshot_->skips[std::size_t(first_ + row)];
+    }
+    if (row < skip_rows_ + mismatch_rows_) {
+        return snapshot_->mismatches[std::size_t(first_mismatch_ + row - skip_rows_)];
+    }
+    return misses_[std::size_t(row - skip_rows_ - mismatch_rows_)];
 }
 
 QVariant RestoreSkipTableModel::value(int row, int column) const {
@@ -73,6 +98,10 @@ QString RestoreSkipTableModel::text(int row, int column) const {
         if (k.fidelityMismatch) {
             return QStringLiteral("output differed from pass 1");
         }
+        if (k.restoreMiss) {
+            return QStringLiteral("missed by the dirty restore (chunk hash unchanged, contents differed): "
+                                  "copied back after the fidelity check");
+        }
         if (k.restoreFailure) {
             return QStringLiteral("not restored after %1 copies: holds the output of pass %2")
                 .arg(k.attempts)
@@ -87,7 +116,7 @@ QString RestoreSkipTableModel::text(int row, int column) const {
 QVariant RestoreSkipTableModel::extra(int row, int column, int role) const {
     const SkipRow& k = rowAt(row);
     if (role == CodeRole) {
-        return k.fidelityMismatch ? -1 : k.restoreFailure ? -2 : k.reason;
+        return k.fidelityMismatch ? -1 : k.restoreFailure ? -2 : k.restoreMiss ? -3 : k.reason;
     }
     if (role == Qt::ForegroundRole && column == Reason) {
         return QColor(0xc6, 0x28, 0x28);

@@ -14,6 +14,8 @@
 #include <QtEndian>
 
 #include <algorithm>
+#include <functional>
+#include <tuple>
 
 #include <cerrno>
 #include <cstring>
@@ -56,6 +58,38 @@ QString fileTypeName(mode_t mode) {
         return QStringLiteral("a socket");
     }
     return QStringLiteral("not a regular file");
+}
+
+/// Default names of the format-4 enums, for a file whose `enum_names` lacks them.
+void addDefaultNames(QHash<QString, QHash<int, QString>>& names) {
+    if (!names.contains(QStringLiteral("snapshot_store"))) {
+        names[QStringLiteral("snapshot_store")] = {
+            {0, QStringLiteral("host")}, {1, QStringLiteral("device")}, {2, QStringLiteral("mixed")}};
+    }
+    if (!names.contains(QStringLiteral("chunk_hash_path"))) {
+        names[QStringLiteral("chunk_hash_path")] = {
+            {0, QStringLiteral("none")}, {1, QStringLiteral("device")}, {2, QStringLiteral("host")}};
+    }
+}
+
+/// Code of a value stored either as the enum's code or as its name (the views' TEXT columns); -1 for
+/// NULL or a name the file's `enum_names` does not list.
+int codeOf(const QVariant& v, const QHash<int, QString>& names) {
+    if (v.isNull() || !v.isValid()) {
+        return -1;
+    }
+    const QString t = v.toString();
+    bool number = false;
+    const int n = t.toInt(&number);
+    if (number) {
+        return n;
+    }
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        if (it.value() == t) {
+            return it.key();
+        }
+    }
+    return -1;
 }
 
 } // namespace
@@ -779,6 +813,10 @@ SessionError SessionLoader::load(SessionData& out) {
         out.mismatchBegin[r + 1] += out.mismatchBegin[r];
     }
 
+    if (SessionError e = loadStoresAndRestores(out, rowOf); e.isError()) {
+        return e;
+    }
+
     if (!exec("SELECT {p}, id, alloc_seq, alloc_ns, address, size, agent, api, pool_flags, pointer_type, "
               "classification, free_seq, free_ns FROM allocations ORDER BY {p}, id")) {
         return queryError(QStringLiteral("allocations"), error);
@@ -829,6 +867,177 @@ SessionError SessionLoader::load(SessionData& out) {
             out.asyncCopies.push_back({ensureProcess(q.value(0).toInt()), i64(q, 1), i64(q, 2), i64(q, 3),
                                        i64(q, 4), i64(q, 5), i64(q, 6), i64(q, 7), i64(q, 8),
                                        q.value(9).toInt()});
+        }
+    }
+    return {};
+}
+
+QStringList SessionLoader::columns(const QString& table) {
+    QSqlQuery q(QSqlDatabase::database(connection_, false));
+    QString error;
+    QStringList out;
+    if (run(q, QStringLiteral("SELECT name FROM pragma_table_info('%1')").arg(table), error)) {
+        while (q.next()) {
+            out << q.value(0).toString();
+        }
+    }
+    return out;
+}
+
+SessionError SessionLoader::loadStoresAndRestores(SessionData& out,
+                                                  const std::function<int(int, qint64)>& rowOf) {
+    // Format 4 (docs/session-schema.md): the snapshot's stores and chunks in the `snapshots` view, one
+    // `restores` row per restore, `restore_misses` and `snapshot_placements`. Found by their columns,
+    // so that a file without them (formats 1-3) reads as before and shows "—".
+    QSqlQuery q(QSqlDatabase::database(connection_, false));
+    q.setForwardOnly(true);
+    QString error;
+    const bool v3 = version_ >= 3;
+    const QString p = v3 ? QStringLiteral("process") : QStringLiteral("1");
+    addDefaultNames(out.enumNames);
+    const auto& storeNames = out.enumNames[QStringLiteral("snapshot_store")];
+    const auto& pathNames = out.enumNames[QStringLiteral("chunk_hash_path")];
+    // The dispatch column is `dispatch_id` as in every other table (`dispatch` accepted too).
+    auto dispatchColumn = [](const QStringList& c) {
+        return c.contains(QLatin1String("dispatch_id")) ? QStringLiteral("dispatch_id")
+                                                        : QStringLiteral("dispatch");
+    };
+    // The physical `snapshot_stores` rows (codes) when the file has them, else the `snapshots` view (names).
+    const QStringList stores = columns(QStringLiteral("snapshot_stores"));
+    const QStringList snap = stores.isEmpty() ? columns(QStringLiteral("snapshots")) : stores;
+    if (snap.contains(QLatin1String("store")) && snap.contains(QLatin1String("host_bytes"))) {
+        const QString sql =
+            QStringLiteral("SELECT %1, %2, host_bytes, device_bytes, hash_ns, total_chunks, store, "
+                           "hash_path, host_pinned FROM %3")
+                .arg(p, dispatchColumn(snap),
+                     stores.isEmpty() ? QStringLiteral("snapshots") : QStringLiteral("snapshot_stores"));
+        if (!run(q, sql, error)) {
+            return queryError(QStringLiteral("snapshot stores"), error);
+        }
+        auto orMinus = [&](int c) { return q.value(c).isNull() ? qint64(-1) : q.value(c).toLongLong(); };
+        while (q.next()) {
+            const int row = rowOf(q.value(0).toInt(), q.value(1).toLongLong());
+            if (row < 0) {
+                continue;
+            }
+            DispatchRow& d = out.dispatches[std::size_t(row)];
+            d.hostBytes = orMinus(2);
+            d.deviceBytes = orMinus(3);
+            d.snapshotHashNs = orMinus(4);
+            d.snapshotChunks = orMinus(5);
+            d.store = codeOf(q.value(6), storeNames);
+            d.hashPath = codeOf(q.value(7), pathNames);
+            d.hostPinned = q.value(8).isNull() ? -1 : (q.value(8).toInt() != 0);
+        }
+    }
+    const int rows = int(out.dispatches.size());
+    out.restoreBegin.assign(std::size_t(rows) + 1, 0);
+    const QStringList rest = columns(QStringLiteral("restores"));
+    out.hasRestoreRecords = !rest.isEmpty();
+    std::vector<std::pair<int, RestoreRow>> restores;
+    if (out.hasRestoreRecords) {
+        const QString finalColumn = rest.contains(QLatin1String("final")) ? QStringLiteral("\"final\"")
+                                                                          : QStringLiteral("final_restore");
+        const QString sql =
+            QStringLiteral(
+                "SELECT %1, %2, pass_index, %3, restored_bytes_host, restored_bytes_device, hash_ns, "
+                "restore_ns, regions_restored, dirty_chunks, total_chunks, missed_chunks FROM restores")
+                .arg(p, dispatchColumn(rest), finalColumn);
+        if (!run(q, sql, error)) {
+            return queryError(QStringLiteral("restores"), error);
+        }
+        while (q.next()) {
+            RestoreRow r;
+            r.process = q.value(0).toInt();
+            r.dispatchId = q.value(1).toLongLong();
+            r.passIndex = q.value(2).toInt();
+            r.finalRestore = q.value(3).toInt() != 0;
+            r.bytesHost = q.value(4).toLongLong();
+            r.bytesDevice = q.value(5).toLongLong();
+            r.hashNs = q.value(6).toLongLong();
+            r.restoreNs = q.value(7).toLongLong();
+            r.regionsRestored = q.value(8).toInt();
+            r.dirtyChunks = q.value(9).toInt();
+            r.totalChunks = q.value(10).toInt();
+            r.missedChunks = q.value(11).toInt();
+            const int row = rowOf(r.process, r.dispatchId);
+            if (row >= 0) {
+                restores.emplace_back(row, r);
+            }
+        }
+    }
+    std::stable_sort(restores.begin(), restores.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.first, a.second.finalRestore, a.second.passIndex) <
+               std::tie(b.first, b.second.finalRestore, b.second.passIndex);
+    });
+    out.restores.reserve(restores.size());
+    for (const auto& [row, r] : restores) {
+        DispatchRow& d = out.dispatches[std::size_t(row)];
+        if (d.restores++ == 0) {
+            d.movedHost = d.movedDevice = d.dirtyChunks = d.comparedChunks = d.missedChunks =
+                d.restoreHashNs = 0;
+            d.restoreNs = 0; // the restore records (the final restore included) replace the passes' sum
+        }
+        d.restoreNs += r.restoreNs;
+        d.movedHost += r.bytesHost;
+        d.movedDevice += r.bytesDevice;
+        d.dirtyChunks += r.dirtyChunks;
+        d.comparedChunks += r.totalChunks;
+        d.missedChunks += r.missedChunks;
+        d.restoreHashNs += r.hashNs;
+        if (!r.finalRestore) { // the restore before pass passIndex
+            for (int i = out.passBegin[std::size_t(row)]; i < out.passBegin[std::size_t(row) + 1]; ++i) {
+                if (out.passes[std::size_t(i)].index == r.passIndex) {
+                    out.passes[std::size_t(i)].restore = int(out.restores.size());
+                }
+            }
+        }
+        out.restores.push_back(r);
+        ++out.restoreBegin[std::size_t(row) + 1];
+    }
+    for (int r = 0; r < rows; ++r) {
+        out.restoreBegin[std::size_t(r) + 1] += out.restoreBegin[std::size_t(r)];
+    }
+    for (const DispatchRow& d : out.dispatches) {
+        if (d.restores == 0 || d.process < 1 || d.process > out.processes.size()) {
+            continue;
+        }
+        ProcessInfo& owner = out.processes[d.process - 1];
+        if (owner.restores == 0) {
+            owner.fullRestoreBytes = owner.movedHost = owner.movedDevice = 0;
+        }
+        owner.restores += d.restores;
+        owner.fullRestoreBytes += d.fullRestoreBytes();
+        owner.movedHost += d.movedHost;
+        owner.movedDevice += d.movedDevice;
+    }
+
+    const QStringList misses = columns(QStringLiteral("restore_misses"));
+    if (!misses.isEmpty()) {
+        const QString sql = QStringLiteral("SELECT %1, %2, pass_index, address, size, allocation_id FROM "
+                                           "restore_misses ORDER BY 1, 2, 3, 4")
+                                .arg(p, dispatchColumn(misses));
+        if (!run(q, sql, error)) {
+            return queryError(QStringLiteral("restore misses"), error);
+        }
+        while (q.next()) {
+            out.restoreMisses.push_back({q.value(0).toInt(), q.value(1).toLongLong(), q.value(2).toInt(),
+                                         q.value(3).toLongLong(), q.value(4).toLongLong(),
+                                         q.value(5).toLongLong()});
+        }
+    }
+    const QStringList placements = columns(QStringLiteral("snapshot_placements"));
+    if (!placements.isEmpty()) {
+        const QString sql =
+            QStringLiteral("SELECT %1, %2, address, size, store FROM snapshot_placements ORDER BY "
+                           "1, 2, 3")
+                .arg(p, dispatchColumn(placements));
+        if (!run(q, sql, error)) {
+            return queryError(QStringLiteral("snapshot placements"), error);
+        }
+        while (q.next()) {
+            out.placements.push_back({q.value(0).toInt(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                                      q.value(3).toLongLong(), codeOf(q.value(4), storeNames)});
         }
     }
     return {};

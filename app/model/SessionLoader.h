@@ -6,6 +6,9 @@
 #include "model/SessionSnapshot.h"
 
 #include <QString>
+#include <QStringList>
+
+#include <functional>
 
 #include <memory>
 
@@ -15,8 +18,9 @@ class SessionLoader {
   public:
     /// application_id of a session file ("RSDB") and the newest format version this build reads.
     static constexpr qint64 kApplicationId = 0x52534442;
-    /// Newest session format read (user_version 1, 2 and 3 are read; 1-2 as one process).
-    static constexpr int kFormatVersion = 3;
+    /// Newest session format read (user_version 1 to 4 are read; 1-2 as one process; 4 adds the
+    /// snapshot stores, restores, restore misses and placements, absent = "—" in older files).
+    static constexpr int kFormatVersion = 4;
 
     explicit SessionLoader(const QString& path);
     ~SessionLoader();
@@ -53,6 +57,11 @@ class SessionLoader {
     /// Opens the connection on `file` read-only and checks header, ids and tables.
     SessionError openDatabase(const QString& file);
     void closeDatabase();
+    /// Column names of `table` (or view), empty when there is none.
+    QStringList columns(const QString& table);
+    /// Format 4: snapshot stores and chunks, restores (linked to their passes, summed per dispatch and
+    /// process), restore misses and placements of mixed snapshots. Nothing for older files.
+    SessionError loadStoresAndRestores(SessionData& out, const std::function<int(int, qint64)>& rowOf);
 
     QString path_;
     struct Private;

@@ -1,5 +1,8 @@
 #include "model/SessionSnapshot.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace rs::app {
 
 QString SessionSnapshot::enumName(const QString& kind, int code) const {
@@ -23,6 +26,31 @@ int SessionSnapshot::agentIndex(qint64 handle) const {
         if (d_->agents[i].handle == handle) {
             return i;
         }
+    }
+    return -1;
+}
+
+int SessionSnapshot::dispatchRow(int process, qint64 dispatchId) const {
+    return d_ ? d_->dispatchRow.value({process, dispatchId}, -1) : -1;
+}
+
+int SessionSnapshot::regionStore(int row, qint64 address) const {
+    if (!d_ || row < 0 || row >= int(d_->dispatches.size())) {
+        return -1;
+    }
+    const DispatchRow& d = d_->dispatches[std::size_t(row)];
+    if (d.store != 2) {
+        return d.store;
+    }
+    const PlacementRow key{d.process, d.id, address, 0, 0};
+    const auto it = std::lower_bound(d_->placements.begin(), d_->placements.end(), key,
+                                     [](const PlacementRow& a, const PlacementRow& b) {
+                                         return std::tie(a.process, a.dispatchId, a.address) <
+                                                std::tie(b.process, b.dispatchId, b.address);
+                                     });
+    if (it != d_->placements.end() && it->process == d.process && it->dispatchId == d.id &&
+        it->address == address) {
+        return it->store;
     }
     return -1;
 }

@@ -61,6 +61,10 @@ struct ProcessInfo {
     int exitSignal = 0;
     QString endReason;
     qint64 dispatches = 0, replayed = 0, declined = 0;
+    /// Restore totals over the process's dispatches (format 4; -1 when no restore was recorded): restores,
+    /// the bytes full restores would have moved (footprint × restores), and the bytes actually moved over
+    /// the host link and inside the device.
+    qint64 restores = 0, fullRestoreBytes = -1, movedHost = -1, movedDevice = -1;
     /// "pid N" with the command, for filter menus and table cells.
     QString label() const;
 };
@@ -103,6 +107,50 @@ struct DispatchRow {
     int passes = 0, skips = 0;
     qint64 restoreNs = 0;
     qint64 kernelMin = -1, kernelMedian = -1, kernelMax = -1;
+    // Snapshot stores and chunks (format 4). -1: not recorded (an older file, or no snapshot): shown as "—".
+    int store = -1;      ///< enum `snapshot_store`: 0 host, 1 device, 2 mixed
+    int hashPath = -1;   ///< enum `chunk_hash_path`: 0 none (full restore), 1 device kernel, 2 host
+    int hostPinned = -1; ///< 1: the host store was page-locked, 0 pageable
+    qint64 hostBytes = -1, deviceBytes = -1; ///< snapshot bytes placed in the host / device store
+    qint64 snapshotHashNs = -1;              ///< hashing of the snapshot's chunks
+    qint64 snapshotChunks = -1;              ///< chunks the regions split into (0: not hashed)
+    // Sums over the dispatch's restores (RestoreRow, final included; -1 when none was recorded).
+    int restores = 0;
+    qint64 movedHost = -1, movedDevice = -1; ///< bytes copied back over the host link / inside the device
+    qint64 dirtyChunks = -1, comparedChunks = -1, missedChunks = -1;
+    qint64 restoreHashNs = -1; ///< hashing before the restores
+    /// Bytes full restores would have moved: footprint (snapshot bytes) × restores; -1 without restores.
+    qint64 fullRestoreBytes() const { return restores > 0 ? snapshotBytes * restores : -1; }
+    /// movedHost + movedDevice, -1 without restores.
+    qint64 movedBytes() const { return restores > 0 ? movedHost + movedDevice : -1; }
+};
+
+/// One restore of a dispatch's snapshot (format 4, the `restores` table): before pass `passIndex`
+/// (1 .. passes - 1), or after the last pass (`finalRestore`, passIndex = passes run).
+struct RestoreRow {
+    int process = 1;
+    qint64 dispatchId = 0;
+    int passIndex = 0;
+    bool finalRestore = false;
+    qint64 bytesHost = 0, bytesDevice = 0; ///< copied back over the host link / inside the device
+    qint64 hashNs = 0, restoreNs = 0;      ///< hashing of the current contents; the whole restore
+    int regionsRestored = 0, dirtyChunks = 0, totalChunks = 0, missedChunks = 0;
+};
+
+/// A chunk a dirty restore left different from the snapshot (format 4, `restore_misses`: found by the
+/// fidelity check and copied back afterwards).
+struct RestoreMissRow {
+    int process = 1;
+    qint64 dispatchId = 0;
+    int passIndex = 0;
+    qint64 address = 0, size = 0, allocationId = 0;
+};
+
+/// A region of a mixed snapshot and the store it went to (format 4, `snapshot_placements`).
+struct PlacementRow {
+    int process = 1;
+    qint64 dispatchId = 0, address = 0, size = 0;
+    int store = 0;
 };
 
 struct PassRow {
@@ -112,6 +160,7 @@ struct PassRow {
     qint64 tsNs = 0, startTick = 0, endTick = 0, restoreNs = 0, bytesRestored = 0;
     int regionsRestored = 0, skips = 0;
     int fidelity = -1; ///< -1 not checked, 0 differed from pass 1, 1 matched
+    int restore = -1;  ///< index in SessionData::restores of the restore before this pass, -1 none
 };
 
 /// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum; or
@@ -126,7 +175,8 @@ struct SkipRow {
     int reason = 0;
     bool fidelityMismatch = false;
     bool restoreFailure = false;
-    int attempts = 0; ///< copies the restore made (restoreFailure)
+    int attempts = 0;         ///< copies the restore made (restoreFailure)
+    bool restoreMiss = false; ///< a chunk the dirty restore before `pass` missed (RestoreMissRow)
 };
 
 /// An hsa_amd_memory_async_copy that met a replay window.
@@ -191,6 +241,12 @@ struct SessionData : QSharedData {
     std::vector<ModuleVariableRow> moduleVariables;
     std::vector<WarningRow> warnings;
     std::vector<AsyncCopyRow> asyncCopies; ///< by sequence (format 2)
+    /// Format 4: the file has the `restores` table (older files show "—" for every restore figure).
+    bool hasRestoreRecords = false;
+    std::vector<RestoreRow> restores;          ///< grouped by dispatch row, then pass index (final last)
+    std::vector<int> restoreBegin;             ///< dispatch row -> first restore (size rows + 1)
+    std::vector<RestoreMissRow> restoreMisses; ///< by process, dispatch, pass, address
+    std::vector<PlacementRow> placements;      ///< regions of mixed snapshots, by process, dispatch, address
     RegionColumns regions;
 };
 
@@ -213,6 +269,11 @@ class SessionSnapshot {
     QString processName(int process) const;
     /// Index of the agent in `agents`, -1 if unknown.
     int agentIndex(qint64 handle) const;
+    /// Row of dispatch `dispatchId` of process `process` in `dispatches`, -1 if unknown.
+    int dispatchRow(int process, qint64 dispatchId) const;
+    /// Store of the region at `address` of dispatch row `row`'s snapshot: the snapshot's store, or for a
+    /// mixed one the placement of that region; -1 when not recorded.
+    int regionStore(int row, qint64 address) const;
 
   private:
     QExplicitlySharedDataPointer<const SessionData> d_;

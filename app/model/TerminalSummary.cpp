@@ -5,6 +5,8 @@
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
 
+#include <QMap>
+
 namespace rs::app {
 
 QString TerminalSummary::text(const SessionSnapshot& s) {
@@ -75,29 +77,74 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
              .arg(format::count(qint64(s->dispatches.size())), format::count(replayed),
                   format::count(qint64(s->dispatches.size()) - replayed), format::bytes(bytes),
                   format::count(skips)));
+    // Format 4: bytes the restores moved against full restores, chunks, and the stores snapshots used.
+    if (s->hasRestoreRecords) {
+        qint64 restores = 0, full = 0, host = 0, device = 0, dirty = 0, compared = 0, missed = 0;
+        QMap<int, qint64> stores;
+        for (const DispatchRow& d : s->dispatches) {
+            if (d.store >= 0) {
+                ++stores[d.store];
+            }
+            if (d.restores > 0) {
+                restores += d.restores;
+                full += d.fullRestoreBytes();
+                host += d.movedHost;
+                device += d.movedDevice;
+                dirty += d.dirtyChunks;
+                compared += d.comparedChunks;
+                missed += d.missedChunks;
+            }
+        }
+        QStringList used;
+        for (auto it = stores.cbegin(); it != stores.cend(); ++it) {
+            used << QStringLiteral("%1 %2").arg(s.enumName(QStringLiteral("snapshot_store"), it.key()),
+                                                format::count(it.value()));
+        }
+        line(QStringLiteral("restores"),
+             QStringLiteral("%1 moved %2 of %3 (footprint x restores): %4 over the host link, %5 inside the "
+                            "device; %6 of %7 chunks dirty, %8 missed; snapshots in store %9")
+                 .arg(format::count(restores), format::bytes(host + device), format::bytes(full),
+                      format::bytes(host), format::bytes(device), format::count(dirty),
+                      format::count(compared), format::count(missed))
+                 .arg(used.isEmpty() ? QStringLiteral("-") : used.join(QStringLiteral(", "))));
+    } else {
+        line(QStringLiteral("restores"),
+             QStringLiteral("%1 (bytes moved per restore are recorded from session "
+                            "format 4)")
+                 .arg(format::kNotRecorded));
+    }
     line(QStringLiteral("allocations"), QStringLiteral("%1; module variables %2; warnings %3")
                                             .arg(format::count(qint64(s->allocations.size())),
                                                  format::count(qint64(s->moduleVariables.size())),
                                                  format::count(qint64(s->warnings.size()))));
     AgentSummaryModel agents;
     agents.setSnapshot(s);
-    out += QStringLiteral("\n%1 %2 %3 %4 %5 %6 %7\n")
+    out += QStringLiteral("\n%1 %2 %3 %4 %5 %6 %7 %8 %9 %10\n")
                .arg(QStringLiteral("agent"), -20)
                .arg(QStringLiteral("tracked"), 12)
                .arg(QStringLiteral("peak"), 12)
                .arg(QStringLiteral("replayed"), 10)
                .arg(QStringLiteral("declined"), 10)
                .arg(QStringLiteral("snapshot ms"), 12)
-               .arg(QStringLiteral("restore ms"), 12);
+               .arg(QStringLiteral("restore ms"), 12)
+               .arg(QStringLiteral("full restores"), 14)
+               .arg(QStringLiteral("moved host"), 12)
+               .arg(QStringLiteral("moved device"), 12);
+    auto orDash = [](qint64 restores, qint64 value) {
+        return restores > 0 ? format::bytes(value) : format::kNotRecorded;
+    };
     for (const auto& r : agents.rows()) {
-        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7\n")
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10\n")
                    .arg(s.agentName(r.handle), -20)
                    .arg(format::bytes(r.trackedBytes), 12)
                    .arg(format::bytes(r.peakTrackedBytes), 12)
                    .arg(r.replayed, 10)
                    .arg(r.declined, 10)
                    .arg(format::ms(r.snapshotNs), 12)
-                   .arg(format::ms(r.restoreNs), 12);
+                   .arg(format::ms(r.restoreNs), 12)
+                   .arg(orDash(r.restores, r.fullRestoreBytes), 14)
+                   .arg(orDash(r.restores, r.movedHost), 12)
+                   .arg(orDash(r.restores, r.movedDevice), 12);
     }
     const auto reasons = ChartSeriesBuilder(s).declineAndSkipReasons();
     if (!reasons.isEmpty()) {

@@ -65,6 +65,70 @@ struct Allocation {
     bool tracked, live;
 };
 
+/// Where one synthetic snapshot lives and what each of its restores moves (format 4).
+struct Plan {
+    std::uint64_t hostBytes = 0, deviceBytes = 0, hashNs = 0;
+    std::uint32_t totalChunks = 0;
+    SnapshotStore store = SnapshotStore::host;
+    ChunkHashPath hashPath = ChunkHashPath::none;
+    bool pinned = true;
+    std::uint64_t chunk = 65536;
+    std::uint32_t dirtyChunks = 0, regionsTouched = 0;
+    std::uint64_t movedHost = 0, movedDevice = 0, restoreHashNs = 0;
+};
+
+/// Chunks of a region [address, address + size) at chunk size `chunk` (boundaries at multiples of it).
+std::uint32_t chunksOf(std::uint64_t address, std::uint64_t size, std::uint64_t chunk) {
+    return size == 0 ? 0u : std::uint32_t((address + size + chunk - 1) / chunk - address / chunk);
+}
+
+/// The store, chunks and dirty restore of dispatch index `i` (kernel `k`) on agent index `a` whose snapshot
+/// of `bytes` holds the allocations `regions` and two module variables. Kernel k writes a fixed share of its
+/// chunks: 100 %, 10 %, 1 %, 0.1 %, none (it writes back the same values), 25 %.
+Plan planRestores(const SyntheticSession::Options& o, const std::vector<Allocation>& allocations,
+                  const std::vector<std::size_t>& regions, std::size_t a, int i, std::size_t k,
+                  std::uint64_t bytes) {
+    static constexpr double kWritten[] = {1.0, 0.1, 0.01, 0.001, 0.0, 0.25, 0.0};
+    Plan plan;
+    plan.chunk = o.chunkSize;
+    std::uint64_t firstRegion = regions.empty() ? 0 : allocations[regions.front()].size;
+    for (std::size_t r : regions) {
+        plan.totalChunks += chunksOf(allocations[r].address, allocations[r].size, plan.chunk);
+    }
+    for (int v = 0; v < 2; ++v) {
+        plan.totalChunks +=
+            chunksOf(0x7f00'1000'0000ull + 0x100000ull * a + 0x1000ull * v, 256ull << v, plan.chunk);
+    }
+    if (a == 0) {
+        if (bytes <= (128ull << 20) || regions.size() < 2) {
+            plan.store = SnapshotStore::device;
+            plan.deviceBytes = bytes;
+        } else {
+            plan.store = SnapshotStore::mixed;
+            plan.hostBytes = firstRegion;
+            plan.deviceBytes = bytes - firstRegion;
+        }
+    } else {
+        plan.store = SnapshotStore::host;
+        plan.hostBytes = bytes;
+        plan.pinned = i % 13 != 0;
+    }
+    plan.hashPath = i % 11 == 0 ? ChunkHashPath::host : ChunkHashPath::device;
+    // Device hashing reads the footprint at about 2 TB/s; host hashing reads it back over the link first.
+    plan.hashNs = plan.hashPath == ChunkHashPath::device ? bytes / 2000 + 9'000 : bytes / 20 + 5'000;
+    plan.restoreHashNs = plan.hashNs;
+    const double written = kWritten[k % 7];
+    plan.dirtyChunks =
+        written <= 0 ? 0u : std::max<std::uint32_t>(1u, std::uint32_t(double(plan.totalChunks) * written));
+    plan.dirtyChunks = std::min(plan.dirtyChunks, plan.totalChunks);
+    const std::uint64_t moved = std::min<std::uint64_t>(bytes, std::uint64_t(plan.dirtyChunks) * plan.chunk);
+    const double hostShare = bytes ? double(plan.hostBytes) / double(bytes) : 0.0;
+    plan.movedHost = std::uint64_t(double(moved) * hostShare);
+    plan.movedDevice = moved - plan.movedHost;
+    plan.regionsTouched = std::uint32_t(std::min<std::size_t>(regions.size() + 2, plan.dirtyChunks));
+    return plan;
+}
+
 /// Writes the events of one process (`process` 0: through the compatibility insert) with `dispatches`
 /// dispatches; with o.complete, its frees and session_end. False on a store error.
 bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int dispatches,
@@ -183,6 +247,7 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
     std::vector<std::uint64_t> generation(agents.size(), 0);
     std::vector<std::vector<std::size_t>> inventory(agents.size());
     std::uint64_t tick = 9'000'000'000ull;
+    int nextMiss = 300;
     for (int i = 0; i < dispatches; ++i) {
         const std::size_t a = std::size_t(i) % agents.size();
         const std::uint64_t agent = agents[a];
@@ -271,10 +336,66 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
         }
         bytes += 256 + 512;
         const std::uint64_t snapNs = bytes / 12 + uniform(5'000, 40'000); // ~12 GB/s
+        // Stores and chunks (format 4), a function of the dispatch only (the random stream stays that of
+        // earlier builds): agent 0 keeps snapshots in its device store while they fit in 128 MiB, larger
+        // ones go mixed (the first region to the host store); agent 1 uses the page-locked host store, every
+        // 13th dispatch pageable memory. Every 11th dispatch hashes on the host, the others on the device.
+        const Plan plan =
+            o.storesAndRestores ? planRestores(o, allocations, inventory[a], a, i, k, bytes) : Plan{};
         w.put(EventType::snapshot, [&](Record& r) {
-            r.snapshot = {id, agent, generation[a], bytes, snapNs, std::uint32_t(inventory[a].size() + 2),
-                          0,  true, bytes, 0, 0, 0, SnapshotStore::host, ChunkHashPath::none, true};
+            r.snapshot = {id,
+                          agent,
+                          generation[a],
+                          bytes,
+                          snapNs,
+                          std::uint32_t(inventory[a].size() + 2),
+                          0,
+                          true,
+                          plan.hostBytes,
+                          plan.deviceBytes,
+                          plan.hashNs,
+                          plan.totalChunks,
+                          plan.store,
+                          plan.hashPath,
+                          plan.pinned};
         });
+        if (o.storesAndRestores && plan.store == SnapshotStore::mixed) {
+            for (std::size_t r = 0; r < inventory[a].size(); ++r) {
+                const Allocation& al = allocations[inventory[a][r]];
+                w.put(EventType::snapshot_placement, [&](Record& rec) {
+                    rec.snapshot_placement = {id, al.address, al.size,
+                                              r == 0 ? SnapshotStore::host : SnapshotStore::device};
+                });
+            }
+        }
+        // The fidelity check finds a chunk the dirty restore missed: once per 997 dispatches, on the first
+        // replayed one from index 300 on whose kernel writes part of its footprint.
+        const bool miss = o.storesAndRestores && i >= nextMiss && k >= 1 && k <= 3 && !inventory[a].empty();
+        if (miss) {
+            nextMiss += 997;
+        }
+        auto putRestore = [&](std::uint32_t passIndex, bool final) {
+            const std::uint32_t missed = miss && passIndex == 1 ? 1u : 0u;
+            w.put(EventType::restore, [&](Record& r) {
+                r.restore = {id,
+                             plan.movedHost,
+                             plan.movedDevice,
+                             plan.restoreHashNs,
+                             plan.restoreHashNs + (plan.movedHost / 50) + (plan.movedDevice / 2000) + 4'000,
+                             passIndex,
+                             plan.dirtyChunks > 0 ? plan.regionsTouched : 0u,
+                             plan.dirtyChunks,
+                             plan.totalChunks,
+                             missed,
+                             final};
+            });
+            if (missed > 0) {
+                const Allocation& al = allocations[inventory[a].front()];
+                w.put(EventType::restore_miss, [&](Record& r) {
+                    r.restore_miss = {id, al.address + plan.chunk, plan.chunk, al.id, passIndex};
+                });
+            }
+        };
         const std::uint64_t kernelBase = 20'000 + k * 15'000 + uniform(0, 5'000);
         const bool differs = i % 997 == 500; // fidelity check: pass 2 output differs in one region
         for (int p = 0; p < o.passes; ++p) {
@@ -291,6 +412,9 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
             const std::uint64_t kernel =
                 kernelBase + uniform(0, kernelBase / 20) + (p == 0 ? kernelBase / 8 : 0);
             const std::uint64_t restore = p == 0 ? 0 : bytes / 14 + uniform(3'000, 30'000);
+            if (p > 0 && o.storesAndRestores) {
+                putRestore(std::uint32_t(p), false);
+            }
             w.put(EventType::pass, [&](Record& r) {
                 r.pass = {id,
                           tick,
@@ -317,6 +441,10 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
                 });
             }
             tick += kernel + restore + 10'000;
+        }
+        if (o.storesAndRestores) {
+            putRestore(std::uint32_t(o.passes),
+                       true); // after the last pass, before the application's dispatch
         }
         if (i % 50 == 25) { // an async copy met this replay window
             const auto outcome = i % 150 == 25 ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited;

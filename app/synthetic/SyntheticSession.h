@@ -1,10 +1,13 @@
 // Writes a realistic session file through the pipeline's own SessionStore (the collector's writer):
 // agents, tracked and excluded allocations, module variables, replayed and declined dispatches with
-// inventories, snapshots, passes, restore skips and warnings. For tests, the benchmark and screenshots.
+// inventories, snapshots (with their stores and chunks), passes, restores (bytes moved over the host link and
+// inside the device, dirty chunks), placements of mixed snapshots, restore misses, restore skips and
+// warnings. For tests, the benchmark and screenshots.
 #pragma once
 
 #include <QString>
 
+#include <cstdint>
 #include <vector>
 
 namespace rs::app {
@@ -19,6 +22,11 @@ class SyntheticSession {
         int passes = 3;
         int allocations = 60;
         bool complete = true; ///< emit session_end and finish (else the writer "dies" mid-session)
+        /// Format 4 content: snapshot stores and chunks, one restore record per restore (each pass after
+        /// the first and the final one), placements of mixed snapshots, a restore miss every 997 dispatches.
+        /// false: snapshots without stores and no restore records (what an older engine reports).
+        bool storesAndRestores = true;
+        std::uint64_t chunkSize = 65536; ///< bytes per chunk of the dirty restore
         unsigned seed = 1;
         /// Several processes in one session (format 3): the dispatches of each, written one process
         /// after the other through SessionStore::process(); empty: one process (compatibility insert).

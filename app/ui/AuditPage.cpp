@@ -4,6 +4,7 @@
 #include "model/AsyncCopyTableModel.h"
 #include "model/ChartSeriesBuilder.h"
 #include "model/ModuleVariableTableModel.h"
+#include "model/RestoreMissTableModel.h"
 #include "ui/ChartAdapter.h"
 #include "ui/TablePanel.h"
 
@@ -16,7 +17,8 @@ namespace rs::app {
 
 AuditPage::AuditPage(QWidget* parent)
     : QWidget(parent), allocations_(new AllocationTableModel(this)),
-      variables_(new ModuleVariableTableModel(this)), copies_(new AsyncCopyTableModel(this)) {
+      variables_(new ModuleVariableTableModel(this)), copies_(new AsyncCopyTableModel(this)),
+      misses_(new RestoreMissTableModel(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* split = new QSplitter(Qt::Horizontal, this);
 
@@ -41,12 +43,25 @@ AuditPage::AuditPage(QWidget* parent)
     copies_panel_->addProcessFilter();
     copies_panel_->addCodeFilter(tr("Outcome:"), {});
     copyLayout->addWidget(copies_panel_);
+    auto* missBox = new QGroupBox(tr("Chunks a dirty restore missed (fidelity check)"), left);
+    missBox->setObjectName(QStringLiteral("restoreMissesBox"));
+    missBox->setToolTip(tr("With --fidelity-check every dirty restore is verified against the full snapshot: "
+                           "each chunk it left different is listed here and was copied back before the pass "
+                           "ran. Sessions before format 4 do not record this."));
+    auto* missLayout = new QVBoxLayout(missBox);
+    misses_panel_ = new TablePanel(misses_, QStringLiteral("restoreMisses"), missBox);
+    misses_panel_->addTextFilter(tr("Filter by kernel…"));
+    misses_panel_->addAgentFilter();
+    misses_panel_->addProcessFilter();
+    missLayout->addWidget(misses_panel_);
     left->addWidget(allocBox);
     left->addWidget(varBox);
     left->addWidget(copyBox);
+    left->addWidget(missBox);
     left->setStretchFactor(0, 3);
     left->setStretchFactor(1, 1);
     left->setStretchFactor(2, 1);
+    left->setStretchFactor(3, 1);
 
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
@@ -91,6 +106,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
     allocations_->setSnapshot(snapshot);
     variables_->setSnapshot(snapshot);
     copies_->setSnapshot(snapshot);
+    misses_->setSnapshot(snapshot);
     QList<QPair<QString, qint64>> agents;
     for (const AgentInfo& a : snapshot->agents) {
         if (a.deviceType == 1) {
@@ -98,10 +114,12 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
         }
     }
     allocations_panel_->setAgents(agents);
+    misses_panel_->setAgents(agents);
     const auto processes = TablePanel::processChoices(snapshot);
     allocations_panel_->setProcesses(processes);
     variables_panel_->setProcesses(processes);
     copies_panel_->setProcesses(processes);
+    misses_panel_->setProcesses(processes);
     auto codes = [&](const QString& kind, const QString& nonZero) {
         QList<QPair<QString, int>> out;
         const auto names = snapshot->enumNames.value(kind);
@@ -125,6 +143,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
         allocations_panel_->setColumnWidths({6, 16, 10, 12, 28, 15, 14, 11, 11, 9, 8});
         variables_panel_->setColumnWidths({22, 16, 10, 12, 14});
         copies_panel_->setColumnWidths({8, 14, 16, 16, 10, 9, 9, 12});
+        misses_panel_->setColumnWidths({8, 24, 12, 5, 16, 10, 12});
     }
 }
 

@@ -1,6 +1,6 @@
 // Audit of what the mechanism saw: every allocation (tracked or excluded, with the reason, lifetime,
-// capture and skip counts), module variables, async copies held by replay windows, counts by reason,
-// and what it cannot see by design.
+// capture and skip counts), module variables, async copies held by replay windows, chunks a dirty restore
+// missed (format 4, fidelity check), counts by reason, and what it cannot see by design.
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -13,6 +13,7 @@ class AllocationTableModel;
 class AsyncCopyTableModel;
 class ChartAdapter;
 class ModuleVariableTableModel;
+class RestoreMissTableModel;
 class TablePanel;
 
 class AuditPage : public QWidget {
@@ -23,6 +24,8 @@ class AuditPage : public QWidget {
     AllocationTableModel* allocations() const { return allocations_; }
     ModuleVariableTableModel* variables() const { return variables_; }
     AsyncCopyTableModel* asyncCopies() const { return copies_; }
+    RestoreMissTableModel* restoreMisses() const { return misses_; }
+    TablePanel* missesPanel() const { return misses_panel_; }
     TablePanel* allocationsPanel() const { return allocations_panel_; }
     TablePanel* variablesPanel() const { return variables_panel_; }
     TablePanel* copiesPanel() const { return copies_panel_; }
@@ -34,7 +37,9 @@ class AuditPage : public QWidget {
     AllocationTableModel* allocations_;
     ModuleVariableTableModel* variables_;
     AsyncCopyTableModel* copies_;
+    RestoreMissTableModel* misses_;
     TablePanel* allocations_panel_;
+    TablePanel* misses_panel_;
     TablePanel* variables_panel_;
     TablePanel* copies_panel_;
     ChartAdapter* reasons_;

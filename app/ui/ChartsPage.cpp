@@ -46,7 +46,9 @@ ChartsPage::ChartsPage(QWidget* parent)
         {"skipped-regions", tr("Regions skipped at restore"), tr("dispatch"), tr("regions")},
         {"declines", tr("Declined dispatches by reason"), tr("dispatch"), QString()},
         {"tracked-footprint", tr("Tracked footprint per agent over time"),
-         tr("seconds since the first allocation"), tr("MiB")}};
+         tr("seconds since the first allocation"), tr("MiB")},
+        {"bytes-moved", tr("Bytes restored per dispatch: full restore vs actually moved"), tr("dispatch"),
+         tr("MiB")}};
     for (int i = 0; i < defs.size(); ++i) {
         auto* chart = new ChartAdapter(defs[i].title, defs[i].x, defs[i].y, content);
         chart->setObjectName(QString::fromLatin1(defs[i].file));
@@ -132,6 +134,11 @@ void ChartsPage::rebuild() {
         charts_[4]->setSeries(declines, ChartAdapter::Kind::scatter);
     }
     charts_[5]->setSeries(b.footprintOverTime(), ChartAdapter::Kind::step);
+    if (!pending_->hasRestoreRecords) {
+        charts_[6]->setPlaceholder(tr("the session predates restore records (format 4)"));
+    } else {
+        charts_[6]->setSeries(b.bytesMovedVsFootprint(), ChartAdapter::Kind::line);
+    }
 }
 
 QStringList ChartsPage::exportPngs(const QString& dir) const {

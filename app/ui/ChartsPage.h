@@ -1,5 +1,6 @@
 // The session's charts, x = dispatch order: snapshot bytes stacked by agent, snapshot and restore time,
-// kernel time per pass, skipped regions, declines by reason; and tracked footprint per agent over time.
+// kernel time per pass, skipped regions, declines by reason; tracked footprint per agent over time; bytes
+// restored per dispatch, full restore (footprint × restores) against bytes actually moved.
 // Live sessions redraw at most ten times a second. With more than one process a process selector
 // restricts every chart to one process.
 #pragma once

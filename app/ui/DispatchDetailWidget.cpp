@@ -1,5 +1,6 @@
 #include "ui/DispatchDetailWidget.h"
 
+#include "model/DispatchTableModel.h"
 #include "model/Format.h"
 #include "model/PassTableModel.h"
 #include "model/RegionTableModel.h"
@@ -40,7 +41,7 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
     skips_->setDispatch(snapshot, row);
     if (firstData) {
         regions_panel_->setColumnWidths({5, 16, 10, 16, 10, 22, 14});
-        passes_panel_->setColumnWidths({6, 12, 12, 16, 14});
+        passes_panel_->setColumnWidths({6, 12, 12, 16, 14, 9, 11, 14, 16, 18, 9, 12});
         skips_panel_->setColumnWidths({9, 16, 10, 10});
     }
     if (snapshot.isNull() || row < 0 || row >= int(snapshot->dispatches.size())) {
@@ -74,6 +75,27 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
                     .arg(d.generation)
                     .arg(format::ms(d.snapshotNs))
                     .arg(d.snapshotFailures ? tr(", <b>%1 failures</b>").arg(d.snapshotFailures) : QString());
+        // Format 4: where the snapshot was kept and what its restores moved against full restores.
+        if (d.store >= 0) {
+            text += tr("; store <b>%1</b> (host %2, device %3)")
+                        .arg(DispatchTableModel::storeText(snapshot, d),
+                             d.hostBytes >= 0 ? format::bytes(d.hostBytes) : format::kNotRecorded,
+                             d.deviceBytes >= 0 ? format::bytes(d.deviceBytes) : format::kNotRecorded);
+        }
+        if (d.restores > 0) {
+            text += tr("; %1 restores moved <b>%2</b> (%3 over the host link, %4 inside the device) of the "
+                       "%5 full restores would, %6 of %7 chunks dirty")
+                        .arg(d.restores)
+                        .arg(format::bytes(d.movedBytes()), format::bytes(d.movedHost),
+                             format::bytes(d.movedDevice), format::bytes(d.fullRestoreBytes()),
+                             format::count(d.dirtyChunks), format::count(d.comparedChunks));
+            if (d.missedChunks > 0) {
+                text += tr(", <b style='color:#c62828'>%1 chunks missed</b>").arg(d.missedChunks);
+            }
+        } else if (!snapshot->hasRestoreRecords) {
+            text += tr("; bytes moved per restore: %1 (recorded from session format 4)")
+                        .arg(format::kNotRecorded);
+        }
     }
     title_->setText(text);
     tabs_->setTabText(0, tr("Snapshot regions (%1)").arg(regions_->rowCount()));

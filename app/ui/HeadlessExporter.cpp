@@ -59,8 +59,11 @@ bool HeadlessExporter::exportCharts(const QString& session, const QString& dir, 
     AuditPage audit;
     audit.resize(1400, 900);
     audit.setSnapshot(s);
-    const QString reasons = QDir(dir).filePath(QStringLiteral("7-audit-tracking-decisions.png"));
-    const QString outcomes = QDir(dir).filePath(QStringLiteral("8-audit-not-replayed-reasons.png"));
+    // The audit charts follow the charts page's (numbered after them).
+    const int next = int(page.charts().size()) + 1;
+    const QString reasons = QDir(dir).filePath(QStringLiteral("%1-audit-tracking-decisions.png").arg(next));
+    const QString outcomes =
+        QDir(dir).filePath(QStringLiteral("%1-audit-not-replayed-reasons.png").arg(next + 1));
     if (audit.reasonChart()->savePng(reasons, QSize(1000, 500))) {
         written << reasons;
     }

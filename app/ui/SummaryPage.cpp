@@ -79,9 +79,9 @@ void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
     warnings_panel_->setProcesses(TablePanel::processChoices(snapshot));
     refresh();
     if (first) {
-        agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12});
+        agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12, 13, 13, 14, 16});
         warnings_panel_->setColumnWidths({8, 20, 10});
-        processes_panel_->setColumnWidths({4, 9, 9, 44, 9, 10, 9, 9, 8, 15, 9, 12});
+        processes_panel_->setColumnWidths({4, 9, 9, 44, 9, 10, 9, 9, 8, 15, 9, 12, 13, 13, 14});
     }
 }
 
@@ -154,6 +154,31 @@ void SummaryPage::refresh() {
         tr("%1 dispatches: %2 replayed, %3 declined; %4 snapshotted; %5 regions skipped at restore")
             .arg(format::count(n), format::count(replayed), format::count(n - replayed), format::bytes(bytes),
                  format::count(skips)));
+    // Format 4: bytes the restores moved against what full restores would have moved.
+    if (snapshot_->hasRestoreRecords) {
+        qint64 restores = 0, full = 0, host = 0, device = 0, dirty = 0, compared = 0, missed = 0;
+        for (const DispatchRow& d : snapshot_->dispatches) {
+            if (d.restores > 0) {
+                restores += d.restores;
+                full += d.fullRestoreBytes();
+                host += d.movedHost;
+                device += d.movedDevice;
+                dirty += d.dirtyChunks;
+                compared += d.comparedChunks;
+                missed += d.missedChunks;
+            }
+        }
+        totals_->setText(totals_->text() +
+                         tr("<br>%1 restores moved <b>%2</b> of the %3 full restores would (%4 over the host "
+                            "link, %5 inside the device); %6 of %7 chunks dirty%8")
+                             .arg(format::count(restores), format::bytes(host + device), format::bytes(full),
+                                  format::bytes(host), format::bytes(device), format::count(dirty),
+                                  format::count(compared))
+                             .arg(missed > 0 ? tr(", <b style='color:#c62828'>%1 chunks missed</b> by dirty "
+                                                  "restores (see the audit)")
+                                                   .arg(format::count(missed))
+                                             : QString()));
+    }
     QStringList config = i.configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (QString& c : config) {
         c.remove(QLatin1String(rs::ipc::env::kPrefix));

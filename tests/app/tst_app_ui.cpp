@@ -258,7 +258,8 @@ class AppUiTest : public QObject {
         QTest::qWait(200);
         QCOMPARE(page.rebuilds(), 1);
         const QStringList files = page.exportPngs(dir_.path() + QStringLiteral("/charts"));
-        QCOMPARE(files.size(), 6);
+        QCOMPARE(files.size(), 7);
+        QVERIFY(files.last().endsWith(QStringLiteral("/7-bytes-moved.png")));
         const QImage image(files.first());
         QCOMPARE(image.size(), QSize(1200, 600));
     }
@@ -270,8 +271,11 @@ class AppUiTest : public QObject {
         const QString out = dir_.path() + QStringLiteral("/export");
         const test::RunResult charts = runInspector({QStringLiteral("--export-charts"), path, out});
         QVERIFY2(charts.exitCode == 0, qPrintable(charts.output));
-        QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 8);
+        QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 9);
         QVERIFY(!QImage(out + QStringLiteral("/1-snapshot-bytes.png")).isNull());
+        QVERIFY(!QImage(out + QStringLiteral("/7-bytes-moved.png")).isNull());
+        QVERIFY(!QImage(out + QStringLiteral("/8-audit-tracking-decisions.png")).isNull());
+        QVERIFY(!QImage(out + QStringLiteral("/9-audit-not-replayed-reasons.png")).isNull());
 
         const test::RunResult summary = runInspector({QStringLiteral("--summary"), path});
         QCOMPARE(summary.exitCode, 0);
