@@ -674,6 +674,14 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
     if (!decodePayload(static_cast<EventType>(header.type), payload, header.length, record)) {
         return FrameError::invalid_payload;
     }
+    // Engines before protocol 5 copied every snapshot into (pageable) host memory and hashed nothing.
+    if (header.version < 5 && record.type == EventType::snapshot) {
+        record.snapshot.host_bytes = record.snapshot.bytes;
+        record.snapshot.device_bytes = 0;
+        record.snapshot.store = SnapshotStore::host;
+        record.snapshot.hash_path = ChunkHashPath::none;
+        record.snapshot.host_pinned = false;
+    }
     frame_bytes = kFrameHeaderBytes + header.length;
     return FrameError::none;
 }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <initializer_list>
 #include <string_view>
 #include <sys/stat.h>
 #include <type_traits>
@@ -25,7 +26,10 @@ namespace {
 // Version 2 layout (docs/session-schema.md): a dispatch, its snapshot and its first two passes are one
 // physical row of `dispatch_rows` (seq/ts of the parts relative to the row's anchor, kernel ticks as
 // offsets and durations, small refs for agent/queue/kernel-object handles); `dispatches`, `snapshots`
-// and `passes` are views with the documented columns.
+// and `passes` are views with the documented columns. Version 4 adds where each snapshot lives and what
+// each restore moved: `snapshot_stores` (one row per snapshot, joined into the views), the
+// `snapshot_placements` of mixed snapshots, `restores` (one per restore, keyed by the pass it precedes)
+// and `restore_misses`.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE session(
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -107,21 +111,49 @@ CREATE TABLE warnings(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTE
 CREATE TABLE restore_failures(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
   dispatch_id INTEGER, pass_idx INTEGER, holds_pass_idx INTEGER, address INTEGER, size INTEGER,
   allocation_id INTEGER, kind INTEGER, attempts INTEGER, status INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
+CREATE TABLE snapshot_stores(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, host_bytes INTEGER,
+  device_bytes INTEGER, hash_ns INTEGER, total_chunks INTEGER, store INTEGER, hash_path INTEGER,
+  host_pinned INTEGER, PRIMARY KEY (process, dispatch_id)) WITHOUT ROWID;
+CREATE TABLE snapshot_placements(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, address INTEGER,
+  size INTEGER, store TEXT, seq INTEGER NOT NULL, ts_ns INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
+CREATE TABLE restores(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER NOT NULL,
+  final INTEGER, restored_bytes_host INTEGER, restored_bytes_device INTEGER, hash_ns INTEGER,
+  restore_ns INTEGER, regions_restored INTEGER, dirty_chunks INTEGER, total_chunks INTEGER,
+  missed_chunks INTEGER, seq INTEGER, ts_ns INTEGER, PRIMARY KEY (process, dispatch, pass_index)) WITHOUT ROWID;
+CREATE TABLE restore_misses(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER,
+  address INTEGER, size INTEGER, allocation_id INTEGER, seq INTEGER NOT NULL, ts_ns INTEGER,
+  PRIMARY KEY (process, seq)) WITHOUT ROWID;
 CREATE VIEW dispatches AS
   SELECT r.process AS process, r.id AS id, r.seq AS seq, r.ts_ns AS ts_ns, ha.handle AS agent,
          hq.handle AS queue, hk.handle AS kernel_object, r.kernel_name_id AS kernel_name_id, r.grid_x AS grid_x,
          r.grid_y AS grid_y, r.grid_z AS grid_z, r.workgroup_x AS workgroup_x, r.workgroup_y AS workgroup_y,
-         r.workgroup_z AS workgroup_z, r.decision AS decision
+         r.workgroup_z AS workgroup_z, r.decision AS decision,
+         CASE WHEN r.s_dseq IS NOT NULL THEN r.bytes END AS footprint,
+         (SELECT e.name FROM snapshot_stores x JOIN enum_names e ON e.enum = 'snapshot_store' AND e.code = x.store
+            WHERE x.process = r.process AND x.dispatch_id = r.id) AS store,
+         (SELECT sum(x.restored_bytes_host) FROM restores x WHERE x.process = r.process AND x.dispatch = r.id)
+           AS restored_bytes_host,
+         (SELECT sum(x.restored_bytes_device) FROM restores x WHERE x.process = r.process AND x.dispatch = r.id)
+           AS restored_bytes_device
   FROM dispatch_rows r LEFT JOIN handles ha ON ha.ref = r.agent_ref LEFT JOIN handles hq ON hq.ref = r.queue_ref
        LEFT JOIN handles hk ON hk.ref = r.kernel_ref
   WHERE r.decision IS NOT NULL;
 CREATE VIEW snapshots AS
   SELECT r.process AS process, r.id AS dispatch_id, r.seq + r.s_dseq AS seq, r.ts_ns + r.s_dts AS ts_ns,
          h.handle AS agent, r.generation AS generation, r.regions AS regions, r.bytes AS bytes,
-         r.duration_ns AS duration_ns, r.ok AS ok, r.failures AS failures
+         r.duration_ns AS duration_ns, r.ok AS ok, r.failures AS failures,
+         es.name AS store, x.host_bytes AS host_bytes, x.device_bytes AS device_bytes,
+         x.host_pinned AS host_pinned, eh.name AS hash_path, x.hash_ns AS hash_ns, x.total_chunks AS total_chunks
   FROM dispatch_rows r LEFT JOIN handles h ON h.ref = coalesce(r.s_agent_ref, r.agent_ref)
+       LEFT JOIN snapshot_stores x ON x.process = r.process AND x.dispatch_id = r.id
+       LEFT JOIN enum_names es ON es.enum = 'snapshot_store' AND es.code = x.store
+       LEFT JOIN enum_names eh ON eh.enum = 'chunk_hash_path' AND eh.code = x.hash_path
   WHERE r.s_dseq IS NOT NULL;
 CREATE VIEW passes AS
+  SELECT p.*, x.restored_bytes_host AS restored_bytes_host, x.restored_bytes_device AS restored_bytes_device,
+         x.dirty_chunks AS dirty_chunks, x.total_chunks AS total_chunks, x.hash_ns AS hash_ns,
+         x.missed_chunks AS missed_chunks
+  FROM (
   SELECT process AS process, id AS dispatch_id, 0 AS idx, seq + p0_dseq AS seq, NULL AS ts_ns,
          p0_start AS start_tick, p0_start + p0_ticks AS end_tick, p0_restore_ns AS restore_ns,
          coalesce(p0_regions, regions) AS regions_restored, coalesce(p0_bytes, bytes) AS bytes_restored,
@@ -134,7 +166,9 @@ CREATE VIEW passes AS
   FROM dispatch_rows WHERE p1_dseq IS NOT NULL
   UNION ALL
   SELECT process, dispatch_id, idx, seq, ts_ns, start_tick, end_tick, restore_ns, regions_restored,
-         bytes_restored, skips, fidelity FROM extra_passes;
+         bytes_restored, skips, fidelity FROM extra_passes
+  ) p LEFT JOIN restores x ON x.process = p.process AND x.dispatch = p.dispatch_id
+       AND x.pass_index = p.idx AND x.final = 0;
 CREATE VIEW declines AS
   SELECT d.process AS process, d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code,
          e.name AS reason
@@ -153,7 +187,17 @@ CREATE VIEW process_totals AS
          (SELECT count(r.p0_dseq) + count(r.p1_dseq) FROM dispatch_rows r
             WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775)
            + (SELECT count(*) FROM extra_passes x WHERE x.process = p.process) AS passes,
-         p.events_stored AS events_stored, p.missing_events AS missing_events, p.complete AS complete
+         p.events_stored AS events_stored, p.missing_events AS missing_events, p.complete AS complete,
+         (SELECT coalesce(sum(r.bytes), 0) FROM dispatch_rows r
+            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775 AND r.s_dseq IS NOT NULL)
+           AS footprint,
+         (SELECT count(*) FROM restores x WHERE x.process = p.process) AS restores,
+         (SELECT coalesce(sum(r.bytes), 0) FROM restores x JOIN dispatch_rows r
+            ON r.key = (x.process << 40) + x.dispatch WHERE x.process = p.process) AS full_restore_bytes,
+         (SELECT coalesce(sum(x.restored_bytes_host), 0) FROM restores x WHERE x.process = p.process)
+           AS restored_bytes_host,
+         (SELECT coalesce(sum(x.restored_bytes_device), 0) FROM restores x WHERE x.process = p.process)
+           AS restored_bytes_device
   FROM processes p;
 )sql";
 
@@ -192,6 +236,8 @@ CREATE INDEX IF NOT EXISTS restore_skips_dispatch ON restore_skips(process, disp
 CREATE INDEX IF NOT EXISTS fidelity_mismatches_dispatch ON fidelity_mismatches(process, dispatch_id, pass_idx);
 CREATE INDEX IF NOT EXISTS restore_failures_dispatch ON restore_failures(process, dispatch_id, pass_idx);
 CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(process, dispatch_id);
+CREATE INDEX IF NOT EXISTS snapshot_placements_dispatch ON snapshot_placements(process, dispatch);
+CREATE INDEX IF NOT EXISTS restore_misses_dispatch ON restore_misses(process, dispatch, pass_index);
 )sql";
 
 /// Columns of dispatch_rows in insert order (the statement binds all of them).
@@ -288,6 +334,13 @@ constexpr InsertSql kInserts[] = {
     {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
     {EventType::restore_failure,
      "INSERT OR IGNORE INTO restore_failures VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"},
+    // The snapshot's store columns; the rest of the snapshot is assembled into its dispatch row.
+    {EventType::snapshot, "INSERT OR REPLACE INTO snapshot_stores VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
+    {EventType::snapshot_placement,
+     "INSERT OR IGNORE INTO snapshot_placements VALUES (?1,?2,?3,?4,?5,?6,?7)"},
+    {EventType::restore,
+     "INSERT OR IGNORE INTO restores VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
+    {EventType::restore_miss, "INSERT OR IGNORE INTO restore_misses VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
 };
 
 /// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
@@ -1195,6 +1248,14 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
             row->dispatch_ts = r.timestamp_ns;
             ++p->dispatches;
         } else if (r.type == EventType::snapshot) {
+            sqlite3_stmt* st = statement(EventType::snapshot);
+            const auto& x = r.snapshot;
+            bindColumns(st, 1, process, x.dispatch_id, x.host_bytes, x.device_bytes, x.hash_ns,
+                        x.total_chunks, x.store, x.hash_path, x.host_pinned ? 1 : 0);
+            if (!step(st)) {
+                rollback();
+                return false;
+            }
             PendingRow& row = pendingRow(process, r.snapshot.dispatch_id);
             row.has_snapshot = true;
             row.snapshot = r.snapshot;
@@ -1289,10 +1350,24 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
     }
     case EventType::dispatch:
     case EventType::snapshot:
-    case EventType::snapshot_placement:
-    case EventType::restore:
-    case EventType::restore_miss:
-        break;              // assembled above
+        break; // assembled above
+    case EventType::snapshot_placement: {
+        const auto& x = r.snapshot_placement;
+        bindColumns(s, 2, x.dispatch_id, x.address, x.size, enumName(x.store), seq, ts);
+        break;
+    }
+    case EventType::restore: {
+        const auto& x = r.restore;
+        bindColumns(s, 2, x.dispatch_id, x.pass_index, x.final_restore ? 1 : 0, x.restored_bytes_host,
+                    x.restored_bytes_device, x.hash_ns, x.restore_ns, x.regions_restored, x.dirty_chunks,
+                    x.total_chunks, x.missed_chunks, seq, ts);
+        break;
+    }
+    case EventType::restore_miss: {
+        const auto& x = r.restore_miss;
+        bindColumns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, seq, ts);
+        break;
+    }
     case EventType::pass: { // index >= 2
         const auto& x = r.pass;
         bindColumns(s, 2, x.dispatch_id, x.index, seq, ts, x.start_tick, x.end_tick, x.restore_ns,
@@ -1559,7 +1634,10 @@ SELECT ?1, t.code, '', NULL, t.n FROM (
   UNION ALL SELECT 17, (SELECT count(*) FROM processes WHERE process = ?1 AND end_seq IS NOT NULL)
   UNION ALL SELECT 18, (SELECT count(*) FROM fidelity_mismatches WHERE process = ?1)
   UNION ALL SELECT 19, (SELECT count(*) FROM async_copies WHERE process = ?1)
-  UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures WHERE process = ?1)) AS t WHERE true
+  UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures WHERE process = ?1)
+  UNION ALL SELECT 21, (SELECT count(*) FROM snapshot_placements WHERE process = ?1)
+  UNION ALL SELECT 22, (SELECT count(*) FROM restores WHERE process = ?1)
+  UNION ALL SELECT 23, (SELECT count(*) FROM restore_misses WHERE process = ?1)) AS t WHERE true
 ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
     sqlite3_stmt* st = nullptr;
@@ -1697,6 +1775,74 @@ bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_
         sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
     }
     sqlite3_close(db);
+    return ok;
+}
+
+bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error) {
+    totals = RestoreTotals{};
+    const SessionFileCheck check = checkSessionFile(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    totals.format_version = check.format_version;
+    const std::string db_path = openableSessionCopy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
+    // Runs `sql` and stores its first row's columns into `out` (NULL reads as 0).
+    auto row = [&](const char* sql, std::initializer_list<std::uint64_t*> out) {
+        sqlite3_stmt* st = nullptr;
+        if (!ok || sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
+            ok = false;
+            return;
+        }
+        const int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            int i = 0;
+            for (std::uint64_t* o : out) {
+                *o = static_cast<std::uint64_t>(sqlite3_column_int64(st, i++));
+            }
+        }
+        ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+        sqlite3_finalize(st);
+    };
+    auto& t = totals;
+    if (check.format_version >= 4) {
+        row("SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(store = 'host'), 0), "
+            "coalesce(sum(store = 'device'), 0), coalesce(sum(store = 'mixed'), 0), "
+            "coalesce(sum(host_bytes > 0 AND NOT host_pinned), 0) FROM snapshots",
+            {&t.snapshots, &t.footprint_bytes, &t.host_snapshots, &t.device_snapshots, &t.mixed_snapshots,
+             &t.pageable_snapshots});
+        row("SELECT count(*), coalesce(sum(r.bytes), 0), coalesce(sum(x.restored_bytes_host), 0), "
+            "coalesce(sum(x.restored_bytes_device), 0), coalesce(sum(x.dirty_chunks), 0), "
+            "coalesce(sum(x.total_chunks), 0), coalesce(sum(x.missed_chunks), 0), coalesce(sum(x.hash_ns), "
+            "0), "
+            "coalesce(sum(x.restore_ns), 0) FROM restores x LEFT JOIN dispatch_rows r "
+            "ON r.key = (x.process << 40) + x.dispatch AND r.s_dseq IS NOT NULL",
+            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
+             &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
+    } else {
+        // Before format 4 every snapshot went to pageable host memory and every restore copied all of it
+        // back from there; the passes after the first name those restores.
+        row("SELECT count(*), coalesce(sum(bytes), 0) FROM snapshots", {&t.snapshots, &t.footprint_bytes});
+        t.host_snapshots = t.pageable_snapshots = t.snapshots;
+        row(check.format_version >= 3
+                ? "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
+                  "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
+                  "ON s.process = p.process AND s.dispatch_id = p.dispatch_id WHERE p.idx >= 1"
+                : "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
+                  "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
+                  "ON s.dispatch_id = p.dispatch_id WHERE p.idx >= 1",
+            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restore_ns});
+    }
+    if (!ok) {
+        error = path + ": cannot read the restore totals: " + sqlite3_errmsg(db);
+    }
+    sqlite3_close(db);
+    removeSessionCopy(path, db_path);
     return ok;
 }
 

@@ -49,21 +49,22 @@ std::vector<Record> everyType() {
     add(EventType::inventory).inventory = {0xfeed, 5, 8192, 2};
     add(EventType::inventory_region).inventory_region = {
         0xfeed, 5, 0x7f0000002000, 4096, 12, 1, RegionKind::module_variable};
-    add(EventType::snapshot).snapshot = {42,
-                                         0xfeed,
-                                         5,
-                                         8192,
-                                         3500,
-                                         2,
-                                         1,
-                                         false,
-                                         4096,
-                                         4096,
-                                         1234,
-                                         3,
-                                         SnapshotStore::mixed,
-                                         ChunkHashPath::device,
-                                         true};
+    auto& snap = add(EventType::snapshot).snapshot;
+    snap.dispatch_id = 42;
+    snap.agent = 0xfeed;
+    snap.generation = 5;
+    snap.bytes = 8192;
+    snap.duration_ns = 3500;
+    snap.regions = 2;
+    snap.failures = 1;
+    snap.ok = false;
+    snap.host_bytes = 4096;
+    snap.device_bytes = 4096;
+    snap.hash_ns = 1234;
+    snap.total_chunks = 3;
+    snap.store = SnapshotStore::mixed;
+    snap.hash_path = ChunkHashPath::device;
+    snap.host_pinned = true;
     add(EventType::snapshot_failure).snapshot_failure = {42, 0x7f0000002000, 4096, 12,
                                                          SnapshotFailureReason::symbol_enumeration};
     add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1, kFidelityDiffered};
@@ -75,6 +76,9 @@ std::vector<Record> everyType() {
         0xfeed, 0x7f0000003000, 0x7f0000004000, 65536, 42, 125000, AsyncCopyOutcome::timed_out};
     add(EventType::restore_failure).restore_failure = {42,     0x7f0000002000,        4096, 12, 2, 1, 3,
                                                        0x1000, RegionKind::allocation};
+    add(EventType::snapshot_placement).snapshot_placement = {42, 0x7f0000002000, 4096, SnapshotStore::device};
+    add(EventType::restore).restore = {42, 65536, 131072, 900, 4000, 2, 3, 5, 40, 1, true};
+    add(EventType::restore_miss).restore_miss = {42, 0x7f0000012000, 65536, 12, 2};
     auto& e = add(EventType::session_end).session_end;
     for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
         e.counts[i] = i * 3;
@@ -92,7 +96,7 @@ class ProtocolTest : public QObject {
   private slots:
     void roundTripEveryEventType() {
         const auto records = everyType();
-        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..20
+        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..23
         const auto bytes = rs::test::frames(records);
         std::size_t offset = 0;
         for (const auto& expected : records) {
@@ -234,6 +238,79 @@ class ProtocolTest : public QObject {
         bytes[4] = 1;
         QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
+    }
+
+    /// Protocol 5: the store, chunk and restore records. Their fields survive the codec one by one; the
+    /// new types are unknown in a version-4 frame; a version-4 Snapshot (an engine that copied every
+    /// region into pageable host memory and hashed nothing) decodes as a host snapshot of all its bytes;
+    /// a placement names one store (never mixed) and a restore or a miss follows a pass.
+    void storeAndRestoreRecordsValidated() {
+        const auto all = everyType();
+        const auto find = [&](EventType t) {
+            return *std::find_if(all.begin(), all.end(), [t](const Record& x) { return x.type == t; });
+        };
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        const auto decode = [&](const Record& rec, std::uint8_t version = kProtocolVersion) {
+            auto b = rs::test::frames({rec});
+            b[4] = version;
+            return decodeFrame(b.data(), b.size(), kMaxPayloadBytes, r, h, n);
+        };
+        const Record restore = find(EventType::restore);
+        QCOMPARE(decode(restore), FrameError::none);
+        QCOMPARE(r.restore.restored_bytes_host, 65536u);
+        QCOMPARE(r.restore.restored_bytes_device, 131072u);
+        QCOMPARE(r.restore.hash_ns, 900u);
+        QCOMPARE(r.restore.restore_ns, 4000u);
+        QCOMPARE(r.restore.pass_index, 2u);
+        QCOMPARE(r.restore.regions_restored, 3u);
+        QCOMPARE(r.restore.dirty_chunks, 5u);
+        QCOMPARE(r.restore.total_chunks, 40u);
+        QCOMPARE(r.restore.missed_chunks, 1u);
+        QVERIFY(r.restore.final_restore);
+        for (const EventType t :
+             {EventType::snapshot_placement, EventType::restore, EventType::restore_miss}) {
+            QCOMPARE(decode(find(t), 4), FrameError::unknown_type);
+        }
+        const Record snap = find(EventType::snapshot);
+        QCOMPARE(decode(snap), FrameError::none);
+        QCOMPARE(r.snapshot.store, SnapshotStore::mixed);
+        QCOMPARE(r.snapshot.hash_path, ChunkHashPath::device);
+        QCOMPARE(r.snapshot.total_chunks, 3u);
+        QVERIFY(r.snapshot.host_pinned);
+        QCOMPARE(decode(snap, 4), FrameError::none);
+        QCOMPARE(r.snapshot.bytes, 8192u);
+        QCOMPARE(r.snapshot.host_bytes, 8192u);
+        QCOMPARE(r.snapshot.device_bytes, 0u);
+        QCOMPARE(r.snapshot.store, SnapshotStore::host);
+        QCOMPARE(r.snapshot.hash_path, ChunkHashPath::none);
+        QVERIFY(!r.snapshot.host_pinned);
+
+        Record bad = snap;
+        bad.snapshot.store = static_cast<SnapshotStore>(3);
+        QCOMPARE(decode(bad), FrameError::invalid_payload);
+        bad = snap;
+        bad.snapshot.hash_path = static_cast<ChunkHashPath>(3);
+        QCOMPARE(decode(bad), FrameError::invalid_payload);
+        bad = find(EventType::snapshot_placement);
+        bad.snapshot_placement.store = SnapshotStore::mixed;
+        QCOMPARE(decode(bad), FrameError::invalid_payload);
+        bad.snapshot_placement.store = SnapshotStore::host;
+        QCOMPARE(decode(bad), FrameError::none);
+        bad = restore;
+        bad.restore.pass_index = 0;
+        QCOMPARE(decode(bad), FrameError::invalid_payload);
+        bad = find(EventType::restore_miss);
+        bad.restore_miss.pass_index = 0;
+        QCOMPARE(decode(bad), FrameError::invalid_payload);
+        // recordsEqual sees every new field.
+        Record other = restore;
+        other.restore.missed_chunks = 0;
+        QVERIFY(!recordsEqual(restore, other));
+        other = snap;
+        other.snapshot.host_pinned = false;
+        QVERIFY(!recordsEqual(snap, other));
     }
 
     /// A restore_failure must name a restore after a pass (pass_index >= 1), the pass before it as the

@@ -116,7 +116,7 @@ class SessionFileTest : public QObject {
         QCOMPARE(makeSession(path), std::string());
         sql(path, "PRAGMA user_version = 99");
         const QString message = refusal(path);
-        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (3)"),
+        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (4)"),
                  qPrintable(message));
     }
     /// Version-1 files (before the compact layout) pass the check, so readers can open them, but are
@@ -130,10 +130,10 @@ class SessionFileTest : public QObject {
         QVERIFY(check.ok);
         QCOMPARE(check.format_version, 1);
         QVERIFY2(refusal(path).contains("version 1 can be read but not appended to; this ReplayScope writes "
-                                        "version 3"),
+                                        "version 4"),
                  qPrintable(refusal(path)));
         sql(path, "PRAGMA user_version = 0");
-        QVERIFY2(refusal(path).contains("version 0 is not valid (this ReplayScope reads versions 1 to 3)"),
+        QVERIFY2(refusal(path).contains("version 0 is not valid (this ReplayScope reads versions 1 to 4)"),
                  qPrintable(refusal(path)));
     }
     void exitStatusIsRecorded() {
@@ -202,7 +202,7 @@ class SessionFileTest : public QObject {
         QCOMPARE(check.format_version, -1);
         QVERIFY2(
             QString::fromStdString(check.message)
-                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 3)"),
+                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 4)"),
             check.message.c_str());
     }
     /// A FIFO is refused at once by every entry point that would read it (opening one for reading
@@ -250,7 +250,7 @@ class SessionFileTest : public QObject {
         QVERIFY2(check.ok, check.message.c_str());
         QCOMPARE(check.format_version, 2);
         QVERIFY2(refusal(path).contains("version 2 can be read but not appended to; this ReplayScope writes "
-                                        "version 3"),
+                                        "version 4"),
                  qPrintable(refusal(path)));
         rs::test::SessionDb db(path.toStdString());
         QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 3);

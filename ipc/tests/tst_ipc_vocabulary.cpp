@@ -114,8 +114,19 @@ class VocabularyTest : public QObject {
         QCOMPARE(enumName(DispatchDecision::declined_internal_error), std::string_view("internal-error"));
         QCOMPARE(enumMax<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enumName(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enumMax<WarningCode>(), 14u);
+        QCOMPARE(enumMax<WarningCode>(), 17u);
         QCOMPARE(enumName(WarningCode::internal_error), std::string_view("internal-error"));
+        QCOMPARE(enumName(WarningCode::pinned_host_store_unavailable),
+                 std::string_view("pinned-host-store-unavailable"));
+        QCOMPARE(enumName(WarningCode::device_hash_unavailable), std::string_view("device-hash-unavailable"));
+        QCOMPARE(static_cast<int>(WarningCode::restore_missed_chunk), 17);
+        QCOMPARE(enumName(WarningCode::restore_missed_chunk), std::string_view("restore-missed-chunk"));
+        QCOMPARE(enumMax<SnapshotStore>(), 2u);
+        QCOMPARE(enumName(SnapshotStore::mixed), std::string_view("mixed"));
+        QCOMPARE(enumName(SnapshotStore::device), std::string_view("device"));
+        QCOMPARE(enumMax<ChunkHashPath>(), 2u);
+        QCOMPARE(enumName(ChunkHashPath::none), std::string_view("none"));
+        QCOMPARE(enumName(ChunkHashPath::host), std::string_view("host"));
         QCOMPARE(enumName(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
         // Outside the list (e.g. a value from a newer build).
         QCOMPARE(enumName(static_cast<DispatchDecision>(15)), std::string_view("unknown"));
@@ -134,7 +145,10 @@ class VocabularyTest : public QObject {
         QCOMPARE(enumName(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
     }
     void eventTypesComeFromTheList() {
-        QCOMPARE(kEventTypeSlots, std::size_t{21});
+        QCOMPARE(kEventTypeSlots, std::size_t{24});
+        QCOMPARE(static_cast<int>(EventType::snapshot_placement), 21);
+        QCOMPARE(eventTypeName(EventType::restore), std::string_view("restore"));
+        QCOMPARE(static_cast<int>(EventType::restore_miss), 23);
         QCOMPARE(eventTypeName(EventType::hello), std::string_view("hello"));
         QCOMPARE(eventTypeName(EventType::restore_failure), std::string_view("restore_failure"));
         QCOMPARE(static_cast<int>(EventType::restore_failure), 20);

@@ -20,9 +20,11 @@ inline constexpr std::int32_t kSessionApplicationId = 0x52534442;
 /// `PRAGMA user_version`: the session schema version this build writes.
 /// Version 2: compact dispatch rows (docs/session-schema.md), fidelity, async copies, exit status.
 /// Version 3: processes as a dimension (every row carries its process; `processes`, `process_totals`).
-inline constexpr std::int32_t kSessionFormatVersion = 3;
-/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 to 3; writers append only to 3;
-/// a version-1 or -2 file reads as one process).
+/// Version 4: snapshot stores and dirty restores (`snapshot_stores`, `snapshot_placements`, `restores`,
+/// `restore_misses`; new columns of the `dispatches`, `snapshots`, `passes` and `process_totals` views).
+inline constexpr std::int32_t kSessionFormatVersion = 4;
+/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 to 4; writers append only to 4;
+/// a version-1 or -2 file reads as one process; a version-3 file has none of the version-4 columns).
 inline constexpr std::int32_t kOldestReadableFormatVersion = 1;
 
 /// Result of checking an existing file before use.
@@ -61,6 +63,31 @@ bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_
                       std::string& error);
 /// Same, session row only (root pid unknown).
 bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error);
+
+/// What the snapshots and restores of a session cost (readRestoreTotals): the bytes a full restore would
+/// have moved against the bytes actually moved, over the host link and inside the device.
+struct RestoreTotals {
+    int format_version = 0;
+    std::uint64_t snapshots = 0;       ///< snapshots taken
+    std::uint64_t footprint_bytes = 0; ///< their bytes (sum of snapshots.bytes)
+    /// Restores: format 4, the `restores` rows (before every pass after the first and after the last
+    /// pass); formats 1-3, the passes after the first (the restore after the last pass was not recorded).
+    std::uint64_t restores = 0;
+    std::uint64_t full_restore_bytes = 0;    ///< sum over the restores of their snapshot's bytes
+    std::uint64_t restored_bytes_host = 0;   ///< copied back from host stores (formats 1-3: every byte)
+    std::uint64_t restored_bytes_device = 0; ///< copied back from device stores (0 before format 4)
+    std::uint64_t dirty_chunks = 0, total_chunks = 0, missed_chunks = 0; ///< sums over the restores
+    std::uint64_t hash_ns = 0;    ///< hashing time of the restores (ns)
+    std::uint64_t restore_ns = 0; ///< time of the restores, hashing included (ns)
+    /// Snapshots by store (formats 1-3: every snapshot is a host one), and the host or mixed ones whose
+    /// host store was pageable (not page-locked; formats 1-3: all of them).
+    std::uint64_t host_snapshots = 0, device_snapshots = 0, mixed_snapshots = 0, pageable_snapshots = 0;
+};
+
+/// Reads the RestoreTotals of the session file `path` (any readable format; opened read-only, through
+/// openableSessionCopy when its WAL needs recovery). False with `error` set when the file is refused
+/// (checkSessionFile) or a query fails.
+bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error);
 
 /// Identity of one process of a session (one emitter instance, from its Hello record).
 struct ProcessIdentity {
