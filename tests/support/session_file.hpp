@@ -127,14 +127,22 @@ inline QProcessEnvironment environment_with(const QStringList& env) {
     return e;
 }
 
-/// Runs `runner` (replayscope-run) with `arguments` in environment `env`, killing it after `limit_ms`; fills
-/// `r`'s exit_code and outputs and opens the session file `session` (a qWarning() if it cannot). Returns
-/// whether the run ended within the limit.
+/// `arguments` of a replayscope-run command line with `--restore MODE` in front when the test's own
+/// environment has RS_TEST_RESTORE=MODE (CTest's `<suite>.restore_full` entries set it to `full`, so that
+/// every replay suite also runs with full restores); `arguments` unchanged otherwise.
+inline QStringList with_test_restore_mode(const QStringList& arguments) {
+    const QString mode = qEnvironmentVariable("RS_TEST_RESTORE");
+    return mode.isEmpty() ? arguments : QStringList{"--restore", mode} + arguments;
+}
+
+/// Runs `runner` (replayscope-run) with `arguments` (with_test_restore_mode) in environment `env`, killing
+/// it after `limit_ms`; fills `r`'s exit_code and outputs and opens the session file `session` (a
+/// qWarning() if it cannot). Returns whether the run ended within the limit.
 inline bool run_and_open(SessionRun& r, const QString& runner, const QStringList& arguments,
                          const QProcessEnvironment& env, const QString& session, int limit_ms) {
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(runner, arguments);
+    p.start(runner, runner.endsWith("replayscope-run") ? with_test_restore_mode(arguments) : arguments);
     const bool finished = p.waitForFinished(limit_ms);
     if (!finished) {
         p.kill();
