@@ -92,9 +92,10 @@ std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}
     }
     p.setProcessEnvironment(e);
     const QString dir_path = QStringLiteral(RS_HIP_PROGRAM_DIR);
-    p.start(RS_RUNNER_PATH, QStringList{"--simulate", "--no-progress", "--standins",
-                                        dir_path + "/lib" + name + "-standins.so", "-o", session} +
-                                options + QStringList{"--", dir_path + "/" + name} + args);
+    p.start(RS_RUNNER_PATH, rs::test::with_test_restore_mode(
+                                QStringList{"--simulate", "--no-progress", "--standins",
+                                            dir_path + "/lib" + name + "-standins.so", "-o", session} +
+                                options + QStringList{"--", dir_path + "/" + name} + args));
     auto r = std::make_unique<HipRun>();
     r->finished = p.waitForFinished(limit_ms);
     if (!r->finished) {
