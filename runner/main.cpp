@@ -201,6 +201,22 @@ int main(int argc, char** argv) {
         app.add_option("--replay-pass-timeout-ms", replay_pass_ms,
                        "Milliseconds a replay waits for one pass to complete (REPLAYSCOPE_PASS_TIMEOUT_MS; "
                        "default: the engine's)");
+    rs::runner::StoreOptionText store_text;
+    app.add_option("--snapshot-store", store_text.snapshot_store,
+                   "Where snapshots are kept: auto (device memory of the agent while it fits beyond the "
+                   "reserve, else the pinned host store), host, or device (regions that do not fit go to the "
+                   "host store, reported)")
+        ->capture_default_str();
+    app.add_option("--device-store-reserve", store_text.device_store_reserve,
+                   "Device memory left free for the program when the device store is sized (SIZE: bytes with "
+                   "an optional K/M/G/T or KiB/MiB/GiB/TiB suffix; default: the engine's, 1G)");
+    app.add_option("--restore", store_text.restore,
+                   "How a snapshot is restored before each pass: dirty (only the chunks whose hash changed, "
+                   "hashed on the device), dirty-host (the same, hashed on the host) or full")
+        ->capture_default_str();
+    app.add_option("--restore-chunk-size", store_text.restore_chunk_size,
+                   "Chunk size of the dirty restore (SIZE, a power of two from 4K to 1G; default: the "
+                   "engine's, 64K)");
     app.add_flag("--simulate", simulate, "Run the program on ReplayScope's simulated HSA runtime");
     std::string standins;
     app.add_option("--standins", standins,
@@ -240,6 +256,9 @@ int main(int argc, char** argv) {
         replay.pass_timeout_ms = replay_pass_ms;
     }
     replay.track_vmem = !no_track_vmem;
+    if (std::string store_error; !rs::runner::parseStoreOptions(store_text, replay, store_error)) {
+        return fail(store_error);
+    }
     if (!host_budget_text.empty()) {
         const auto bytes = rs::runner::parseBytes(host_budget_text);
         if (!bytes) {
@@ -315,6 +334,22 @@ int main(int argc, char** argv) {
             return fail(standins_error);
         }
         env.set("HSA_SIM_STANDINS", *value);
+    }
+    if (simulate) {
+        // The engine's chunk-hash kernel runs through its host stand-in on the simulated runtime, as a
+        // program's kernels do: always in the list, after the program's own.
+        const std::string chunk_hash = rs::runner::chunkHashStandin(engine);
+        if (chunk_hash.empty()) {
+            std::fprintf(
+                stderr,
+                "replayscope-run: warning: no libreplayscope_chunk_hash_standins.so beside %s: the "
+                "engine's chunk-hash kernel cannot run on the simulated runtime (dirty restores fall "
+                "back)\n",
+                engine.c_str());
+        } else {
+            env.set("HSA_SIM_STANDINS",
+                    rs::runner::withChunkHashStandin(env.get("HSA_SIM_STANDINS").value_or(""), chunk_hash));
+        }
     }
 
     raiseDescriptorLimit();
@@ -458,6 +493,14 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(missing), static_cast<unsigned long long>(rejected),
                  spool_note.c_str(), joinArgs(program_args).c_str(), *status);
     printProcesses(processes);
+    if (rs::ipc::RestoreTotals totals; rs::ipc::readRestoreTotals(output, totals, error)) {
+        const std::string text = rs::runner::restoreSummary(totals);
+        for (std::size_t start = 0; start < text.size();) {
+            const std::size_t end = text.find('\n', start);
+            std::fprintf(stderr, "replayscope-run: %s\n", text.substr(start, end - start).c_str());
+            start = end + 1;
+        }
+    }
     if (!summary.error.empty()) {
         std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
     }

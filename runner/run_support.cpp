@@ -1,6 +1,7 @@
 #include "run_support.hpp"
 
 #include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/session_store.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -122,6 +123,146 @@ void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
     if (o.pass_timeout_ms) {
         set(env::kPassTimeoutMs, std::to_string(*o.pass_timeout_ms));
     }
+    set(env::kSnapshotStore, o.snapshot_store);
+    set(env::kRestore, o.restore);
+    if (o.device_store_reserve) {
+        set(env::kDeviceStoreReserve, std::to_string(*o.device_store_reserve));
+    }
+    if (o.restore_chunk_size) {
+        set(env::kRestoreChunkSize, std::to_string(*o.restore_chunk_size));
+    }
+}
+
+bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std::string& error) {
+    static constexpr const char* kSizeForm =
+        "bytes with an optional K, M, G or T suffix, or KiB, MiB, GiB, TiB: powers of 1024; e.g. 64K";
+    if (text.snapshot_store != "auto" && text.snapshot_store != "host" && text.snapshot_store != "device") {
+        error = "--snapshot-store: '" + text.snapshot_store + "' is not one of auto, host, device";
+        return false;
+    }
+    if (text.restore != "full" && text.restore != "dirty" && text.restore != "dirty-host") {
+        error = "--restore: '" + text.restore + "' is not one of full, dirty, dirty-host";
+        return false;
+    }
+    std::optional<std::uint64_t> reserve, chunk;
+    if (!text.device_store_reserve.empty()) {
+        reserve = parseBytes(text.device_store_reserve);
+        if (!reserve) {
+            error = "--device-store-reserve: '" + text.device_store_reserve + "' is not a size (" +
+                    kSizeForm + ")";
+            return false;
+        }
+    }
+    if (!text.restore_chunk_size.empty()) {
+        chunk = parseBytes(text.restore_chunk_size);
+        if (!chunk) {
+            error =
+                "--restore-chunk-size: '" + text.restore_chunk_size + "' is not a size (" + kSizeForm + ")";
+            return false;
+        }
+        if (*chunk < kMinRestoreChunk || *chunk > kMaxRestoreChunk || (*chunk & (*chunk - 1)) != 0) {
+            const std::string bytes = std::to_string(*chunk);
+            error = "--restore-chunk-size: " + text.restore_chunk_size +
+                    (bytes == text.restore_chunk_size ? "" : " (" + bytes + " bytes)") +
+                    " is not a power of two from 4K (4096) to 1G (1073741824)";
+            return false;
+        }
+    }
+    options.snapshot_store = text.snapshot_store;
+    options.restore = text.restore;
+    options.device_store_reserve = reserve;
+    options.restore_chunk_size = chunk;
+    return true;
+}
+
+std::string chunkHashStandin(const std::string& engine_path) {
+    const auto slash = engine_path.rfind('/');
+    const std::string dir = slash == std::string::npos ? std::string(".") : engine_path.substr(0, slash);
+    const std::string path = dir + "/libreplayscope_chunk_hash_standins.so";
+    char resolved[PATH_MAX];
+    if (!isFile(path) || ::realpath(path.c_str(), resolved) == nullptr) {
+        return {};
+    }
+    return resolved;
+}
+
+std::string withChunkHashStandin(const std::string& current, const std::string& chunk_hash_standin) {
+    if (chunk_hash_standin.empty()) {
+        return current;
+    }
+    std::size_t start = 0;
+    while (start <= current.size()) {
+        const std::size_t colon = std::min(current.find(':', start), current.size());
+        if (current.compare(start, colon - start, chunk_hash_standin) == 0 &&
+            colon - start == chunk_hash_standin.size()) {
+            return current;
+        }
+        start = colon + 1;
+    }
+    return current.empty() ? chunk_hash_standin : current + ":" + chunk_hash_standin;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+    static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (bytes < 1024) {
+        return std::to_string(bytes) + " B";
+    }
+    double value = static_cast<double>(bytes) / 1024.0;
+    std::size_t unit = 0;
+    while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
+}
+
+std::string restoreSummary(const rs::ipc::RestoreTotals& t) {
+    if (t.snapshots == 0) {
+        return {};
+    }
+    using ull = unsigned long long;
+    char line[512];
+    std::string stores;
+    for (const auto& [count, name] :
+         {std::pair{t.device_snapshots, "device"}, std::pair{t.host_snapshots, "host"},
+          std::pair{t.mixed_snapshots, "mixed"}}) {
+        if (count > 0) {
+            stores += (stores.empty() ? "" : ", ") + std::to_string(count) + " " + name;
+        }
+    }
+    std::snprintf(line, sizeof line, "snapshots: %llu, footprint %s; stores: %s%s\n", ull(t.snapshots),
+                  formatBytes(t.footprint_bytes).c_str(), stores.empty() ? "none" : stores.c_str(),
+                  t.pageable_snapshots > 0 ? (", " + std::to_string(t.pageable_snapshots) +
+                                              " with a pageable (not page-locked) host store")
+                                                 .c_str()
+                                           : "");
+    std::string out = line;
+    if (t.restores == 0) {
+        return out + "restores: none\n";
+    }
+    const std::uint64_t moved = t.restored_bytes_host + t.restored_bytes_device;
+    const double share = t.full_restore_bytes > 0
+                             ? 100.0 * static_cast<double>(moved) / static_cast<double>(t.full_restore_bytes)
+                             : 0.0;
+    std::snprintf(
+        line, sizeof line,
+        "restores: %llu, footprint x restores %s, moved %s (%.1f%%): %s over the host link, %s inside "
+        "the device\n",
+        ull(t.restores), formatBytes(t.full_restore_bytes).c_str(), formatBytes(moved).c_str(), share,
+        formatBytes(t.restored_bytes_host).c_str(), formatBytes(t.restored_bytes_device).c_str());
+    out += line;
+    if (t.total_chunks > 0) {
+        std::snprintf(line, sizeof line,
+                      "chunks: %llu of %llu dirty, %llu missed; hashing %.3f ms of %.3f ms restoring\n",
+                      ull(t.dirty_chunks), ull(t.total_chunks), ull(t.missed_chunks),
+                      static_cast<double>(t.hash_ns) / 1e6, static_cast<double>(t.restore_ns) / 1e6);
+    } else {
+        std::snprintf(line, sizeof line, "chunks: none hashed (full restores); %.3f ms restoring\n",
+                      static_cast<double>(t.restore_ns) / 1e6);
+    }
+    return out + line;
 }
 
 std::string TargetEnvironment::describeReplayOptions() const {
@@ -318,6 +459,9 @@ std::optional<std::uint64_t> parseBytes(const std::string& text) {
     }
     std::uint64_t scale = 1;
     const std::string suffix(end);
+    if (!suffix.empty() && suffix.front() == ' ') {
+        return std::nullopt;
+    }
     if (suffix.empty() || suffix == "B") {
         scale = 1;
     } else if (suffix == "K" || suffix == "KiB") {
@@ -329,6 +473,9 @@ std::optional<std::uint64_t> parseBytes(const std::string& text) {
     } else if (suffix == "T" || suffix == "TiB") {
         scale = 1ull << 40;
     } else {
+        return std::nullopt;
+    }
+    if (value > UINT64_MAX / scale) {
         return std::nullopt;
     }
     return value * scale;

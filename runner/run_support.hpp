@@ -10,6 +10,10 @@
 #include <sys/types.h>
 #include <vector>
 
+namespace rs::ipc {
+struct RestoreTotals;
+}
+
 namespace rs::runner {
 
 /// Locations relative to the replayscope-run binary (never a compile-time path):
@@ -41,10 +45,51 @@ struct ReplayOptions {
     std::string agent_filter;
     std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
     bool fidelity_check = false;
-    bool track_vmem = true;                   ///< false: REPLAYSCOPE_TRACK_VMEM=0
-    std::optional<unsigned> drain_timeout_ms; ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
-    std::optional<unsigned> pass_timeout_ms;  ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
+    bool track_vmem = true;                            ///< false: REPLAYSCOPE_TRACK_VMEM=0
+    std::optional<unsigned> drain_timeout_ms;          ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
+    std::optional<unsigned> pass_timeout_ms;           ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
+    std::string snapshot_store = "auto";               ///< REPLAYSCOPE_SNAPSHOT_STORE: auto, host or device
+    std::optional<std::uint64_t> device_store_reserve; ///< REPLAYSCOPE_DEVICE_STORE_RESERVE (bytes) when set
+    std::string restore = "dirty";                     ///< REPLAYSCOPE_RESTORE: full, dirty or dirty-host
+    std::optional<std::uint64_t> restore_chunk_size;   ///< REPLAYSCOPE_RESTORE_CHUNK_SIZE (bytes) when set
 };
+
+/// The store and restore options as given on the command line (empty: not given).
+struct StoreOptionText {
+    std::string snapshot_store = "auto"; ///< --snapshot-store
+    std::string device_store_reserve;    ///< --device-store-reserve SIZE
+    std::string restore = "dirty";       ///< --restore
+    std::string restore_chunk_size;      ///< --restore-chunk-size SIZE
+};
+
+/// Smallest and largest chunk of a dirty restore (bytes; the engine's bounds, docs/replay-window.md).
+inline constexpr std::uint64_t kMinRestoreChunk = 4096;
+inline constexpr std::uint64_t kMaxRestoreChunk = std::uint64_t{1} << 30;
+
+/// Validates `text` into `options`: --snapshot-store auto|host|device, --restore full|dirty|dirty-host,
+/// --device-store-reserve a byte count (parseBytes), --restore-chunk-size a byte count that is a power of
+/// two in [kMinRestoreChunk, kMaxRestoreChunk]. False with `error` naming the option, the value and what
+/// it should be; `options` is then unchanged.
+bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std::string& error);
+
+/// The engine's chunk-hash kernel stand-in beside `engine_path` (libreplayscope_chunk_hash_standins.so in
+/// the engine's directory, where the build and the install put it). Empty when there is none.
+std::string chunkHashStandin(const std::string& engine_path);
+
+/// HSA_SIM_STANDINS under --simulate: `current` (the variable as the target would get it, from
+/// --standins or the caller's environment; may be empty) with `chunk_hash_standin` appended (so that the
+/// engine's hash kernel runs on the simulated runtime), unless it is empty or already in the list.
+std::string withChunkHashStandin(const std::string& current, const std::string& chunk_hash_standin);
+
+/// "1.5 MiB"-style size (B, KiB, MiB, GiB, TiB; one decimal above bytes).
+std::string formatBytes(std::uint64_t bytes);
+
+/// The terminal summary of a session's snapshots and restores: the snapshot count, footprint and stores
+/// used, then the bytes full restores would have moved (footprint x restores) against the bytes actually
+/// moved over the host link and inside the device, dirty/total chunks, missed chunks and the hashing and
+/// restore time. Lines without the "replayscope-run: " prefix, each ending in '\n'; empty when the
+/// session took no snapshot.
+std::string restoreSummary(const rs::ipc::RestoreTotals& totals);
 
 /// The environment of the target: the current environment minus any stale ReplayScope/HSA tool
 /// variables (REPLAYSCOPE_LOG, REPLAYSCOPE_DRAIN_TIMEOUT_MS and REPLAYSCOPE_PASS_TIMEOUT_MS of the caller
@@ -124,7 +169,8 @@ std::string expandOutputPattern(
     const std::string& pattern, pid_t pid,
     const EnvironmentLookup& lookup = [](const char* name) { return std::getenv(name); });
 
-/// Parses a byte count with an optional K/M/G/T suffix (powers of 1024). Nullopt when malformed.
+/// Parses a byte count with an optional K/M/G/T or KiB/MiB/GiB/TiB suffix (powers of 1024; "B" or none:
+/// bytes). Nullopt when malformed or above 2^64 - 1.
 std::optional<std::uint64_t> parseBytes(const std::string& text);
 
 } // namespace rs::runner

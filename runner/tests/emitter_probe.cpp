@@ -14,6 +14,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -147,16 +148,30 @@ int main(int argc, char** argv) {
         return 3;
     }
     std::string config;
-    for (const char* name :
-         {// first: the configuration string is cut at 400 bytes
-          "REPLAYSCOPE_LOG", "REPLAYSCOPE_DRAIN_TIMEOUT_MS", "REPLAYSCOPE_PASS_TIMEOUT_MS",
-          "REPLAYSCOPE_STALE_THING", "HSA_TOOLS_LIB", "HSA_TOOLS_ROCPROFILER_V1_TOOLS", "REPLAYSCOPE_PASSES",
-          "REPLAYSCOPE_KERNEL_INCLUDE_REGEX", "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX", "REPLAYSCOPE_DISPATCH_SKIP",
-          "REPLAYSCOPE_DISPATCH_COUNT", "REPLAYSCOPE_AGENT_FILTER", "REPLAYSCOPE_HOST_MEMORY_BUDGET",
-          "REPLAYSCOPE_FIDELITY_CHECK", "REPLAYSCOPE_FOLLOW_CHILDREN", "LD_PRELOAD"}) {
-        const char* v = std::getenv(name);
-        if (v != nullptr) {
-            config += std::string(name) + "=" + v + "\n";
+    // RS_PROBE_CONFIG=NAME,NAME...: record these variables instead (in that order).
+    if (const char* names = std::getenv("RS_PROBE_CONFIG"); names != nullptr && names[0] != '\0') {
+        const std::string list = names;
+        for (std::size_t start = 0; start < list.size();) {
+            const std::size_t comma = std::min(list.find(',', start), list.size());
+            const std::string name = list.substr(start, comma - start);
+            start = comma + 1;
+            if (const char* v = std::getenv(name.c_str())) {
+                config += name + "=" + v + "\n";
+            }
+        }
+    } else {
+        for (const char* name :
+             {// first: the configuration string is cut at 400 bytes
+              "REPLAYSCOPE_LOG", "REPLAYSCOPE_DRAIN_TIMEOUT_MS", "REPLAYSCOPE_PASS_TIMEOUT_MS",
+              "REPLAYSCOPE_STALE_THING", "HSA_TOOLS_LIB", "HSA_TOOLS_ROCPROFILER_V1_TOOLS",
+              "REPLAYSCOPE_PASSES", "REPLAYSCOPE_KERNEL_INCLUDE_REGEX", "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX",
+              "REPLAYSCOPE_DISPATCH_SKIP", "REPLAYSCOPE_DISPATCH_COUNT", "REPLAYSCOPE_AGENT_FILTER",
+              "REPLAYSCOPE_HOST_MEMORY_BUDGET", "REPLAYSCOPE_FIDELITY_CHECK", "REPLAYSCOPE_FOLLOW_CHILDREN",
+              "LD_PRELOAD"}) {
+            const char* v = std::getenv(name);
+            if (v != nullptr) {
+                config += std::string(name) + "=" + v + "\n";
+            }
         }
     }
     emitter.emitSessionStart(argv[0], std::string("probe ") + argv[1], "localhost", "probe", config);

@@ -1,0 +1,305 @@
+// The store and restore options of replayscope-run (--snapshot-store, --device-store-reserve, --restore,
+// --restore-chunk-size): parsing, their errors, the REPLAYSCOPE_* variables they become and the settings
+// a session records; the engine's chunk-hash stand-in under --simulate; the terminal summary of restores.
+#include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/session_store.hpp"
+#include "run_support.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+namespace {
+
+using rs::runner::ReplayOptions;
+using rs::runner::StoreOptionText;
+
+/// parseStoreOptions on `text`: the error ("" when accepted) and the options it produced.
+std::pair<std::string, ReplayOptions> parse(const StoreOptionText& text) {
+    ReplayOptions options;
+    std::string error;
+    if (!rs::runner::parseStoreOptions(text, options, error)) {
+        return {error.empty() ? std::string("(no message)") : error, options};
+    }
+    return {std::string(), options};
+}
+
+struct Run {
+    int exit_code;
+    QString err;
+};
+
+Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(RS_REPLAYSCOPE_RUN, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// The session's recorded configuration (the probe writes the variables named in RS_PROBE_CONFIG).
+QString configuration(const QString& path) {
+    sqlite3* db = nullptr;
+    QString text;
+    if (sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db,
+                               "SELECT s.text FROM processes p JOIN strings s ON s.process = p.process AND "
+                               "s.id = p.configuration_id",
+                               -1, &st, nullptr) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW) {
+            text = QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return text;
+}
+
+} // namespace
+
+class RunnerOptionsTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void sizesTakeBinarySuffixes() {
+        using rs::runner::parseBytes;
+        QCOMPARE(parseBytes("65536"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parseBytes("64K"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parseBytes("64KiB"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parseBytes("2M"), std::optional<std::uint64_t>(2u << 20));
+        QCOMPARE(parseBytes("1GiB"), std::optional<std::uint64_t>(1u << 30));
+        QCOMPARE(parseBytes("3T"), std::optional<std::uint64_t>(3ull << 40));
+        QCOMPARE(parseBytes("12B"), std::optional<std::uint64_t>(12));
+        for (const char* bad : {"", "K", "-4K", "4 K", "4k", "4KB", "4X", "1.5G", "99999999999999999999",
+                                "17179869184G" /* 2^64 */}) {
+            QVERIFY2(!parseBytes(bad), bad);
+        }
+        QCOMPARE(parseBytes("16777215T"), std::optional<std::uint64_t>(16777215ull << 40)); // below 2^64
+    }
+
+    void defaultsAreAutoAndDirty() {
+        const auto [error, o] = parse({});
+        QCOMPARE(error, std::string());
+        QCOMPARE(o.snapshot_store, std::string("auto"));
+        QCOMPARE(o.restore, std::string("dirty"));
+        QVERIFY(!o.device_store_reserve);
+        QVERIFY(!o.restore_chunk_size);
+    }
+
+    void valuesAreAccepted() {
+        const auto [error, o] = parse({"device", "512M", "dirty-host", "1M"});
+        QCOMPARE(error, std::string());
+        QCOMPARE(o.snapshot_store, std::string("device"));
+        QCOMPARE(o.restore, std::string("dirty-host"));
+        QCOMPARE(o.device_store_reserve, std::optional<std::uint64_t>(512u << 20));
+        QCOMPARE(o.restore_chunk_size, std::optional<std::uint64_t>(1u << 20));
+        QCOMPARE(parse({"host", "0", "full", "4096"}).first, std::string());
+        QCOMPARE(parse({"auto", "", "dirty", "1G"}).second.restore_chunk_size,
+                 std::optional<std::uint64_t>(1u << 30));
+    }
+
+    void errorsNameOptionValueAndForm_data() {
+        QTest::addColumn<QString>("store");
+        QTest::addColumn<QString>("reserve");
+        QTest::addColumn<QString>("restore");
+        QTest::addColumn<QString>("chunk");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("store") << "gpu"
+                               << ""
+                               << "dirty"
+                               << ""
+                               << "--snapshot-store: 'gpu' is not one of auto, host, device";
+        QTest::newRow("restore") << "auto"
+                                 << ""
+                                 << "partial"
+                                 << ""
+                                 << "--restore: 'partial' is not one of full, dirty, dirty-host";
+        QTest::newRow("reserve")
+            << "auto"
+            << "1Q"
+            << "dirty"
+            << ""
+            << "--device-store-reserve: '1Q' is not a size (bytes with an optional K, M, "
+               "G or T suffix, or KiB, MiB, GiB, TiB: powers of 1024; e.g. 64K)";
+        QTest::newRow("chunk not a size") << "auto"
+                                          << ""
+                                          << "dirty"
+                                          << "big"
+                                          << "--restore-chunk-size: 'big' is not a size";
+        QTest::newRow("chunk not a power of two")
+            << "auto"
+            << ""
+            << "dirty"
+            << "5000"
+            << "--restore-chunk-size: 5000 is not a power of two from 4K (4096) to 1G (1073741824)";
+        QTest::newRow("chunk too small")
+            << "auto"
+            << ""
+            << "dirty"
+            << "2K"
+            << "--restore-chunk-size: 2K (2048 bytes) is not a power of two from 4K (4096) to 1G";
+        QTest::newRow("chunk too large")
+            << "auto"
+            << ""
+            << "dirty"
+            << "2G"
+            << "--restore-chunk-size: 2G (2147483648 bytes) is not a power of two";
+        QTest::newRow("chunk zero") << "auto"
+                                    << ""
+                                    << "dirty"
+                                    << "0"
+                                    << "--restore-chunk-size: 0 is not a power of two";
+    }
+    void errorsNameOptionValueAndForm() {
+        QFETCH(QString, store);
+        QFETCH(QString, reserve);
+        QFETCH(QString, restore);
+        QFETCH(QString, chunk);
+        QFETCH(QString, message);
+        ReplayOptions options;
+        options.restore = "unchanged";
+        std::string error;
+        QVERIFY(!rs::runner::parseStoreOptions(
+            {store.toStdString(), reserve.toStdString(), restore.toStdString(), chunk.toStdString()}, options,
+            error));
+        QVERIFY2(QString::fromStdString(error).startsWith(message), error.c_str());
+        QCOMPARE(options.restore, std::string("unchanged")); // left as it was
+    }
+
+    void optionsBecomeTheEngineVariables() {
+        namespace env = rs::ipc::env;
+        rs::runner::TargetEnvironment e;
+        ReplayOptions o = parse({"host", "256M", "full", "128K"}).second;
+        e.setReplayOptions(o);
+        QCOMPARE(e.get(env::kSnapshotStore), std::optional<std::string>("host"));
+        QCOMPARE(e.get(env::kRestore), std::optional<std::string>("full"));
+        QCOMPARE(e.get(env::kDeviceStoreReserve), std::optional<std::string>("268435456"));
+        QCOMPARE(e.get(env::kRestoreChunkSize), std::optional<std::string>("131072"));
+        QVERIFY(QString::fromStdString(e.describeReplayOptions())
+                    .contains("REPLAYSCOPE_RESTORE_CHUNK_SIZE=131072"));
+        // Sizes not given are left to the engine's defaults.
+        rs::runner::TargetEnvironment d;
+        d.setReplayOptions(ReplayOptions{});
+        QCOMPARE(d.get(env::kSnapshotStore), std::optional<std::string>("auto"));
+        QCOMPARE(d.get(env::kRestore), std::optional<std::string>("dirty"));
+        QVERIFY(!d.get(env::kDeviceStoreReserve));
+        QVERIFY(!d.get(env::kRestoreChunkSize));
+    }
+
+    void chunkHashStandinIsAppendedOnce() {
+        using rs::runner::withChunkHashStandin;
+        QCOMPARE(withChunkHashStandin("", "/l/c.so"), std::string("/l/c.so"));
+        QCOMPARE(withChunkHashStandin("/a/p.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
+        QCOMPARE(withChunkHashStandin("/a/p.so:/l/c.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
+        QCOMPARE(withChunkHashStandin("/l/c.so.old", "/l/c.so"), std::string("/l/c.so.old:/l/c.so"));
+        QCOMPARE(withChunkHashStandin("/a/p.so", ""), std::string("/a/p.so"));
+        QTemporaryDir dir;
+        QCOMPARE(rs::runner::chunkHashStandin((dir.path() + "/libreplayscope_engine.so").toStdString()),
+                 std::string());
+        QFile lib(dir.filePath("libreplayscope_chunk_hash_standins.so"));
+        QVERIFY(lib.open(QIODevice::WriteOnly));
+        lib.close();
+        QCOMPARE(rs::runner::chunkHashStandin((dir.path() + "/libreplayscope_engine.so").toStdString()),
+                 QFileInfo(lib.fileName()).canonicalFilePath().toStdString());
+    }
+
+    void summaryTotalsMovedAgainstFootprint() {
+        rs::ipc::RestoreTotals t;
+        QCOMPARE(rs::runner::restoreSummary(t), std::string()); // no snapshot: nothing to say
+        t.format_version = 4;
+        t.snapshots = 4;
+        t.footprint_bytes = 256u << 20;
+        t.device_snapshots = 3;
+        t.mixed_snapshots = 1;
+        t.restores = 8;
+        t.full_restore_bytes = 8ull * (64u << 20);
+        t.restored_bytes_host = 65536;
+        t.restored_bytes_device = 5u << 20;
+        t.dirty_chunks = 81;
+        t.total_chunks = 8192;
+        t.missed_chunks = 0;
+        t.hash_ns = 1'500'000;
+        t.restore_ns = 2'250'000;
+        QCOMPARE(
+            rs::runner::restoreSummary(t),
+            std::string("snapshots: 4, footprint 256.0 MiB; stores: 3 device, 1 mixed\n"
+                        "restores: 8, footprint x restores 512.0 MiB, moved 5.1 MiB (1.0%): 64.0 KiB over "
+                        "the host link, 5.0 MiB inside the device\n"
+                        "chunks: 81 of 8192 dirty, 0 missed; hashing 1.500 ms of 2.250 ms restoring\n"));
+        // A format-3 file: every byte over the host link, from pageable memory, nothing hashed.
+        rs::ipc::RestoreTotals old;
+        old.format_version = 3;
+        old.snapshots = old.host_snapshots = old.pageable_snapshots = 2;
+        old.footprint_bytes = 2048;
+        old.restores = 2;
+        old.full_restore_bytes = old.restored_bytes_host = 2048;
+        old.restore_ns = 4000;
+        QCOMPARE(
+            rs::runner::restoreSummary(old),
+            std::string("snapshots: 2, footprint 2.0 KiB; stores: 2 host, 2 with a pageable (not "
+                        "page-locked) host store\n"
+                        "restores: 2, footprint x restores 2.0 KiB, moved 2.0 KiB (100.0%): 2.0 KiB over "
+                        "the host link, 0 B inside the device\n"
+                        "chunks: none hashed (full restores); 0.004 ms restoring\n"));
+    }
+
+    /// End to end: a bad value stops replayscope-run before anything runs (exit 125, no session file);
+    /// good values reach the target as the engine's variables, recorded in the session's settings; under
+    /// --simulate the chunk-hash stand-in beside the engine is appended to the program's stand-ins.
+    void replayscopeRunPassesThemOn() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("run.rsdb");
+        Run r = run({"--restore-chunk-size", "3000", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("replayscope-run: --restore-chunk-size: 3000 is not a power of two"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(session));
+        r = run({"--snapshot-store", "vram", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("--snapshot-store: 'vram' is not one of auto, host, device"),
+                 qPrintable(r.err));
+
+        // The probe as the engine, with a chunk-hash stand-in and a program stand-in beside it.
+        const QString engine = dir.filePath("engine");
+        QVERIFY(QFile::copy(RS_PROBE, engine));
+        QVERIFY(QFile::setPermissions(engine, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        for (const char* name : {"libreplayscope_chunk_hash_standins.so", "program_standins.so"}) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        const QString chunk =
+            QFileInfo(dir.filePath("libreplayscope_chunk_hash_standins.so")).canonicalFilePath();
+        const QString program = QFileInfo(dir.filePath("program_standins.so")).canonicalFilePath();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_CONFIG", "REPLAYSCOPE_SNAPSHOT_STORE,REPLAYSCOPE_DEVICE_STORE_RESERVE,"
+                                      "REPLAYSCOPE_RESTORE,REPLAYSCOPE_RESTORE_CHUNK_SIZE,HSA_SIM_STANDINS");
+        r = run({"--engine", engine, "--simulate", "--standins", dir.filePath("program_standins.so"),
+                 "--snapshot-store", "device", "--device-store-reserve", "64M", "--restore", "dirty-host",
+                 "--restore-chunk-size", "16K", "-o", session, "--", engine, "3", "0"},
+                env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(!r.err.contains("chunk-hash kernel cannot run"), qPrintable(r.err));
+        QCOMPARE(configuration(session), "REPLAYSCOPE_SNAPSHOT_STORE=device\n"
+                                         "REPLAYSCOPE_DEVICE_STORE_RESERVE=67108864\n"
+                                         "REPLAYSCOPE_RESTORE=dirty-host\n"
+                                         "REPLAYSCOPE_RESTORE_CHUNK_SIZE=16384\n"
+                                         "HSA_SIM_STANDINS=" +
+                                             program + ":" + chunk + "\n");
+        // Without one beside the engine: a warning, and only the program's stand-ins.
+        QVERIFY(QFile::remove(chunk));
+        r = run({"--engine", engine, "--simulate", "-f", "-o", session, "--", engine, "1", "0"}, env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("warning: no libreplayscope_chunk_hash_standins.so beside"),
+                 qPrintable(r.err));
+        QCOMPARE(configuration(session),
+                 QString("REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(RunnerOptionsTest)
+#include "tst_runner_options.moc"
