@@ -23,7 +23,9 @@ Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnviro
     if (!working_directory.isEmpty()) {
         p.setWorkingDirectory(working_directory);
     }
-    p.start(RS_REPLAYSCOPE_RUN, args);
+    // RS_TEST_RESTORE=MODE (CTest's tst_replayscope_run.restore_full): every run with --restore MODE.
+    const QString restore = qEnvironmentVariable("RS_TEST_RESTORE");
+    p.start(RS_REPLAYSCOPE_RUN, restore.isEmpty() ? args : QStringList{"--restore", restore} + args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardError())};
