@@ -23,6 +23,8 @@ namespace rs::engine {
 ///     REPLAYSCOPE_TRACK_VMEM=0, vmem mappings. They are never restored, so a kernel that accumulates
 ///     into them leaves a different image after every pass: the leaked state is named by its region.
 /// A region freed (or re-allocated) since the check started hashes as 0 and is skipped from then on.
+/// The other half of the check, that a dirty restore wrote back every chunk that differed from the
+/// snapshot, runs inside MemorySnapshotter::restore (its `verify` argument; docs/replay-window.md).
 class FidelityCheck {
   public:
     FidelityCheck(MemorySnapshotter& snapshotter, const AllocationInventory& watched,

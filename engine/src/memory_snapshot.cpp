@@ -3,6 +3,8 @@
 #include "hsa_api.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 #include <new>
 #include <optional>
 
@@ -80,9 +82,190 @@ std::byte* HostArena::reserve(uint64_t bytes) noexcept {
     return block_.get();
 }
 
-DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget,
-                                       HostArena& arena) {
+namespace {
+
+/// Offsets of region copies inside a store are multiples of this (bytes).
+constexpr uint64_t kStoreAlignment = 256;
+
+uint64_t align_up(uint64_t v) {
+    return (v + kStoreAlignment - 1) & ~(kStoreAlignment - 1);
+}
+
+/// How many missed chunks one restore-missed-chunk warning names before "and N more".
+constexpr size_t kMissesNamed = 8;
+
+} // namespace
+
+bool MemorySnapshotter::first_for_agent(WarningCode code, uint64_t agent) {
+    return warned_agents_.wlock([&](auto& seen) {
+        const std::pair<uint16_t, uint64_t> key{static_cast<uint16_t>(code), agent};
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            return false;
+        seen.push_back(key);
+        return true;
+    });
+}
+
+void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uint64_t dispatch_id,
+                                       const SnapshotOptions& o, AgentStores& stores) {
+    // 1. Placement: the device store first (modes auto and device), in region order while the running
+    //    total fits what the store may hold; every other region in the host store.
+    std::vector<uint64_t> offsets(s.regions.size(), 0);
+    uint64_t device_total = 0;
+    if (o.store != SnapshotStoreMode::host) {
+        uint64_t tracked = o.watched_bytes;
+        for (const SnapshotRegion& r : s.regions)
+            if (r.kind == RegionKind::allocation)
+                tracked += r.size;
+        const uint64_t room = stores.device().available(o.device_reserve, tracked);
+        for (size_t i = 0; i < s.regions.size(); ++i) {
+            SnapshotRegion& r = s.regions[i];
+            const uint64_t at = align_up(device_total);
+            if (at + r.size <= room) {
+                r.store = StoreKind::device;
+                offsets[i] = at;
+                device_total = at + r.size;
+            }
+        }
+    }
+    std::byte* device = nullptr;
+    if (device_total > 0) {
+        device = stores.device().reserve(device_total);
+        if (!device) // the device store could not be had: every region goes to the host store
+            for (SnapshotRegion& r : s.regions)
+                r.store = StoreKind::host;
+    }
+    uint64_t host_total = 0, host_planned = 0;
+    for (size_t i = 0; i < s.regions.size(); ++i) {
+        SnapshotRegion& r = s.regions[i];
+        if (r.store != StoreKind::host)
+            continue;
+        offsets[i] = align_up(host_total);
+        host_total = offsets[i] + r.size;
+        host_planned += r.size;
+    }
+    s.host_planned = host_planned;
+    s.device_short = o.store == SnapshotStoreMode::device && host_planned > 0;
+    if (o.host_budget != 0 && host_planned > o.host_budget) {
+        s.over_budget = true;
+        return;
+    }
+    std::byte* host = nullptr;
+    if (host_total > 0) {
+        host = stores.host().reserve(host_total);
+        if (host && !stores.host().pinned()) {
+            s.host_pinned = false;
+            if (first_for_agent(WarningCode::pinned_host_store_unavailable, agent.handle))
+                sink_.warning(WarningCode::pinned_host_store_unavailable, dispatch_id,
+                              "pinned-host-store-unavailable: " + std::string(stores.host().pin_failure()) +
+                                  "; this agent's host store is pageable memory, which the runtime pins "
+                                  "and unpins on every copy");
+        }
+    }
+    // 2. One copy per region into its store; every failure is recorded, any failure is fatal. A failed
+    //    host allocation leaves every host-placed region without a copy.
+    for (size_t i = 0; i < s.regions.size(); ++i) {
+        SnapshotRegion& r = s.regions[i];
+        std::byte* block = r.store == StoreKind::device ? device : host;
+        if (!block) {
+            s.ok = false;
+            s.failures.push_back(
+                {dispatch_id, r.address, r.size, r.allocation_id, SnapshotFailureReason::host_allocation});
+            continue;
+        }
+        r.copy = block + offsets[i];
+        const void* src = reinterpret_cast<const void*>(r.address);
+        if (hsa().core.hsa_memory_copy_fn(r.copy, src, r.size) != HSA_STATUS_SUCCESS) {
+            s.ok = false;
+            s.failures.push_back(
+                {dispatch_id, r.address, r.size, r.allocation_id, SnapshotFailureReason::copy_failed});
+            continue;
+        }
+        s.bytes += r.size;
+        (r.store == StoreKind::device ? s.device_bytes : s.host_bytes) += r.size;
+    }
+}
+
+void MemorySnapshotter::hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint64_t dispatch_id,
+                                      RestoreMode mode, uint64_t chunk_size, DeviceHasher& hasher) {
+    auto full = [&](const std::string& why) {
+        s.chunks.clear();
+        s.hashes.clear();
+        for (SnapshotRegion& r : s.regions)
+            r.first_chunk = r.chunks = 0;
+        s.restore = RestoreMode::full;
+        s.hash_path = ChunkHashPath::none;
+        if (!why.empty() && first_for_agent(WarningCode::device_hash_unavailable, agent.handle))
+            sink_.warning(WarningCode::device_hash_unavailable, dispatch_id,
+                          "device-hash-unavailable: " + why +
+                              "; restores of this agent write every region back: a full restore moves no "
+                              "more bytes over the host link than hashing on the host would read");
+    };
+    try {
+        for (SnapshotRegion& r : s.regions) {
+            r.first_chunk = static_cast<uint32_t>(s.chunks.size());
+            split_into_chunks(r.address, r.size, chunk_size, s.chunks);
+            r.chunks = static_cast<uint32_t>(s.chunks.size() - r.first_chunk);
+            if (s.chunks.size() > UINT32_MAX / 2) {
+                full("");
+                return;
+            }
+        }
+        s.hashes.assign(s.chunks.size(), 0);
+    } catch (const std::bad_alloc&) {
+        full("");
+        return;
+    }
+    if (mode == RestoreMode::dirty) {
+        std::string why;
+        if (!hasher.available(why)) {
+            full(why.empty() ? std::string("the chunk-hash kernel cannot run on this agent") : why);
+            return;
+        }
+        uint64_t ns = 0;
+        if (!hasher.hash(s.chunks.data(), s.chunks.size(), s.hashes.data(), ns)) {
+            full("the chunk-hash kernel failed");
+            return;
+        }
+        s.hash_ns = ns;
+        s.hash_path = ChunkHashPath::device;
+        s.restore = RestoreMode::dirty;
+        return;
+    }
+    // dirty-host: the same math on the host, over the host copy or a read of the device copy.
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<ChunkSpan> copies;
+    for (const SnapshotRegion& r : s.regions) {
+        for (uint32_t k = 0; k < r.chunks; ++k) {
+            const ChunkSpan& c = s.chunks[r.first_chunk + k];
+            std::byte* at = r.copy + (c.address - r.address);
+            if (r.store == StoreKind::host)
+                s.hashes[r.first_chunk + k] = hash_host_chunk(at, c.bytes);
+        }
+        if (r.store != StoreKind::device || r.chunks == 0)
+            continue;
+        copies.clear();
+        for (uint32_t k = 0; k < r.chunks; ++k) {
+            const ChunkSpan& c = s.chunks[r.first_chunk + k];
+            copies.push_back({reinterpret_cast<uint64_t>(r.copy) + (c.address - r.address), c.bytes});
+        }
+        uint64_t ns = 0;
+        if (!hash_chunks_on_host(copies.data(), copies.size(), s.hashes.data() + r.first_chunk, ns)) {
+            full("");
+            return;
+        }
+    }
+    s.hash_ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+    s.hash_path = ChunkHashPath::host;
+    s.restore = RestoreMode::dirty_host;
+}
+
+DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
+                                       const SnapshotOptions& options, AgentStores& stores,
+                                       DeviceHasher& hasher) {
     DeviceSnapshot s;
+    s.agent = agent.handle;
     // 1. Tracked allocations owned by the agent (metadata reservation may fail: whole-snapshot condition).
     try {
         for (const TrackedAllocation& a : inventory_.owned_by(agent.handle, s.generation)) {
@@ -98,7 +281,8 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, 
         s.failures.push_back({dispatch_id, 0, 0, 0, SnapshotFailureReason::inventory_reserve});
     }
     // 2. Module-scope variables, discovered now (constant memory may be populated after load). The
-    //    registry read lock is held through the copies so no executable is destroyed under them.
+    //    registry read lock is held through the copies and the hashing so no executable is destroyed
+    //    under them.
     executables_.rlock([&](const ExecutableRegistry::State& state) {
         s.generation += state.generation;
         for (uint64_t exe : state.executables) {
@@ -134,32 +318,10 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, 
             s.footprint += r.size;
         if (!s.ok)
             return;
-        if (budget != 0 && s.footprint > budget) {
-            s.over_budget = true;
-            return;
-        }
-        // 3. Copy device -> host, region by region, into the agent's arena; every failure is recorded,
-        //    any failure is fatal. A failed host allocation leaves every region without a copy.
-        std::byte* block = arena.reserve(s.footprint);
-        uint64_t offset = 0;
-        for (SnapshotRegion& r : s.regions) {
-            if (!block) {
-                s.ok = false;
-                s.failures.push_back({dispatch_id, r.address, r.size, r.allocation_id,
-                                      SnapshotFailureReason::host_allocation});
-                continue;
-            }
-            r.host = block + offset;
-            offset += r.size;
-            const void* src = reinterpret_cast<const void*>(r.address);
-            if (hsa().core.hsa_memory_copy_fn(r.host, src, r.size) != HSA_STATUS_SUCCESS) {
-                s.ok = false;
-                s.failures.push_back(
-                    {dispatch_id, r.address, r.size, r.allocation_id, SnapshotFailureReason::copy_failed});
-                continue;
-            }
-            s.bytes += r.size;
-        }
+        // 3. Placement and copies; 4. the chunk hashes (dirty restores only).
+        place_and_copy(s, agent, dispatch_id, options, stores);
+        if (s.ok && !s.over_budget && options.restore != RestoreMode::full)
+            hash_snapshot(s, agent, dispatch_id, options.restore, options.chunk_size, hasher);
     });
     for (const SnapshotFailureEvent& f : s.failures)
         sink_.snapshot_failure(f);
@@ -167,29 +329,32 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id, 
 }
 
 RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id,
-                                         uint32_t pass_index) {
+                                         uint32_t pass_index, DeviceHasher& hasher, bool verify) {
     RestoreResult result;
+    const bool dirty = snapshot.restore != RestoreMode::full && !snapshot.chunks.empty();
     auto skip = [&](const SnapshotRegion& r, RestoreSkipReason reason) {
         ++result.skips;
         sink_.restore_skip({dispatch_id, r.address, r.size, r.allocation_id, pass_index, reason});
     };
-    // Up to kRestoreAttempts copies of one region; a region still not written is reported at once (the
-    // event is the session's record of which state it holds) and listed in the result.
-    auto copy_back = [&](const SnapshotRegion& r) {
+    // Up to kRestoreAttempts copies of [address, address + bytes) of region `r` from its store; a range
+    // still not written is reported at once (the event is the session's record of which state it holds)
+    // and listed in the result.
+    auto copy_back = [&](const SnapshotRegion& r, uint64_t address, uint64_t bytes) -> bool {
         hsa_status_t status = HSA_STATUS_ERROR;
+        const std::byte* src = r.copy + (address - r.address);
         for (uint32_t attempt = 1; attempt <= kRestoreAttempts; ++attempt) {
-            status = hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(r.address), r.host, r.size);
+            status = hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(address), src, bytes);
             if (status == HSA_STATUS_SUCCESS) {
                 result.retried += attempt > 1 ? 1 : 0;
-                ++result.regions_restored;
-                result.bytes_restored += r.size;
-                return;
+                result.bytes_restored += bytes;
+                (r.store == StoreKind::device ? result.bytes_device : result.bytes_host) += bytes;
+                return true;
             }
         }
         result.failed = true;
         const RestoreFailureEvent e{dispatch_id,
-                                    r.address,
-                                    r.size,
+                                    address,
+                                    bytes,
                                     r.allocation_id,
                                     pass_index,
                                     pass_index == 0 ? 0 : pass_index - 1,
@@ -202,37 +367,168 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         } catch (const std::bad_alloc&) {
             // The event is reported; only the list is short (`failed` still says so).
         }
+        return false;
     };
-    // Every region is attempted, whatever failed before it: a region written back holds the pre-dispatch
-    // contents, one that could not be holds the previous pass's output (docs/replay-failures.md).
-    for (const SnapshotRegion& r : snapshot.regions) {
-        if (r.kind != RegionKind::allocation)
-            continue;
-        // Lookup and copy under one read lock: a concurrent free waits for the copy to finish.
-        const std::optional<RestoreSkipReason> reason =
-            inventory_.rlock([&](const AllocationInventory::Map& m) -> std::optional<RestoreSkipReason> {
-                auto it = m.find(r.address);
-                if (it == m.end())
-                    return RestoreSkipReason::freed;
-                if (it->second.id != r.allocation_id || it->second.size < r.size)
-                    return RestoreSkipReason::reallocated;
-                copy_back(r);
-                return std::nullopt;
-            });
-        if (reason)
-            skip(r, *reason);
+    std::string missed; // the warning's list of missed chunks
+    size_t missed_named = 0;
+    // The fidelity verification of a dirty restore: each chunk of `r` whose contents differ from the
+    // store copy is reported and copied back.
+    auto verify_region = [&](const SnapshotRegion& r) {
+        std::vector<std::byte> live, copy;
+        try {
+            live.resize(r.size);
+            if (r.store == StoreKind::device)
+                copy.resize(r.size);
+        } catch (const std::bad_alloc&) {
+            return; // not verified: the restore itself is complete
+        }
+        if (hsa().core.hsa_memory_copy_fn(live.data(), reinterpret_cast<const void*>(r.address), r.size) !=
+            HSA_STATUS_SUCCESS)
+            return;
+        const std::byte* reference = r.copy;
+        if (r.store == StoreKind::device) {
+            if (hsa().core.hsa_memory_copy_fn(copy.data(), r.copy, r.size) != HSA_STATUS_SUCCESS)
+                return;
+            reference = copy.data();
+        }
+        for (uint32_t k = 0; k < r.chunks; ++k) {
+            const ChunkSpan& c = snapshot.chunks[r.first_chunk + k];
+            const uint64_t offset = c.address - r.address;
+            if (std::memcmp(live.data() + offset, reference + offset, c.bytes) == 0)
+                continue;
+            ++result.missed_chunks;
+            sink_.restore_miss({dispatch_id, c.address, c.bytes, r.allocation_id, pass_index});
+            if (missed_named < kMissesNamed) {
+                missed += (missed.empty() ? "" : ", ") + (r.name.empty() ? hex(r.address) : r.name) +
+                          " chunk " + std::to_string(k) + " (" + hex(c.address) + ", " +
+                          std::to_string(c.bytes) + " bytes)";
+                ++missed_named;
+            }
+            (void)copy_back(r, c.address, c.bytes);
+        }
+    };
+    // Restores the validated regions of one lock scope: every region (full), or the dirty runs after
+    // hashing the current contents of all their chunks in one batch. Every region is attempted, whatever
+    // failed before it: a range written back holds the pre-dispatch contents, one that could not be holds
+    // the previous pass's output (docs/replay-failures.md).
+    std::vector<ChunkSpan> spans;
+    std::vector<uint64_t> now;
+    std::vector<DirtyRun> runs;
+    auto restore_set = [&](const std::vector<const SnapshotRegion*>& set) {
+        if (!dirty) {
+            for (const SnapshotRegion* r : set) {
+                result.total_chunks += r->chunks;
+                result.dirty_chunks += r->chunks;
+                if (copy_back(*r, r->address, r->size))
+                    ++result.regions_restored;
+            }
+            return;
+        }
+        spans.clear();
+        for (const SnapshotRegion* r : set)
+            spans.insert(spans.end(), snapshot.chunks.begin() + r->first_chunk,
+                         snapshot.chunks.begin() + r->first_chunk + r->chunks);
+        now.assign(spans.size(), 0); // 0: not hashed, so dirty
+        uint64_t ns = 0;
+        bool hashed = spans.empty();
+        if (!spans.empty()) {
+            hashed = snapshot.restore == RestoreMode::dirty
+                         ? hasher.hash(spans.data(), spans.size(), now.data(), ns)
+                         : hash_chunks_on_host(spans.data(), spans.size(), now.data(), ns);
+            result.hash_ns += ns;
+        }
+        if (!hashed) {
+            std::fill(now.begin(), now.end(), 0);
+            if (first_for_agent(WarningCode::device_hash_unavailable, snapshot.agent))
+                sink_.warning(WarningCode::device_hash_unavailable, dispatch_id,
+                              "device-hash-unavailable: hashing the current contents failed before pass " +
+                                  std::to_string(pass_index) +
+                                  "; that restore and the following ones write every chunk back");
+        }
+        size_t offset = 0;
+        for (const SnapshotRegion* r : set) {
+            runs.clear();
+            dirty_runs(snapshot.chunks.data() + r->first_chunk, snapshot.hashes.data() + r->first_chunk,
+                       now.data() + offset, r->chunks, runs);
+            offset += r->chunks;
+            result.total_chunks += r->chunks;
+            bool copied = false;
+            for (const DirtyRun& run : runs) {
+                result.dirty_chunks += run.count;
+                copied = copy_back(*r, run.address, run.bytes) || copied;
+            }
+            result.regions_restored += copied ? 1 : 0;
+        }
+        if (verify)
+            for (const SnapshotRegion* r : set)
+                verify_region(*r);
+    };
+    std::vector<const SnapshotRegion*> set;
+    try {
+        set.reserve(snapshot.regions.size());
+        spans.reserve(snapshot.chunks.size());
+        now.reserve(snapshot.chunks.size());
+    } catch (const std::bad_alloc&) {
+        // push_back below may still throw; caught there.
     }
+    auto run_set = [&] {
+        try {
+            restore_set(set);
+        } catch (const std::bad_alloc&) {
+            // The host could not hold the chunk lists: restore those regions whole.
+            for (const SnapshotRegion* r : set)
+                if (copy_back(*r, r->address, r->size))
+                    ++result.regions_restored;
+        }
+    };
+    // Tracked allocations: lookup, hashing and copies under one read lock, so a concurrent free waits
+    // for the restore to finish and a freed or re-used address is never written.
+    inventory_.rlock([&](const AllocationInventory::Map& m) {
+        set.clear();
+        for (const SnapshotRegion& r : snapshot.regions) {
+            if (r.kind != RegionKind::allocation)
+                continue;
+            auto it = m.find(r.address);
+            if (it == m.end())
+                skip(r, RestoreSkipReason::freed);
+            else if (it->second.id != r.allocation_id || it->second.size < r.size)
+                skip(r, RestoreSkipReason::reallocated);
+            else
+                try {
+                    set.push_back(&r);
+                } catch (const std::bad_alloc&) {
+                    if (copy_back(r, r.address, r.size))
+                        ++result.regions_restored;
+                }
+        }
+        run_set();
+    });
     // Module-scope variables live in their executable: restored directly while it is still registered.
     executables_.rlock([&](const ExecutableRegistry::State& state) {
+        set.clear();
         for (const SnapshotRegion& r : snapshot.regions) {
             if (r.kind != RegionKind::module_variable)
                 continue;
             if (!state.executables.contains(r.executable))
                 skip(r, RestoreSkipReason::freed);
             else
-                copy_back(r);
+                try {
+                    set.push_back(&r);
+                } catch (const std::bad_alloc&) {
+                    if (copy_back(r, r.address, r.size))
+                        ++result.regions_restored;
+                }
         }
+        run_set();
     });
+    if (result.missed_chunks > 0)
+        sink_.warning(WarningCode::restore_missed_chunk, dispatch_id,
+                      "restore-missed-chunk: the dirty restore before pass " + std::to_string(pass_index) +
+                          " left " + std::to_string(result.missed_chunks) +
+                          " chunk(s) different from the snapshot, copied back afterwards: " + missed +
+                          (result.missed_chunks > missed_named
+                               ? " and " + std::to_string(result.missed_chunks - missed_named) + " more"
+                               : std::string()));
     return result;
 }
 

@@ -1,11 +1,16 @@
-// snap(agent) / restore(): docs/mechanism.md#what-a-snapshot-captures, #failure-handling and #restore. A
-// plain full host copy per region, one hsa_memory_copy each (original, un-wrapped); the restore contract
-// (retries, every region attempted, per-region failure records) is docs/replay-failures.md#failed-restore.
+// snap(agent) / restore(): docs/mechanism.md#what-a-snapshot-captures, #failure-handling and #restore.
+// One copy per region into the agent's device or host store (hsa_memory_copy, original, un-wrapped), a
+// 64-bit hash per chunk, and restores that copy back only the dirty runs; the restore contract (retries,
+// every region attempted, failure records) is docs/replay-failures.md#failed-restore, applied per run.
 #pragma once
 
 #include "allocation_inventory.h"
+#include "chunk_plan.h"
+#include "configuration.h"
+#include "device_hasher.h"
 #include "event_sink.h"
 #include "executable_registry.h"
+#include "snapshot_store.h"
 
 #include <hsa.h>
 
@@ -17,7 +22,7 @@
 
 namespace rs::engine {
 
-/// One captured region and its host copy.
+/// One captured region and its copy.
 struct SnapshotRegion {
     RegionKind kind = RegionKind::allocation;
     uintptr_t address = 0;
@@ -25,7 +30,13 @@ struct SnapshotRegion {
     uint64_t allocation_id = 0; ///< allocation generation; 0 for module variables
     uint64_t executable = 0;    ///< owning executable of a module variable
     std::string name;           ///< symbol name of a module variable
-    std::byte* host = nullptr;  ///< the host copy, inside the agent's HostArena
+    StoreKind store = StoreKind::host;
+    /// The copy: a host pointer into the agent's HostStore, or a device address in its DeviceStore.
+    std::byte* copy = nullptr;
+    /// The region's chunks: DeviceSnapshot::chunks[first_chunk, first_chunk + chunks) (0 chunks when the
+    /// snapshot is not hashed: its restores are full).
+    uint32_t first_chunk = 0;
+    uint32_t chunks = 0;
 };
 
 /// The host memory one agent's snapshots are copied into: one block, kept from one window to the next
@@ -45,16 +56,48 @@ class HostArena {
     uint64_t capacity_ = 0;
 };
 
+/// What snap() is asked to do (from the Configuration, plus what the caller knows of the agent).
+struct SnapshotOptions {
+    uint64_t host_budget = 0; ///< bytes the host store may hold for one snapshot; 0 = unlimited
+    SnapshotStoreMode store = SnapshotStoreMode::auto_;
+    uint64_t device_reserve = 1ull << 30; ///< device bytes left to the application
+    RestoreMode restore = RestoreMode::dirty;
+    uint64_t chunk_size = kDefaultChunkSize;
+    /// Bytes of the agent's watched allocations (DeviceStore::available's estimate on runtimes without
+    /// a free-memory query adds them to the tracked bytes the snapshot lists).
+    uint64_t watched_bytes = 0;
+};
+
 /// The result of snap(): `ok` false means incomplete (replay must be declined), `over_budget` means
-/// nothing was copied because the footprint exceeds the host-memory budget.
+/// nothing was copied because the host-placed bytes exceed the host-memory budget.
 struct DeviceSnapshot {
     bool ok = true;
     bool over_budget = false;
-    uint64_t footprint = 0; ///< bytes of every region that was to be captured
-    uint64_t bytes = 0;     ///< bytes actually copied
+    uint64_t footprint = 0;    ///< bytes of every region that was to be captured
+    uint64_t bytes = 0;        ///< bytes actually copied (host_bytes + device_bytes)
+    uint64_t host_bytes = 0;   ///< copied into the host store
+    uint64_t device_bytes = 0; ///< copied into the device store
+    uint64_t host_planned = 0; ///< bytes placed in the host store (what the host budget is checked against)
+    uint64_t hash_ns = 0;      ///< wall time of the snapshot's chunk hashes
     uint64_t generation = 0;
+    uint64_t agent = 0; ///< the agent handle
+    /// How restores of this snapshot run: `full` when asked, or when the chunk hashes could not be had.
+    RestoreMode restore = RestoreMode::full;
+    ChunkHashPath hash_path = ChunkHashPath::none;
+    bool host_pinned = true;   ///< the host store's block is page-locked (when host_bytes > 0)
+    bool device_short = false; ///< store mode `device`, yet some region went to the host store
     std::vector<SnapshotRegion> regions;
     std::vector<SnapshotFailureEvent> failures;
+    /// Every region's chunks in region order, and their hashes at snapshot time (dirty restores only).
+    std::vector<ChunkSpan> chunks;
+    std::vector<uint64_t> hashes;
+
+    /// host, device or mixed (host when nothing was placed).
+    SnapshotStore store() const {
+        if (device_bytes == 0)
+            return SnapshotStore::host;
+        return host_bytes == 0 ? SnapshotStore::device : SnapshotStore::mixed;
+    }
 };
 
 /// Copies per region that restore() makes before it gives the region up: the first and two retries
@@ -63,10 +106,16 @@ inline constexpr uint32_t kRestoreAttempts = 3;
 
 /// What one restore() did.
 struct RestoreResult {
-    uint32_t regions_restored = 0;
-    uint64_t bytes_restored = 0;
-    uint32_t skips = 0;   ///< regions skipped as freed or reallocated (not failures)
-    uint32_t retried = 0; ///< regions written back only by a second or third attempt
+    uint32_t regions_restored = 0; ///< regions of which at least one byte was copied back
+    uint64_t bytes_restored = 0;   ///< bytes_host + bytes_device
+    uint64_t bytes_host = 0;       ///< copied back from the host store (over the host link)
+    uint64_t bytes_device = 0;     ///< copied back from the device store (inside the device)
+    uint32_t dirty_chunks = 0;  ///< chunks copied back (every chunk of a full restore of a hashed snapshot)
+    uint32_t total_chunks = 0;  ///< chunks compared (0 when the snapshot is not hashed)
+    uint32_t missed_chunks = 0; ///< chunks the fidelity verification found different afterwards
+    uint64_t hash_ns = 0;       ///< hashing the current contents
+    uint32_t skips = 0;         ///< regions skipped as freed or reallocated (not failures)
+    uint32_t retried = 0;       ///< regions written back only by a second or third attempt
     /// Some region could not be written back after kRestoreAttempts copies: the dispatch must stop
     /// replaying (no further pass) and the window be released.
     bool failed = false;
@@ -85,30 +134,54 @@ class MemorySnapshotter {
         : inventory_(inventory), executables_(executables), sink_(sink) {}
 
     /// Captures every tracked allocation owned by `agent` plus the module-scope variables discovered now
-    /// for `agent`, into `arena`. `budget` (0 = none) caps the host bytes. Reports failures to the sink.
-    /// The generation is the inventory's plus the executable registry's: it changes whenever a region
-    /// could have appeared or gone.
-    DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, uint64_t budget, HostArena& arena);
+    /// for `agent`. Places each region (docs/mechanism.md#restore): store mode device/auto puts regions in
+    /// the device store while their running total fits DeviceStore::available(reserve, tracked +
+    /// watched bytes), the rest (all of them with mode host) in the host store; `options.host_budget`
+    /// caps the host-placed bytes (over: nothing copied, `over_budget`). One hsa_memory_copy per region.
+    /// With restore dirty / dirty-host, splits the regions into chunks and hashes them (device kernel
+    /// over the live regions / host math over the copies); when device hashing is unavailable or fails
+    /// the snapshot's restores are full, with one device-hash-unavailable warning per agent. A pageable
+    /// host store is reported once per agent (pinned-host-store-unavailable). Caller holds
+    /// `stores.lock()`. Reports failures to the sink. The generation is the inventory's plus the
+    /// executable registry's: it changes whenever a region could have appeared or gone.
+    DeviceSnapshot snap(hsa_agent_t agent, uint64_t dispatch_id, const SnapshotOptions& options,
+                        AgentStores& stores, DeviceHasher& hasher);
 
-    /// Writes every region of `snapshot` back to the device (hsa_memory_copy, the original entry), after
-    /// pass `pass_index - 1` and before pass `pass_index`; `pass_index` equal to the number of passes run
-    /// is the restore after the last pass, before the application's own dispatch. Tracked allocations are
-    /// re-validated under the inventory read lock together with the copy: a freed or reallocated region
-    /// is skipped and reported (EventSink::restore_skip). A failed copy is retried, up to
-    /// kRestoreAttempts copies; a region still not written is reported (EventSink::restore_failure: it
-    /// holds the output of pass `pass_index - 1`) and listed in the result, and the remaining regions are
-    /// still restored. Never throws.
-    RestoreResult restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id, uint32_t pass_index);
+    /// Writes `snapshot` back to the device after pass `pass_index - 1` and before pass `pass_index`;
+    /// `pass_index` equal to the number of passes run is the restore after the last pass, before the
+    /// application's own dispatch. A full restore (snapshot.restore full) copies every region; a dirty
+    /// one hashes the current contents of every chunk (`hasher` / on the host) and copies back the dirty
+    /// runs only, from the region's store (hsa_memory_copy, the original entry). Tracked allocations are
+    /// re-validated under the inventory read lock together with the hashing and the copies: a freed or
+    /// reallocated region is skipped and reported (EventSink::restore_skip). A failed copy (of a region
+    /// or a dirty run) is retried, up to kRestoreAttempts copies; one still not written is reported
+    /// (EventSink::restore_failure with the run's address and size: it holds the output of pass
+    /// `pass_index - 1`) and listed in the result, and the rest is still restored. A failed hash makes
+    /// that restore full. With `verify` (REPLAYSCOPE_FIDELITY_CHECK=1) a dirty restore is then checked
+    /// against the store copies: each chunk that still differs is reported (EventSink::restore_miss, a
+    /// restore-missed-chunk warning) and copied back. The caller holds the stores' lock. Never throws.
+    RestoreResult restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id, uint32_t pass_index,
+                          DeviceHasher& hasher, bool verify);
 
     /// XXH3 of every allocation region's current device contents (fidelity check); 0 for a region that
     /// is no longer the same live allocation or could not be read.
     std::vector<uint64_t> hash_regions(const DeviceSnapshot& snapshot);
 
   private:
+    /// Places the regions and copies them; false when nothing could be placed (failures recorded).
+    void place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uint64_t dispatch_id, const SnapshotOptions& o,
+                        AgentStores& stores);
+    /// Splits and hashes (snapshot time); leaves s.restore full when hashing cannot be done.
+    void hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint64_t dispatch_id, RestoreMode mode,
+                       uint64_t chunk_size, DeviceHasher& hasher);
+    /// True the first time for (`code`, `agent`): warnings reported once per agent.
+    bool first_for_agent(WarningCode code, uint64_t agent);
+
     const AllocationInventory& inventory_;
     const ExecutableRegistry& executables_;
     EventSink& sink_;
     Synchronized<std::vector<std::pair<uint64_t, uint64_t>>> reported_variables_; ///< (agent, address)
+    Synchronized<std::vector<std::pair<uint16_t, uint64_t>>> warned_agents_;      ///< (warning, agent)
 };
 
 } // namespace rs::engine

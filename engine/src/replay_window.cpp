@@ -118,18 +118,55 @@ DispatchDecision ReplayWindow::replay() {
         return DispatchDecision::declined_drain_timeout;
     }
     // From here until release() no application packet can launch on the agent (docs/replay-window.md).
+    // The stores are the window's from its snapshot to its last restore (docs/replay-window.md,
+    // "Snapshot stores"): a device-store reclaim by an allocation wrapper waits for them, bounded.
+    std::unique_lock<std::timed_mutex> stores_lock(agent_.stores().lock());
+    const Configuration& config = engine_.config;
+    SnapshotOptions options;
+    options.host_budget = config.host_memory_budget;
+    options.store = config.snapshot_store;
+    options.device_reserve = config.device_store_reserve;
+    options.restore = config.restore;
+    options.chunk_size = config.chunk_size;
+    try {
+        uint64_t generation = 0;
+        for (const TrackedAllocation& a : engine_.watched.owned_by(agent_.agent().handle, generation))
+            options.watched_bytes += a.size;
+    } catch (const std::bad_alloc&) {
+        // Estimated without the watched bytes (only used where the runtime has no free-memory query).
+    }
     const auto t0 = Clock::now();
-    DeviceSnapshot snapshot = engine_.snapshotter.snap(agent_.agent(), w.dispatch_id,
-                                                       engine_.config.host_memory_budget, agent_.arena());
+    DeviceSnapshot snapshot =
+        engine_.snapshotter.snap(agent_.agent(), w.dispatch_id, options, agent_.stores(), agent_.hasher());
     report_inventory(snapshot);
-    engine_.sink->snapshot({w.dispatch_id, agent_.agent().handle, snapshot.generation, snapshot.bytes,
-                            elapsed_ns(t0), static_cast<uint32_t>(snapshot.regions.size()),
-                            static_cast<uint32_t>(snapshot.failures.size()),
-                            snapshot.ok && !snapshot.over_budget});
+    SnapshotEvent ev{};
+    ev.dispatch_id = w.dispatch_id;
+    ev.agent = agent_.agent().handle;
+    ev.generation = snapshot.generation;
+    ev.bytes = snapshot.bytes;
+    ev.duration_ns = elapsed_ns(t0);
+    ev.regions = static_cast<uint32_t>(snapshot.regions.size());
+    ev.failures = static_cast<uint32_t>(snapshot.failures.size());
+    ev.ok = snapshot.ok && !snapshot.over_budget;
+    ev.host_bytes = snapshot.host_bytes;
+    ev.device_bytes = snapshot.device_bytes;
+    ev.hash_ns = snapshot.hash_ns;
+    ev.total_chunks = static_cast<uint32_t>(snapshot.chunks.size());
+    ev.store = snapshot.store();
+    ev.hash_path = snapshot.hash_path;
+    ev.host_pinned = snapshot.host_pinned;
+    engine_.sink->snapshot(ev);
+    if (ev.store == SnapshotStore::mixed)
+        for (const SnapshotRegion& r : snapshot.regions)
+            engine_.sink->snapshot_placement(
+                {w.dispatch_id, r.address, r.size,
+                 r.store == StoreKind::device ? SnapshotStore::device : SnapshotStore::host});
     if (snapshot.over_budget) {
         engine_.sink->warning(WarningCode::footprint_budget, w.dispatch_id,
                               "footprint-budget: snapshot of " + std::to_string(snapshot.footprint) +
-                                  " bytes exceeds REPLAYSCOPE_HOST_MEMORY_BUDGET; the dispatch runs once");
+                                  " bytes, " + std::to_string(snapshot.host_planned) +
+                                  " of them for the host store, exceeds REPLAYSCOPE_HOST_MEMORY_BUDGET; the "
+                                  "dispatch runs once");
         return DispatchDecision::declined_footprint_budget;
     }
     if (!snapshot.ok) {
@@ -181,9 +218,8 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         RestoreResult restored;
         uint64_t restore_ns = 0;
         if (i > 0) {
-            const auto t0 = Clock::now();
-            restored = engine_.snapshotter.restore(snapshot, id, i);
-            restore_ns = elapsed_ns(t0);
+            restored = restore(snapshot, i, false);
+            restore_ns = restored_ns_;
             if (restored.failed) {
                 engine_.sink->warning(WarningCode::restore_failed, id,
                                       "restore before pass " + std::to_string(i) +
@@ -262,7 +298,7 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     }
     if (passes_run > 0) {
         // P itself runs next, on its own queue: it must see the pre-dispatch inputs.
-        const RestoreResult restored = engine_.snapshotter.restore(snapshot, id, passes_run);
+        const RestoreResult restored = restore(snapshot, passes_run, true);
         if (restored.failed) {
             engine_.sink->warning(WarningCode::restore_failed, id,
                                   "restore after the last pass failed: the dispatch runs once on the "
@@ -271,6 +307,27 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         }
     }
     return decision;
+}
+
+RestoreResult ReplayWindow::restore(const DeviceSnapshot& snapshot, uint32_t pass_index, bool final_restore) {
+    const auto t0 = Clock::now();
+    RestoreResult r = engine_.snapshotter.restore(snapshot, window_->dispatch_id, pass_index, agent_.hasher(),
+                                                  engine_.config.fidelity_check);
+    restored_ns_ = elapsed_ns(t0);
+    RestoreEvent e{};
+    e.dispatch_id = window_->dispatch_id;
+    e.restored_bytes_host = r.bytes_host;
+    e.restored_bytes_device = r.bytes_device;
+    e.hash_ns = r.hash_ns;
+    e.restore_ns = restored_ns_;
+    e.pass_index = pass_index;
+    e.regions_restored = r.regions_restored;
+    e.dirty_chunks = r.dirty_chunks;
+    e.total_chunks = r.total_chunks;
+    e.missed_chunks = r.missed_chunks;
+    e.final_restore = final_restore;
+    engine_.sink->restore(e);
+    return r;
 }
 
 void ReplayWindow::release() noexcept {

@@ -14,6 +14,7 @@ namespace rs::engine {
 struct Engine;
 class AgentContext;
 struct DeviceSnapshot;
+struct RestoreResult;
 
 /// Runs window W after its fence fired (every earlier packet of P's queue Q completed):
 ///  1. Drain: waits until every intercepted queue of the agent has completed the writing packets not
@@ -46,6 +47,9 @@ class ReplayWindow {
     /// Sends the agent's inventory when the snapshot's generation is not the one last sent for it.
     void report_inventory(const DeviceSnapshot& snapshot) noexcept;
     DispatchDecision run_passes(const DeviceSnapshot& snapshot);
+    /// One restore of `snapshot` before pass `pass_index` (or after the last pass: `final_restore`),
+    /// reported as a RestoreEvent; its wall time (hashing included) in restored_ns_.
+    RestoreResult restore(const DeviceSnapshot& snapshot, uint32_t pass_index, bool final_restore);
     /// Waits in slices until `pass_signal` reaches 0 (a pass that missed its timeout); false when the
     /// worker is stopping or `deadline` passes first.
     bool wait_out(hsa_signal_t pass_signal, Clock::time_point deadline);
@@ -56,6 +60,7 @@ class ReplayWindow {
     Engine& engine_;
     AgentContext& agent_;
     std::shared_ptr<Window> window_;
+    uint64_t restored_ns_ = 0; ///< wall time of the last restore()
 };
 
 } // namespace rs::engine

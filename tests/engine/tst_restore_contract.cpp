@@ -52,8 +52,11 @@ std::unique_ptr<RestoreRun> run(int passes, const QString& failing) {
     e.insert("REPLAYSCOPE_LOG", "1");
     auto r = std::make_unique<RestoreRun>();
     rs::test::run_and_open(*r, RS_RUNNER_PATH,
+                           // The injected failures count host-to-device copies: the snapshot is kept in
+                           // the host store so that its restores are such copies (from the device store
+                           // they would be device-to-device).
                            {"--simulate", "--no-progress", "-o", session, "--passes", QString::number(passes),
-                            "--", RS_PROGRAM_DIR "/engine_restore_regions"},
+                            "--snapshot-store", "host", "--", RS_PROGRAM_DIR "/engine_restore_regions"},
                            e, session, 120000);
     static const QRegularExpression line(R"(^region (\w+) address 0x([0-9a-f]+) executions (\w+)$)",
                                          QRegularExpression::MultilineOption);
