@@ -74,6 +74,18 @@ class VocabularyLogTest : public QObject {
         QVERIFY(devices.contains("gpu") && devices.contains("cpu"));
         for (const QString& d : devices)
             QVERIFY2(device_names.contains(d), qPrintable(d));
+        // Snapshots name their store and hash path from the lists; every restore (before pass 1 and after
+        // the last pass) has its line.
+        const QStringList stores = values(log, "snapshot", "store");
+        QVERIFY2(!stores.isEmpty(), qPrintable(log));
+        for (const QString& s : stores)
+            QVERIFY2(names<rs::ipc::SnapshotStore>().contains(s), qPrintable(s));
+        for (const QString& h : values(log, "snapshot", "hash"))
+            QVERIFY2(names<rs::ipc::ChunkHashPath>().contains(h), qPrintable(h));
+        QCOMPARE(values(log, "restore", "pass"), (QStringList{"1", "2"}));
+        QCOMPARE(values(log, "restore", "final"), (QStringList{"0", "1"}));
+        for (const QString& s : values(log, "snapshot_placement", "store"))
+            QVERIFY2(s == "host" || s == "device", qPrintable(s));
         const QSet<QString> warning_names = names<rs::ipc::WarningCode>();
         for (const QString& w : values(log, "warning", "code"))
             QVERIFY2(warning_names.contains(w) && w != "general", qPrintable(w));
@@ -118,6 +130,17 @@ class VocabularyLogTest : public QObject {
         QVERIFY(stored == expected);
         QVERIFY(stored.contains("decision|10|pass-timeout"));
         QVERIFY(stored.contains("warning|14|internal-error"));
+        QVERIFY(stored.contains("snapshot_store|2|mixed"));
+        QVERIFY(stored.contains("chunk_hash_path|1|device"));
+        // Format 4: the snapshot names its store; three passes mean restores before passes 1 and 2 and
+        // the final one after pass 2.
+        QCOMPARE(r.rows("SELECT count(*) FROM snapshots WHERE store IN ('host', 'device', 'mixed')"),
+                 QList<QStringList>{{"1"}});
+        QCOMPARE(r.rows("SELECT pass_index, final FROM restores ORDER BY pass_index"),
+                 (QList<QStringList>{{"1", "0"}, {"2", "0"}, {"3", "1"}}));
+        QVERIFY2(
+            r.stderr_text.contains(QRegularExpression("replayscope-run: restores: 3, footprint x restores ")),
+            qPrintable(r.stderr_text));
     }
 };
 
