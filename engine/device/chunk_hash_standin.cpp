@@ -1,8 +1,9 @@
 // Host stand-in of the chunk-hash kernel (chunk_hash.hip) for the simulated runtime
 // (sim/include/hsa_sim/standin.h): the simulator runs it for every dispatch of the kernel
-// "replayscope_chunk_hash" in an engine-loaded code object, in place of the GPU code. It follows the
-// kernel's structure with the same math: per work-group (chunk) the 64 lane values, then their
-// combination. Device addresses are host addresses on the simulator.
+// "replayscope_chunk_hash" in an engine-loaded code object, in place of the GPU code: one work-group
+// (chunk) at a time, with rs_chunk_hash_host, which gathers the 64 lanes in one sequential pass instead
+// of lane by lane as the kernel's work-items do (tst_device_hasher checks both give the same value).
+// Device addresses are host addresses on the simulator.
 #include "../device/chunk_hash_math.h"
 #include "hsa_sim/standin.h"
 
@@ -35,12 +36,9 @@ int chunk_hash(const hsa_sim_standin_launch_t* launch, char* error, size_t error
     const auto count = kernarg<uint32_t>(launch, 16);
     const uint32_t groups = (launch->grid_size[0] + kChunkHashLanes - 1) / kChunkHashLanes;
     for (uint32_t group = 0; group < groups && group < count; ++group) {
-        const auto* data = reinterpret_cast<const unsigned char*>(chunks[2u * group]);
-        const uint64_t bytes = chunks[2u * group + 1u];
-        uint64_t lanes[kChunkHashLanes]; // the kernel's LDS array
-        for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane)
-            lanes[lane] = rs_chunk_hash_lane(data, bytes, lane);
-        hashes[group] = rs_chunk_hash_combine(lanes, bytes);
+        // The whole work-group at once: the same lanes, gathered in one sequential pass over the chunk.
+        const auto* data = reinterpret_cast<const void*>(chunks[2u * group]);
+        hashes[group] = rs_chunk_hash_host(data, chunks[2u * group + 1u]);
     }
     return 0;
 }

@@ -196,6 +196,20 @@ class TestDeviceHasher : public QObject {
         QCOMPARE(rs_chunk_hash_host(shifted.data() + 1, data.size()), h);
     }
 
+    /// rs_chunk_hash_host (one sequential pass, used by the host path and the stand-in) equals the
+    /// kernel's formulation: lane by lane (rs_chunk_hash_lane, one per work-item), then combined.
+    void host_hash_equals_the_kernels_lanes() {
+        const auto data = pattern(70000, 3);
+        for (uint64_t bytes : {0, 1, 7, 8, 9, 511, 512, 513, 1024, 4095, 65536, 65529})
+            for (size_t offset = 0; offset < 9; ++offset) {
+                uint64_t lanes[kChunkHashLanes];
+                for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane)
+                    lanes[lane] = rs_chunk_hash_lane(data.data() + offset, bytes, lane);
+                QCOMPARE(rs_chunk_hash_host(data.data() + offset, bytes),
+                         rs_chunk_hash_combine(lanes, bytes));
+            }
+    }
+
     void available_on_the_simulated_gfx90a() {
         if (!find_chunk_hash_code_object("gfx90a"))
             QSKIP("no gfx90a code object");
