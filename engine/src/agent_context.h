@@ -95,8 +95,6 @@ class AgentContext {
     static bool submit_private(hsa_queue_t* queue, const void* packets, uint32_t count,
                                Clock::time_point deadline);
 
-    /// Host memory of this agent's snapshots (worker thread only). Being replaced by stores().
-    HostArena& arena() { return arena_; }
     /// The agent's snapshot stores and their lock (docs/replay-window.md#snapshot-stores).
     AgentStores& stores() { return stores_; }
     /// The agent's chunk-hash kernel runner (worker thread only).
@@ -123,7 +121,6 @@ class AgentContext {
     std::unique_ptr<WindowWorker> worker_;
     std::atomic<bool> worker_started_{false};
     std::map<hsa_queue_type32_t, PrivateQueue> private_queues_;
-    HostArena arena_;
     AgentStores stores_;
     std::unique_ptr<DeviceHasher> hasher_;
     uint64_t reported_generation_ = UINT64_MAX;
