@@ -298,7 +298,10 @@ class TestEngine : public QObject {
     /// snapshot-incomplete, one copy-failed row, no pass, and one execution (the workload's a[i] ==
     /// initial + 1 check passes).
     void d2hCopyFailureDeclinesAndRunsOnce() {
-        const auto r = run(workload("accumulate"), {"--passes", "3"}, {"HSA_SIM_FAIL_D2H_COPY=1"});
+        // Host store: the snapshot's copy is then the first device-to-host copy (into the device store
+        // it would be device-to-device).
+        const auto r = run(workload("accumulate"), {"--passes", "3", "--snapshot-store", "host"},
+                           {"HSA_SIM_FAIL_D2H_COPY=1"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
         QCOMPARE(r->decisions(), QStringList{"accumulate.kd:snapshot-incomplete"});
         QCOMPARE(r->rows("SELECT e.name, f.size FROM snapshot_failures f JOIN enum_names e ON e.enum = "
@@ -379,7 +382,9 @@ class TestEngine : public QObject {
 
     /// 9. A snapshot over the host-memory budget declines with footprint-budget and runs once.
     void footprintBudgetDeclines() {
-        const auto r = run(workload("accumulate"), {"--host-memory-budget", "1K"});
+        // The budget caps the bytes placed in the host store (a snapshot in the device store needs none).
+        const auto r =
+            run(workload("accumulate"), {"--host-memory-budget", "1K", "--snapshot-store", "host"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
         QCOMPARE(r->decisions(), QStringList{"accumulate.kd:footprint-budget"});
         QCOMPARE(r->rows("SELECT ok, bytes FROM snapshots").value(0), (QStringList{"0", "0"}));

@@ -100,8 +100,11 @@ class TestFailurePaths : public QObject {
     /// replays.
     void hostAllocationFailureDeclines() {
         constexpr qint64 kBuffer = 48ll << 20;
-        const auto r = run(with_alloc_failures(
-            32ll << 20, 1, {workload("snapshot_alloc_failure"), "2", QString::number(kBuffer)}));
+        // The host store: a device-store snapshot needs no host memory.
+        const auto r =
+            run(with_alloc_failures(32ll << 20, 1,
+                                    {workload("snapshot_alloc_failure"), "2", QString::number(kBuffer)}),
+                {"--snapshot-store", "host"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("first == initial + 2, last unchanged"),
                  qPrintable(r->describe()));
         QVERIFY2(r->stdout_text.contains("the shim failed 1 host allocation(s)"), qPrintable(r->describe()));

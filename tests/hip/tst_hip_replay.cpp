@@ -370,7 +370,8 @@ class TestHipReplay : public QObject {
     void restoreFailureNamesRegion() {
         QFETCH(QString, failing);
         QFETCH(int, bytes);
-        const auto r = run("hip_restore_regions", {"--passes", "3"},
+        // The host store, so that restores are the host-to-device copies the injection counts.
+        const auto r = run("hip_restore_regions", {"--passes", "3", "--snapshot-store", "host"},
                            {QStringLiteral("HSA_SIM_FAIL_H2D_COPY_BYTES=%1:3").arg(bytes)});
         QVERIFY2(r->complete(), qPrintable(r->describe()));
         QCOMPARE(r->program_decisions(), QStringList{"_Z6updatePiiS_i:restore-failed"});
