@@ -34,6 +34,18 @@ QStringList RunCommand::arguments(const Options& o) {
     if (o.fidelityCheck) {
         a << QStringLiteral("--fidelity-check");
     }
+    if (!o.snapshotStore.isEmpty() && o.snapshotStore != QLatin1String("auto")) {
+        a << QStringLiteral("--snapshot-store") << o.snapshotStore;
+    }
+    if (!o.deviceStoreReserve.trimmed().isEmpty()) {
+        a << QStringLiteral("--device-store-reserve") << o.deviceStoreReserve.trimmed();
+    }
+    if (!o.restore.isEmpty() && o.restore != QLatin1String("dirty")) {
+        a << QStringLiteral("--restore") << o.restore;
+    }
+    if (!o.restoreChunkSize.trimmed().isEmpty()) {
+        a << QStringLiteral("--restore-chunk-size") << o.restoreChunkSize.trimmed();
+    }
     if (o.simulate) {
         a << QStringLiteral("--simulate");
         QStringList libs;

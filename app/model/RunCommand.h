@@ -19,6 +19,12 @@ class RunCommand {
         QString agents;           ///< comma-separated indices or names
         QString hostMemoryBudget; ///< bytes, K/M/G/T suffix allowed; empty = none
         bool fidelityCheck = false;
+        /// --snapshot-store auto|host|device and --restore full|dirty|dirty-host: passed when they differ
+        /// from the runner's defaults ("auto", "dirty"; empty counts as the default).
+        QString snapshotStore, restore;
+        /// --device-store-reserve and --restore-chunk-size (bytes, K/M/G or KiB/MiB/GiB suffix); empty =
+        /// the runner's default (1 GiB, 64 KiB).
+        QString deviceStoreReserve, restoreChunkSize;
         bool simulate = false;
         /// Host stand-in libraries of the program's HIP kernels (made by replayscope-standins),
         /// comma-separated paths (relative ones to the working directory); used only with `simulate`.

@@ -895,8 +895,8 @@ SessionError SessionLoader::loadStoresAndRestores(SessionData& out,
     const bool v3 = version_ >= 3;
     const QString p = v3 ? QStringLiteral("process") : QStringLiteral("1");
     addDefaultNames(out.enumNames);
-    const auto& storeNames = out.enumNames[QStringLiteral("snapshot_store")];
-    const auto& pathNames = out.enumNames[QStringLiteral("chunk_hash_path")];
+    const QHash<int, QString> storeNames = out.enumNames.value(QStringLiteral("snapshot_store"));
+    const QHash<int, QString> pathNames = out.enumNames.value(QStringLiteral("chunk_hash_path"));
     // The dispatch column is `dispatch_id` as in every other table (`dispatch` accepted too).
     auto dispatchColumn = [](const QStringList& c) {
         return c.contains(QLatin1String("dispatch_id")) ? QStringLiteral("dispatch_id")

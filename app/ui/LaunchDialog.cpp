@@ -1,6 +1,7 @@
 #include "ui/LaunchDialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -17,6 +18,8 @@
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rs::app {
 
@@ -113,6 +116,21 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     budget_ = new QLineEdit(replay);
     budget_->setPlaceholderText(tr("e.g. 4G; empty: no budget"));
     fidelity_ = new QCheckBox(tr("Hash outputs after each pass (fidelity check)"), replay);
+    store_ = new QComboBox(replay);
+    store_->setObjectName(QStringLiteral("snapshotStore"));
+    store_->addItems({QStringLiteral("auto"), QStringLiteral("host"), QStringLiteral("device")});
+    store_->setToolTip(tr("Where snapshots are kept: auto (device store while it fits, else the page-locked "
+                          "host store), host, or device"));
+    reserve_ = new QLineEdit(replay);
+    reserve_->setPlaceholderText(tr("device memory left to the application, e.g. 2G; empty: 1 GiB"));
+    restore_ = new QComboBox(replay);
+    restore_->setObjectName(QStringLiteral("restoreMode"));
+    restore_->addItems({QStringLiteral("dirty"), QStringLiteral("full"), QStringLiteral("dirty-host")});
+    restore_->setToolTip(
+        tr("dirty: copy back only the chunks whose hash changed (hashed on the device); "
+           "full: every region; dirty-host: hash on the host after reading the device back"));
+    chunk_ = new QLineEdit(replay);
+    chunk_->setPlaceholderText(tr("power of two, 4K to 1G; empty: 64K"));
     simulate_ = new QCheckBox(tr("Run on the simulated HSA runtime"), replay);
     simulate_->setObjectName(QStringLiteral("simulate"));
     standins_ = new QLineEdit(replay);
@@ -129,6 +147,10 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     rf->addRow(tr("Agents:"), agents_);
     rf->addRow(tr("Host-memory budget:"), budget_);
     rf->addRow(QString(), fidelity_);
+    rf->addRow(tr("Snapshot store:"), store_);
+    rf->addRow(tr("Device-store reserve:"), reserve_);
+    rf->addRow(tr("Restore:"), restore_);
+    rf->addRow(tr("Restore chunk size:"), chunk_);
     rf->addRow(QString(), simulate_);
     rf->addRow(tr("Stand-ins:"), standinsRow_);
     standinsRow_->setEnabled(false);
@@ -201,6 +223,10 @@ RunCommand::Options LaunchDialog::options() const {
     o.agents = agents_->text();
     o.hostMemoryBudget = budget_->text();
     o.fidelityCheck = fidelity_->isChecked();
+    o.snapshotStore = store_->currentText();
+    o.deviceStoreReserve = reserve_->text();
+    o.restore = restore_->currentText();
+    o.restoreChunkSize = chunk_->text();
     o.simulate = simulate_->isChecked();
     o.standins = standins_->text().trimmed();
     o.output = output_->text().trimmed();
@@ -223,6 +249,10 @@ void LaunchDialog::setOptions(const RunCommand::Options& o) {
     agents_->setText(o.agents);
     budget_->setText(o.hostMemoryBudget);
     fidelity_->setChecked(o.fidelityCheck);
+    store_->setCurrentIndex(std::max(0, store_->findText(o.snapshotStore)));
+    reserve_->setText(o.deviceStoreReserve);
+    restore_->setCurrentIndex(std::max(0, restore_->findText(o.restore)));
+    chunk_->setText(o.restoreChunkSize);
     simulate_->setChecked(o.simulate);
     if (!o.output.isEmpty()) {
         output_->setText(o.output);

@@ -10,6 +10,8 @@
 #include <QDialog>
 #include <QProcess>
 
+class QComboBox;
+
 class QCheckBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -62,6 +64,10 @@ class LaunchDialog : public QDialog {
     QLineEdit* agents_;
     QLineEdit* budget_;
     QCheckBox* fidelity_;
+    QComboBox* store_;
+    QLineEdit* reserve_;
+    QComboBox* restore_;
+    QLineEdit* chunk_;
     QCheckBox* simulate_;
     QLineEdit* standins_;
     QWidget* standinsRow_;

@@ -145,7 +145,8 @@ class AppModelsTest : public QObject {
         QCOMPARE(regions.index(4, 5).data().toString(), QStringLiteral("d_cutoffs"));
         QCOMPARE(regions.index(0, 3).data().toString(), QStringLiteral("allocation"));
         QCOMPARE(regions.index(0, 7).data().toString(), QStringLiteral("hsa_amd_memory_pool_allocate"));
-        QCOMPARE(passes.rowCount(), 3);
+        QCOMPARE(passes.rowCount(), 4); // 3 passes and the restore after the last one
+        QCOMPARE(passes.index(3, 0).data().toString(), QStringLiteral("final"));
         QCOMPARE(passes.index(0, 2).data().toString(), QStringLiteral("-"));
         QCOMPARE(passes.index(1, 4).data(SortRole).toLongLong(), d.snapshotBytes);
         QCOMPARE(skips.rowCount(), d.skips);
@@ -312,6 +313,24 @@ class AppModelsTest : public QObject {
                          "2G", "--fidelity-check", "--simulate", "--", "/bin/app", "-n", "3"}));
     }
 
+    void runCommandStores() {
+        RunCommand::Options o;
+        o.program = QStringLiteral("/bin/app");
+        o.output = QStringLiteral("/tmp/x.rsdb");
+        o.snapshotStore = QStringLiteral("auto"); // the runner's defaults are left out
+        o.restore = QStringLiteral("dirty");
+        QCOMPARE(RunCommand::arguments(o), QStringList({"--force", "--no-progress", "-o", "/tmp/x.rsdb",
+                                                        "--passes", "2", "--", "/bin/app"}));
+        o.snapshotStore = QStringLiteral("host");
+        o.deviceStoreReserve = QStringLiteral(" 2G ");
+        o.restore = QStringLiteral("full");
+        o.restoreChunkSize = QStringLiteral("1M");
+        QCOMPARE(RunCommand::arguments(o),
+                 QStringList({"--force", "--no-progress", "-o", "/tmp/x.rsdb", "--passes", "2",
+                              "--snapshot-store", "host", "--device-store-reserve", "2G", "--restore", "full",
+                              "--restore-chunk-size", "1M", "--", "/bin/app"}));
+    }
+
     void runCommandStandins() {
         RunCommand::Options o;
         o.program = QStringLiteral("/w/demo");
@@ -367,7 +386,8 @@ class AppModelsTest : public QObject {
         QAbstractItemModelTester t2(&skips, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t3(&copies, QAbstractItemModelTester::FailureReportingMode::QtTest);
         passes.setDispatch(s_, row);
-        QCOMPARE(passes.rowCount(), 3);
+        QCOMPARE(passes.rowCount(), 4); // and the final restore, which has no fidelity
+        QCOMPARE(passes.index(3, 6).data().toString(), QString());
         QCOMPARE(passes.headerData(6, Qt::Horizontal).toString(), QStringLiteral("Fidelity"));
         QCOMPARE(passes.index(0, 6).data().toString(), QStringLiteral("not checked"));
         QCOMPARE(passes.index(1, 6).data().toString(), QStringLiteral("differed"));

@@ -138,7 +138,7 @@ class AppReaderTest : public QObject {
         execSql(newer, {QStringLiteral("PRAGMA user_version = 7")});
         QTest::newRow("newer format")
             << newer << int(SessionError::Kind::newerSchema)
-            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (3)");
+            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (4)");
         const QString truncated = test::synthetic(d, QStringLiteral("truncated.rsdb"), o);
         QFile t(truncated);
         QVERIFY(t.size() > 8192);

@@ -1,6 +1,8 @@
 // The inspector's audit view of a failed restore (docs/replay-failures.md#failed-restore), on a real
 // session: the accumulate workload under replayscope-run --simulate with 3 passes and the restore before
-// pass 1 failing three times (host-to-device copies 2-4; copy 1 is the program's upload). The region is
+// pass 1 failing three times (host-to-device copies 2-4; copy 1 is the program's upload): a full restore
+// from the host store, so that the restore is those host-to-device copies (from the device store it would
+// copy device-to-device). The region is
 // given up, holds pass 0's output, and the application's own dispatch then adds its execution: the
 // program sees two and says so. The session's restore_failures row appears in the dispatch's region
 // list and in the decline/skip reasons chart.
@@ -23,11 +25,12 @@ class AppRestoreFailuresTest : public QObject {
   private slots:
     void failedRegionListedWithItsState() {
         const QString path = dir_.filePath(QStringLiteral("restore.rsdb"));
-        const test::RunResult run =
-            test::runPipeline({QStringLiteral("--simulate"), QStringLiteral("--no-progress"),
-                               QStringLiteral("--passes"), QStringLiteral("3"), QStringLiteral("-o"), path,
-                               QStringLiteral("--"), QStringLiteral(RS_WORKLOAD_DIR "/accumulate")},
-                              {QStringLiteral("HSA_SIM_FAIL_H2D_COPY=2-4")});
+        const test::RunResult run = test::runPipeline(
+            {QStringLiteral("--simulate"), QStringLiteral("--no-progress"), QStringLiteral("--passes"),
+             QStringLiteral("3"), QStringLiteral("--snapshot-store"), QStringLiteral("host"),
+             QStringLiteral("--restore"), QStringLiteral("full"), QStringLiteral("-o"), path,
+             QStringLiteral("--"), QStringLiteral(RS_WORKLOAD_DIR "/accumulate")},
+            {QStringLiteral("HSA_SIM_FAIL_H2D_COPY=2-4")});
         // The region the restore could not write kept pass 0's update; the program's dispatch added one.
         QVERIFY2(run.exitCode == 1 && run.output.contains(QStringLiteral("more than once")),
                  qPrintable(run.output));
