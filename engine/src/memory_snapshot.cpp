@@ -245,9 +245,14 @@ void MemorySnapshotter::hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint
         if (r.store != StoreKind::device || r.chunks == 0)
             continue;
         copies.clear();
-        for (uint32_t k = 0; k < r.chunks; ++k) {
-            const ChunkSpan& c = s.chunks[r.first_chunk + k];
-            copies.push_back({reinterpret_cast<uint64_t>(r.copy) + (c.address - r.address), c.bytes});
+        try {
+            for (uint32_t k = 0; k < r.chunks; ++k) {
+                const ChunkSpan& c = s.chunks[r.first_chunk + k];
+                copies.push_back({reinterpret_cast<uint64_t>(r.copy) + (c.address - r.address), c.bytes});
+            }
+        } catch (const std::bad_alloc&) {
+            full("");
+            return;
         }
         uint64_t ns = 0;
         if (!hash_chunks_on_host(copies.data(), copies.size(), s.hashes.data() + r.first_chunk, ns)) {
