@@ -31,6 +31,9 @@ QString us(qint64 ns) {
 
 QString percent(double value) {
     const double a = value < 0 ? -value : value;
+    if (a > 0 && a < 0.001) {
+        return QStringLiteral("< 0.001 %"); // not zero: a few bytes of a large footprint
+    }
     const int decimals = a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
     return QStringLiteral("%1 %").arg(value, 0, 'f', decimals);
 }

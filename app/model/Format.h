@@ -16,7 +16,9 @@ QString ms(qint64 ns);
 QString us(qint64 ns);
 /// Address in hex ("0x7f3a40000000").
 QString address(qint64 value);
-/// A percentage with a precision that keeps small shares visible ("100 %", "12.5 %", "0.98 %", "0.012 %").
+/// A percentage with a precision that keeps small shares visible ("100 %", "12.5 %", "1.50 %", "0.980 %",
+/// "0.012 %";
+/// "< 0.001 %" for a share above 0 that would round to zero).
 QString percent(double value);
 /// Thousands-grouped integer ("100,000").
 QString count(qint64 value);

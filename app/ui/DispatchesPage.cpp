@@ -54,7 +54,7 @@ void DispatchesPage::setSnapshot(const SessionSnapshot& snapshot) {
               [](const auto& a, const auto& b) { return a.second < b.second; });
     panel_->setCodes(codes);
     if (first) {
-        panel_->setColumnWidths({7, 34, 12, 19, 7, 11, 12, 13, 9, 14, 8, 8, 12, 11, 13, 13, 13, 10});
+        panel_->setColumnWidths({7, 34, 12, 19, 7, 11, 12, 13, 11, 14, 8, 8, 12, 11, 13, 13, 13, 10});
     }
     showCurrent();
 }

@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTableView>
 
+#include <algorithm>
 #include <optional>
 
 namespace rs::app {
@@ -111,15 +112,27 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     view->pages()->setCurrentWidget(view->summaryPage());
     grab(QStringLiteral("summary.png"));
     view->pages()->setCurrentWidget(view->dispatchesPage());
-    // A replayed dispatch with skips shows the most detail.
-    int row = 0;
+    // A replayed dispatch with skips shows the most detail; else one whose dirty restores moved part of
+    // its footprint; else the first replayed one.
+    int row = -1;
     const SessionSnapshot s = view->snapshot();
-    for (int i = 0; i < int(s->dispatches.size()); ++i) {
+    for (int i = 0; i < int(s->dispatches.size()) && row < 0; ++i) {
         if (s->dispatches[i].decision == 0 && s->dispatches[i].skips > 0) {
             row = i;
-            break;
         }
     }
+    for (int i = 0; i < int(s->dispatches.size()) && row < 0; ++i) {
+        const DispatchRow& d = s->dispatches[std::size_t(i)];
+        if (d.restores > 0 && d.movedBytes() > 0 && d.movedBytes() < d.fullRestoreBytes()) {
+            row = i;
+        }
+    }
+    for (int i = 0; i < int(s->dispatches.size()) && row < 0; ++i) {
+        if (s->dispatches[i].decision == 0) {
+            row = i;
+        }
+    }
+    row = std::max(row, 0);
     view->dispatchesPage()->selectRow(row);
     view->dispatchesPage()->panel()->view()->scrollTo(
         view->dispatchesPage()->panel()->proxy()->index(row, 0));

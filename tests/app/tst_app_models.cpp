@@ -373,6 +373,12 @@ class AppModelsTest : public QObject {
         QCOMPARE(format::bytes(200ll << 20), QStringLiteral("200 MiB"));
         QCOMPARE(format::ms(21000), QStringLiteral("0.021"));
         QCOMPARE(format::count(100000), QStringLiteral("100,000"));
+        QCOMPARE(format::percent(100.0), QStringLiteral("100 %"));
+        QCOMPARE(format::percent(11.1111), QStringLiteral("11.1 %"));
+        QCOMPARE(format::percent(0.98), QStringLiteral("0.980 %"));
+        QCOMPARE(format::percent(0.0123), QStringLiteral("0.012 %"));
+        QCOMPARE(format::percent(0.00034), QStringLiteral("< 0.001 %"));
+        QCOMPARE(format::percent(0.0), QStringLiteral("0 %"));
     }
 
     /// Format 2: pass fidelity, fidelity mismatches in the dispatch detail, async copies, vmem mappings.
