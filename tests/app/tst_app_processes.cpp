@@ -534,13 +534,14 @@ class AppProcessesTest : public QObject {
     /// file the inspector opens, with exactly the rows the runner's summary counted.
     void realFullDiskRunOpens() {
         const QString session = dir_.filePath(QStringLiteral("enospc.rsdb"));
-        // 1 MiB: since format 4 a replayed dispatch also writes its snapshot store and three restore rows,
-        // and 400 KiB no longer holds the first commit (the session would have no dispatch at all).
+        // Since format 4 a replayed dispatch also writes its snapshot store and restore rows: 400 KiB no
+        // longer holds the first commit (10,000 rows), and 3,000 dispatches (750 KB) may fit in 1 MiB
+        // whole. 1 MiB with 20,000 dispatches (about 5 MB) fills up after the first commits.
         const auto run = rs::test::recordFullDiskSession(
             QStringLiteral(RS_REPLAYSCOPE_RUN), QStringLiteral(RS_ENOSPC_SHIM), session, 1024 * 1024,
-            {QStringLiteral(RS_WORKLOAD_DIR "/accumulate_n"), QStringLiteral("3000")});
+            {QStringLiteral(RS_WORKLOAD_DIR "/accumulate_n"), QStringLiteral("20000")});
         QVERIFY2(run.shim_injected, qPrintable(run.output));
-        QVERIFY2(run.summary_dispatches > 0 && run.summary_dispatches < 3000, qPrintable(run.output));
+        QVERIFY2(run.summary_dispatches > 0 && run.summary_dispatches < 20000, qPrintable(run.output));
         SessionError e;
         const SessionSnapshot s = SessionLoader::loadAll(session, e);
         QVERIFY2(!e.isError(), qPrintable(e.title() + QStringLiteral(": ") + e.message));
