@@ -4,7 +4,7 @@
 // QAbstractItemModelTester; expected values are read from the file itself with SQL (the `restores`,
 // `restore_misses` tables and the `snapshots` / `process_totals` views written by the collector's
 // SessionStore), so the loader is checked against the schema, not against itself. Older files
-// (tests/app/data/format2.rsdb) show "—" instead of 0.
+// (tests/app/data/format2.rsdb, tests/sessions/data/format3.rsdb) show "—" instead of 0.
 #include "app_test_support.hpp"
 
 #include "model/AgentSummaryModel.h"
