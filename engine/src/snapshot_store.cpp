@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <new>
+#include <thread>
 
 namespace rs::engine {
 
@@ -239,12 +240,15 @@ void DeviceStore::release() noexcept {
 bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
     if (device_.capacity() == 0)
         return false;
+    // Polls try_lock() in 1 ms slices rather than try_lock_for(): libstdc++ implements the latter with
+    // pthread_mutex_clocklock, which ThreadSanitizer (GCC 12) does not intercept, so it would see the
+    // unlock of a mutex it never saw locked. This path runs only after an allocation was refused.
     std::unique_lock lock(lock_, std::defer_lock);
-    try {
-        if (!lock.try_lock_for(wait))
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    while (!lock.try_lock()) {
+        if (std::chrono::steady_clock::now() >= deadline)
             return false;
-    } catch (...) {
-        return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     // Under the lock the store is settled (no reserve() in progress): capacity() is the block's size.
     const uint64_t held = device_.capacity();
