@@ -199,6 +199,13 @@ int main(int argc, char** argv) {
         const uint64_t second = parse_u64(args[3], "second size");
         Buffers buffers(session, args[2]);
         chunk_starts(session, parse_u64(args[1], "stride"), buffers);
+        // HSA_AMD_AGENT_INFO_MEMORY_AVAIL (ROCr 6.x; refused by 5.2.3): the free device memory the
+        // allocation meets, which the engine's device store reduces while it holds its snapshot copy.
+        uint64_t free_bytes = 0;
+        if (hsa_agent_get_info(session.gpu(), static_cast<hsa_agent_info_t>(0xA015), &free_bytes) ==
+            HSA_STATUS_SUCCESS)
+            std::printf("device memory free before the second allocation: %llu\n",
+                        static_cast<unsigned long long>(free_bytes));
         void* extra = nullptr;
         const hsa_status_t status =
             hsa_amd_memory_pool_allocate(session.gpu_pools().coarse, second, 0, &extra);

@@ -378,8 +378,15 @@ class TestDirtyRestore : public QObject {
         const QStringList snapshot = r->snapshot();
         QCOMPARE(snapshot.value(0), QStringLiteral("device"));
         QCOMPARE(snapshot.value(2), QStringLiteral("3145728"));
-        // Without the reclaim the allocation could not have succeeded: 8 MiB - 3 (program) - 3 (store) < 4.
-        QVERIFY(8 - 3 - 3 < 4);
+        // Where the runtime answers the free-memory query (ROCr 6.x headers), the program saw the store's
+        // memory taken when it asked: 8 MiB less its 3 MiB buffer less the store's at least 3 MiB, so less
+        // than the 4 MiB it then got.
+        const QString free_before =
+            QRegularExpression(R"(device memory free before the second allocation: (\d+))")
+                .match(r->stdout_text)
+                .captured(1);
+        if (!free_before.isEmpty())
+            QVERIFY2(free_before.toULongLong() <= 2 * 1048576, qPrintable(r->stdout_text));
         QCOMPARE(r->decisions(), QStringList{"bump_chunk_starts.kd:replayed"});
     }
 
