@@ -297,7 +297,11 @@ std::optional<std::string> standinsVariable(const std::string& list, std::string
                 std::string("--standins: path contains ':' (the HSA_SIM_STANDINS separator): ") + resolved;
             return std::nullopt;
         }
-        joined += (joined.empty() ? "" : ":") + std::string(resolved);
+        // Appended piece by piece (a `"" + std::string` temporary makes GCC 12 -O3 report a false
+        // -Wrestrict inside std::string).
+        if (!joined.empty())
+            joined += ':';
+        joined += resolved;
     }
     return joined;
 }
