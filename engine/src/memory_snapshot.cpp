@@ -69,19 +69,6 @@ hsa_status_t collect_variable(hsa_executable_t exe, hsa_agent_t, hsa_executable_
 
 } // namespace
 
-std::byte* HostArena::reserve(uint64_t bytes) noexcept {
-    if (bytes > capacity_ || (capacity_ > (64ull << 20) && bytes < capacity_ / 4)) {
-        block_.reset();
-        capacity_ = 0;
-        // Default-initialised: no zero fill (every byte is overwritten by the device-to-host copy).
-        block_.reset(new (std::nothrow) std::byte[bytes == 0 ? 1 : bytes]);
-        if (!block_)
-            return nullptr;
-        capacity_ = bytes;
-    }
-    return block_.get();
-}
-
 namespace {
 
 /// Offsets of region copies inside a store are multiples of this (bytes).
@@ -173,7 +160,14 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
                 {dispatch_id, r.address, r.size, r.allocation_id, SnapshotFailureReason::host_allocation});
             continue;
         }
-        r.copy = block + offsets[i];
+        // The host store's copy is addressed through the block's agent address (the locked fallback's may
+        // differ from the CPU's pointer); the CPU reads it through host_view.
+        if (r.store == StoreKind::device) {
+            r.copy = block + offsets[i];
+        } else {
+            r.copy = stores.host().agent_block() + offsets[i];
+            r.host_view = block + offsets[i];
+        }
         const void* src = reinterpret_cast<const void*>(r.address);
         if (hsa().core.hsa_memory_copy_fn(r.copy, src, r.size) != HSA_STATUS_SUCCESS) {
             s.ok = false;
@@ -238,9 +232,8 @@ void MemorySnapshotter::hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint
     for (const SnapshotRegion& r : s.regions) {
         for (uint32_t k = 0; k < r.chunks; ++k) {
             const ChunkSpan& c = s.chunks[r.first_chunk + k];
-            std::byte* at = r.copy + (c.address - r.address);
             if (r.store == StoreKind::host)
-                s.hashes[r.first_chunk + k] = hash_host_chunk(at, c.bytes);
+                s.hashes[r.first_chunk + k] = hash_host_chunk(r.host_view + (c.address - r.address), c.bytes);
         }
         if (r.store != StoreKind::device || r.chunks == 0)
             continue;
@@ -390,7 +383,7 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         if (hsa().core.hsa_memory_copy_fn(live.data(), reinterpret_cast<const void*>(r.address), r.size) !=
             HSA_STATUS_SUCCESS)
             return;
-        const std::byte* reference = r.copy;
+        const std::byte* reference = r.host_view;
         if (r.store == StoreKind::device) {
             if (hsa().core.hsa_memory_copy_fn(copy.data(), r.copy, r.size) != HSA_STATUS_SUCCESS)
                 return;

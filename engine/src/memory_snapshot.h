@@ -31,29 +31,17 @@ struct SnapshotRegion {
     uint64_t executable = 0;    ///< owning executable of a module variable
     std::string name;           ///< symbol name of a module variable
     StoreKind store = StoreKind::host;
-    /// The copy: a host pointer into the agent's HostStore, or a device address in its DeviceStore.
+    /// The copy as hsa_memory_copy is given it: a device address in the agent's DeviceStore, or the
+    /// agent's address of the HostStore block (HostStore::agent_block() + offset, which is what lets the
+    /// runtime find the locked range).
     std::byte* copy = nullptr;
+    /// The CPU's pointer to a HostStore copy (HostStore::reserve()'s block + offset), which the CPU reads
+    /// to hash or compare; nullptr for a DeviceStore copy.
+    std::byte* host_view = nullptr;
     /// The region's chunks: DeviceSnapshot::chunks[first_chunk, first_chunk + chunks) (0 chunks when the
     /// snapshot is not hashed: its restores are full).
     uint32_t first_chunk = 0;
     uint32_t chunks = 0;
-};
-
-/// The host memory one agent's snapshots are copied into: one block, kept from one window to the next
-/// so that a steady replay does no per-region heap allocation and touches no fresh pages (the
-/// original design's host buffer per region, laid out contiguously; docs/mechanism.md#snapshot-model). Used
-/// under the agent's replay lock only.
-class HostArena {
-  public:
-    /// A block of at least `bytes` (contents undefined), or nullptr when the host allocation fails.
-    /// Reallocates when too small, or when more than four times too large (returns memory after a
-    /// large snapshot). Invalidates earlier blocks.
-    std::byte* reserve(uint64_t bytes) noexcept;
-    uint64_t capacity() const { return capacity_; }
-
-  private:
-    std::unique_ptr<std::byte[]> block_;
-    uint64_t capacity_ = 0;
 };
 
 /// What snap() is asked to do (from the Configuration, plus what the caller knows of the agent).
