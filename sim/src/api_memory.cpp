@@ -162,6 +162,8 @@ hsa_status_t hsa_memory_copy(void* dst, const void* src, size_t size) {
         return HSA_STATUS_ERROR;
     if (!src_dev && dst_dev && cfg.next_h2d_copy_fails(size))
         return HSA_STATUS_ERROR;
+    if (src_dev && dst_dev && cfg.next_d2d_copy_fails())
+        return HSA_STATUS_ERROR;
     std::memmove(dst, src, size);
     return HSA_STATUS_SUCCESS;
 }

@@ -116,11 +116,13 @@ void SimConfig::load_from_environment() {
     refuse_symbol_iteration = refuse ? refuse : "";
     fail_d2h_ = parse_list("HSA_SIM_FAIL_D2H_COPY");
     fail_h2d_ = parse_list("HSA_SIM_FAIL_H2D_COPY");
+    fail_d2d_ = parse_list("HSA_SIM_FAIL_D2D_COPY");
     fail_alloc_ = parse_list("HSA_SIM_FAIL_ALLOC");
     fail_queue_create_ = parse_list("HSA_SIM_FAIL_QUEUE_CREATE");
     fail_signal_create_ = parse_list("HSA_SIM_FAIL_SIGNAL_CREATE");
     d2h_count_ = 0;
     h2d_count_ = 0;
+    d2d_count_ = 0;
     alloc_count_ = 0;
     queue_create_count_ = 0;
     signal_create_count_ = 0;
@@ -172,6 +174,9 @@ bool SimConfig::next_h2d_copy_fails(uint64_t bytes) {
         return by_count;
     const uint64_t n = h2d_bytes_count_.fetch_add(1, std::memory_order_relaxed) + 1;
     return by_count || fail_h2d_bytes_limit_ == 0 || n <= fail_h2d_bytes_limit_;
+}
+bool SimConfig::next_d2d_copy_fails() {
+    return hits(fail_d2d_, d2d_count_);
 }
 bool SimConfig::next_allocation_fails() {
     return hits(fail_alloc_, alloc_count_);

@@ -19,13 +19,15 @@ namespace sim {
 /// hsa_memory_copy fails (1-based) | | HSA_SIM_FAIL_H2D_COPY=k[,k...] | the k-th host-to-device
 /// hsa_memory_copy fails | | HSA_SIM_FAIL_H2D_COPY_BYTES=B[:N] | host-to-device hsa_memory_copy calls of
 /// exactly B bytes fail: the first N of them (default: every one); counted apart from HSA_SIM_FAIL_H2D_COPY
-/// (either makes a copy fail) | | HSA_SIM_FAIL_ALLOC=k[,k...] | the k-th pool/region allocation fails with
-/// OUT_OF_RESOURCES | | HSA_SIM_FAIL_QUEUE_CREATE=k[,k...] | the k-th queue creation fails with
-/// OUT_OF_RESOURCES; counted: every hsa_queue_create and every hsa_amd_queue_intercept_create (once, for its
-/// lower queue) whose arguments are valid, whoever calls it (application, HIP, a tool's private queue) | |
-/// HSA_SIM_FAIL_SIGNAL_CREATE=k[,k...] | the k-th hsa_signal_create / hsa_amd_signal_create (counted
-/// together, whoever calls) fails with OUT_OF_RESOURCES | | HSA_SIM_DISPATCH_LOG=FILE | appends one line per
-/// completed kernel dispatch packet to FILE (format: dispatch_log.h) |
+/// (either makes a copy fail) | | HSA_SIM_FAIL_D2D_COPY=k[,k...] | the k-th device-to-device
+/// hsa_memory_copy (source and destination both device memory) fails | | HSA_SIM_FAIL_ALLOC=k[,k...] | the
+/// k-th pool/region allocation fails with OUT_OF_RESOURCES | | HSA_SIM_FAIL_QUEUE_CREATE=k[,k...] | the k-th
+/// queue creation fails with OUT_OF_RESOURCES; counted: every hsa_queue_create and every
+/// hsa_amd_queue_intercept_create (once, for its lower queue) whose arguments are valid, whoever calls it
+/// (application, HIP, a tool's private queue) | | HSA_SIM_FAIL_SIGNAL_CREATE=k[,k...] | the k-th
+/// hsa_signal_create / hsa_amd_signal_create (counted together, whoever calls) fails with OUT_OF_RESOURCES |
+/// | HSA_SIM_DISPATCH_LOG=FILE | appends one line per completed kernel dispatch packet to FILE (format:
+/// dispatch_log.h) |
 ///
 /// Every k list also takes ranges: `3-5` is `3,4,5`.
 /// | HSA_SIM_DEVICE_MEMORY=BYTES | device memory of each GPU agent (K/M/G or KiB/MiB/GiB suffix, powers of
@@ -50,6 +52,8 @@ class SimConfig {
     bool next_d2h_copy_fails();
     /// True when this host-to-device copy of `bytes` bytes (counted from 1) is to fail.
     bool next_h2d_copy_fails(uint64_t bytes);
+    /// True when this device-to-device copy (counted from 1) is to fail.
+    bool next_d2d_copy_fails();
     /// True when this allocation (counted from 1) is to fail.
     bool next_allocation_fails();
     /// True when this queue creation (counted from 1, see HSA_SIM_FAIL_QUEUE_CREATE) is to fail.
@@ -65,9 +69,10 @@ class SimConfig {
 
   private:
     static bool hits(const std::vector<uint64_t>& list, std::atomic<uint64_t>& counter);
-    std::vector<uint64_t> fail_d2h_, fail_h2d_, fail_alloc_, fail_queue_create_, fail_signal_create_;
-    std::atomic<uint64_t> d2h_count_{0}, h2d_count_{0}, alloc_count_{0}, queue_create_count_{0},
-        signal_create_count_{0};
+    std::vector<uint64_t> fail_d2h_, fail_h2d_, fail_d2d_, fail_alloc_, fail_queue_create_,
+        fail_signal_create_;
+    std::atomic<uint64_t> d2h_count_{0}, h2d_count_{0}, d2d_count_{0}, alloc_count_{0},
+        queue_create_count_{0}, signal_create_count_{0};
     std::vector<std::pair<std::string, uint64_t>> kernel_times_;
     uint64_t fail_h2d_bytes_ = 0, fail_h2d_bytes_limit_ = 0; ///< 0 bytes: unset; 0 limit: every copy
     std::atomic<uint64_t> h2d_bytes_count_{0};

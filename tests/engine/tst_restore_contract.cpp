@@ -4,6 +4,8 @@
 // each region shows; HSA_SIM_FAIL_H2D_COPY makes chosen host-to-device copies of the engine's restores
 // fail. The program's own three uploads are host-to-device copies 1-3, so the restore after pass k - 1
 // (k = 1, 2, ...) makes copies 4 + 4(k-1) onwards, one per region in snapshot order, plus one per retry.
+// The same cases run with the snapshot in the device store, where HSA_SIM_FAIL_D2D_COPY picks the
+// device-to-device copies of its restores (the snapshot's own four copies come first).
 // Each test asserts the program's per-region report, the session's rows, and the engine log line.
 // HSA headers first: they name parameters `signals`, which Qt defines as a keyword macro.
 #include <hsa.h>
@@ -41,22 +43,34 @@ class RestoreRun : public rs::test::SessionRun {
     }
 };
 
-/// Runs engine_restore_regions under replayscope-run --simulate with `passes` passes, the host-to-device
-/// copies `failing` failing, and the engine's event log on stderr (REPLAYSCOPE_LOG is passed through).
-std::unique_ptr<RestoreRun> run(int passes, const QString& failing) {
+/// Where the run keeps its snapshot, and so which copies of the engine's restores the failures count.
+enum class Store {
+    /// --snapshot-store host: restores are host-to-device copies (HSA_SIM_FAIL_H2D_COPY); the program's
+    /// three uploads are copies 1-3, the restore after pass k - 1 starts at copy 4 + 4(k-1).
+    host,
+    /// --snapshot-store device: snapshot and restores are device-to-device copies
+    /// (HSA_SIM_FAIL_D2D_COPY); the program makes none, the snapshot's four region copies are 1-4, the
+    /// restore after pass k - 1 starts at copy 5 + 4(k-1).
+    device,
+};
+
+/// Runs engine_restore_regions under replayscope-run --simulate with `passes` passes, the restore copies
+/// `failing` failing (counted as `store` says), and the engine's event log on stderr (REPLAYSCOPE_LOG is
+/// passed through). `extra`: more replayscope-run options.
+std::unique_ptr<RestoreRun> run(int passes, const QString& failing, Store store = Store::host,
+                                const QStringList& extra = {}) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("restore%1.rsdb").arg(++counter));
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    e.insert("HSA_SIM_FAIL_H2D_COPY", failing);
+    e.insert(store == Store::host ? "HSA_SIM_FAIL_H2D_COPY" : "HSA_SIM_FAIL_D2D_COPY", failing);
     e.insert("REPLAYSCOPE_LOG", "1");
     auto r = std::make_unique<RestoreRun>();
     rs::test::run_and_open(*r, RS_RUNNER_PATH,
-                           // The injected failures count host-to-device copies: the snapshot is kept in
-                           // the host store so that its restores are such copies (from the device store
-                           // they would be device-to-device).
-                           {"--simulate", "--no-progress", "-o", session, "--passes", QString::number(passes),
-                            "--snapshot-store", "host", "--", RS_PROGRAM_DIR "/engine_restore_regions"},
+                           QStringList{"--simulate", "--no-progress", "-o", session, "--passes",
+                                       QString::number(passes), "--snapshot-store",
+                                       store == Store::host ? "host" : "device"} +
+                               extra + QStringList{"--", RS_PROGRAM_DIR "/engine_restore_regions"},
                            e, session, 120000);
     static const QRegularExpression line(R"(^region (\w+) address 0x([0-9a-f]+) executions (\w+)$)",
                                          QRegularExpression::MultilineOption);
@@ -77,6 +91,8 @@ Executions once_each() {
 
 } // namespace
 
+Q_DECLARE_METATYPE(Store)
+
 class TestRestoreContract : public QObject {
     Q_OBJECT
   private slots:
@@ -84,17 +100,26 @@ class TestRestoreContract : public QObject {
     /// application's dispatch sees the pre-dispatch inputs (one execution in every region), and the
     /// session records no failure. Before the retry existed, one failed copy ended the replay
     /// (restore-failed, one pass).
+    /// The same from the device store, whose restores (dirty runs with --restore dirty, whole regions
+    /// with --restore full: here every chunk is dirty, so one run per region) are device-to-device copies.
     void regionFailingOnceIsRetried_data() {
         QTest::addColumn<int>("passes");
         QTest::addColumn<QString>("failing");
-        QTest::newRow("before pass 1, first region") << 2 << "4";
-        QTest::newRow("before pass 2, last region") << 3 << "11";
-        QTest::newRow("after the last pass, second region") << 2 << "9";
+        QTest::addColumn<Store>("store");
+        QTest::newRow("before pass 1, first region") << 2 << "4" << Store::host;
+        QTest::newRow("before pass 2, last region") << 3 << "11" << Store::host;
+        QTest::newRow("after the last pass, second region") << 2 << "9" << Store::host;
+        QTest::newRow("device store, before pass 1, first region") << 2 << "5" << Store::device;
+        QTest::newRow("device store, before pass 2, last region") << 3 << "12" << Store::device;
+        QTest::newRow("device store, after the last pass, second region") << 2 << "10" << Store::device;
     }
     void regionFailingOnceIsRetried() {
         QFETCH(int, passes);
         QFETCH(QString, failing);
-        const auto r = run(passes, failing);
+        QFETCH(Store, store);
+        const auto r = run(passes, failing, store);
+        QCOMPARE(r->rows("SELECT store FROM snapshots"),
+                 QList<QStringList>{{store == Store::host ? "host" : "device"}});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
         QCOMPARE(r->executions, once_each());
         QCOMPARE(r->decisions(), QStringList{"bump_regions.kd:replayed"});
@@ -117,16 +142,27 @@ class TestRestoreContract : public QObject {
         QTest::addColumn<int>("passes_run");
         QTest::addColumn<QStringList>("failure");
         QTest::addColumn<Executions>("executions");
+        QTest::addColumn<Store>("store");
         // Snapshot order: the buffers by address (allocated a, b, c), then the variable.
         QTest::newRow("before pass 1, first region")
             << 3 << "4,5,6" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "3"}
-            << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}};
+            << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}} << Store::host;
         QTest::newRow("before pass 2, the variable")
             << 3 << "11,12,13" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "3"}
-            << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}};
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}} << Store::host;
         QTest::newRow("after the last pass, third region")
             << 2 << "10,11,12" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "3"}
-            << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}};
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}} << Store::host;
+        // From the device store: its copies are counted one later (the snapshot's are 1-4).
+        QTest::newRow("device store, before pass 1, first region")
+            << 3 << "5,6,7" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "3"}
+            << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}} << Store::device;
+        QTest::newRow("device store, before pass 2, the variable")
+            << 3 << "12,13,14" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "3"}
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}} << Store::device;
+        QTest::newRow("device store, after the last pass, third region")
+            << 2 << "11,12,13" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "3"}
+            << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}} << Store::device;
     }
     void regionFailingThreeTimesIsRecorded() {
         QFETCH(int, passes);
@@ -134,7 +170,10 @@ class TestRestoreContract : public QObject {
         QFETCH(int, passes_run);
         QFETCH(QStringList, failure);
         QFETCH(Executions, executions);
-        const auto r = run(passes, failing);
+        QFETCH(Store, store);
+        const auto r = run(passes, failing, store);
+        QCOMPARE(r->rows("SELECT store FROM snapshots"),
+                 QList<QStringList>{{store == Store::host ? "host" : "device"}});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("MISMATCH"), qPrintable(r->describe()));
         QCOMPARE(r->executions, executions);
         QCOMPARE(r->failures(), QList<QStringList>{failure});
