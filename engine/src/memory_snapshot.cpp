@@ -133,6 +133,18 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
     }
     s.host_planned = host_planned;
     s.device_short = o.store == SnapshotStoreMode::device && host_planned > 0;
+    if (s.device_short && first_for_agent(WarningCode::device_store_short, agent.handle)) {
+        size_t host_regions = 0;
+        for (const SnapshotRegion& r : s.regions)
+            host_regions += r.store == StoreKind::host ? 1 : 0;
+        sink_.warning(WarningCode::device_store_short, dispatch_id,
+                      "device-store-short: --snapshot-store device, yet " + std::to_string(host_planned) +
+                          " of " + std::to_string(s.footprint) + " snapshot bytes (" +
+                          std::to_string(host_regions) + " of " + std::to_string(s.regions.size()) +
+                          " regions) went to the host store: the device store could hold " +
+                          std::to_string(device ? device_total : 0) + " bytes beyond the reserve of " +
+                          std::to_string(o.device_reserve) + " bytes (--device-store-reserve)");
+    }
     if (o.host_budget != 0 && host_planned > o.host_budget) {
         s.over_budget = true;
         return;
