@@ -130,9 +130,11 @@ std::byte* HostStore::reserve(uint64_t bytes) noexcept {
     } else {
         why = "the CPU agent has no system memory pool the runtime allocates from";
     }
-    // 2. and 3. Host memory (page-aligned, whole pages), registered with hsa_amd_memory_lock if possible.
+    // 2. and 3. Host memory (page-aligned, whole pages) from operator new, so that an exhausted heap
+    //    surfaces as it does for every other engine allocation; registered with hsa_amd_memory_lock if
+    //    possible.
     const uint64_t rounded = (bytes + kPage - 1) / kPage * kPage;
-    void* p = std::aligned_alloc(kPage, rounded);
+    void* p = ::operator new(rounded, std::align_val_t{kPage}, std::nothrow);
     if (!p) {
         pin_failure_ = why;
         return nullptr;
@@ -161,11 +163,11 @@ void HostStore::release() noexcept {
             break;
         case Kind::locked:
             (void)hsa().amd.hsa_amd_memory_unlock_fn(block_);
-            std::free(block_);
+            ::operator delete(block_, std::align_val_t{kPage});
             break;
         case Kind::pageable:
         case Kind::none:
-            std::free(block_);
+            ::operator delete(block_, std::align_val_t{kPage});
             break;
         }
     }

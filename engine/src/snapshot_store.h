@@ -27,8 +27,8 @@ enum class StoreKind : uint8_t { host = 0, device = 1 };
 ///    has one, else the fine-grained one; never the kernarg pool) through the saved original
 ///    hsa_amd_memory_pool_allocate and made accessible to the agent (hsa_amd_agents_allow_access);
 /// 2. when that fails, plain host memory registered with hsa_amd_memory_lock for the agent;
-/// 3. when that fails too, pageable memory: pinned() false, pin_failure() says why (reported once per
-///    agent by the caller).
+/// 3. when that fails too, pageable memory (aligned operator new, std::nothrow): pinned() false,
+///    pin_failure() says why (reported once per agent by the caller).
 /// Worker thread of the agent, under AgentStores::lock().
 class HostStore {
   public:

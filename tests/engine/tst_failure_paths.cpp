@@ -94,20 +94,27 @@ class TestFailurePaths : public QObject {
         QVERIFY2(warnings[0].contains("inventory"), qPrintable(warnings[0]));
     }
 
-    /// The host copy of the snapshot cannot be allocated (two tracked buffers of 48 MiB; requests of 32 MiB
-    /// and more from the engine fail once): every region of that snapshot gets a host-allocation row with
-    /// its address and size, the dispatch is declined snapshot-incomplete and runs once; the next one
-    /// replays.
+    /// The host copy of the snapshot cannot be allocated (two tracked buffers of 48 MiB): the CPU agent's
+    /// system pool refuses the host store's block (HSA_SIM_FAIL_ALLOC=6: the program's five allocations
+    /// come first) and the heap its fallback (the shim fails the engine's requests of 32 MiB and more,
+    /// once): every region of that snapshot gets a host-allocation row with its address and size, the
+    /// dispatch is declined snapshot-incomplete and runs once; the next one replays.
     void hostAllocationFailureDeclines() {
         constexpr qint64 kBuffer = 48ll << 20;
         // The host store: a device-store snapshot needs no host memory.
         const auto r =
             run(with_alloc_failures(32ll << 20, 1,
                                     {workload("snapshot_alloc_failure"), "2", QString::number(kBuffer)}),
-                {"--snapshot-store", "host"});
+                {"--snapshot-store", "host"}, {"HSA_SIM_FAIL_ALLOC=6"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("first == initial + 2, last unchanged"),
                  qPrintable(r->describe()));
         QVERIFY2(r->stdout_text.contains("the shim failed 1 host allocation(s)"), qPrintable(r->describe()));
+        // The request the shim failed is the host store's fallback block: both regions, whole pages.
+        QVERIFY2(r->stderr_text.contains(
+                     QStringLiteral("alloc-fail shim: failed aligned operator new(nothrow) of %1 "
+                                    "bytes")
+                         .arg(2 * kBuffer)),
+                 qPrintable(r->describe()));
         QVERIFY(r->complete());
         QCOMPARE(r->decisions(),
                  (QStringList{"accumulate.kd:snapshot-incomplete", "accumulate.kd:replayed"}));

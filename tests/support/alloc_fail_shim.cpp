@@ -1,5 +1,6 @@
 // librs_alloc_fail_shim.so: an LD_PRELOAD library for the engine's failure-path tests. It interposes the
-// four ordinary forms of operator new (plain and array, throwing and std::nothrow) and makes them fail,
+// four ordinary forms of operator new (plain and array, throwing and std::nothrow) and the aligned
+// std::nothrow form of plain operator new, and makes them fail,
 // as an exhausted heap would (throwing forms: std::bad_alloc; nothrow forms: nullptr), for requests that
 //   - arrive after the program called rs_alloc_fail_arm() (a workload arms it right before the dispatch
 //     whose snapshot is to fail; without the shim the call is simply not found),
@@ -13,8 +14,9 @@
 //
 // Which engine requests this reaches: the allocation inventory's listing of an agent's tracked
 // allocations (std::vector reserve, throwing operator new: snapshot failure `inventory_reserve`) and
-// the agent's host arena (array new with std::nothrow: `host_allocation`); see
-// engine/src/allocation_inventory.cpp and engine/src/memory_snapshot.cpp.
+// the agent's host store when the CPU agent's system pool refused it (aligned operator new with
+// std::nothrow: `host_allocation`; the test fails the pool allocation with HSA_SIM_FAIL_ALLOC); see
+// engine/src/allocation_inventory.cpp and engine/src/snapshot_store.cpp.
 #include <dlfcn.h>
 
 #include <atomic>
@@ -77,6 +79,7 @@ Fn next(const char* symbol) {
 
 using New = void* (*)(std::size_t);
 using NewNothrow = void* (*)(std::size_t, const std::nothrow_t&);
+using NewAlignedNothrow = void* (*)(std::size_t, std::align_val_t, const std::nothrow_t&);
 
 } // namespace
 
@@ -119,4 +122,12 @@ __attribute__((visibility("default"))) void* operator new[](std::size_t bytes,
         return nullptr;
     static const NewNothrow real = next<NewNothrow>("_ZnamRKSt9nothrow_t");
     return real(bytes, tag);
+}
+
+__attribute__((visibility("default"))) void* operator new(std::size_t bytes, std::align_val_t alignment,
+                                                          const std::nothrow_t& tag) noexcept {
+    if (should_fail(bytes, __builtin_return_address(0), "aligned operator new(nothrow)"))
+        return nullptr;
+    static const NewAlignedNothrow real = next<NewAlignedNothrow>("_ZnwmSt11align_val_tRKSt9nothrow_t");
+    return real(bytes, alignment, tag);
 }
