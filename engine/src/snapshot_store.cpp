@@ -2,6 +2,8 @@
 
 #include "hsa_api.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <new>
 #include <thread>
@@ -17,6 +19,11 @@ constexpr auto kAgentInfoMemoryAvail = static_cast<hsa_agent_info_t>(0xA015);
 /// Blocks below this are never shrunk; above it a block more than four times too large is reallocated.
 constexpr uint64_t kShrinkFloor = 64ull << 20;
 constexpr uint64_t kPage = 4096;
+
+/// Page-locked bytes of every HostStore of the process, and the cap set by HostStore::set_pin_limit
+/// (0: a quarter of physical memory).
+std::atomic<uint64_t> g_pinned_total{0};
+std::atomic<uint64_t> g_pin_limit{0};
 
 bool needs_new_block(uint64_t bytes, uint64_t capacity) {
     return bytes > capacity || (capacity > kShrinkFloor && bytes < capacity / 4);
@@ -103,9 +110,20 @@ std::byte* HostStore::reserve(uint64_t bytes) noexcept {
         return block_;
     release();
     const auto& amd = hsa().amd;
+    const uint64_t rounded = (bytes + kPage - 1) / kPage * kPage;
     std::string why;
-    // 1. Page-locked system memory from the CPU agent's pool, made accessible to the agent.
-    if (hsa_amd_memory_pool_t pool = system_pool(); pool.handle != 0) {
+    // 0. The cap on page-locked memory: beyond it the block is pageable from the start.
+    const uint64_t limit = pin_limit();
+    const uint64_t already = g_pinned_total.load(std::memory_order_acquire);
+    const bool may_pin = rounded <= limit && already <= limit - rounded;
+    if (!may_pin) {
+        why = "pinning " + std::to_string(rounded) +
+              " bytes would take the page-locked host memory of the "
+              "snapshot stores (" +
+              std::to_string(already) + " bytes now) beyond the cap of " + std::to_string(limit) +
+              " bytes (a quarter of physical memory)";
+    } else if (hsa_amd_memory_pool_t pool = system_pool(); pool.handle != 0) {
+        // 1. Page-locked system memory from the CPU agent's pool, made accessible to the agent.
         void* p = nullptr;
         const hsa_status_t st = amd.hsa_amd_memory_pool_allocate_fn(pool, bytes, 0, &p);
         if (st == HSA_STATUS_SUCCESS && p) {
@@ -115,6 +133,8 @@ std::byte* HostStore::reserve(uint64_t bytes) noexcept {
                 agent_block_ = block_;
                 capacity_ = bytes;
                 kind_ = Kind::pool;
+                pinned_bytes_ = rounded;
+                g_pinned_total.fetch_add(rounded, std::memory_order_acq_rel);
                 pin_failure_.clear();
                 return block_;
             }
@@ -132,25 +152,27 @@ std::byte* HostStore::reserve(uint64_t bytes) noexcept {
     }
     // 2. and 3. Host memory (page-aligned, whole pages) from operator new, so that an exhausted heap
     //    surfaces as it does for every other engine allocation; registered with hsa_amd_memory_lock if
-    //    possible.
-    const uint64_t rounded = (bytes + kPage - 1) / kPage * kPage;
-    void* p = ::operator new(rounded, std::align_val_t{kPage}, std::nothrow);
+    //    the cap allows.
+    void* p = ::operator new (rounded, std::align_val_t{kPage}, std::nothrow);
     if (!p) {
         pin_failure_ = why;
         return nullptr;
     }
-    void* agent_ptr = nullptr;
-    const hsa_status_t lock = amd.hsa_amd_memory_lock_fn(p, rounded, &agent_, 1, &agent_ptr);
     block_ = static_cast<std::byte*>(p);
     capacity_ = bytes;
-    if (lock == HSA_STATUS_SUCCESS && agent_ptr) {
+    void* agent_ptr = nullptr;
+    const hsa_status_t lock = may_pin ? amd.hsa_amd_memory_lock_fn(p, rounded, &agent_, 1, &agent_ptr)
+                                      : HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    if (may_pin && lock == HSA_STATUS_SUCCESS && agent_ptr) {
         agent_block_ = static_cast<std::byte*>(agent_ptr);
         kind_ = Kind::locked;
+        pinned_bytes_ = rounded;
+        g_pinned_total.fetch_add(rounded, std::memory_order_acq_rel);
         pin_failure_.clear();
     } else {
         agent_block_ = block_;
         kind_ = Kind::pageable;
-        pin_failure_ = why + "; hsa_amd_memory_lock failed (" + status_text(lock) + ")";
+        pin_failure_ = may_pin ? why + "; hsa_amd_memory_lock failed (" + status_text(lock) + ")" : why;
     }
     return block_;
 }
@@ -163,18 +185,38 @@ void HostStore::release() noexcept {
             break;
         case Kind::locked:
             (void)hsa().amd.hsa_amd_memory_unlock_fn(block_);
-            ::operator delete(block_, std::align_val_t{kPage});
+            ::operator delete (block_, std::align_val_t{kPage});
             break;
         case Kind::pageable:
         case Kind::none:
-            ::operator delete(block_, std::align_val_t{kPage});
+            ::operator delete (block_, std::align_val_t{kPage});
             break;
         }
     }
+    g_pinned_total.fetch_sub(pinned_bytes_, std::memory_order_acq_rel);
+    pinned_bytes_ = 0;
     block_ = nullptr;
     agent_block_ = nullptr;
     capacity_ = 0;
     kind_ = Kind::none;
+}
+
+uint64_t HostStore::pin_limit() noexcept {
+    if (const uint64_t set = g_pin_limit.load(std::memory_order_acquire); set != 0)
+        return set;
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return UINT64_MAX; // unknown: no cap
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 4;
+}
+
+void HostStore::set_pin_limit(uint64_t bytes) noexcept {
+    g_pin_limit.store(bytes, std::memory_order_release);
+}
+
+uint64_t HostStore::pinned_total() noexcept {
+    return g_pinned_total.load(std::memory_order_acquire);
 }
 
 // --- DeviceStore -------------------------------------------------------------------------------------

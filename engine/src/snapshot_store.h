@@ -29,6 +29,9 @@ enum class StoreKind : uint8_t { host = 0, device = 1 };
 /// 2. when that fails, plain host memory registered with hsa_amd_memory_lock for the agent;
 /// 3. when that fails too, pageable memory (aligned operator new, std::nothrow): pinned() false,
 ///    pin_failure() says why (reported once per agent by the caller).
+/// The page-locked blocks of every host store of the process together never exceed pin_limit() (a quarter
+/// of physical memory): a block that would go beyond it is pageable from the start (step 3), so that the
+/// snapshots never lock so much memory that the application and the kernel run short of it.
 /// Worker thread of the agent, under AgentStores::lock().
 class HostStore {
   public:
@@ -58,12 +61,23 @@ class HostStore {
     /// Frees the block (through the saved originals; OnUnload while the runtime is up).
     void release() noexcept;
 
+    /// Bytes the host stores of this process may keep page-locked together: a quarter of the machine's
+    /// physical memory (sysconf _SC_PHYS_PAGES x _SC_PAGESIZE), unless set_pin_limit() set another. Any
+    /// thread.
+    static uint64_t pin_limit() noexcept;
+    /// Replaces pin_limit() (bytes; 0 restores the default). For tests. Any thread; applies to blocks
+    /// reserved afterwards.
+    static void set_pin_limit(uint64_t bytes) noexcept;
+    /// Bytes the host stores of this process hold page-locked now. Any thread.
+    static uint64_t pinned_total() noexcept;
+
   private:
     enum class Kind : uint8_t { none, pool, locked, pageable };
     hsa_agent_t agent_;
     std::byte* block_ = nullptr;
     std::byte* agent_block_ = nullptr;
     uint64_t capacity_ = 0;
+    uint64_t pinned_bytes_ = 0; ///< counted in pinned_total() (whole pages)
     Kind kind_ = Kind::none;
     std::string pin_failure_;
 };

@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -238,6 +239,51 @@ class TestSnapshotStore : public QObject {
         QVERIFY(store.pinned());
         QCOMPARE(store.pin_failure(), std::string_view());
         QCOMPARE(pointer_facts(pinned).type, HSA_EXT_POINTER_TYPE_HSA);
+    }
+
+    /// The page-locked blocks of all host stores stay within pin_limit() (default: a quarter of physical
+    /// memory): with the cap at 2 MiB a 1 MiB block is pinned, a second store's 4 MiB block is pageable
+    /// from the start (neither pool allocation nor lock: the reason names the cap), and once the first
+    /// store lets go a block within the cap is pinned again.
+    void host_store_pins_at_most_the_cap() {
+        start({});
+        const uint64_t physical =
+            static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+        QCOMPARE(HostStore::pin_limit(), physical / 4);
+        // Blocks of earlier tests' stores that were destroyed without release() stay pinned and counted
+        // (freed with the process).
+        const uint64_t base = HostStore::pinned_total();
+        HostStore::set_pin_limit(base + 2 * MiB);
+        HostStore first(gpu_);
+        HostStore second(gpu_);
+        QVERIFY(first.reserve(1 * MiB));
+        QVERIFY(first.pinned());
+        QCOMPARE(HostStore::pinned_total(), base + 1 * MiB);
+        std::byte* block = second.reserve(4 * MiB);
+        QVERIFY(block);
+        QVERIFY(!second.pinned());
+        const std::string why(second.pin_failure());
+        const std::string cap = "cap of " + std::to_string(base + 2 * MiB) + " bytes";
+        const std::string now = "(" + std::to_string(base + 1 * MiB) + " bytes now)";
+        QVERIFY2(why.find(cap) != std::string::npos, why.c_str());
+        QVERIFY2(why.find(now) != std::string::npos, why.c_str());
+        QCOMPARE(pointer_facts(block).type, HSA_EXT_POINTER_TYPE_UNKNOWN); // neither pool nor locked
+        QCOMPARE(reinterpret_cast<uintptr_t>(block) % 4096, uintptr_t(0));
+        check_round_trip(block, second.agent_block(), 4096);
+        QCOMPARE(HostStore::pinned_total(), base + 1 * MiB);
+        // Exactly the cap is allowed.
+        second.release();
+        QVERIFY(second.reserve(1 * MiB));
+        QVERIFY(second.pinned());
+        QCOMPARE(HostStore::pinned_total(), base + 2 * MiB);
+        first.release();
+        second.release();
+        QCOMPARE(HostStore::pinned_total(), base);
+        QVERIFY(second.reserve(2 * MiB));
+        QVERIFY(second.pinned());
+        second.release();
+        HostStore::set_pin_limit(0);
+        QCOMPARE(HostStore::pin_limit(), physical / 4);
     }
 
     /// available() is the free device memory plus the store's own block minus the reserve, with the
