@@ -81,6 +81,10 @@ uint64_t align_up(uint64_t v) {
 /// How many missed chunks one restore-missed-chunk warning names before "and N more".
 constexpr size_t kMissesNamed = 8;
 
+/// The fidelity verification compares a region in slices of at most this many bytes (8 MiB), so its host
+/// scratch is bounded whatever the region's size.
+constexpr uint64_t kVerifySlice = 8ull << 20;
+
 } // namespace
 
 bool MemorySnapshotter::first_for_agent(WarningCode code, uint64_t agent) {
@@ -381,41 +385,103 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
     };
     std::string missed; // the warning's list of missed chunks
     size_t missed_named = 0;
-    // The fidelity verification of a dirty restore: each chunk of `r` whose contents differ from the
-    // store copy is reported and copied back.
-    auto verify_region = [&](const SnapshotRegion& r) {
-        std::vector<std::byte> live, copy;
-        try {
-            live.resize(r.size);
-            if (r.store == StoreKind::device)
-                copy.resize(r.size);
-        } catch (const std::bad_alloc&) {
-            return; // not verified: the restore itself is complete
+    const SnapshotRegion* last_unverified = nullptr;
+    // A chunk the verification found different: reported, named in the warning, copied back; true when
+    // the copy-back wrote it.
+    auto miss = [&](const SnapshotRegion& r, uint32_t k) -> bool {
+        const ChunkSpan& c = snapshot.chunks[r.first_chunk + k];
+        ++result.missed_chunks;
+        sink_.restore_miss({dispatch_id, c.address, c.bytes, r.allocation_id, pass_index});
+        if (missed_named < kMissesNamed) {
+            missed += (missed.empty() ? "" : ", ") + (r.name.empty() ? hex(r.address) : r.name) + " chunk " +
+                      std::to_string(k) + " (" + hex(c.address) + ", " + std::to_string(c.bytes) + " bytes)";
+            ++missed_named;
         }
-        if (hsa().core.hsa_memory_copy_fn(live.data(), reinterpret_cast<const void*>(r.address), r.size) !=
-            HSA_STATUS_SUCCESS)
+        return copy_back(r, c.address, c.bytes);
+    };
+    // Chunks the verification could not read back (or found no host memory to compare in): counted and
+    // their regions named in one restore-not-verified warning; the restore itself is complete.
+    std::string unverified;
+    size_t unverified_named = 0, unverified_regions = 0;
+    auto not_verified = [&](const SnapshotRegion& r, uint32_t chunks) {
+        if (chunks == 0)
             return;
-        const std::byte* reference = r.host_view;
-        if (r.store == StoreKind::device) {
-            if (hsa().core.hsa_memory_copy_fn(copy.data(), r.copy, r.size) != HSA_STATUS_SUCCESS)
-                return;
-            reference = copy.data();
+        const bool same_region = result.unverified_chunks > 0 && last_unverified == &r;
+        result.unverified_chunks += chunks;
+        last_unverified = &r;
+        unverified_regions += same_region ? 0 : 1;
+        if (!same_region && unverified_named < kMissesNamed) {
+            unverified += (unverified.empty() ? "" : ", ") + (r.name.empty() ? hex(r.address) : r.name);
+            ++unverified_named;
         }
-        for (uint32_t k = 0; k < r.chunks; ++k) {
-            const ChunkSpan& c = snapshot.chunks[r.first_chunk + k];
-            const uint64_t offset = c.address - r.address;
-            if (std::memcmp(live.data() + offset, reference + offset, c.bytes) == 0)
-                continue;
-            ++result.missed_chunks;
-            sink_.restore_miss({dispatch_id, c.address, c.bytes, r.allocation_id, pass_index});
-            if (missed_named < kMissesNamed) {
-                missed += (missed.empty() ? "" : ", ") + (r.name.empty() ? hex(r.address) : r.name) +
-                          " chunk " + std::to_string(k) + " (" + hex(c.address) + ", " +
-                          std::to_string(c.bytes) + " bytes)";
-                ++missed_named;
+    };
+    // Scratch of the verification: kVerifySlice bytes of the live contents and of a device-store copy,
+    // allocated once per restore, so a region of any size is compared in bounded slices.
+    std::unique_ptr<std::byte[]> live, copy;
+    // The fidelity verification of a dirty restore: each chunk of `r` whose contents differ from the
+    // store copy is reported and copied back. Compares whole chunks in slices of at most kVerifySlice
+    // bytes (a larger chunk piece by piece). True when some chunk was copied back.
+    auto verify_region = [&](const SnapshotRegion& r) -> bool {
+        if (!live) {
+            live.reset(new (std::nothrow) std::byte[kVerifySlice]);
+            copy.reset(new (std::nothrow) std::byte[kVerifySlice]);
+            if (!live || !copy) {
+                live.reset();
+                not_verified(r, r.chunks);
+                return false;
             }
-            (void)copy_back(r, c.address, c.bytes);
         }
+        // Reads [offset, offset + bytes) of the region (bytes <= kVerifySlice) into `live`, and of a
+        // device-store copy into `copy`; `reference` is then the copy's bytes. False when a read failed.
+        auto read = [&](uint64_t offset, uint64_t bytes, const std::byte*& reference) {
+            if (hsa().core.hsa_memory_copy_fn(live.get(), reinterpret_cast<const void*>(r.address + offset),
+                                              bytes) != HSA_STATUS_SUCCESS)
+                return false;
+            if (r.store == StoreKind::host) {
+                reference = r.host_view + offset;
+                return true;
+            }
+            reference = copy.get();
+            return hsa().core.hsa_memory_copy_fn(copy.get(), r.copy + offset, bytes) == HSA_STATUS_SUCCESS;
+        };
+        bool copied = false;
+        for (uint32_t k = 0; k < r.chunks;) {
+            const ChunkSpan& first = snapshot.chunks[r.first_chunk + k];
+            const uint64_t start = first.address - r.address;
+            const std::byte* reference = nullptr;
+            if (first.bytes > kVerifySlice) { // one chunk, piece by piece
+                bool differs = false, read_failed = false;
+                for (uint64_t piece = 0; piece < first.bytes && !differs && !read_failed;
+                     piece += kVerifySlice) {
+                    const uint64_t n = std::min(kVerifySlice, first.bytes - piece);
+                    read_failed = !read(start + piece, n, reference);
+                    differs = !read_failed && std::memcmp(live.get(), reference, n) != 0;
+                }
+                if (read_failed)
+                    not_verified(r, 1);
+                else if (differs)
+                    copied = miss(r, k) || copied;
+                ++k;
+                continue;
+            }
+            // The chunks k .. end-1 that fit one slice together.
+            uint32_t end = k;
+            uint64_t bytes = 0;
+            while (end < r.chunks && bytes + snapshot.chunks[r.first_chunk + end].bytes <= kVerifySlice)
+                bytes += snapshot.chunks[r.first_chunk + end++].bytes;
+            if (!read(start, bytes, reference)) {
+                not_verified(r, end - k);
+            } else {
+                for (uint32_t j = k; j < end; ++j) {
+                    const ChunkSpan& c = snapshot.chunks[r.first_chunk + j];
+                    const uint64_t at = c.address - first.address;
+                    if (std::memcmp(live.get() + at, reference + at, c.bytes) != 0)
+                        copied = miss(r, j) || copied;
+                }
+            }
+            k = end;
+        }
+        return copied;
     };
     // Restores the validated regions of one lock scope: every region (full), or the dirty runs after
     // hashing the current contents of all their chunks in one batch. Every region is attempted, whatever
@@ -467,11 +533,12 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                 result.dirty_chunks += run.count;
                 copied = copy_back(*r, run.address, run.bytes) || copied;
             }
+            // The verification's copy-backs count in the restored bytes and regions (they crossed), and
+            // their chunks in missed_chunks, not in dirty_chunks.
+            if (verify)
+                copied = verify_region(*r) || copied;
             result.regions_restored += copied ? 1 : 0;
         }
-        if (verify)
-            for (const SnapshotRegion* r : set)
-                verify_region(*r);
     };
     std::vector<const SnapshotRegion*> set;
     try {
@@ -539,6 +606,16 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                           (result.missed_chunks > missed_named
                                ? " and " + std::to_string(result.missed_chunks - missed_named) + " more"
                                : std::string()));
+    if (result.unverified_chunks > 0)
+        sink_.warning(
+            WarningCode::restore_not_verified, dispatch_id,
+            "restore-not-verified: the fidelity check of the dirty restore before pass " +
+                std::to_string(pass_index) + " could not read back " +
+                std::to_string(result.unverified_chunks) + " chunk(s) of " + unverified +
+                (unverified_regions > unverified_named
+                     ? " and " + std::to_string(unverified_regions - unverified_named) + " more region(s)"
+                     : std::string()) +
+                ": those chunks are not verified (the restore itself is complete)");
     return result;
 }
 

@@ -98,12 +98,17 @@ struct RestoreResult {
     uint64_t bytes_restored = 0;   ///< bytes_host + bytes_device
     uint64_t bytes_host = 0;       ///< copied back from the host store (over the host link)
     uint64_t bytes_device = 0;     ///< copied back from the device store (inside the device)
-    uint32_t dirty_chunks = 0;  ///< chunks copied back (every chunk of a full restore of a hashed snapshot)
-    uint32_t total_chunks = 0;  ///< chunks compared (0 when the snapshot is not hashed)
-    uint32_t missed_chunks = 0; ///< chunks the fidelity verification found different afterwards
-    uint64_t hash_ns = 0;       ///< hashing the current contents
-    uint32_t skips = 0;         ///< regions skipped as freed or reallocated (not failures)
-    uint32_t retried = 0;       ///< regions written back only by a second or third attempt
+    uint32_t dirty_chunks = 0; ///< chunks found dirty (every chunk of a full restore of a hashed snapshot)
+    uint32_t total_chunks = 0; ///< chunks compared (0 when the snapshot is not hashed)
+    /// Chunks the fidelity verification found different afterwards and copied back: not in dirty_chunks;
+    /// their bytes are in bytes_restored and their regions in regions_restored.
+    uint32_t missed_chunks = 0;
+    /// Chunks the fidelity verification could not read back (or had no host memory to compare in): not
+    /// verified, reported in one restore-not-verified warning.
+    uint32_t unverified_chunks = 0;
+    uint64_t hash_ns = 0; ///< hashing the current contents
+    uint32_t skips = 0;   ///< regions skipped as freed or reallocated (not failures)
+    uint32_t retried = 0; ///< regions written back only by a second or third attempt
     /// Some region could not be written back after kRestoreAttempts copies: the dispatch must stop
     /// replaying (no further pass) and the window be released.
     bool failed = false;

@@ -114,7 +114,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enumName(DispatchDecision::declined_internal_error), std::string_view("internal-error"));
         QCOMPARE(enumMax<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enumName(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enumMax<WarningCode>(), 19u);
+        QCOMPARE(enumMax<WarningCode>(), 20u);
         QCOMPARE(enumName(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
         QCOMPARE(enumName(WarningCode::internal_error), std::string_view("internal-error"));
         QCOMPARE(enumName(WarningCode::pinned_host_store_unavailable),
@@ -124,6 +124,8 @@ class VocabularyTest : public QObject {
         QCOMPARE(enumName(WarningCode::restore_missed_chunk), std::string_view("restore-missed-chunk"));
         QCOMPARE(static_cast<int>(WarningCode::device_store_short), 19);
         QCOMPARE(enumName(WarningCode::device_store_short), std::string_view("device-store-short"));
+        QCOMPARE(static_cast<int>(WarningCode::restore_not_verified), 20);
+        QCOMPARE(enumName(WarningCode::restore_not_verified), std::string_view("restore-not-verified"));
         QCOMPARE(enumMax<SnapshotStore>(), 2u);
         QCOMPARE(enumName(SnapshotStore::mixed), std::string_view("mixed"));
         QCOMPARE(enumName(SnapshotStore::device), std::string_view("device"));

@@ -319,10 +319,15 @@ struct RestoreRecord {
     std::uint64_t hash_ns;               ///< time spent hashing the current contents (0 for a full restore)
     std::uint64_t restore_ns;            ///< the whole restore, hashing included
     std::uint32_t pass_index;
-    std::uint32_t regions_restored; ///< regions of which at least one byte was copied back
-    std::uint32_t dirty_chunks;     ///< chunks whose hash differed (= total_chunks for a full restore)
-    std::uint32_t total_chunks;     ///< chunks compared (0 when the snapshot was not hashed)
-    std::uint32_t missed_chunks;    ///< chunks the fidelity check found different after a dirty restore
+    /// Regions of which at least one byte was copied back, by the restore or by the fidelity check's
+    /// copy-back of a missed chunk.
+    std::uint32_t regions_restored;
+    /// Chunks whose hash differed (= total_chunks for a full restore), missed chunks not included.
+    std::uint32_t dirty_chunks;
+    std::uint32_t total_chunks; ///< chunks compared (0 when the snapshot was not hashed)
+    /// Chunks the fidelity check found different after a dirty restore and copied back: counted here, not
+    /// in dirty_chunks; their bytes are in restored_bytes_host / restored_bytes_device (they crossed).
+    std::uint32_t missed_chunks;
     bool final_restore;
 };
 

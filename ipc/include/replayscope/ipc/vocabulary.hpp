@@ -152,7 +152,8 @@
     X(device_hash_unavailable, 16, "device-hash-unavailable") \
     X(restore_missed_chunk, 17, "restore-missed-chunk") \
     X(device_store_reclaimed, 18, "device-store-reclaimed") \
-    X(device_store_short, 19, "device-store-short")
+    X(device_store_short, 19, "device-store-short") \
+    X(restore_not_verified, 20, "restore-not-verified")
 
 /* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
    device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
