@@ -171,8 +171,13 @@ DispatchDecision ReplayWindow::replay() {
     }
     if (!snapshot.ok) {
         std::string reasons;
-        for (const auto& f : snapshot.failures)
-            reasons += (reasons.empty() ? "" : ",") + std::string(name(f.reason));
+        for (const auto& f : snapshot.failures) {
+            // Separator and name appended apart: a `"" + std::string` temporary makes GCC 12 -O3 report
+            // a false -Wrestrict inside std::string.
+            if (!reasons.empty())
+                reasons += ',';
+            reasons += name(f.reason);
+        }
         engine_.sink->warning(WarningCode::snapshot_incomplete, w.dispatch_id,
                               "snapshot incomplete (" + reasons +
                                   "): replay declined, the dispatch runs once");
