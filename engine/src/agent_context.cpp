@@ -205,17 +205,70 @@ void AgentDirectory::clear() {
     });
 }
 
-bool AgentDirectory::reclaim_device_stores(std::chrono::milliseconds wait) noexcept {
-    // Under the directory's read lock, so clear() (OnUnload) cannot free a context under the reclaim; it
-    // waits at most `wait` in all, as does a queue creation on a new agent. One deadline for every agent.
-    const auto deadline = Clock::now() + wait;
-    return agents_.rlock([&](const auto& m) {
-        bool freed = false;
-        for (const auto& [handle, context] : m) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-            freed = context->stores().reclaim_device(std::max(left, std::chrono::milliseconds(0))) || freed;
+bool AgentContext::owns_memory(uint64_t handle, bool region) {
+    std::call_once(memory_listed_, [this] {
+        try {
+            (void)hsa().amd.hsa_amd_agent_iterate_memory_pools_fn(
+                agent_,
+                [](hsa_amd_memory_pool_t pool, void* data) {
+                    static_cast<std::vector<uint64_t>*>(data)->push_back(pool.handle);
+                    return HSA_STATUS_SUCCESS;
+                },
+                &pools_);
+            (void)hsa().core.hsa_agent_iterate_regions_fn(
+                agent_,
+                [](hsa_region_t r, void* data) {
+                    static_cast<std::vector<uint64_t>*>(data)->push_back(r.handle);
+                    return HSA_STATUS_SUCCESS;
+                },
+                &regions_);
+        } catch (...) {
+            // Unlisted: no reclaim for this agent's pools (the refusal is returned unchanged).
         }
-        return freed;
+    });
+    const std::vector<uint64_t>& list = region ? regions_ : pools_;
+    return std::find(list.begin(), list.end(), handle) != list.end();
+}
+
+namespace {
+
+/// HSA_AMD_AGENT_INFO_MEMORY_AVAIL (ROCr 6.x only; snapshot_store.cpp).
+constexpr auto kAgentInfoMemoryAvail = static_cast<hsa_agent_info_t>(0xA015);
+
+/// Whether `bytes` could be served from pool/region `handle` of `agent` once `store_bytes` are freed.
+bool could_fit(hsa_agent_t agent, uint64_t handle, bool region, uint64_t bytes, uint64_t store_bytes) {
+    size_t size = 0;
+    const hsa_status_t st =
+        region ? hsa().core.hsa_region_get_info_fn(hsa_region_t{handle}, HSA_REGION_INFO_SIZE, &size)
+               : hsa().amd.hsa_amd_memory_pool_get_info_fn(hsa_amd_memory_pool_t{handle},
+                                                           HSA_AMD_MEMORY_POOL_INFO_SIZE, &size);
+    if (st == HSA_STATUS_SUCCESS && bytes > size)
+        return false;
+    uint64_t free_bytes = 0;
+    if (hsa().core.hsa_agent_get_info_fn(agent, kAgentInfoMemoryAvail, &free_bytes) == HSA_STATUS_SUCCESS &&
+        bytes > free_bytes + store_bytes)
+        return false;
+    return true;
+}
+
+} // namespace
+
+bool AgentDirectory::reclaim_device_store(uint64_t handle, bool region, uint64_t bytes,
+                                          std::chrono::milliseconds wait) noexcept {
+    // Under the directory's read lock, so clear() (OnUnload) cannot free a context under the reclaim; it
+    // waits at most `wait`, as does a queue creation on a new agent. Only the agent owning the pool: a
+    // refusal of another agent's or of system memory is not caused by this agent's store.
+    return agents_.rlock([&](const auto& m) {
+        for (const auto& [agent, context] : m) {
+            if (!context->owns_memory(handle, region))
+                continue;
+            AgentStores& stores = context->stores();
+            const uint64_t held = stores.device().capacity();
+            if (held == 0 || !could_fit(context->agent(), handle, region, bytes, held))
+                return false;
+            return stores.reclaim_device(wait);
+        }
+        return false;
     });
 }
 

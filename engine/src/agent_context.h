@@ -97,6 +97,10 @@ class AgentContext {
 
     /// The agent's snapshot stores and their lock (docs/replay-window.md#snapshot-stores).
     AgentStores& stores() { return stores_; }
+    /// True when `handle` is one of the agent's memory pools (`region` false) or regions (`region` true),
+    /// as hsa_amd_agent_iterate_memory_pools / hsa_agent_iterate_regions list them (saved originals,
+    /// listed once on first use). Any thread.
+    bool owns_memory(uint64_t handle, bool region);
     /// The agent's chunk-hash kernel runner (worker thread only).
     DeviceHasher& hasher() { return *hasher_; }
     /// Inventory generation last reported for this agent (worker thread only); an inventory is sent
@@ -122,6 +126,9 @@ class AgentContext {
     std::atomic<bool> worker_started_{false};
     std::map<hsa_queue_type32_t, PrivateQueue> private_queues_;
     AgentStores stores_;
+    std::once_flag memory_listed_;
+    std::vector<uint64_t> pools_;   ///< the agent's memory pools (handles)
+    std::vector<uint64_t> regions_; ///< the agent's regions (handles)
     std::unique_ptr<DeviceHasher> hasher_;
     uint64_t reported_generation_ = UINT64_MAX;
 };
@@ -137,10 +144,15 @@ class AgentDirectory {
     /// Releases every context's runtime objects and forgets them (OnUnload: a later hsa_init has new
     /// agents, signals and queues).
     void clear();
-    /// Frees the device snapshot store of every agent whose store no window holds, waiting at most
-    /// `wait` per agent for a window to finish (allocation wrappers, after the runtime refused a device
-    /// allocation). True when any store gave memory back.
-    bool reclaim_device_stores(std::chrono::milliseconds wait) noexcept;
+    /// After the runtime refused `bytes` from memory pool (or, `region` true, region) `handle`: frees the
+    /// device snapshot store of the GPU agent that owns that pool, waiting at most `wait` for a window
+    /// holding it to stop after its current pass (AgentStores::reclaim_device). Nothing for a pool no
+    /// GPU context owns (system and kernarg pools), an empty store, or a request that could not fit even
+    /// with the store freed (more than the pool's size, or, where the runtime answers
+    /// HSA_AMD_AGENT_INFO_MEMORY_AVAIL, more than the free memory plus the store). True when memory was
+    /// given back (the wrapper retries once). Allocation wrappers, any thread.
+    bool reclaim_device_store(uint64_t handle, bool region, uint64_t bytes,
+                              std::chrono::milliseconds wait) noexcept;
 
   private:
     Synchronized<std::map<uint64_t, std::unique_ptr<AgentContext>>> agents_;

@@ -51,23 +51,22 @@ void record_free(void* ptr) noexcept {
     }
 }
 
-/// How long an allocation the runtime refused waits for a window to give its device snapshot store back
-/// (docs/replay-window.md#snapshot-stores).
-constexpr std::chrono::milliseconds kReclaimWait{1000};
+} // namespace
 
-/// True when the runtime refused an allocation for want of memory and the engine's device snapshot
-/// stores gave memory back: the caller retries the allocation once. Stores are engine memory the
-/// application never asked for, so an allocation they made fail must get that memory first.
-bool reclaimed_after(hsa_status_t st) noexcept {
+bool reclaimed_after(hsa_status_t st, uint64_t handle, bool region, uint64_t bytes) noexcept {
     if (st != HSA_STATUS_ERROR_OUT_OF_RESOURCES || g_finalized.load(std::memory_order_acquire))
         return false;
     Engine* e = engine();
-    return e && e->agents.reclaim_device_stores(kReclaimWait);
+    if (!e)
+        return false;
+    return e->agents.reclaim_device_store(handle, region, bytes, e->config.pass_timeout + kReclaimSlack);
 }
+
+namespace {
 
 hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void** ptr) {
     hsa_status_t st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
-    if (reclaimed_after(st))
+    if (reclaimed_after(st, pool.handle, false, size))
         st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t pool_flags = 0;
@@ -87,7 +86,7 @@ hsa_status_t pool_free(void* ptr) {
 
 hsa_status_t memory_allocate(hsa_region_t region, size_t size, void** ptr) {
     hsa_status_t st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
-    if (reclaimed_after(st))
+    if (reclaimed_after(st, region.handle, true, size))
         st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t region_flags = 0; // HSA_REGION_GLOBAL_FLAG_* share the pool flags' bit values

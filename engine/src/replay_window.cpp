@@ -120,6 +120,10 @@ DispatchDecision ReplayWindow::replay() {
     // From here until release() no application packet can launch on the agent (docs/replay-window.md).
     // The stores are the window's from its snapshot to its last restore (docs/replay-window.md,
     // "Snapshot stores"): a device-store reclaim by an allocation wrapper waits for them, bounded.
+    // An allocation wrapper waiting for the device store (a reclaim requested) goes first: it polls the
+    // lock every millisecond, so a short yield here lets it in instead of making it wait a whole window.
+    for (int i = 0; i < 100 && agent_.stores().reclaim_requested(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::unique_lock<std::timed_mutex> stores_lock(agent_.stores().lock());
     const Configuration& config = engine_.config;
     SnapshotOptions options;
@@ -219,10 +223,26 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         return DispatchDecision::declined_no_private_queue;
     }
     uint32_t passes_run = 0; // passes that may have written memory (restore needed before P runs)
+    // An application allocation refused while this window holds the device store waits for it: no
+    // further pass then, only the final restore (docs/replay-window.md, "Snapshot stores").
+    const auto cut_short = [&](uint32_t next) {
+        if (!agent_.stores().reclaim_requested())
+            return false;
+        engine_.sink->warning(WarningCode::device_store_reclaimed, id,
+                              "device-store-reclaimed: passes cut short after " + std::to_string(next) +
+                                  " of " + std::to_string(config.passes) +
+                                  ": the application needed device memory the snapshot store held; the "
+                                  "store is given back after the final restore");
+        return true;
+    };
     for (uint32_t i = 0; i < config.passes; ++i) {
         RestoreResult restored;
         uint64_t restore_ns = 0;
         if (i > 0) {
+            // Checked before the restore (which the pass follows at once): the restore before pass i and
+            // the final one would otherwise share pass index i.
+            if (cut_short(i))
+                break;
             restored = restore(snapshot, i, false);
             restore_ns = restored_ns_;
             if (restored.failed) {

@@ -288,11 +288,16 @@ bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
     // pthread_mutex_clocklock, which ThreadSanitizer (GCC 12) does not intercept, so it would see the
     // unlock of a mutex it never saw locked. This path runs only after an allocation was refused.
     std::unique_lock lock(lock_, std::defer_lock);
-    const auto deadline = std::chrono::steady_clock::now() + wait;
-    while (!lock.try_lock()) {
-        if (std::chrono::steady_clock::now() >= deadline)
+    if (!lock.try_lock()) {
+        // A window holds the store: ask it to stop after its current pass, and wait for it.
+        reclaim_waiters_.fetch_add(1, std::memory_order_acq_rel);
+        const auto deadline = std::chrono::steady_clock::now() + wait;
+        bool locked = false;
+        while (!(locked = lock.try_lock()) && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        reclaim_waiters_.fetch_sub(1, std::memory_order_acq_rel);
+        if (!locked)
             return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     // Under the lock the store is settled (no reserve() in progress): capacity() is the block's size.
     const uint64_t held = device_.capacity();

@@ -132,11 +132,17 @@ class AgentStores {
     /// reclaim_device and release().
     std::timed_mutex& lock() { return lock_; }
 
-    /// Frees the device store when no window holds it, waiting at most `wait` for the holder to finish.
-    /// Called by the allocation wrappers (any application thread) after the runtime refused a device
-    /// allocation; true when memory was given back (the wrapper then retries the allocation once). False
-    /// at once when the store holds nothing; false when the lock could not be had within `wait`.
+    /// Frees the device store when no window holds it. Called by the allocation wrappers (any
+    /// application thread) after the runtime refused an allocation from a pool of this agent; true when
+    /// memory was given back (the wrapper then retries the allocation once). False at once when the store
+    /// holds nothing. Tries the lock once without waiting; when a window holds it, raises the reclaim
+    /// request (reclaim_requested()) so that the window stops replaying after its current pass, and waits
+    /// at most `wait` for it to let go; false when the lock could not be had within `wait`.
     bool reclaim_device(std::chrono::milliseconds wait) noexcept;
+    /// True while some allocation wrapper waits in reclaim_device for the lock: the window holding it
+    /// runs no further pass (its final restore still runs) and lets go (docs/replay-window.md, "Snapshot
+    /// stores"). Any thread.
+    bool reclaim_requested() const { return reclaim_waiters_.load(std::memory_order_acquire) != 0; }
     /// Frees both stores (OnUnload, worker stopped).
     void release() noexcept;
 
@@ -144,6 +150,7 @@ class AgentStores {
     std::timed_mutex lock_;
     HostStore host_;
     DeviceStore device_;
+    std::atomic<uint32_t> reclaim_waiters_{0};
 };
 
 } // namespace rs::engine
