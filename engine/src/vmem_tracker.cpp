@@ -2,6 +2,7 @@
 
 #include "engine.h"
 #include "hsa_api.h"
+#include "memory_tracker.h"
 
 namespace rs::engine {
 
@@ -255,7 +256,12 @@ Engine* recording_engine() {
 
 hsa_status_t vmem_handle_create(hsa_amd_memory_pool_t pool, size_t size, hsa_amd_memory_type_t type,
                                 uint64_t flags, hsa_amd_vmem_alloc_handle_t* handle) {
-    const hsa_status_t st = hsa().amd.hsa_amd_vmem_handle_create_fn(pool, size, type, flags, handle);
+    hsa_status_t st = hsa().amd.hsa_amd_vmem_handle_create_fn(pool, size, type, flags, handle);
+    // A handle's physical memory comes out of the pool like an allocation's (ROCr 6.1.2
+    // core/runtime/amd_memory_region.cpp, MemoryRegion::AllocateImpl through KFD), so a refusal caused by
+    // the device snapshot store gets that memory back and one retry, as the allocation wrappers do.
+    if (reclaimed_after(st, pool.handle, false, size))
+        st = hsa().amd.hsa_amd_vmem_handle_create_fn(pool, size, type, flags, handle);
     if (st == HSA_STATUS_SUCCESS && handle)
         if (Engine* e = recording_engine())
             e->vmem.handle_created(*e, handle->handle, pool.handle);
