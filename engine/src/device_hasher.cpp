@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -19,7 +20,9 @@ namespace {
 constexpr const char* kKernelSymbol = "replayscope_chunk_hash.kd";
 /// Chunks per dispatch: the chunk table (16 bytes each) and the hashes (8 bytes each) of one batch.
 constexpr size_t kBatchChunks = 16384;
-constexpr auto kBatchTimeout = std::chrono::seconds(10);
+/// How many more batch timeouts a batch that missed its timeout is waited for (as a late pass is,
+/// replay_window.cpp kLatePassBound) before the hasher counts as stuck.
+constexpr int kLateBatchBound = 10;
 /// How often a wait for a batch checks the queue's error flag.
 constexpr auto kWaitSlice = std::chrono::milliseconds(20);
 
@@ -126,6 +129,9 @@ struct DeviceHasher::Impl {
 
     /// Set by the queue's error callback (a runtime thread).
     std::atomic<bool> queue_failed{false};
+    std::chrono::milliseconds batch_timeout{10000};
+    /// A batch was still running after its late bound: the queue, code and buffers stay (leaked).
+    bool stuck = false;
     std::atomic<uint32_t> queue_status{0};
 
     static void on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
@@ -144,6 +150,8 @@ struct DeviceHasher::Impl {
     bool allocate(hsa_agent_t agent);
     bool dispatch(const ChunkSpan* chunks, size_t count, uint64_t* hashes);
     bool probe();
+    /// The rest of a wait for a batch that missed its timeout (always false: the batch failed).
+    bool late();
     void destroy() noexcept;
 };
 
@@ -277,7 +285,7 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
         (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 
-    const auto deadline = Clock::now() + kBatchTimeout;
+    const auto deadline = Clock::now() + batch_timeout;
     // The hasher is the queue's only producer and waits for every batch: the slot is free (checked before
     // it is reserved, so a slot is never reserved without being written).
     const uint64_t index = core.hsa_queue_load_write_index_relaxed_fn(queue);
@@ -300,7 +308,7 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
         if (wait_signal_eq(signal, 0, std::min(deadline, Clock::now() + kWaitSlice)))
             break;
         if (Clock::now() >= deadline)
-            return fail("the chunk-hash kernel did not complete within 10 s");
+            return late();
     }
     for (size_t i = 0; i < count; ++i) {
         if (outputs[i] == 0)
@@ -308,6 +316,25 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
         hashes[i] = outputs[i];
     }
     return true;
+}
+
+bool DeviceHasher::Impl::late() {
+    // The kernel still reads the chunks (application memory the caller is about to restore) and writes
+    // the outputs: wait on, bounded like a late pass; the batch counts as failed either way.
+    const std::string timeout = std::to_string(batch_timeout.count()) + " ms";
+    const auto late_deadline = Clock::now() + kLateBatchBound * batch_timeout;
+    for (;;) {
+        if (queue_failed.load(std::memory_order_acquire))
+            return fail("the chunk-hash kernel did not complete within " + timeout +
+                        " and then failed on its queue");
+        if (wait_signal_eq(signal, 0, std::min(late_deadline, Clock::now() + kWaitSlice)))
+            return fail("the chunk-hash kernel did not complete within " + timeout + " (it completed later)");
+        if (Clock::now() >= late_deadline) {
+            stuck = true;
+            return fail("the chunk-hash kernel did not complete within " + timeout +
+                        " nor ten times that after; its queue and buffers are left to it");
+        }
+    }
 }
 
 bool DeviceHasher::Impl::probe() {
@@ -358,18 +385,25 @@ void DeviceHasher::Impl::destroy() noexcept {
     outputs = nullptr;
 }
 
-DeviceHasher::DeviceHasher(hsa_agent_t agent) : agent_(agent) {}
+DeviceHasher::DeviceHasher(hsa_agent_t agent, std::chrono::milliseconds batch_timeout)
+    : agent_(agent), batch_timeout_(batch_timeout) {}
 
 DeviceHasher::~DeviceHasher() {
     release();
 }
 
 bool DeviceHasher::available(std::string& why) {
+    if (stuck_) {
+        why = stuck_why_;
+        return false;
+    }
     if (!impl_) {
         impl_ = new Impl;
+        impl_->batch_timeout = batch_timeout_;
         impl_->state = Impl::State::ready;
         if (impl_->load(agent_))
             impl_->probe();
+        note_stuck();
     }
     if (impl_->state == Impl::State::ready)
         return true;
@@ -385,6 +419,7 @@ bool DeviceHasher::hash(const ChunkSpan* chunks, size_t count, uint64_t* hashes,
     for (size_t done = 0; done < count;) {
         const size_t n = std::min(kBatchChunks, count - done);
         if (!impl_->dispatch(chunks + done, n, hashes + done)) {
+            note_stuck();
             elapsed_ns = elapsed_since(start);
             return false;
         }
@@ -394,9 +429,31 @@ bool DeviceHasher::hash(const ChunkSpan* chunks, size_t count, uint64_t* hashes,
     return true;
 }
 
+void DeviceHasher::note_stuck() {
+    if (impl_ && impl_->stuck && !stuck_) {
+        stuck_ = true;
+        stuck_why_ = impl_->why;
+    }
+}
+
 void DeviceHasher::release() noexcept {
     if (!impl_)
         return;
+    if (stuck_) {
+        // A kernel of ours may still run on the queue, from the code object, into the buffers: destroying
+        // any of them could fault it or hand its memory to someone else. Leaked (kept reachable from a
+        // process-wide list), once per agent at most.
+        static std::mutex mutex;
+        static auto* stuck = new std::vector<Impl*>;
+        std::lock_guard lock(mutex);
+        try {
+            stuck->push_back(impl_);
+        } catch (...) {
+            // Unlisted: a leak report at exit, nothing worse.
+        }
+        impl_ = nullptr;
+        return;
+    }
     impl_->destroy();
     delete impl_;
     impl_ = nullptr;

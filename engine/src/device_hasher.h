@@ -7,6 +7,7 @@
 
 #include <hsa.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -24,7 +25,9 @@ struct ChunkSpan {
 /// application and never tracked.
 class DeviceHasher {
   public:
-    explicit DeviceHasher(hsa_agent_t agent);
+    /// `batch_timeout`: how long one batch may run before it counts as failed (tests shorten it).
+    explicit DeviceHasher(hsa_agent_t agent,
+                          std::chrono::milliseconds batch_timeout = std::chrono::seconds(10));
     ~DeviceHasher(); ///< calls release()
     DeviceHasher(const DeviceHasher&) = delete;
     DeviceHasher& operator=(const DeviceHasher&) = delete;
@@ -38,18 +41,29 @@ class DeviceHasher {
     bool available(std::string& why);
 
     /// Hashes `count` chunks into `hashes` (`count` entries); batches internally. false on any failure
-    /// (queue error, timeout of 10 s per batch, allocation failure): the caller falls back; after a
-    /// failure available() answers false. `elapsed_ns` receives the wall time in nanoseconds.
+    /// (queue error, timeout of `batch_timeout` per batch, allocation failure): the caller falls back;
+    /// after a failure available() answers false. A batch that timed out is still waited for, up to ten
+    /// more batch timeouts (the late-pass rule of docs/replay-failures.md, "Timeouts"), so that when this
+    /// returns no kernel of the hasher reads the memory the caller goes on to restore. A batch still
+    /// running after that leaves the hasher stuck: its queue, code and buffers are never freed (the
+    /// kernel may still read and write them) and it is never used again. `elapsed_ns` receives the wall
+    /// time in nanoseconds.
     bool hash(const ChunkSpan* chunks, size_t count, uint64_t* hashes, uint64_t& elapsed_ns);
 
-    /// Destroys executable, reader, queue, signal and buffers (OnUnload while the runtime is up).
-    /// Idempotent; available() starts over afterwards.
+    /// Destroys executable, reader, queue, signal and buffers (OnUnload while the runtime is up); a
+    /// stuck hasher's are left alone (leaked). Idempotent; available() starts over afterwards, except on
+    /// a stuck hasher, which stays unavailable.
     void release() noexcept;
 
   private:
     struct Impl;
+    /// Copies the Impl's stuck state into stuck_ (after each dispatching call).
+    void note_stuck();
     hsa_agent_t agent_;
+    std::chrono::milliseconds batch_timeout_;
     Impl* impl_ = nullptr;
+    bool stuck_ = false;    ///< a batch never completed: never used again
+    std::string stuck_why_; ///< available()'s answer once stuck
 };
 
 /// The host side: hashes the same chunks by reading device memory (hsa_memory_copy through the saved

@@ -16,6 +16,9 @@
 
 #include <QtTest>
 
+#include <chrono>
+#include <thread>
+
 #include <dlfcn.h>
 
 #include <cstring>
@@ -317,6 +320,50 @@ class TestDeviceHasher : public QObject {
         QVERIFY2(working.available(why), why.c_str());
         QVERIFY(working.hash(&span, 1, &hash, elapsed));
         QCOMPARE(hash, rs_chunk_hash_host(contents_.data(), 64));
+    }
+
+    /// A batch that misses its timeout is waited for until it completes (bounded by ten more timeouts):
+    /// when available() (its probe) answers, the kernel no longer runs. Only with the chunk-hash kernel
+    /// slowed to 300 ms (engine.tst_device_hasher.slow_kernel); batch timeout 100 ms.
+    void late_batch_is_waited_for() {
+        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH"))
+            QSKIP("needs HSA_SIM_KERNEL_TIME_NS=replayscope_chunk_hash=300000000 "
+                  "(engine.tst_device_hasher.slow_kernel)");
+        DeviceHasher hasher(gpu_, std::chrono::milliseconds(100));
+        std::string why;
+        const auto t0 = std::chrono::steady_clock::now();
+        QVERIFY(!hasher.available(why));
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+                .count();
+        QVERIFY2(why.find("did not complete within 100 ms (it completed later)") != std::string::npos,
+                 why.c_str());
+        QVERIFY2(ms >= 290, qPrintable(QString::number(ms))); // returned only once the kernel was done
+        hasher.release(); // not stuck: freed, and a later available() loads again
+        DeviceHasher normal(gpu_);
+        QVERIFY2(normal.available(why), why.c_str());
+    }
+
+    /// A batch still running after ten more timeouts leaves the hasher stuck: unavailable for good (also
+    /// after release(), which leaves its buffers to the kernel, so its late writes land in memory still
+    /// allocated: AddressSanitizer would see a write into freed memory otherwise). Batch timeout 20 ms,
+    /// kernel 300 ms.
+    void stuck_batch_is_never_reused() {
+        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH"))
+            QSKIP("needs HSA_SIM_KERNEL_TIME_NS=replayscope_chunk_hash=300000000 "
+                  "(engine.tst_device_hasher.slow_kernel)");
+        DeviceHasher hasher(gpu_, std::chrono::milliseconds(20));
+        std::string why;
+        QVERIFY(!hasher.available(why));
+        QVERIFY2(why.find("nor ten times that after") != std::string::npos, why.c_str());
+        hasher.release();
+        std::string again;
+        QVERIFY(!hasher.available(again));
+        QCOMPARE(again, why);
+        uint64_t hash = 0, elapsed = 0;
+        const ChunkSpan span{base(), 64};
+        QVERIFY(!hasher.hash(&span, 1, &hash, elapsed));
+        std::this_thread::sleep_for(std::chrono::milliseconds(400)); // the kernel completes into its buffers
     }
 
     /// release() gives everything back; the next available() loads again.
