@@ -119,8 +119,13 @@ bool AgentContext::release_runtime_objects() {
     }
     for (hsa_signal_t s : unreferenced)
         destroy_signal(s);
-    hasher_->release();
-    stores_.release();
+    // The hasher's objects and both stores go under the store lock (docs/replay-window.md, "Snapshot
+    // stores"): a reclaim by an allocation wrapper on another thread then finds them either whole or gone.
+    {
+        std::lock_guard lock(stores_.lock());
+        hasher_->release();
+        stores_.release_locked();
+    }
     return true;
 }
 

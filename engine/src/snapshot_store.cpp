@@ -307,6 +307,10 @@ bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
 
 void AgentStores::release() noexcept {
     std::lock_guard lock(lock_);
+    release_locked();
+}
+
+void AgentStores::release_locked() noexcept {
     host_.release();
     device_.release();
 }

@@ -145,12 +145,14 @@ class AgentStores {
     bool reclaim_requested() const { return reclaim_waiters_.load(std::memory_order_acquire) != 0; }
     /// Frees both stores (OnUnload, worker stopped).
     void release() noexcept;
+    /// release() for a caller that holds lock().
+    void release_locked() noexcept;
 
   private:
     std::timed_mutex lock_;
+    std::atomic<uint32_t> reclaim_waiters_{0};
     HostStore host_;
     DeviceStore device_;
-    std::atomic<uint32_t> reclaim_waiters_{0};
 };
 
 } // namespace rs::engine
