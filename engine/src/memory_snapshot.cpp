@@ -332,10 +332,28 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
             s.footprint += r.size;
         if (!s.ok)
             return;
-        // 3. Placement and copies; 4. the chunk hashes (dirty restores only).
-        place_and_copy(s, agent, dispatch_id, options, stores);
-        if (s.ok && !s.over_budget && options.restore != RestoreMode::full)
-            hash_snapshot(s, agent, dispatch_id, options.restore, options.chunk_size, hasher);
+        // 3. Placement and copies; 4. the chunk hashes (dirty restores only). Also under the inventory's
+        //    read lock, as restore() copies (lock order: the agent's store lock, the registry, the
+        //    inventory; docs/replay-window.md, "Snapshot stores"): a concurrent free of a tracked
+        //    allocation waits until the copies and the hashing have read it, and one freed or re-used
+        //    since the listing above is left out (it is no longer the application's memory).
+        inventory_.rlock([&](const AllocationInventory::Map& m) {
+            const size_t listed = s.regions.size();
+            std::erase_if(s.regions, [&](const SnapshotRegion& r) {
+                if (r.kind != RegionKind::allocation)
+                    return false;
+                const auto it = m.find(r.address);
+                return it == m.end() || it->second.id != r.allocation_id || it->second.size < r.size;
+            });
+            if (s.regions.size() != listed) {
+                s.footprint = 0;
+                for (const SnapshotRegion& r : s.regions)
+                    s.footprint += r.size;
+            }
+            place_and_copy(s, agent, dispatch_id, options, stores);
+            if (s.ok && !s.over_budget && options.restore != RestoreMode::full)
+                hash_snapshot(s, agent, dispatch_id, options.restore, options.chunk_size, hasher);
+        });
     });
     for (const SnapshotFailureEvent& f : s.failures)
         sink_.snapshot_failure(f);
