@@ -1,0 +1,152 @@
+// snap() and restore() hand hsa_memory_copy the host store's agent address (HostStore::agent_block()
+// + offset), not the CPU's pointer: for memory registered with hsa_amd_memory_lock the two may differ
+// (ROCr 5.2.3 core/runtime/amd_memory_region.cpp MemoryRegion::Lock returns the agent's address), and
+// only the agent address lets the runtime find the locked range. In process on the simulated runtime,
+// whose lock returns the host address: the saved hsa_amd_memory_lock is wrapped to return a separate
+// shadow block as the agent address, so a copy that used the CPU's pointer misses the shadow.
+#include "allocation_inventory.h"
+#include "executable_registry.h"
+#include "hsa_api.h"
+#include "memory_snapshot.h"
+
+#include <hsa.h>
+#include <hsa_api_trace.h>
+#include <hsa_ext_amd.h>
+
+#include <QtTest>
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+using namespace rs::engine;
+
+namespace {
+
+/// Discards every event.
+class NullSink : public EventSink {
+  public:
+    void session_start(std::string_view) noexcept override {}
+    void allocation(const AllocationEvent&) noexcept override {}
+    void free(const FreeEvent&) noexcept override {}
+    void agent(const AgentEvent&) noexcept override {}
+    void inventory(const InventoryEvent&) noexcept override {}
+    void executable(const ExecutableEvent&) noexcept override {}
+    void module_variable(const ModuleVariableEvent&) noexcept override {}
+    void dispatch(const DispatchEvent&) noexcept override {}
+    void snapshot(const SnapshotEvent&) noexcept override {}
+    void snapshot_failure(const SnapshotFailureEvent&) noexcept override {}
+    void pass(const PassEvent&) noexcept override {}
+    void restore_skip(const RestoreSkipEvent&) noexcept override {}
+    void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
+    void finish(uint64_t, int32_t) noexcept override {}
+};
+
+hsa_status_t find_gpu(hsa_agent_t agent, void* data) {
+    hsa_device_type_t type{};
+    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+    if (type == HSA_DEVICE_TYPE_GPU) {
+        *static_cast<hsa_agent_t*>(data) = agent;
+        return HSA_STATUS_INFO_BREAK;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t find_coarse_pool(hsa_amd_memory_pool_t pool, void* data) {
+    uint32_t flags = 0;
+    hsa_amd_segment_t segment{};
+    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
+    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+    if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) {
+        *static_cast<hsa_amd_memory_pool_t*>(data) = pool;
+        return HSA_STATUS_INFO_BREAK;
+    }
+    return HSA_STATUS_SUCCESS;
+}
+
+decltype(AmdExtTable::hsa_amd_memory_lock_fn) real_lock = nullptr;
+std::vector<std::unique_ptr<std::byte[]>> shadows;
+
+/// The real lock, then a separate shadow block of the same size as the agent's address.
+hsa_status_t lock_with_shadow(void* host, size_t size, hsa_agent_t* agents, int count, void** agent_ptr) {
+    const hsa_status_t status = real_lock(host, size, agents, count, agent_ptr);
+    if (status != HSA_STATUS_SUCCESS)
+        return status;
+    shadows.emplace_back(new std::byte[size]);
+    *agent_ptr = shadows.back().get();
+    return status;
+}
+
+} // namespace
+
+class TestSnapshotAgentAddress : public QObject {
+    Q_OBJECT
+  private Q_SLOTS:
+    /// The locked host store (its system-pool allocation refused): the snapshot's copy lands at the
+    /// agent address (the shadow), and a full restore copies it back from there.
+    void hostStoreCopiesUseTheAgentAddress() {
+        // Pool allocation 1: the program's buffer; 2: the host store's block (refused: locked memory).
+        qputenv("HSA_SIM_FAIL_ALLOC", "2");
+        qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
+        QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
+        void* tool = dlopen(RS_TABLE_TOOL, RTLD_NOW | RTLD_NOLOAD);
+        QVERIFY(tool);
+        hsa().core = *static_cast<CoreApiTable*>(dlsym(tool, "rs_saved_core"));
+        hsa().amd = *static_cast<AmdExtTable*>(dlsym(tool, "rs_saved_amd_ext"));
+        real_lock = hsa().amd.hsa_amd_memory_lock_fn;
+        hsa().amd.hsa_amd_memory_lock_fn = lock_with_shadow;
+        hsa_agent_t gpu{0};
+        hsa_iterate_agents(find_gpu, &gpu);
+        hsa_amd_memory_pool_t pool{0};
+        hsa_amd_agent_iterate_memory_pools(gpu, find_coarse_pool, &pool);
+        QVERIFY(gpu.handle != 0 && pool.handle != 0);
+        constexpr size_t bytes = 300000;
+        void* buffer = nullptr;
+        QCOMPARE(hsa_amd_memory_pool_allocate(pool, bytes, 0, &buffer), HSA_STATUS_SUCCESS);
+        std::vector<std::byte> pattern(bytes);
+        for (size_t i = 0; i < bytes; ++i)
+            pattern[i] = std::byte(i * 7 + 3);
+        QCOMPARE(hsa_memory_copy(buffer, pattern.data(), bytes), HSA_STATUS_SUCCESS);
+
+        AllocationInventory inventory;
+        inventory.add({inventory.next_id(), reinterpret_cast<uintptr_t>(buffer), bytes, gpu.handle, true});
+        ExecutableRegistry executables;
+        NullSink sink;
+        MemorySnapshotter snapshotter(inventory, executables, sink);
+        AgentStores stores(gpu);
+        DeviceHasher hasher(gpu);
+        SnapshotOptions options;
+        options.store = SnapshotStoreMode::host;
+        options.restore = RestoreMode::full;
+        {
+            std::lock_guard hold(stores.lock());
+            const DeviceSnapshot s = snapshotter.snap(gpu, 1, options, stores, hasher);
+            QVERIFY(s.ok);
+            QCOMPARE(s.host_bytes, uint64_t(bytes));
+            QVERIFY(stores.host().pinned());
+            QCOMPARE(shadows.size(), size_t(1));
+            QCOMPARE(stores.host().agent_block(), shadows[0].get());
+            QCOMPARE(s.regions.at(0).copy, shadows[0].get());
+            // The copy went to the agent address.
+            QVERIFY(std::memcmp(shadows[0].get(), pattern.data(), bytes) == 0);
+            // The pass changes the buffer; the restore brings the snapshot back from the agent address.
+            std::vector<std::byte> garbage(bytes, std::byte{0x5a});
+            QCOMPARE(hsa_memory_copy(buffer, garbage.data(), bytes), HSA_STATUS_SUCCESS);
+            const RestoreResult r = snapshotter.restore(s, 1, 1, hasher, false);
+            QVERIFY(!r.failed);
+            QCOMPARE(r.bytes_host, uint64_t(bytes));
+            std::vector<std::byte> back(bytes);
+            QCOMPARE(hsa_memory_copy(back.data(), buffer, bytes), HSA_STATUS_SUCCESS);
+            QVERIFY(back == pattern);
+        }
+        stores.host().release();
+        hsa().amd.hsa_amd_memory_lock_fn = real_lock;
+        hsa_amd_memory_pool_free(buffer);
+        hsa_shut_down();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotAgentAddress)
+#include "tst_snapshot_agent_address.moc"
