@@ -27,9 +27,10 @@ namespace {
 // physical row of `dispatch_rows` (seq/ts of the parts relative to the row's anchor, kernel ticks as
 // offsets and durations, small refs for agent/queue/kernel-object handles); `dispatches`, `snapshots`
 // and `passes` are views with the documented columns. Version 4 adds where each snapshot lives and what
-// each restore moved: `snapshot_stores` (one row per snapshot, joined into the views), the
-// `snapshot_placements` of mixed snapshots, `restores` (one per restore, keyed by the pass it precedes)
-// and `restore_misses`.
+// each restore moved: the snapshot's store and the restores before pass 1 and after it (the two of a
+// replayed dispatch of two passes) fold into the same row (`s_store`, `r1`, `rf`; foldOrSpill), the
+// others go to `snapshot_store_rows` / `restore_rows`, and `snapshot_stores` / `restores` are views over
+// both; the `snapshot_placements` of mixed snapshots and `restore_misses` are tables.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE session(
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -90,7 +91,8 @@ CREATE TABLE dispatch_rows(
   p0_dseq INTEGER, p0_start INTEGER, p0_ticks INTEGER, p0_restore_ns INTEGER, p0_regions INTEGER,
   p0_bytes INTEGER, p0_skips INTEGER, p0_fidelity INTEGER,
   p1_dseq INTEGER, p1_start INTEGER, p1_ticks INTEGER, p1_restore_ns INTEGER, p1_regions INTEGER,
-  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER);
+  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER,
+  s_store INTEGER, r1 INTEGER, rf INTEGER);
 CREATE TABLE extra_passes(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL,
   seq INTEGER, ts_ns INTEGER, start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER,
   bytes_restored INTEGER, skips INTEGER, fidelity INTEGER, PRIMARY KEY (process, dispatch_id, idx)) WITHOUT ROWID;
@@ -111,30 +113,67 @@ CREATE TABLE warnings(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTE
 CREATE TABLE restore_failures(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
   dispatch_id INTEGER, pass_idx INTEGER, holds_pass_idx INTEGER, address INTEGER, size INTEGER,
   allocation_id INTEGER, kind INTEGER, attempts INTEGER, status INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE snapshot_stores(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, host_bytes INTEGER,
+CREATE TABLE snapshot_store_rows(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, host_bytes INTEGER,
   device_bytes INTEGER, hash_ns INTEGER, total_chunks INTEGER, store INTEGER, hash_path INTEGER,
   host_pinned INTEGER, PRIMARY KEY (process, dispatch_id)) WITHOUT ROWID;
 CREATE TABLE snapshot_placements(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, address INTEGER,
   size INTEGER, store TEXT, seq INTEGER NOT NULL, ts_ns INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE restores(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER NOT NULL,
+CREATE TABLE restore_rows(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER NOT NULL,
   final INTEGER, restored_bytes_host INTEGER, restored_bytes_device INTEGER, hash_ns INTEGER,
   restore_ns INTEGER, regions_restored INTEGER, dirty_chunks INTEGER, total_chunks INTEGER,
   missed_chunks INTEGER, seq INTEGER, ts_ns INTEGER, PRIMARY KEY (process, dispatch, pass_index)) WITHOUT ROWID;
 CREATE TABLE restore_misses(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER,
   address INTEGER, size INTEGER, allocation_id INTEGER, seq INTEGER NOT NULL, ts_ns INTEGER,
   PRIMARY KEY (process, seq)) WITHOUT ROWID;
+CREATE VIEW snapshot_stores AS
+  SELECT process AS process, id AS dispatch_id, CASE WHEN s_store & 3 = 0 THEN bytes ELSE 0 END AS host_bytes,
+         CASE WHEN s_store & 3 = 1 THEN bytes ELSE 0 END AS device_bytes, s_store >> 37 AS hash_ns,
+         (s_store >> 5) & 4294967295 AS total_chunks, s_store & 3 AS store, (s_store >> 2) & 3 AS hash_path,
+         1 - ((s_store >> 4) & 1) AS host_pinned
+  FROM dispatch_rows WHERE s_store IS NOT NULL
+  UNION ALL
+  SELECT process, dispatch_id, host_bytes, device_bytes, hash_ns, total_chunks, store, hash_path, host_pinned
+  FROM snapshot_store_rows;
+CREATE VIEW restores AS
+  SELECT process AS process, id AS dispatch, 1 AS pass_index, 0 AS final,
+         CASE WHEN s_store & 3 = 0 THEN coalesce(p1_bytes, bytes) ELSE 0 END AS restored_bytes_host,
+         CASE WHEN s_store & 3 = 1 THEN coalesce(p1_bytes, bytes) ELSE 0 END AS restored_bytes_device,
+         r1 >> 32 AS hash_ns, p1_restore_ns AS restore_ns, coalesce(p1_regions, regions) AS regions_restored,
+         r1 & 4294967295 AS dirty_chunks, (s_store >> 5) & 4294967295 AS total_chunks, 0 AS missed_chunks,
+         seq + p1_dseq - 1 AS seq, NULL AS ts_ns
+  FROM dispatch_rows WHERE r1 IS NOT NULL
+  UNION ALL
+  SELECT process, id, 2, 1, CASE WHEN s_store & 3 = 0 THEN coalesce(p1_bytes, bytes) ELSE 0 END,
+         CASE WHEN s_store & 3 = 1 THEN coalesce(p1_bytes, bytes) ELSE 0 END, rf >> 31, rf & 2147483647,
+         coalesce(p1_regions, regions), r1 & 4294967295, (s_store >> 5) & 4294967295, 0, seq + p1_dseq + 1, NULL
+  FROM dispatch_rows WHERE rf IS NOT NULL
+  UNION ALL
+  SELECT process, dispatch, pass_index, final, restored_bytes_host, restored_bytes_device, hash_ns, restore_ns,
+         regions_restored, dirty_chunks, total_chunks, missed_chunks, seq, ts_ns
+  FROM restore_rows;
 CREATE VIEW dispatches AS
   SELECT r.process AS process, r.id AS id, r.seq AS seq, r.ts_ns AS ts_ns, ha.handle AS agent,
          hq.handle AS queue, hk.handle AS kernel_object, r.kernel_name_id AS kernel_name_id, r.grid_x AS grid_x,
          r.grid_y AS grid_y, r.grid_z AS grid_z, r.workgroup_x AS workgroup_x, r.workgroup_y AS workgroup_y,
          r.workgroup_z AS workgroup_z, r.decision AS decision,
          CASE WHEN r.s_dseq IS NOT NULL THEN r.bytes END AS footprint,
-         (SELECT e.name FROM snapshot_stores x JOIN enum_names e ON e.enum = 'snapshot_store' AND e.code = x.store
-            WHERE x.process = r.process AND x.dispatch_id = r.id) AS store,
-         (SELECT sum(x.restored_bytes_host) FROM restores x WHERE x.process = r.process AND x.dispatch = r.id)
-           AS restored_bytes_host,
-         (SELECT sum(x.restored_bytes_device) FROM restores x WHERE x.process = r.process AND x.dispatch = r.id)
-           AS restored_bytes_device
+         (SELECT e.name FROM enum_names e WHERE e.enum = 'snapshot_store' AND e.code =
+            CASE WHEN r.s_store IS NOT NULL THEN r.s_store & 3 ELSE (SELECT x.store FROM snapshot_store_rows x
+              WHERE x.process = r.process AND x.dispatch_id = r.id) END) AS store,
+         (SELECT sum(v) FROM (
+            SELECT CASE WHEN r.s_store & 3 = 0 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END AS v
+              WHERE r.r1 IS NOT NULL
+            UNION ALL SELECT CASE WHEN r.s_store & 3 = 0 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END
+              WHERE r.rf IS NOT NULL
+            UNION ALL SELECT x.restored_bytes_host FROM restore_rows x WHERE x.process = r.process
+              AND x.dispatch = r.id)) AS restored_bytes_host,
+         (SELECT sum(v) FROM (
+            SELECT CASE WHEN r.s_store & 3 = 1 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END AS v
+              WHERE r.r1 IS NOT NULL
+            UNION ALL SELECT CASE WHEN r.s_store & 3 = 1 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END
+              WHERE r.rf IS NOT NULL
+            UNION ALL SELECT x.restored_bytes_device FROM restore_rows x WHERE x.process = r.process
+              AND x.dispatch = r.id)) AS restored_bytes_device
   FROM dispatch_rows r LEFT JOIN handles ha ON ha.ref = r.agent_ref LEFT JOIN handles hq ON hq.ref = r.queue_ref
        LEFT JOIN handles hk ON hk.ref = r.kernel_ref
   WHERE r.decision IS NOT NULL;
@@ -142,32 +181,48 @@ CREATE VIEW snapshots AS
   SELECT r.process AS process, r.id AS dispatch_id, r.seq + r.s_dseq AS seq, r.ts_ns + r.s_dts AS ts_ns,
          h.handle AS agent, r.generation AS generation, r.regions AS regions, r.bytes AS bytes,
          r.duration_ns AS duration_ns, r.ok AS ok, r.failures AS failures,
-         es.name AS store, x.host_bytes AS host_bytes, x.device_bytes AS device_bytes,
-         x.host_pinned AS host_pinned, eh.name AS hash_path, x.hash_ns AS hash_ns, x.total_chunks AS total_chunks
+         es.name AS store,
+         CASE WHEN r.s_store IS NULL THEN x.host_bytes WHEN r.s_store & 3 = 0 THEN r.bytes ELSE 0 END AS host_bytes,
+         CASE WHEN r.s_store IS NULL THEN x.device_bytes WHEN r.s_store & 3 = 1 THEN r.bytes ELSE 0 END
+           AS device_bytes,
+         CASE WHEN r.s_store IS NULL THEN x.host_pinned ELSE 1 - ((r.s_store >> 4) & 1) END AS host_pinned,
+         eh.name AS hash_path, CASE WHEN r.s_store IS NULL THEN x.hash_ns ELSE r.s_store >> 37 END AS hash_ns,
+         CASE WHEN r.s_store IS NULL THEN x.total_chunks ELSE (r.s_store >> 5) & 4294967295 END AS total_chunks
   FROM dispatch_rows r LEFT JOIN handles h ON h.ref = coalesce(r.s_agent_ref, r.agent_ref)
-       LEFT JOIN snapshot_stores x ON x.process = r.process AND x.dispatch_id = r.id
-       LEFT JOIN enum_names es ON es.enum = 'snapshot_store' AND es.code = x.store
-       LEFT JOIN enum_names eh ON eh.enum = 'chunk_hash_path' AND eh.code = x.hash_path
+       LEFT JOIN snapshot_store_rows x ON r.s_store IS NULL AND x.process = r.process AND x.dispatch_id = r.id
+       LEFT JOIN enum_names es ON es.enum = 'snapshot_store'
+         AND es.code = CASE WHEN r.s_store IS NULL THEN x.store ELSE r.s_store & 3 END
+       LEFT JOIN enum_names eh ON eh.enum = 'chunk_hash_path'
+         AND eh.code = CASE WHEN r.s_store IS NULL THEN x.hash_path ELSE (r.s_store >> 2) & 3 END
   WHERE r.s_dseq IS NOT NULL;
 CREATE VIEW passes AS
-  SELECT p.*, x.restored_bytes_host AS restored_bytes_host, x.restored_bytes_device AS restored_bytes_device,
-         x.dirty_chunks AS dirty_chunks, x.total_chunks AS total_chunks, x.hash_ns AS hash_ns,
-         x.missed_chunks AS missed_chunks
+  SELECT p.process AS process, p.dispatch_id AS dispatch_id, p.idx AS idx, p.seq AS seq, p.ts_ns AS ts_ns,
+         p.start_tick AS start_tick, p.end_tick AS end_tick, p.restore_ns AS restore_ns,
+         p.regions_restored AS regions_restored, p.bytes_restored AS bytes_restored, p.skips AS skips,
+         p.fidelity AS fidelity,
+         CASE WHEN p.r1 IS NULL THEN x.restored_bytes_host WHEN p.s_store & 3 = 0 THEN p.bytes_restored ELSE 0 END
+           AS restored_bytes_host,
+         CASE WHEN p.r1 IS NULL THEN x.restored_bytes_device WHEN p.s_store & 3 = 1 THEN p.bytes_restored
+           ELSE 0 END AS restored_bytes_device,
+         CASE WHEN p.r1 IS NULL THEN x.dirty_chunks ELSE p.r1 & 4294967295 END AS dirty_chunks,
+         CASE WHEN p.r1 IS NULL THEN x.total_chunks ELSE (p.s_store >> 5) & 4294967295 END AS total_chunks,
+         CASE WHEN p.r1 IS NULL THEN x.hash_ns ELSE p.r1 >> 32 END AS hash_ns,
+         CASE WHEN p.r1 IS NULL THEN x.missed_chunks ELSE 0 END AS missed_chunks
   FROM (
   SELECT process AS process, id AS dispatch_id, 0 AS idx, seq + p0_dseq AS seq, NULL AS ts_ns,
          p0_start AS start_tick, p0_start + p0_ticks AS end_tick, p0_restore_ns AS restore_ns,
          coalesce(p0_regions, regions) AS regions_restored, coalesce(p0_bytes, bytes) AS bytes_restored,
-         p0_skips AS skips, coalesce(p0_fidelity, -1) AS fidelity
+         p0_skips AS skips, coalesce(p0_fidelity, -1) AS fidelity, NULL AS r1, NULL AS s_store
   FROM dispatch_rows WHERE p0_dseq IS NOT NULL
   UNION ALL
   SELECT process, id, 1, seq + p1_dseq, NULL, coalesce(p0_start, 0) + p1_start,
          coalesce(p0_start, 0) + p1_start + p1_ticks, p1_restore_ns, coalesce(p1_regions, regions),
-         coalesce(p1_bytes, bytes), p1_skips, coalesce(p1_fidelity, -1)
+         coalesce(p1_bytes, bytes), p1_skips, coalesce(p1_fidelity, -1), r1, s_store
   FROM dispatch_rows WHERE p1_dseq IS NOT NULL
   UNION ALL
   SELECT process, dispatch_id, idx, seq, ts_ns, start_tick, end_tick, restore_ns, regions_restored,
-         bytes_restored, skips, fidelity FROM extra_passes
-  ) p LEFT JOIN restores x ON x.process = p.process AND x.dispatch = p.dispatch_id
+         bytes_restored, skips, fidelity, NULL, NULL FROM extra_passes
+  ) p LEFT JOIN restore_rows x ON p.r1 IS NULL AND x.process = p.process AND x.dispatch = p.dispatch_id
        AND x.pass_index = p.idx AND x.final = 0;
 CREATE VIEW declines AS
   SELECT d.process AS process, d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code,
@@ -241,7 +296,7 @@ CREATE INDEX IF NOT EXISTS restore_misses_dispatch ON restore_misses(process, di
 )sql";
 
 /// Columns of dispatch_rows in insert order (the statement binds all of them).
-constexpr int kRowColumns = 39;
+constexpr int kRowColumns = 42;
 /// Leading columns that hold the dispatch part (key .. decision).
 constexpr int kDispatchColumns = 14;
 /// dispatch_rows.key = process << kDispatchKeyShift | dispatch id: one rowid per (process, id), so the
@@ -295,7 +350,9 @@ constexpr const char* kRowUpsert =
     " p1_regions = coalesce(excluded.p1_regions, p1_regions), p1_bytes = coalesce(excluded.p1_bytes, "
     "p1_bytes),"
     " p1_skips = coalesce(excluded.p1_skips, p1_skips), p1_fidelity = coalesce(excluded.p1_fidelity, "
-    "p1_fidelity)";
+    "p1_fidelity),"
+    " s_store = coalesce(excluded.s_store, s_store), r1 = coalesce(excluded.r1, r1), rf = "
+    "coalesce(excluded.rf, rf)";
 
 struct InsertSql {
     EventType type;
@@ -334,12 +391,12 @@ constexpr InsertSql kInserts[] = {
     {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
     {EventType::restore_failure,
      "INSERT OR IGNORE INTO restore_failures VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"},
-    // The snapshot's store columns; the rest of the snapshot is assembled into its dispatch row.
-    {EventType::snapshot, "INSERT OR REPLACE INTO snapshot_stores VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
+    // The snapshot's store columns when they do not fold into its dispatch row (foldOrSpill).
+    {EventType::snapshot, "INSERT OR REPLACE INTO snapshot_store_rows VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
     {EventType::snapshot_placement,
      "INSERT OR IGNORE INTO snapshot_placements VALUES (?1,?2,?3,?4,?5,?6,?7)"},
     {EventType::restore,
-     "INSERT OR IGNORE INTO restores VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
+     "INSERT OR IGNORE INTO restore_rows VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
     {EventType::restore_miss, "INSERT OR IGNORE INTO restore_misses VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
 };
 
@@ -803,7 +860,8 @@ WHERE id = 1)sql";
                   "grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, decision, s_dseq, s_dts, "
                   "s_agent_ref, generation, regions, bytes, duration_ns, ok, failures, p0_dseq, p0_start, "
                   "p0_ticks, p0_restore_ns, p0_regions, p0_bytes, p0_skips, p0_fidelity, p1_dseq, p1_start, "
-                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity) VALUES "
+                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity, s_store, r1, rf) "
+                  "VALUES "
                 : "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
                   "kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, "
                   "decision) VALUES ";
@@ -844,6 +902,16 @@ std::int64_t SessionStore::handleRef(std::uint64_t handle) {
     }
     sqlite3_reset(handle_insert_);
     return ref;
+}
+
+SessionStore::PendingRow* SessionStore::findPendingRow(std::int64_t process, std::uint64_t dispatch_id) {
+    const std::size_t n = pending_.size();
+    for (std::size_t i = n; i > 0 && i + 64 > n; --i) {
+        if (pending_[i - 1].id == dispatch_id && pending_[i - 1].process == process) {
+            return &pending_[i - 1];
+        }
+    }
+    return nullptr;
 }
 
 SessionStore::PendingRow& SessionStore::pendingRow(std::int64_t process, std::uint64_t dispatch_id) {
@@ -954,6 +1022,88 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
             signedValue(c + 7, x.fidelity);
         }
     }
+    // Folded parts (foldOrSpill decided): the snapshot's store, the restore before pass 1, the final one.
+    if (r.fold_store) {
+        const auto& x = r.snapshot;
+        // s_store: store (2 bits), hash path (2), host store pageable (1), total chunks (32), hash_ns (26).
+        value(39, static_cast<std::uint64_t>(x.store) | static_cast<std::uint64_t>(x.hash_path) << 2 |
+                      (x.host_pinned ? 0u : 16u) | std::uint64_t{x.total_chunks} << 5 | x.hash_ns << 37);
+    } else {
+        null(39);
+    }
+    if (r.fold_restore[0]) { // r1: hash_ns (31 bits) << 32 | dirty chunks
+        value(40, r.restore[0].hash_ns << 32 | r.restore[0].dirty_chunks);
+    } else {
+        null(40);
+    }
+    if (r.fold_restore[1]) { // rf: hash_ns (32 bits) << 31 | restore_ns (31 bits)
+        value(41, r.restore[1].hash_ns << 31 | r.restore[1].restore_ns);
+    } else {
+        null(41);
+    }
+}
+
+bool SessionStore::foldOrSpill(PendingRow& r) {
+    const SnapshotRecord& x = r.snapshot;
+    r.fold_store = false;
+    r.fold_restore[0] = r.fold_restore[1] = false;
+    if (r.has_snapshot) {
+        // Folds when the store alone says where the bytes went (host or device, not mixed) and the
+        // hashing took less than 2^26 ns (67 ms; s_store's bits).
+        r.fold_store = x.hash_ns < (std::uint64_t{1} << 26) && static_cast<unsigned>(x.hash_path) < 4 &&
+                       ((x.store == SnapshotStore::host && x.host_bytes == x.bytes && x.device_bytes == 0) ||
+                        (x.store == SnapshotStore::device && x.device_bytes == x.bytes && x.host_bytes == 0));
+        if (!r.fold_store) {
+            sqlite3_stmt* st = statement(EventType::snapshot);
+            bindColumns(st, 1, r.process, x.dispatch_id, x.host_bytes, x.device_bytes, x.hash_ns,
+                        x.total_chunks, x.store, x.hash_path, x.host_pinned ? 1 : 0);
+            if (!step(st)) {
+                return false;
+            }
+        }
+    }
+    // The restore before pass 1 folds when pass 1 names its time, regions and bytes, the snapshot's store
+    // says which store they came from, it compared the snapshot's chunks, missed none and came right
+    // before pass 1; the final restore folds when it also moved what that restore moved and came right
+    // after pass 1 (as a full restore, or a dirty one after two passes that wrote the same chunks, does).
+    constexpr std::uint64_t kBits31 = (std::uint64_t{1} << 31) - 1, kBits32 = (std::uint64_t{1} << 32) - 1;
+    auto implied = [&](const RestoreRecord& e) {
+        const std::uint64_t moved =
+            x.store == SnapshotStore::host ? e.restored_bytes_host : e.restored_bytes_device;
+        const std::uint64_t other =
+            x.store == SnapshotStore::host ? e.restored_bytes_device : e.restored_bytes_host;
+        const std::uint64_t bytes = r.pass[1].bytes_restored;
+        return r.fold_store && r.has_pass[1] && other == 0 && moved == bytes &&
+               e.regions_restored == r.pass[1].regions_restored && e.total_chunks == x.total_chunks &&
+               e.missed_chunks == 0;
+    };
+    if (r.has_restore[0]) {
+        const RestoreRecord& e = r.restore[0];
+        r.fold_restore[0] = implied(e) && !e.final_restore && r.restore_seq[0] + 1 == r.pass_seq[1] &&
+                            e.restore_ns == r.pass[1].restore_ns && e.hash_ns <= kBits31;
+    }
+    if (r.has_restore[1] && r.fold_restore[0]) {
+        const RestoreRecord& e = r.restore[1];
+        const RestoreRecord& first = r.restore[0];
+        r.fold_restore[1] = implied(e) && e.final_restore && r.restore_seq[1] == r.pass_seq[1] + 1 &&
+                            e.dirty_chunks == first.dirty_chunks && e.restore_ns <= kBits31 &&
+                            e.hash_ns <= kBits32;
+    }
+    for (int k = 0; k < 2; ++k) {
+        if (!r.has_restore[k] || r.fold_restore[k]) {
+            continue;
+        }
+        const RestoreRecord& e = r.restore[k];
+        sqlite3_stmt* st = statement(EventType::restore);
+        bindColumns(st, 1, r.process, e.dispatch_id, e.pass_index, e.final_restore ? 1 : 0,
+                    e.restored_bytes_host, e.restored_bytes_device, e.hash_ns, e.restore_ns,
+                    e.regions_restored, e.dirty_chunks, e.total_chunks, e.missed_chunks, r.restore_seq[k],
+                    r.restore_ts[k]);
+        if (!step(st)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool SessionStore::step(sqlite3_stmt* s) {
@@ -976,6 +1126,9 @@ bool SessionStore::flushRows(bool final) {
         return row.has_dispatch && !row.has_snapshot && !row.has_pass[0] && !row.has_pass[1];
     };
     bool ok = true;
+    for (std::size_t k = 0; ok && k < n; ++k) {
+        ok = foldOrSpill(pending_[k]);
+    }
     std::size_t i = 0;
     while (ok && i < n) {
         const bool narrow = narrowRow(pending_[i]);
@@ -1248,14 +1401,6 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
             row->dispatch_ts = r.timestamp_ns;
             ++p->dispatches;
         } else if (r.type == EventType::snapshot) {
-            sqlite3_stmt* st = statement(EventType::snapshot);
-            const auto& x = r.snapshot;
-            bindColumns(st, 1, process, x.dispatch_id, x.host_bytes, x.device_bytes, x.hash_ns,
-                        x.total_chunks, x.store, x.hash_path, x.host_pinned ? 1 : 0);
-            if (!step(st)) {
-                rollback();
-                return false;
-            }
             PendingRow& row = pendingRow(process, r.snapshot.dispatch_id);
             row.has_snapshot = true;
             row.snapshot = r.snapshot;
@@ -1275,6 +1420,23 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
         }
         rollback();
         return false;
+    }
+    if (r.type == EventType::restore) {
+        // The restore before pass 1 and the final restore after pass 1 wait in their dispatch's pending
+        // row (foldOrSpill decides at flush whether the row holds them); others go to restore_rows now.
+        const auto& x = r.restore;
+        const int slot = x.pass_index == 1 && !x.final_restore  ? 0
+                         : x.pass_index == 2 && x.final_restore ? 1
+                                                                : -1;
+        PendingRow* row = slot < 0 ? nullptr : findPendingRow(process, x.dispatch_id);
+        if (row != nullptr && !row->has_restore[slot]) {
+            row->has_restore[slot] = true;
+            row->restore[slot] = x;
+            row->restore_seq[slot] = r.sequence;
+            row->restore_ts[slot] = r.timestamp_ns;
+            markSequence(*p, r.sequence);
+            return true;
+        }
     }
     sqlite3_stmt* s = statement(r.type);
     if (s == nullptr) {

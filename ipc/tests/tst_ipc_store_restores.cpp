@@ -191,6 +191,102 @@ class StoreRestoresTest : public QObject {
         QCOMPARE(t.pageable_snapshots, 0u); // the only host bytes were pinned
     }
 
+    /// The common replayed dispatch (2 passes; the restore before pass 1 is what pass 1 names, the final
+    /// restore moves the same) is one dispatch_rows row: its snapshot store and both restores fold into
+    /// it, and the snapshot_stores and restores views read them back with the values sent. A restore
+    /// that is not what the row implies (here: a warning between pass 1 and the final restore, a final
+    /// restore that moved other bytes) goes to restore_rows and reads the same way.
+    void foldedRestoresReadAsRows() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/folded.rsdb").toStdString();
+        Builder b;
+        auto restore = [&](std::uint64_t id, std::uint32_t pass, bool final, std::uint64_t host,
+                           std::uint64_t device, std::uint64_t hash_ns, std::uint64_t restore_ns,
+                           std::uint32_t dirty, std::uint32_t total) {
+            b.add(EventType::restore).restore = {id, host,  device, hash_ns, restore_ns, pass,
+                                                 1,  dirty, total,  0,       final};
+        };
+        // 1: host store, pinned, not hashed, full restores (40 ns, as pass 1 names).
+        b.dispatch(1);
+        b.snapshot(1, 4096, 0, SnapshotStore::host, 0, true);
+        b.records.back().snapshot.hash_ns = 0;
+        b.pass(1, 0, 0);
+        restore(1, 1, false, 4096, 0, 0, 40, 0, 0);
+        b.pass(1, 1, 4096);
+        restore(1, 2, true, 4096, 0, 0, 77, 0, 0);
+        // 2: device store, hashed (4 chunks), dirty restores of 1 chunk.
+        b.dispatch(2);
+        b.snapshot(2, 0, 262144, SnapshotStore::device, 4, false);
+        b.pass(2, 0, 0);
+        restore(2, 1, false, 0, 65536, 12345, 40, 1, 4);
+        b.pass(2, 1, 65536);
+        restore(2, 2, true, 0, 65536, 23456, 30000, 1, 4);
+        // 3: like 2, but a warning before the final restore and a final restore of 2 chunks.
+        b.dispatch(3);
+        b.snapshot(3, 0, 262144, SnapshotStore::device, 4, false);
+        b.pass(3, 0, 0);
+        restore(3, 1, false, 0, 65536, 111, 40, 1, 4);
+        b.pass(3, 1, 65536);
+        b.add(EventType::warning).warning = {3, 0, WarningCode::fidelity_mismatch};
+        restore(3, 2, true, 0, 131072, 222, 50000, 2, 4);
+        std::string error;
+        auto store = SessionStore::open(path, SessionStore::Mode::create, error);
+        QVERIFY2(store, error.c_str());
+        for (const Record& r : b.records) {
+            QVERIFY2(store->insert(r), store->lastError().c_str());
+        }
+        QVERIFY2(store->finish("test"), store->lastError().c_str());
+        store.reset();
+        rs::test::SessionDb db(path);
+        using Rows = std::vector<QStringList>;
+        // Physically: three rows, no snapshot_store_rows; restore_rows holds dispatch 3's final restore only.
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatch_rows WHERE s_store IS NOT NULL"), 3);
+        QCOMPARE(db.integer("SELECT count(*) FROM snapshot_store_rows"), 0);
+        QCOMPARE(db.query("SELECT dispatch, pass_index, seq, ts_ns FROM restore_rows"),
+                 (Rows{{"3", "2", "19", "5001800"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch_id, host_bytes, device_bytes, hash_ns, total_chunks, store, hash_path, "
+                     "host_pinned FROM snapshot_stores ORDER BY dispatch_id"),
+            (Rows{{"1", "4096", "0", "0", "0", "0", "1", "1"},
+                  {"2", "0", "262144", "321", "4", "1", "1", "0"},
+                  {"3", "0", "262144", "321", "4", "1", "1", "0"}}));
+        QCOMPARE(db.query("SELECT dispatch, pass_index, final, restored_bytes_host, restored_bytes_device, "
+                          "hash_ns, restore_ns, regions_restored, dirty_chunks, total_chunks, missed_chunks, "
+                          "seq FROM restores ORDER BY dispatch, pass_index"),
+                 (Rows{{"1", "1", "0", "4096", "0", "0", "40", "1", "0", "0", "0", "4"},
+                       {"1", "2", "1", "4096", "0", "0", "77", "1", "0", "0", "0", "6"},
+                       {"2", "1", "0", "0", "65536", "12345", "40", "1", "1", "4", "0", "10"},
+                       {"2", "2", "1", "0", "65536", "23456", "30000", "1", "1", "4", "0", "12"},
+                       {"3", "1", "0", "0", "65536", "111", "40", "1", "1", "4", "0", "16"},
+                       {"3", "2", "1", "0", "131072", "222", "50000", "1", "2", "4", "0", "19"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch_id, idx, restored_bytes_host, restored_bytes_device, dirty_chunks, "
+                     "total_chunks, hash_ns, missed_chunks FROM passes WHERE idx = 1 ORDER BY dispatch_id"),
+            (Rows{{"1", "1", "4096", "0", "0", "0", "0", "0"},
+                  {"2", "1", "0", "65536", "1", "4", "12345", "0"},
+                  {"3", "1", "0", "65536", "1", "4", "111", "0"}}));
+        QCOMPARE(db.query("SELECT id, footprint, store, restored_bytes_host, restored_bytes_device FROM "
+                          "dispatches ORDER BY id"),
+                 (Rows{{"1", "4096", "host", "8192", "0"},
+                       {"2", "262144", "device", "0", "131072"},
+                       {"3", "262144", "device", "0", "196608"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch_id, store, host_pinned, hash_path FROM snapshots ORDER BY dispatch_id"),
+            (Rows{{"1", "host", "1", "device"},
+                  {"2", "device", "0", "device"},
+                  {"3", "device", "0", "device"}}));
+        QCOMPARE(db.query("SELECT event_type, sent IS NULL, stored FROM event_counts WHERE event_type = 22"),
+                 (Rows{{"22", "1", "6"}}));
+        RestoreTotals t;
+        QVERIFY2(readRestoreTotals(path, t, error), error.c_str());
+        QCOMPARE(t.restores, 6u);
+        QCOMPARE(t.restored_bytes_host, 8192u);
+        QCOMPARE(t.restored_bytes_device, 327680u);
+        QCOMPARE(t.dirty_chunks, 5u);
+        QCOMPARE(t.hash_ns, std::uint64_t{12345 + 23456 + 111 + 222});
+        QCOMPARE(t.restore_ns, std::uint64_t{40 + 77 + 40 + 30000 + 40 + 50000});
+    }
+
     /// A protocol-4 snapshot frame (an older engine's spool) is stored as a host snapshot of all its
     /// bytes, pageable, not hashed.
     void olderSnapshotFrameIsAHostSnapshot() {

@@ -213,8 +213,20 @@ class SessionStore {
         DispatchRecord dispatch{};
         SnapshotRecord snapshot{};
         PassRecord pass[2]{};
+        /// The restore before pass 1 ([0]) and the final restore after pass 1 ([1]): folded into the row
+        /// at flush when they are what the row's pass 1 and snapshot imply (else `restore_rows` rows).
+        bool has_restore[2] = {false, false};
+        std::uint64_t restore_seq[2] = {0, 0}, restore_ts[2] = {0, 0};
+        RestoreRecord restore[2]{};
+        /// Decided at flush: the snapshot's store columns and the restores go into the row.
+        bool fold_store = false, fold_restore[2] = {false, false};
     };
     PendingRow& pendingRow(std::int64_t process, std::uint64_t dispatch_id);
+    /// The pending row of the dispatch, nullptr when none is buffered (never creates one).
+    PendingRow* findPendingRow(std::int64_t process, std::uint64_t dispatch_id);
+    /// Decides which parts of `row` fold into its dispatch_rows row and writes the others to the
+    /// overflow tables (`snapshot_store_rows`, `restore_rows`). false on an SQLite error.
+    bool foldOrSpill(PendingRow& row);
     /// Binds `row` from parameter `first`; `narrow`: the dispatch columns only.
     void bindRow(sqlite3_stmt* s, int first, const PendingRow& row, bool narrow);
     /// Small id of an agent/queue/kernel-object handle (inserted into `handles` when new).
