@@ -4,7 +4,9 @@
 // sized so that it fits only without a device snapshot store, a replaying tool that keeps its snapshot
 // on the device must give that memory back within a pass or so, not after the whole window.
 // Arguments: [buffers MiB in all (default 384)] [block MiB (default 15872)] [delay ms (default 500)]
-// [vmem: the block is a virtual-memory handle (hsa_amd_vmem_handle_create, ROCr 6.x headers only)].
+// [vmem: the block is a virtual-memory handle (hsa_amd_vmem_handle_create, ROCr 6.x headers only);
+//  free: the block is allocated before the dispatch (a tracked allocation the snapshot copies) and the
+//  second thread frees it, timing the free, while the window's snapshot may be reading it].
 // Checks: every sum is right and the block was served. Prints the call's status and duration.
 #include "hsa_session.h"
 #include "kernels/kernargs.h"
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
     const std::size_t block_mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 15872;
     const long delay_ms = argc > 3 ? std::strtol(argv[3], nullptr, 10) : 500;
     const bool vmem = argc > 4 && std::string_view(argv[4]) == "vmem";
+    const bool free_mode = argc > 4 && std::string_view(argv[4]) == "free";
 #if !defined(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION) || HSA_AMD_EXT_API_TABLE_MAJOR_VERSION < 2
     if (vmem)
         fail("vmem handles need ROCr 6.x headers");
@@ -53,9 +56,20 @@ int main(int argc, char** argv) {
         session.copy_to_device(device_b, b.data(), bytes);
         void* kernarg =
             session.kernarg(VectorAddArgs{device_a, device_b, device_c, count}, kernel.kernarg_segment_size);
+        void* early = nullptr;
+        if (free_mode) {
+            early = session.allocate(coarse, block_mib << 20);
+            std::vector<unsigned char> fill(block_mib << 20, 0x5a);
+            session.copy_to_device(early, fill.data(), fill.size());
+        }
         std::thread allocator([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
             const auto t0 = std::chrono::steady_clock::now();
+            if (free_mode) {
+                status = hsa_amd_memory_pool_free(early);
+                ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                return;
+            }
             if (vmem) {
 #if defined(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION) && HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2
                 hsa_amd_vmem_alloc_handle_t handle{};

@@ -145,6 +145,21 @@ class TestDeviceStoreReclaim : public QObject {
         QCOMPARE(r->warnings("device-store-reclaimed").size(), 1);
     }
 
+    /// Another thread frees a tracked 1 GiB buffer 30 ms into the window, while the snapshot copies and
+    /// hashes it: the free waits for the snapshot (which holds the inventory's read lock), the region is
+    /// then skipped at the next restore as freed, and the program's results are right.
+    void freeDuringTheSnapshotWaits() {
+        const auto r = run_beside({"--passes", "2"}, {"384", "1024", "30", "free"});
+        QVERIFY(r);
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("sums correct, block served"),
+                 qPrintable(r->describe()));
+        const Call c = beside_call(r->stdout_text);
+        QCOMPARE(c.status, 0u);
+        QVERIFY2(c.ms >= 10, qPrintable(r->describe())); // it waited for the copies and the hashing
+        // Skipped as freed by the restore before pass 1 and by the final one.
+        QCOMPARE(r->value("SELECT count(*) FROM restore_skips WHERE size = 1073741824"), 2);
+    }
+
     /// The same with the host store: the device holds only the buffers, all three passes run.
     void otherThreadWithHostStore() {
         const auto r = run_beside({"--passes", "3", "--snapshot-store", "host"});
