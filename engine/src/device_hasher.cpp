@@ -48,18 +48,8 @@ struct PoolSearch {
 
 hsa_status_t find_pool(hsa_amd_memory_pool_t pool, void* data) {
     auto* search = static_cast<PoolSearch*>(data);
-    const auto& amd = hsa().amd;
-    hsa_amd_segment_t segment{};
     uint32_t flags = 0;
-    bool alloc_allowed = false;
-    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) !=
-            HSA_STATUS_SUCCESS ||
-        segment != HSA_AMD_SEGMENT_GLOBAL ||
-        amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags) !=
-            HSA_STATUS_SUCCESS ||
-        amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
-                                            &alloc_allowed) != HSA_STATUS_SUCCESS ||
-        !alloc_allowed)
+    if (!allocatable_global_pool(pool, flags))
         return HSA_STATUS_SUCCESS;
     if ((flags & search->want_flags) == search->want_flags && (flags & search->avoid_flags) == 0) {
         search->pool = pool;

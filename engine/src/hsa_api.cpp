@@ -52,6 +52,20 @@ hsa_device_type_t device_type(hsa_agent_t agent) {
     return type;
 }
 
+bool allocatable_global_pool(hsa_amd_memory_pool_t pool, uint32_t& flags) {
+    const auto& amd = g_hsa.amd;
+    hsa_amd_segment_t segment{};
+    bool alloc_allowed = false;
+    return amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) ==
+               HSA_STATUS_SUCCESS &&
+           segment == HSA_AMD_SEGMENT_GLOBAL &&
+           amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
+                                               &alloc_allowed) == HSA_STATUS_SUCCESS &&
+           alloc_allowed &&
+           amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags) ==
+               HSA_STATUS_SUCCESS;
+}
+
 std::string agent_name(hsa_agent_t agent) {
     char name[64] = {};
     if (g_hsa.core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_NAME, name) != HSA_STATUS_SUCCESS)

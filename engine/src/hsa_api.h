@@ -44,6 +44,12 @@ hsa_device_type_t device_type(hsa_agent_t agent);
 /// HSA_AGENT_INFO_NAME of `agent` ("" on error).
 std::string agent_name(hsa_agent_t agent);
 
+/// Whether `pool` is a global-segment memory pool the runtime allocates from on request
+/// (HSA_AMD_MEMORY_POOL_INFO_SEGMENT global, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED true); its
+/// HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS go to `flags`. False when it is not, or when the runtime refuses
+/// one of the three queries (`flags` is then unspecified).
+bool allocatable_global_pool(hsa_amd_memory_pool_t pool, uint32_t& flags);
+
 /// Fills hsa().loader through the saved hsa_system_get_major_extension_table (call after saving core).
 void load_loader_extension();
 

@@ -48,19 +48,8 @@ struct PoolSearch {
 hsa_status_t collect_pool(hsa_amd_memory_pool_t pool, void* data) {
     auto* search = static_cast<PoolSearch*>(data);
     const auto& amd = hsa().amd;
-    hsa_amd_segment_t segment{};
     uint32_t flags = 0;
-    bool alloc_allowed = false;
-    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment) !=
-            HSA_STATUS_SUCCESS ||
-        segment != HSA_AMD_SEGMENT_GLOBAL)
-        return HSA_STATUS_SUCCESS;
-    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
-                                            &alloc_allowed) != HSA_STATUS_SUCCESS ||
-        !alloc_allowed)
-        return HSA_STATUS_SUCCESS;
-    if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags) !=
-        HSA_STATUS_SUCCESS)
+    if (!allocatable_global_pool(pool, flags))
         return HSA_STATUS_SUCCESS;
     if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) != 0 && search->coarse.handle == 0) {
         search->coarse = pool;
