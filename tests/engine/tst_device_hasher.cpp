@@ -9,6 +9,7 @@
 #include "chunk_hash_code_objects.h"
 #include "device_hasher.h"
 #include "hsa_api.h"
+#include "sim_in_process.hpp"
 
 #include <hsa.h>
 #include <hsa_api_trace.h>
@@ -19,8 +20,6 @@
 #include <chrono>
 #include <thread>
 
-#include <dlfcn.h>
-
 #include <cstring>
 #include <random>
 #include <string>
@@ -29,28 +28,6 @@
 using namespace rs::engine;
 
 namespace {
-
-hsa_status_t find_gpu(hsa_agent_t agent, void* data) {
-    hsa_device_type_t type{};
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) {
-        *static_cast<hsa_agent_t*>(data) = agent;
-        return HSA_STATUS_INFO_BREAK;
-    }
-    return HSA_STATUS_SUCCESS;
-}
-
-hsa_status_t find_coarse_pool(hsa_amd_memory_pool_t pool, void* data) {
-    uint32_t flags = 0;
-    hsa_amd_segment_t segment{};
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) {
-        *static_cast<hsa_amd_memory_pool_t*>(data) = pool;
-        return HSA_STATUS_INFO_BREAK;
-    }
-    return HSA_STATUS_SUCCESS;
-}
 
 /// The ISA name the replaced hsa_isa_get_info_alt answers (empty: the runtime's own answer).
 std::string g_reported_isa;
@@ -117,17 +94,13 @@ class TestDeviceHasher : public QObject {
         qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
         qputenv("HSA_SIM_STANDINS", RS_CHUNK_HASH_STANDINS);
         QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
-        void* tool = dlopen(RS_TABLE_TOOL, RTLD_NOW | RTLD_NOLOAD);
-        QVERIFY(tool);
-        QCOMPARE(*static_cast<int*>(dlsym(tool, "rs_table_tool_loaded")), 1);
-        hsa().core = *static_cast<CoreApiTable*>(dlsym(tool, "rs_saved_core"));
-        hsa().amd = *static_cast<AmdExtTable*>(dlsym(tool, "rs_saved_amd_ext"));
+        QVERIFY(rs::test::take_saved_tables(RS_TABLE_TOOL));
         g_real_isa_get_info = hsa().core.hsa_isa_get_info_alt_fn;
         hsa().core.hsa_isa_get_info_alt_fn = &reported_isa_get_info;
 
-        hsa_iterate_agents(find_gpu, &gpu_);
+        hsa_iterate_agents(rs::test::find_gpu, &gpu_);
         QVERIFY(gpu_.handle != 0);
-        hsa_amd_agent_iterate_memory_pools(gpu_, find_coarse_pool, &coarse_);
+        hsa_amd_agent_iterate_memory_pools(gpu_, rs::test::find_coarse_pool, &coarse_);
         QVERIFY(coarse_.handle != 0);
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse_, kDeviceBytes, 0, &device_), HSA_STATUS_SUCCESS);
         contents_ = pattern(kDeviceBytes, 1);

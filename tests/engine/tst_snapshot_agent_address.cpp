@@ -8,14 +8,13 @@
 #include "executable_registry.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
+#include "sim_in_process.hpp"
 
 #include <hsa.h>
 #include <hsa_api_trace.h>
 #include <hsa_ext_amd.h>
 
 #include <QtTest>
-
-#include <dlfcn.h>
 
 #include <cstring>
 #include <memory>
@@ -44,28 +43,6 @@ class NullSink : public EventSink {
     void finish(uint64_t, int32_t) noexcept override {}
 };
 
-hsa_status_t find_gpu(hsa_agent_t agent, void* data) {
-    hsa_device_type_t type{};
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) {
-        *static_cast<hsa_agent_t*>(data) = agent;
-        return HSA_STATUS_INFO_BREAK;
-    }
-    return HSA_STATUS_SUCCESS;
-}
-
-hsa_status_t find_coarse_pool(hsa_amd_memory_pool_t pool, void* data) {
-    uint32_t flags = 0;
-    hsa_amd_segment_t segment{};
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) {
-        *static_cast<hsa_amd_memory_pool_t*>(data) = pool;
-        return HSA_STATUS_INFO_BREAK;
-    }
-    return HSA_STATUS_SUCCESS;
-}
-
 decltype(AmdExtTable::hsa_amd_memory_lock_fn) real_lock = nullptr;
 std::vector<std::unique_ptr<std::byte[]>> shadows;
 
@@ -91,16 +68,13 @@ class TestSnapshotAgentAddress : public QObject {
         qputenv("HSA_SIM_FAIL_ALLOC", "2");
         qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
         QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
-        void* tool = dlopen(RS_TABLE_TOOL, RTLD_NOW | RTLD_NOLOAD);
-        QVERIFY(tool);
-        hsa().core = *static_cast<CoreApiTable*>(dlsym(tool, "rs_saved_core"));
-        hsa().amd = *static_cast<AmdExtTable*>(dlsym(tool, "rs_saved_amd_ext"));
+        QVERIFY(rs::test::take_saved_tables(RS_TABLE_TOOL));
         real_lock = hsa().amd.hsa_amd_memory_lock_fn;
         hsa().amd.hsa_amd_memory_lock_fn = lock_with_shadow;
         hsa_agent_t gpu{0};
-        hsa_iterate_agents(find_gpu, &gpu);
+        hsa_iterate_agents(rs::test::find_gpu, &gpu);
         hsa_amd_memory_pool_t pool{0};
-        hsa_amd_agent_iterate_memory_pools(gpu, find_coarse_pool, &pool);
+        hsa_amd_agent_iterate_memory_pools(gpu, rs::test::find_coarse_pool, &pool);
         QVERIFY(gpu.handle != 0 && pool.handle != 0);
         constexpr size_t bytes = 300000;
         void* buffer = nullptr;

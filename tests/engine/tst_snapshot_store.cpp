@@ -10,6 +10,7 @@
 // the engine gets them in OnLoad. Each test starts its own runtime (hsa_init reads the simulator's
 // environment and resets its fault counters), so every test can be run alone.
 #include "hsa_api.h"
+#include "sim_in_process.hpp"
 #include "snapshot_store.h"
 
 #include <hsa.h>
@@ -18,7 +19,6 @@
 
 #include <QtTest>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -42,18 +42,6 @@ hsa_status_t find_agents(hsa_agent_t agent, void* data) {
         agents->first = agent;
     if (type == HSA_DEVICE_TYPE_GPU && agents->second.handle == 0)
         agents->second = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
-hsa_status_t find_coarse_pool(hsa_amd_memory_pool_t pool, void* data) {
-    uint32_t flags = 0;
-    hsa_amd_segment_t segment{};
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    if (segment == HSA_AMD_SEGMENT_GLOBAL && (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)) {
-        *static_cast<hsa_amd_memory_pool_t*>(data) = pool;
-        return HSA_STATUS_INFO_BREAK;
-    }
     return HSA_STATUS_SUCCESS;
 }
 
@@ -107,18 +95,14 @@ class TestSnapshotStore : public QObject {
         qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
         QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
         running_ = true;
-        void* tool = dlopen(RS_TABLE_TOOL, RTLD_NOW | RTLD_NOLOAD);
-        QVERIFY(tool);
-        QCOMPARE(*static_cast<int*>(dlsym(tool, "rs_table_tool_loaded")), 1);
-        hsa().core = *static_cast<CoreApiTable*>(dlsym(tool, "rs_saved_core"));
-        hsa().amd = *static_cast<AmdExtTable*>(dlsym(tool, "rs_saved_amd_ext"));
+        QVERIFY(rs::test::take_saved_tables(RS_TABLE_TOOL));
         std::pair<hsa_agent_t, hsa_agent_t> agents{};
         hsa_iterate_agents(find_agents, &agents);
         cpu_ = agents.first;
         gpu_ = agents.second;
         QVERIFY(cpu_.handle != 0 && gpu_.handle != 0);
         coarse_ = {0};
-        hsa_amd_agent_iterate_memory_pools(gpu_, find_coarse_pool, &coarse_);
+        hsa_amd_agent_iterate_memory_pools(gpu_, rs::test::find_coarse_pool, &coarse_);
         QVERIFY(coarse_.handle != 0);
     }
     void stop() {
