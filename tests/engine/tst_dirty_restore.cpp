@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "replay_run.hpp"
 #include "session_file.hpp"
 
 #include <cstdint>
@@ -25,12 +26,7 @@
 
 namespace {
 
-/// A region the program printed: "region NAME address 0xADDR size BYTES".
-struct Region {
-    QString name;
-    quint64 address = 0;
-    quint64 size = 0;
-};
+using Region = rs::test::PrintedRegion;
 
 /// Chunks of [address, address + size) for chunk size `c`.
 quint64 chunk_count(quint64 address, quint64 size, quint64 c) {
@@ -95,17 +91,9 @@ std::unique_ptr<DirtyRun> run(const char* name, const QStringList& args, const Q
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(++counter));
     auto r = std::make_unique<DirtyRun>();
-    r->finished = rs::test::run_and_open(*r, RS_RUNNER_PATH,
-                                         QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                                             QStringList{"--", workload(name)} + args,
-                                         rs::test::environment_with(env), session, 120000);
-    static const QRegularExpression line(R"(^region (\w+) address (?:0x)?([0-9a-f]+) size (\d+)$)",
-                                         QRegularExpression::MultilineOption);
-    for (auto it = line.globalMatch(r->stdout_text); it.hasNext();) {
-        const auto m = it.next();
-        r->regions << Region{m.captured(1), m.captured(2).toULongLong(nullptr, 16),
-                             m.captured(3).toULongLong()};
-    }
+    r->finished =
+        rs::test::run_simulated(*r, RS_RUNNER_PATH, session, options, workload(name), args, env, 120000);
+    r->regions = rs::test::printed_regions(r->stdout_text);
     return r;
 }
 

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include "dispatch_log.hpp"
+#include "replay_run.hpp"
 #include "session_file.hpp"
 
 #include <algorithm>
@@ -57,11 +58,8 @@ std::unique_ptr<WindowRun> run(const char* name, const QStringList& options, con
     QElapsedTimer timer;
     timer.start();
     auto r = std::make_unique<WindowRun>();
-    r->finished = rs::test::run_and_open(
-        *r, RS_RUNNER_PATH,
-        QStringList{"--simulate", "--no-progress", "-o", session} + options +
-            QStringList{"--", workload(name)} + args,
-        rs::test::environment_with(QStringList{"HSA_SIM_DISPATCH_LOG=" + log} + env), session, limit_ms);
+    r->finished = rs::test::run_simulated(*r, RS_RUNNER_PATH, session, options, workload(name), args,
+                                          QStringList{"HSA_SIM_DISPATCH_LOG=" + log} + env, limit_ms);
     r->wall_ms = timer.elapsed();
     r->log = rs::test::read_dispatch_log(log);
     return r;

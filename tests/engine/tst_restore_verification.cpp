@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "replay_run.hpp"
 #include "session_file.hpp"
 
 #include <cstdint>
@@ -22,11 +23,7 @@
 
 namespace {
 
-/// A region the program printed: "region NAME address 0xADDR size BYTES".
-struct Region {
-    quint64 address = 0;
-    quint64 size = 0;
-};
+using Region = rs::test::PrintedRegion;
 
 class Run : public rs::test::SessionRun {
   public:
@@ -41,16 +38,9 @@ std::unique_ptr<Run> run(const QStringList& args, const QStringList& options, co
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("verify-%1.rsdb").arg(++counter));
     auto r = std::make_unique<Run>();
-    r->finished = rs::test::run_and_open(*r, RS_RUNNER_PATH,
-                                         QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                                             QStringList{"--", RS_WORKLOAD_DIR "/dirty_restore"} + args,
-                                         rs::test::environment_with(env), session, 120000);
-    static const QRegularExpression line(R"(^region (\w+) address (?:0x)?([0-9a-f]+) size (\d+)$)",
-                                         QRegularExpression::MultilineOption);
-    for (auto it = line.globalMatch(r->stdout_text); it.hasNext();) {
-        const auto m = it.next();
-        r->regions << Region{m.captured(2).toULongLong(nullptr, 16), m.captured(3).toULongLong()};
-    }
+    r->finished = rs::test::run_simulated(*r, RS_RUNNER_PATH, session, options,
+                                          RS_WORKLOAD_DIR "/dirty_restore", args, env, 120000);
+    r->regions = rs::test::printed_regions(r->stdout_text);
     return r;
 }
 
