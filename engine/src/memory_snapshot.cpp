@@ -576,6 +576,15 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                     ++result.regions_restored;
         }
     };
+    // Adds `r` to the set; a region the host has no memory to list is restored whole at once.
+    auto add_to_set = [&](const SnapshotRegion& r) {
+        try {
+            set.push_back(&r);
+        } catch (const std::bad_alloc&) {
+            if (copy_back(r, r.address, r.size))
+                ++result.regions_restored;
+        }
+    };
     // Tracked allocations: lookup, hashing and copies under one read lock, so a concurrent free waits
     // for the restore to finish and a freed or re-used address is never written.
     inventory_.rlock([&](const AllocationInventory::Map& m) {
@@ -589,12 +598,7 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
             else if (it->second.id != r.allocation_id || it->second.size < r.size)
                 skip(r, RestoreSkipReason::reallocated);
             else
-                try {
-                    set.push_back(&r);
-                } catch (const std::bad_alloc&) {
-                    if (copy_back(r, r.address, r.size))
-                        ++result.regions_restored;
-                }
+                add_to_set(r);
         }
         run_set();
     });
@@ -607,12 +611,7 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
             if (!state.executables.contains(r.executable))
                 skip(r, RestoreSkipReason::freed);
             else
-                try {
-                    set.push_back(&r);
-                } catch (const std::bad_alloc&) {
-                    if (copy_back(r, r.address, r.size))
-                        ++result.regions_restored;
-                }
+                add_to_set(r);
         }
         run_set();
     });
