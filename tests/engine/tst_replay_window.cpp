@@ -66,12 +66,7 @@ std::unique_ptr<WindowRun> run(const char* name, const QStringList& options, con
 }
 
 /// The run finished in time, exited 0, printed PASS, and its session is complete.
-#define VERIFY_PASSED(r)                                                                                     \
-    do {                                                                                                     \
-        QVERIFY2((r)->finished, qPrintable("killed after the time limit\n" + (r)->describe()));              \
-        QVERIFY2((r)->exit_code == 0 && (r)->stdout_text.contains("\nPASS"), qPrintable((r)->describe()));   \
-        QVERIFY2((r)->complete(), qPrintable((r)->describe()));                                              \
-    } while (0)
+#define VERIFY_PASSED(r) RS_VERIFY_RUN_PASSED(r)
 
 } // namespace
 

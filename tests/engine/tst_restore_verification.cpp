@@ -46,9 +46,7 @@ std::unique_ptr<Run> run(const QStringList& args, const QStringList& options, co
 
 #define VERIFY_PASSED(r)                                                                                     \
     do {                                                                                                     \
-        QVERIFY2((r)->finished, qPrintable("killed after the time limit\n" + (r)->describe()));              \
-        QVERIFY2((r)->exit_code == 0 && (r)->stdout_text.contains("\nPASS"), qPrintable((r)->describe()));   \
-        QVERIFY2((r)->complete(), qPrintable((r)->describe()));                                              \
+        RS_VERIFY_RUN_PASSED(r);                                                                             \
         QVERIFY2(!(r)->regions.isEmpty(), qPrintable((r)->describe()));                                      \
     } while (0)
 

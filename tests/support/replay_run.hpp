@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
+#include <QtTest>
 
 namespace rs::test {
 
@@ -24,6 +25,16 @@ inline bool run_simulated(SessionRun& r, const QString& runner, const QString& s
                             QStringList{"--", program} + program_args,
                         environment_with(env), session, limit_ms);
 }
+
+/// In a QtTest function: the run `r` (a pointer to a SessionRun with a `finished` flag, run_simulated's
+/// result) ended within its limit, exited 0, printed PASS (the program's own results are right), and its
+/// session is complete; otherwise the test fails with the run's outputs.
+#define RS_VERIFY_RUN_PASSED(r)                                                                              \
+    do {                                                                                                     \
+        QVERIFY2((r)->finished, qPrintable("killed after the time limit\n" + (r)->describe()));              \
+        QVERIFY2((r)->exit_code == 0 && (r)->stdout_text.contains("\nPASS"), qPrintable((r)->describe()));   \
+        QVERIFY2((r)->complete(), qPrintable((r)->describe()));                                              \
+    } while (0)
 
 /// A region a workload printed: "region NAME address 0xADDR size BYTES" (address and size in bytes).
 struct PrintedRegion {
