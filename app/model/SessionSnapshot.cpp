@@ -84,4 +84,23 @@ QString ProcessInfo::label() const {
     return command.isEmpty() ? pidText : QStringLiteral("%1 %2").arg(pidText, command.left(60));
 }
 
+RestoreTotals sumRestores(const std::vector<DispatchRow>& dispatches) {
+    RestoreTotals t;
+    for (const DispatchRow& d : dispatches) {
+        if (d.store >= 0) {
+            ++t.stores[d.store];
+        }
+        if (d.restores > 0) {
+            t.restores += d.restores;
+            t.fullBytes += d.fullRestoreBytes();
+            t.movedHost += d.movedHost;
+            t.movedDevice += d.movedDevice;
+            t.dirtyChunks += d.dirtyChunks;
+            t.comparedChunks += d.comparedChunks;
+            t.missedChunks += d.missedChunks;
+        }
+    }
+    return t;
+}
+
 } // namespace rs::app

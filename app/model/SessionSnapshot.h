@@ -3,6 +3,7 @@
 
 #include <QHash>
 #include <QHashFunctions>
+#include <QMap>
 #include <QMetaType>
 #include <QSharedData>
 #include <QSharedDataPointer>
@@ -124,6 +125,16 @@ struct DispatchRow {
     /// movedHost + movedDevice, -1 without restores.
     qint64 movedBytes() const { return restores > 0 ? movedHost + movedDevice : -1; }
 };
+
+/// The restores of a set of dispatches summed (format 4; dispatches without restores count nothing): what the
+/// summary page and `replayscope --summary` print. Bytes, chunk counts.
+struct RestoreTotals {
+    qint64 restores = 0, fullBytes = 0, movedHost = 0, movedDevice = 0;
+    qint64 dirtyChunks = 0, comparedChunks = 0, missedChunks = 0;
+    /// Dispatches whose snapshot used each store, by enum `snapshot_store` code.
+    QMap<int, qint64> stores;
+};
+RestoreTotals sumRestores(const std::vector<DispatchRow>& dispatches);
 
 /// One restore of a dispatch's snapshot (format 4, the `restores` table): before pass `passIndex`
 /// (1 .. passes - 1), or after the last pass (`finalRestore`, passIndex = passes run).

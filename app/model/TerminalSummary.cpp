@@ -5,8 +5,6 @@
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
 
-#include <QMap>
-
 namespace rs::app {
 
 QString TerminalSummary::text(const SessionSnapshot& s) {
@@ -79,33 +77,19 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
                   format::count(skips)));
     // Format 4: bytes the restores moved against full restores, chunks, and the stores snapshots used.
     if (s->hasRestoreRecords) {
-        qint64 restores = 0, full = 0, host = 0, device = 0, dirty = 0, compared = 0, missed = 0;
-        QMap<int, qint64> stores;
-        for (const DispatchRow& d : s->dispatches) {
-            if (d.store >= 0) {
-                ++stores[d.store];
-            }
-            if (d.restores > 0) {
-                restores += d.restores;
-                full += d.fullRestoreBytes();
-                host += d.movedHost;
-                device += d.movedDevice;
-                dirty += d.dirtyChunks;
-                compared += d.comparedChunks;
-                missed += d.missedChunks;
-            }
-        }
+        const RestoreTotals t = sumRestores(s->dispatches);
         QStringList used;
-        for (auto it = stores.cbegin(); it != stores.cend(); ++it) {
+        for (auto it = t.stores.cbegin(); it != t.stores.cend(); ++it) {
             used << QStringLiteral("%1 %2").arg(s.enumName(QStringLiteral("snapshot_store"), it.key()),
                                                 format::count(it.value()));
         }
         line(QStringLiteral("restores"),
              QStringLiteral("%1 moved %2 of %3 (footprint x restores): %4 over the host link, %5 inside the "
                             "device; %6 of %7 chunks dirty, %8 missed; snapshots in store %9")
-                 .arg(format::count(restores), format::bytes(host + device), format::bytes(full),
-                      format::bytes(host), format::bytes(device), format::count(dirty),
-                      format::count(compared), format::count(missed))
+                 .arg(format::count(t.restores), format::bytes(t.movedHost + t.movedDevice),
+                      format::bytes(t.fullBytes), format::bytes(t.movedHost), format::bytes(t.movedDevice),
+                      format::count(t.dirtyChunks), format::count(t.comparedChunks),
+                      format::count(t.missedChunks))
                  .arg(used.isEmpty() ? QStringLiteral("-") : used.join(QStringLiteral(", "))));
     } else {
         line(QStringLiteral("restores"),

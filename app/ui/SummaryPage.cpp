@@ -156,28 +156,18 @@ void SummaryPage::refresh() {
                  format::count(skips)));
     // Format 4: bytes the restores moved against what full restores would have moved.
     if (snapshot_->hasRestoreRecords) {
-        qint64 restores = 0, full = 0, host = 0, device = 0, dirty = 0, compared = 0, missed = 0;
-        for (const DispatchRow& d : snapshot_->dispatches) {
-            if (d.restores > 0) {
-                restores += d.restores;
-                full += d.fullRestoreBytes();
-                host += d.movedHost;
-                device += d.movedDevice;
-                dirty += d.dirtyChunks;
-                compared += d.comparedChunks;
-                missed += d.missedChunks;
-            }
-        }
-        totals_->setText(totals_->text() +
-                         tr("<br>%1 restores moved <b>%2</b> of the %3 full restores would (%4 over the host "
-                            "link, %5 inside the device); %6 of %7 chunks dirty%8")
-                             .arg(format::count(restores), format::bytes(host + device), format::bytes(full),
-                                  format::bytes(host), format::bytes(device), format::count(dirty),
-                                  format::count(compared))
-                             .arg(missed > 0 ? tr(", <b style='color:#c62828'>%1 chunks missed</b> by dirty "
-                                                  "restores (see the audit)")
-                                                   .arg(format::count(missed))
-                                             : QString()));
+        const RestoreTotals t = sumRestores(snapshot_->dispatches);
+        totals_->setText(
+            totals_->text() +
+            tr("<br>%1 restores moved <b>%2</b> of the %3 full restores would (%4 over the host "
+               "link, %5 inside the device); %6 of %7 chunks dirty%8")
+                .arg(format::count(t.restores), format::bytes(t.movedHost + t.movedDevice),
+                     format::bytes(t.fullBytes), format::bytes(t.movedHost), format::bytes(t.movedDevice),
+                     format::count(t.dirtyChunks), format::count(t.comparedChunks))
+                .arg(t.missedChunks > 0 ? tr(", <b style='color:#c62828'>%1 chunks missed</b> by dirty "
+                                             "restores (see the audit)")
+                                              .arg(format::count(t.missedChunks))
+                                        : QString()));
     }
     QStringList config = i.configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (QString& c : config) {
