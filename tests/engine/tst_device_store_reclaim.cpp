@@ -81,6 +81,17 @@ Call beside_call(const QString& out) {
 
 constexpr uint32_t kOutOfResources = 0x1008; // HSA_STATUS_ERROR_OUT_OF_RESOURCES
 
+/// How much longer a served request may wait under ThreadSanitizer, in ms: there the snapshot's copies and
+/// chunk hashing of the 384 MiB footprint, during which the inventory's read lock delays the allocation
+/// wrapper's bookkeeping, take seconds instead of a fraction of one (seen in a clean-clone run: 16.4 s for
+/// the reclaim case, 3.2 s with the host store). Still far below the 60 s pass timeout the reclaim
+/// request exists to avoid.
+#if defined(__SANITIZE_THREAD__)
+constexpr qint64 kSanitizerSlackMs = 25000;
+#else
+constexpr qint64 kSanitizerSlackMs = 0;
+#endif
+
 } // namespace
 
 class TestDeviceStoreReclaim : public QObject {
@@ -119,7 +130,7 @@ class TestDeviceStoreReclaim : public QObject {
         QCOMPARE(r->value("SELECT device_bytes FROM snapshots"), 384ll << 20);
         const Call c = beside_call(r->stdout_text);
         QCOMPARE(c.status, 0u);
-        QVERIFY2(c.ms > 0 && c.ms < 6000, qPrintable(QString::number(c.ms)));
+        QVERIFY2(c.ms > 0 && c.ms < 6000 + kSanitizerSlackMs, qPrintable(QString::number(c.ms)));
         QVERIFY2(r->passes() >= 1 && r->passes() < 3, qPrintable(QString::number(r->passes())));
         const QStringList w = r->warnings("device-store-reclaimed");
         QCOMPARE(w.size(), 1);
@@ -141,7 +152,7 @@ class TestDeviceStoreReclaim : public QObject {
                  qPrintable(r->describe()));
         const Call c = beside_call(r->stdout_text);
         QCOMPARE(c.status, 0u);
-        QVERIFY2(c.ms > 0 && c.ms < 6000, qPrintable(QString::number(c.ms)));
+        QVERIFY2(c.ms > 0 && c.ms < 6000 + kSanitizerSlackMs, qPrintable(QString::number(c.ms)));
         QCOMPARE(r->warnings("device-store-reclaimed").size(), 1);
     }
 
@@ -168,7 +179,7 @@ class TestDeviceStoreReclaim : public QObject {
                  qPrintable(r->describe()));
         QCOMPARE(r->passes(), 3);
         QCOMPARE(r->warnings("device-store-reclaimed"), QStringList{});
-        QVERIFY2(beside_call(r->stdout_text).ms < 500, qPrintable(r->describe()));
+        QVERIFY2(beside_call(r->stdout_text).ms < 500 + kSanitizerSlackMs, qPrintable(r->describe()));
     }
 
     /// Host store: the device holds only the application's buffers, every request is served at once.
