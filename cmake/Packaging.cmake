@@ -12,6 +12,7 @@
 #                                                 kernel's stand-in, for --simulate)
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
+#   share/doc/replayscope/copyright               (packaging/debian/copyright)
 # replayscope-run finds the engine and the simulator relative to its own binary (runner/run_support.hpp),
 # so the programs carry no RUNPATH and no build path.
 
@@ -78,6 +79,12 @@ if(TARGET replayscope)
     endif()
 endif()
 
+# The Debian copyright file (DEP-5): the project's MIT licence and the licences of the third-party code
+# compiled into the binaries (packaging/debian/copyright says which).
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/debian/copyright"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope" COMPONENT doc
+        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+
 add_custom_target(rs_package_files ALL DEPENDS ${_rs_package_files})
 
 # CPack: one Debian package. Dependencies come from dpkg-shlibdeps over the installed ELF files; the
@@ -86,7 +93,7 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME replayscope)
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_VENDOR "ReplayScope")
-set(CPACK_PACKAGE_CONTACT "ReplayScope maintainers <maintainers@users.noreply.a-seed-2fcb14ae.example>")
+set(CPACK_PACKAGE_CONTACT "ReplayScope maintainers <maintainers@replayscope.example>")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON) # no debug information, hence no source or build paths, in installed files
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "kernel-replay memory snapshot/restore for ROCm, made visible")

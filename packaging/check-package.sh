@@ -3,7 +3,8 @@
 # with apt (dependencies resolved from the archive), and runs the INSTALLED programs on the HIP demo of
 # that build tree (workloads/hip/demo and its stand-ins): /usr/bin/replayscope-run --simulate records a
 # session file, /usr/bin/replayscope --export-charts writes its charts as PNG with no display. Fails unless both come out non-empty, the
-# installed files name no build directory, and both programs report the package's version.
+# installed files name no build directory, both programs report the package's version, and the package carries
+# packaging/debian/copyright as usr/share/doc/replayscope/copyright.
 # Run as root. Leaves the package installed (apt-get remove -y replayscope removes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,11 +37,18 @@ for f in ./usr/bin/replayscope ./usr/bin/replayscope-run ./usr/bin/replayscope-s
          ./usr/lib/replayscope/sim/libhsa-runtime64.so.1 ./usr/share/man/man1/replayscope.1.gz \
          ./usr/share/man/man1/replayscope-run.1.gz ./usr/share/applications/replayscope.desktop \
          ./usr/share/icons/hicolor/scalable/apps/replayscope.svg \
-         ./usr/share/icons/hicolor/48x48/apps/replayscope.png; do
+         ./usr/share/icons/hicolor/48x48/apps/replayscope.png ./usr/share/doc/replayscope/copyright; do
     grep -q -F -x -e "$f" <<<"$(awk '{ print $6 }' <<<"$contents")" || fail "$f missing from the package"
 done
 
 apt-get install -y --reinstall "$deb"
+
+# The Debian copyright file is the repository's, machine-readable (DEP-5), with the project's MIT licence.
+copyright=/usr/share/doc/replayscope/copyright
+cmp -s "$copyright" "$top/packaging/debian/copyright" || fail "$copyright differs from packaging/debian/copyright"
+head -n 1 "$copyright" | grep -q -x -F "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ||
+    fail "$copyright is not a DEP-5 copyright file"
+grep -q -x -F "Copyright: 2026 The ReplayScope authors" "$copyright" || fail "$copyright names no ReplayScope copyright"
 
 # Installed files: no build or source directory, no RUNPATH (everything is found relative to bin/).
 while read -r f; do
