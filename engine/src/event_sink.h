@@ -32,7 +32,7 @@ using DeviceType = ipc::DeviceType;
 using SnapshotStore = ipc::SnapshotStore;
 using ChunkHashPath = ipc::ChunkHashPath;
 
-/// Name of an enum value from its one list (ipc vocabulary.hpp): "drain-timeout", "kernarg", ... The
+/// Name of an enum value from its one list (session vocabulary.h): "drain-timeout", "kernarg", ... The
 /// same names are in the session file's enum_names table and in the inspector.
 template <typename E>
 constexpr std::string_view name(E v) noexcept {

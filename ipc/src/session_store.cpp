@@ -256,7 +256,7 @@ CREATE VIEW process_totals AS
   FROM processes p;
 )sql";
 
-/// Writes the enum_names rows of every list of vocabulary.hpp (records.hpp's kEnumTables); INSERT OR
+/// Writes the enum_names rows of every list of vocabulary.h (records.hpp's kEnumTables); INSERT OR
 /// IGNORE, so that reopening a file written by an older build adds the values it did not know.
 /// Returns false with `error` set on an SQLite error.
 bool insertEnumNames(sqlite3* db, std::string& error) {

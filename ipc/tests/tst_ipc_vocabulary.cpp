@@ -1,4 +1,4 @@
-// The one vocabulary (vocabulary.hpp): every enum value has a name, frame validation accepts exactly the
+// The one vocabulary (vocabulary.h): every enum value has a name, frame validation accepts exactly the
 // listed values, and the session file's enum_names table is the list, row for row.
 #include "test_support.hpp"
 

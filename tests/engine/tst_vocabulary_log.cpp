@@ -1,4 +1,4 @@
-// The engine speaks the one vocabulary (ipc/include/replayscope/ipc/vocabulary.hpp): its log names
+// The engine speaks the one vocabulary (session/include/replayscope/session/vocabulary.h): its log names
 // every enum value as the session file does, its last log line and the session-end record carry the
 // count of engine-internal errors, and a session file written by a real run names exactly the listed
 // values (docs/replay-failures.md, "Event log format"; docs/session-schema.md).
@@ -97,7 +97,7 @@ class VocabularyLogTest : public QObject {
     }
 
     /// A run under replayscope-run: the session row holds the session end's internal_errors (0, not
-    /// NULL), and the file's enum_names are the lists of vocabulary.hpp, row for row.
+    /// NULL), and the file's enum_names are the lists of vocabulary.h, row for row.
     void sessionFileOfARealRun() {
         QTemporaryDir dir;
         const QString session = dir.filePath("run.rsdb");

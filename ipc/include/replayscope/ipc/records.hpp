@@ -12,13 +12,13 @@
 #include <string_view>
 #include <type_traits>
 
-#include "replayscope/ipc/vocabulary.hpp"
+#include "replayscope/session/vocabulary.h"
 
 namespace rs::ipc {
 
 /// Wire protocol version: carried in every frame header, in Hello and in SessionStart.
 /// Version 2 added fidelity_mismatch and async_copy frames and Pass.fidelity; version 3 added
-/// SessionEnd.internal_errors, the restore_failure frame and these values of vocabulary.hpp: decisions
+/// SessionEnd.internal_errors, the restore_failure frame and these values of vocabulary.h: decisions
 /// 10-13, async copy outcome held, warning codes 7-14. A collector accepts every version from
 /// kMinProtocolVersion on (older frames are a subset; absent fields decode as their defaults), e.g. from
 /// an older spool. Version 4 added Hello.ppid and Hello.instance (the process identity),
@@ -44,7 +44,7 @@ inline constexpr std::size_t kMaxStringBytes = 400;
 /// Id of an interned string; 0 means "no string".
 using StringId = std::uint32_t;
 
-/// Frame / event types (list RS_IPC_EVENT_TYPES of vocabulary.hpp). The values are the frame header's
+/// Frame / event types (list RS_IPC_EVENT_TYPES of vocabulary.h). The values are the frame header's
 /// `type` field and the `event_type` codes stored in the session file; never renumber.
 enum class EventType : std::uint16_t { RS_IPC_EVENT_TYPES(RS_IPC_ENUMERATOR) };
 
@@ -72,7 +72,7 @@ constexpr std::string_view eventTypeName(EventType type) noexcept {
 
 enum class DeviceType : std::uint8_t { RS_IPC_DEVICE_TYPES(RS_IPC_ENUMERATOR) };
 
-/// Entry point an allocation came through (vocabulary.hpp).
+/// Entry point an allocation came through (vocabulary.h).
 enum class AllocationApi : std::uint8_t { RS_IPC_ALLOCATION_APIS(RS_IPC_ENUMERATOR) };
 
 /// `hsa_amd_pointer_type_t` as reported by `hsa_amd_pointer_info` (unknown when not queried).
@@ -90,7 +90,7 @@ enum class DispatchDecision : std::uint8_t { RS_IPC_DISPATCH_DECISIONS(RS_IPC_EN
 /// Kind of a captured region.
 enum class RegionKind : std::uint8_t { RS_IPC_REGION_KINDS(RS_IPC_ENUMERATOR) };
 
-/// Why a snapshot (or one of its regions) failed (vocabulary.hpp).
+/// Why a snapshot (or one of its regions) failed (vocabulary.h).
 enum class SnapshotFailureReason : std::uint8_t { RS_IPC_SNAPSHOT_FAILURE_REASONS(RS_IPC_ENUMERATOR) };
 
 /// Why a region was not restored before a pass.
