@@ -73,7 +73,7 @@ std::unique_ptr<WindowRun> run(const char* name, const QStringList& options, con
 class TestReplayWindow : public QObject {
     Q_OBJECT
   private slots:
-    /// Requirement 1, raw HSA: Q1 gets a barrier-AND on S and dispatch P1, then Q2 the dispatch P2 whose
+    /// No stall, raw HSA: Q1 gets a barrier-AND on S and dispatch P1, then Q2 the dispatch P2 whose
     /// completion is S, all from one thread. The handler never waits for the GPU, so the thread reaches
     /// P2; P2's window opens while P1 is still held by its fence, then P1's once S fired. With a 20 s drain
     /// timeout a stall would last at least 20 s: the whole program must be done in a few seconds, every
@@ -91,7 +91,7 @@ class TestReplayWindow : public QObject {
         QCOMPARE(rs::test::dispatches_of(r->log, "add_one").size(), 9);
     }
 
-    /// Requirement 2, raw HSA: a second thread's set_values(x) on its own queue, submitted 40 ms into the
+    /// No overlap, raw HSA: a second thread's set_values(x) on its own queue, submitted 40 ms into the
     /// window of a 4-pass replay of a 100 ms add_one (selected by --kernel-include-regex), is held behind
     /// the window's gate instead of running inside it: x holds the write afterwards, a holds one
     /// execution, and in the dispatch log set_values does not overlap the passes.
@@ -127,7 +127,7 @@ class TestReplayWindow : public QObject {
                  qPrintable(r->stdout_text));
     }
 
-    /// Requirement 3, pass timeout: late_fill sleeps 300 ms before writing its output, the pass timeout is
+    /// Bounded wait, pass timeout: late_fill sleeps 300 ms before writing its output, the pass timeout is
     /// 50 ms. The pass is abandoned (decision pass-timeout, one warning), the engine waits until it really
     /// completed and restores, then the application's own dispatch runs: its completion signal fires after
     /// its output is complete (the program reads it at once), at least 300 ms after the doorbell.
@@ -145,7 +145,7 @@ class TestReplayWindow : public QObject {
         QVERIFY(runs[1].start_ns >= runs[0].end_ns);
     }
 
-    /// Requirement 3, no private queue: every queue creation after the application's fails
+    /// Bounded wait, no private queue: every queue creation after the application's fails
     /// (HSA_SIM_FAIL_QUEUE_CREATE=2-64), so the window has nowhere to run passes: decision
     /// no-private-queue, no pass, and the application's dispatch still runs once on its own queue, its
     /// signal firing only when the output is complete.
@@ -164,7 +164,7 @@ class TestReplayWindow : public QObject {
         QTest::newRow("multi") << "multi";
         QTest::newRow("cooperative") << "cooperative";
     }
-    /// Requirement 6: the application's add_one (50 ms) on a queue with its own type, CU mask, priority
+    /// Queue settings: the application's add_one (50 ms) on a queue with its own type, CU mask, priority
     /// and profiling, replayed with 3 passes. The dispatch log shows exactly one execution on the
     /// application's queue (its hsa_queue_t::id), with the application's completion signal, type, CU mask
     /// and priority, after every pass. The dispatch times the application reads from its own signal are
@@ -220,7 +220,7 @@ class TestReplayWindow : public QObject {
         }
     }
 
-    /// Requirement 5, ROCr 6.x: the simulator answers hsa_amd_pointer_info for a vmem mapping as ROCr
+    /// Vmem mappings, ROCr 6.x: the simulator answers hsa_amd_pointer_info for a vmem mapping as ROCr
     /// 6.1.2 does (type unknown, owner the CPU agent: the thunk's view of the reservation), yet the engine
     /// knows each mapping's owner and granularity from the handle it maps: the coarse-grained mapping is
     /// tracked (owner the GPU), snapshotted and restored (the kernel on it is replayed with 3 passes and the
@@ -255,7 +255,7 @@ class TestReplayWindow : public QObject {
 #endif
     }
 
-    /// Requirement 5, ROCr 6.x: a kernel whose argument points into the fine-grained vmem mapping writes
+    /// Vmem mappings, ROCr 6.x: a kernel whose argument points into the fine-grained vmem mapping writes
     /// memory no restore covers, so it must not be replayed (decision unrestorable-memory, one execution:
     /// the program checks initial + 1 in both mappings).
     void vmemFineGrainedArgumentNotReplayed() {

@@ -260,7 +260,7 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
     }
 
-    /// Requirement 1: waits across streams from one host thread (hip_cross_stream_wait). Stream A waits
+    /// No stall: waits across streams from one host thread (hip_cross_stream_wait). Stream A waits
     /// for a flag, then a kernel is launched on A, and only then stream B sets the flag; in round 2 the
     /// producer on B is submitted after the consumer on A that waits for it. The launching thread is never
     /// held by the engine, so with a 20 s drain timeout (a stall would last at least that long) each round
@@ -281,7 +281,7 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
     }
 
-    /// Requirement 2: a second host thread writes X (its own kernel, declined filtered) and Y
+    /// No overlap: a second host thread writes X (its own kernel, declined filtered) and Y
     /// (hipMemsetAsync, a runtime kernel) through its own stream 40 ms into the window of long_update (100
     /// ms, 4 passes, selected by --kernel-include-regex; drain timeout 100 ms, shorter than the window). Its
     /// work is held behind the window's gate on the GPU side, never run inside the window: X and Y hold the
@@ -324,7 +324,7 @@ class TestHipReplay : public QObject {
         QVERIFY2(outside(blits.last()), "the second thread's memset ran inside the window");
     }
 
-    /// Requirement 3, pass timeout: late_fill spins 300 ms before it writes its output; the pass timeout is
+    /// Bounded wait, pass timeout: late_fill spins 300 ms before it writes its output; the pass timeout is
     /// 50 ms. The pass is abandoned (pass-timeout, one warning), the engine waits for it to complete,
     /// restores and releases; the program's own launch then runs, and hipStreamSynchronize returns only when
     /// its output is complete (the program reads it at once), at least 300 ms after the launch.
@@ -340,7 +340,7 @@ class TestHipReplay : public QObject {
         QVERIFY(runs[1].start_ns >= runs[0].end_ns);
     }
 
-    /// Requirement 3, no private queue: HIP makes two queues (null stream and the program's stream); every
+    /// Bounded wait, no private queue: HIP makes two queues (null stream and the program's stream); every
     /// later queue creation fails (HSA_SIM_FAIL_QUEUE_CREATE=3-64), so the engine has no private queue:
     /// decision no-private-queue, no pass, the launch runs once on its own queue and the stream completes
     /// only with its output (spin 100 ms).
@@ -360,7 +360,7 @@ class TestHipReplay : public QObject {
         QTest::newRow("overwritten region") << "squares" << 20480;
         QTest::newRow("in-place region") << "counts" << 12288;
     }
-    /// Requirement 4 (docs/replay-failures.md, "Failed restore"), HIP form: every restore of the region of
+    /// Failed restore (docs/replay-failures.md), HIP form: every restore of the region of
     /// `bytes` bytes fails (HSA_SIM_FAIL_H2D_COPY_BYTES=bytes:3, the engine's three copies). The other region
     /// is still restored, the passes stop (restore-failed, pass 0 only), and one restore_failures row names
     /// the failed region (its address, size, before pass 1, holding pass 0's output, 3 attempts). The
@@ -391,7 +391,7 @@ class TestHipReplay : public QObject {
         }
     }
 
-    /// Requirement 6: kernels on a CU-masked stream (hipExtStreamCreateWithCUMask) and on the highest-
+    /// Queue settings: kernels on a CU-masked stream (hipExtStreamCreateWithCUMask) and on the highest-
     /// priority stream, 50 ms each, replayed with 3 passes, timed by hipExtLaunchKernelGGL's events. The
     /// dispatch log (each stream's queue named by the memset before its kernel) shows the program's launch
     /// executed exactly once on its stream's queue, with that queue's CU mask or priority, lasting at least
@@ -445,7 +445,7 @@ class TestHipReplay : public QObject {
         }
     }
 
-    /// Requirement 6, cooperative launch (hipLaunchCooperativeKernel: HIP's cooperative queue). ROCr hands
+    /// Queue settings, cooperative launch (hipLaunchCooperativeKernel: HIP's cooperative queue). ROCr hands
     /// every creator of a cooperative queue the agent's one shared cooperative queue (hsa.h,
     /// HSA_QUEUE_TYPE_COOPERATIVE; the simulator does so), so a private cooperative queue for the passes
     /// would be the program's own queue behind the window's gate: the engine declines the launch
