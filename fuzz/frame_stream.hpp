@@ -1,7 +1,7 @@
 // What both libFuzzer targets share: decoding the next frame of a byte stream (docs/reliability.md).
 #pragma once
 
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_decoder.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -7,7 +7,9 @@
 // decoder's copy-to-an-aligned-buffer path. Any sanitizer report or broken round trip is a finding.
 #include "frame_stream.hpp"
 
-#include "replayscope/ipc/frame.hpp"
+#include "records_equal.h"
+#include "replayscope/ipc/frame_decoder.h"
+#include "replayscope/ipc/frame_encoder.h"
 
 #include <flatbuffers/flatbuffers.h>
 

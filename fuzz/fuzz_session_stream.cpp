@@ -14,7 +14,7 @@
 // may itself refuse (count as rejected) a frame the decoder accepted.
 #include "frame_stream.hpp"
 
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_decoder.h"
 #include "replayscope/ipc/session_store.hpp"
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 
 #include "regular_file.hpp"
 
+#include "replayscope/ipc/frame_decoder.h"
 #include "replayscope/ipc/session_store.hpp"
 
 #include <algorithm>

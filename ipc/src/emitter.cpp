@@ -2,7 +2,7 @@
 
 #include "record_queue.hpp"
 #include "replayscope/ipc/environment.hpp"
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_encoder.h"
 #include "spool_writer.hpp"
 
 #include <flatbuffers/flatbuffers.h>

@@ -1,6 +1,6 @@
 #include "spool_writer.hpp"
 
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_encoder.h"
 
 #include <cerrno>
 #include <fcntl.h>

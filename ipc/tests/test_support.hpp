@@ -1,9 +1,11 @@
 // Shared helpers of the ipc test suites: session-file queries and a thread-safe log capture.
 #pragma once
 
+#include "records_equal.h"
 #include "replayscope/ipc/collector.hpp"
 #include "replayscope/ipc/emitter.hpp"
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_decoder.h"
+#include "replayscope/ipc/frame_encoder.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,7 +2,8 @@
 // listed values, and the session file's enum_names table is the list, row for row.
 #include "test_support.hpp"
 
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_decoder.h"
+#include "replayscope/ipc/frame_encoder.h"
 #include "replayscope/ipc/session_store.hpp"
 
 #include <flatbuffers/flatbuffers.h>

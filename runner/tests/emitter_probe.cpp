@@ -10,7 +10,7 @@
 // header of a large frame and then fed one byte per millisecond, reconnecting whenever one is closed
 // (pending clients that never finish a hello but are never quiet either).
 #include "replayscope/ipc/emitter.hpp"
-#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/frame_encoder.h"
 
 #include <flatbuffers/flatbuffers.h>
 

@@ -1,20 +1,15 @@
-// Wire framing and payload codec of the ReplayScope session protocol.
+// Wire framing of the ReplayScope session protocol: the frame header and its limits, shared by both sides.
 //
 // A frame is a fixed 24-byte little-endian header followed by `length` bytes of FlatBuffers payload
 // (schema: ipc/schema/session_events.fbs, one root table per EventType). The same frames make up the
-// socket stream and the spool file.
+// socket stream and the spool file. Writing frames: frame_encoder.h (linked into the engine); reading and
+// verifying them: frame_decoder.h (collector side only).
 #pragma once
 
 #include "replayscope/ipc/records.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <vector>
-
-namespace flatbuffers {
-class FlatBufferBuilder;
-} // namespace flatbuffers
 
 namespace rs::ipc {
 
@@ -34,37 +29,5 @@ struct FrameHeader {
 };
 static_assert(sizeof(FrameHeader) == 24);
 inline constexpr std::size_t kFrameHeaderBytes = sizeof(FrameHeader);
-
-/// Appends one complete frame (header + FlatBuffers payload) for `record` to `out`, using `builder` as
-/// scratch (cleared first). Throws std::bad_alloc only.
-void appendFrame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
-                 std::vector<std::uint8_t>& out);
-
-/// Result of checking and decoding one frame.
-enum class FrameError {
-    none,
-    incomplete,      ///< fewer bytes than header + length: wait for more (or truncated at end of stream)
-    bad_magic,       ///< not a ReplayScope frame
-    bad_version,     ///< protocol version this build does not speak
-    oversized,       ///< length above the maximum payload size
-    unknown_type,    ///< type outside EventType
-    invalid_payload, ///< FlatBuffers verifier rejected the payload (or it is empty), or a field is out of
-                     ///< range
-    /// reserved not 0, or a sequence number breaking the rule: 0 for Hello and only for Hello, otherwise
-    /// 1 <= sequence < kMaxSequence (records.hpp). Checked before the payload is read.
-    bad_header,
-};
-/// Human-readable description of a FrameError ("wrong magic 0x... (not a ReplayScope frame)" ...).
-std::string describe(FrameError error, const FrameHeader& header);
-
-/// Checks and decodes the frame starting at `data` (`size` bytes available). On success fills `record`
-/// (including sequence and timestamp) and `frame_bytes` (header + payload) and returns none. The
-/// payload is verified with the FlatBuffers verifier before any field is read; `max_payload` bounds
-/// the accepted length. Never throws.
-FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
-                       FrameHeader& header, std::size_t& frame_bytes) noexcept;
-
-/// Field-by-field equality of two records of the same type (payload fields, sequence, timestamp).
-bool recordsEqual(const Record& a, const Record& b) noexcept;
 
 } // namespace rs::ipc

@@ -1,0 +1,22 @@
+// Writing frames of the session protocol: the only protocol code linked into the engine (CMake target
+// rs_ipc_encoder, used by the emitter and its spool writer). Reading frames is frame_decoder.h.
+#pragma once
+
+#include "replayscope/ipc/frame.hpp"
+#include "replayscope/ipc/records.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace flatbuffers {
+class FlatBufferBuilder;
+} // namespace flatbuffers
+
+namespace rs::ipc {
+
+/// Appends one complete frame (header + FlatBuffers payload) for `record` to `out`, using `builder` as
+/// scratch (cleared first). Throws std::bad_alloc only.
+void appendFrame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
+                 std::vector<std::uint8_t>& out);
+
+} // namespace rs::ipc
