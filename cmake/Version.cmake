@@ -1,0 +1,6 @@
+# ReplayScope's version as a header: project(VERSION) in the top CMakeLists.txt is the one source.
+# Targets that need it link rs::version and include <replayscope/version.h>.
+configure_file("${CMAKE_CURRENT_LIST_DIR}/version.h.in" "${CMAKE_BINARY_DIR}/generated/replayscope/version.h" @ONLY)
+add_library(rs_version INTERFACE)
+target_include_directories(rs_version INTERFACE "${CMAKE_BINARY_DIR}/generated")
+add_library(rs::version ALIAS rs_version)
