@@ -1,6 +1,6 @@
 // The -o placeholders of replayscope-run (%r rank, %p pid, %%): one session file per rank of an MPI or
 // Slurm job. The expansion itself, then end to end with the emitter probe standing in for the engine.
-#include "run_support.hpp"
+#include "output_pattern.h"
 
 #include <QFileInfo>
 #include <QProcess>

@@ -1,9 +1,13 @@
 // The store and restore options of replayscope-run (--snapshot-store, --device-store-reserve, --restore,
 // --restore-chunk-size): parsing, their errors, the REPLAYSCOPE_* variables they become and the settings
 // a session records; the engine's chunk-hash stand-in under --simulate; the terminal summary of restores.
+#include "byte_size.h"
+#include "replay_options.h"
 #include "replayscope/ipc/environment.hpp"
 #include "replayscope/ipc/session_store.hpp"
-#include "run_support.hpp"
+#include "restore_summary.h"
+#include "standins.h"
+#include "target_environment.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,0 +1,29 @@
+// Where the engine and the simulated runtime are, relative to the replayscope-run binary.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rs::runner {
+
+/// Locations relative to the replayscope-run binary (never a compile-time path):
+/// engine `<exe_dir>/../lib/replayscope/libreplayscope_engine.so`; simulated runtime
+/// `<exe_dir>/../lib/replayscope/sim` (installed) or `<exe_dir>/../sim/lib` (build tree).
+class InstallLayout {
+  public:
+    /// From /proc/self/exe ("." when it cannot be read).
+    static InstallLayout fromRunningBinary();
+    explicit InstallLayout(std::string exe_dir) : exe_dir_(std::move(exe_dir)) {}
+    /// The engine library's default path (it need not exist).
+    std::string defaultEnginePath() const;
+    /// First candidate directory holding libhsa-runtime64.so.1 (realpath'd); empty when none does.
+    std::string simulatorDirectory() const;
+    /// The candidates searched by simulatorDirectory(), for error messages.
+    std::vector<std::string> simulatorCandidates() const;
+
+  private:
+    std::string exe_dir_;
+};
+
+} // namespace rs::runner

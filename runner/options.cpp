@@ -1,0 +1,139 @@
+#include "options.h"
+
+#include "byte_size.h"
+#include "diagnostics.h"
+#include "output_pattern.h"
+
+#include <replayscope/version.h>
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+namespace rs::runner {
+
+ParsedOptions parse_options(int argc, char** argv) {
+    RunOptions o;
+    // Split at the first "--": options before, program and its arguments after.
+    int option_argc = argc;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--") {
+            option_argc = i;
+            for (int j = i + 1; j < argc; ++j) {
+                o.program_args.emplace_back(argv[j]);
+            }
+            break;
+        }
+    }
+
+    CLI::App app{"Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
+                 "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
+                 "  replayscope-run --import-spool FILE -o SESSION.rsdb",
+                 "replayscope-run"};
+    app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
+    app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION_STRING);
+    std::string host_budget_text;
+    std::string& output = o.output;
+    ReplayOptions& replay = o.replay;
+    app.add_option("-o,--output", output,
+                   "Session file to write (.rsdb); %r becomes the MPI/Slurm rank (else the pid), %p the pid")
+        ->required();
+    app.add_flag("-f,--force", o.force, "Overwrite an existing session file");
+    app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
+        ->check(CLI::Range(1u, 1000u))
+        ->capture_default_str();
+    app.add_option("--kernel-include-regex", replay.kernel_include_regex,
+                   "Replay only kernels whose name matches (ECMAScript regex)");
+    app.add_option("--kernel-exclude-regex", replay.kernel_exclude_regex,
+                   "Never replay kernels whose name matches (ECMAScript regex)");
+    app.add_option("--dispatch-skip,--launch-skip", replay.dispatch_skip,
+                   "Let this many matching dispatches through before replaying");
+    app.add_option("--dispatch-count,--launch-count", replay.dispatch_count,
+                   "Replay at most this many dispatches (0: no limit)");
+    app.add_option("--agent", replay.agent_filter,
+                   "Replay only on these agents (comma-separated indices or names)");
+    app.add_option("--host-memory-budget", host_budget_text,
+                   "Decline a replay whose snapshot would exceed this many host bytes (suffix K/M/G/T)");
+    app.add_flag("--fidelity-check", replay.fidelity_check,
+                 "Hash tracked regions after each pass and record whether the output matched pass 1");
+    bool no_track_vmem = false;
+    app.add_flag("--no-track-vmem", no_track_vmem,
+                 "Leave hsa_amd_vmem_map mappings (ROCr 6.x) out of the snapshot, as the original mechanism "
+                 "did; with --fidelity-check the leak is then flagged");
+    unsigned replay_drain_ms = 0, replay_pass_ms = 0;
+    auto* replay_drain_option =
+        app.add_option("--replay-drain-timeout-ms", replay_drain_ms,
+                       "Milliseconds a replay waits for the queue to drain before declining the dispatch "
+                       "(REPLAYSCOPE_DRAIN_TIMEOUT_MS; default: the engine's)");
+    auto* replay_pass_option =
+        app.add_option("--replay-pass-timeout-ms", replay_pass_ms,
+                       "Milliseconds a replay waits for one pass to complete (REPLAYSCOPE_PASS_TIMEOUT_MS; "
+                       "default: the engine's)");
+    StoreOptionText store_text;
+    app.add_option("--snapshot-store", store_text.snapshot_store,
+                   "Where snapshots are kept: auto (device memory of the agent while it fits beyond the "
+                   "reserve, else the pinned host store), host, or device (regions that do not fit go to the "
+                   "host store, reported)")
+        ->capture_default_str();
+    app.add_option("--device-store-reserve", store_text.device_store_reserve,
+                   "Device memory left free for the program when the device store is sized (SIZE: bytes with "
+                   "an optional K/M/G/T or KiB/MiB/GiB/TiB suffix; default: the engine's, 1G)");
+    app.add_option("--restore", store_text.restore,
+                   "How a snapshot is restored before each pass: dirty (only the chunks whose hash changed, "
+                   "hashed on the device), dirty-host (the same, hashed on the host) or full")
+        ->capture_default_str();
+    app.add_option("--restore-chunk-size", store_text.restore_chunk_size,
+                   "Chunk size of the dirty restore (SIZE, a power of two from 4K to 1G; default: the "
+                   "engine's, 64K)");
+    app.add_flag("--simulate", o.simulate, "Run the program on ReplayScope's simulated HSA runtime");
+    app.add_option("--standins", o.standins,
+                   "With --simulate: host stand-in libraries of the program's HIP kernels (made by "
+                   "replayscope-standins), comma-separated; passed as HSA_SIM_STANDINS");
+    app.add_option("--engine", o.engine, "Engine library to inject (default: next to this binary)");
+    app.add_option(
+           "--preload-engine", o.preload,
+           "Also LD_PRELOAD the engine (needed only for the hipGraphLaunch interposer): auto (when the "
+           "program, or an executable among its arguments as with `timeout 60 ./app`, links "
+           "libamdhip64), on, off")
+        ->check(CLI::IsMember({"auto", "on", "off"}))
+        ->capture_default_str();
+    app.add_option("--import-spool", o.import_spool,
+                   "Ingest a spool file into SESSION instead of running a program");
+    app.add_option("--drain-timeout", o.drain_ms,
+                   "Milliseconds to wait for the event stream after the program ends")
+        ->capture_default_str();
+    app.add_flag("--no-progress", o.no_progress, "No progress line on the terminal");
+    app.add_option("--follow-children", o.follow_children,
+                   "Record every instrumented process of the run (yes: children and programs they start, "
+                   "e.g. from a shell script), or only the first one (no)")
+        ->check(CLI::IsMember({"yes", "no"}))
+        ->capture_default_str();
+    try {
+        app.parse(option_argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return {std::nullopt, rc == 0 ? 0 : kToolFailure};
+    }
+    output = expandOutputPattern(output, ::getpid());
+    if (replay_drain_option->count() > 0) {
+        replay.drain_timeout_ms = replay_drain_ms;
+    }
+    if (replay_pass_option->count() > 0) {
+        replay.pass_timeout_ms = replay_pass_ms;
+    }
+    replay.track_vmem = !no_track_vmem;
+    if (std::string store_error; !parseStoreOptions(store_text, replay, store_error)) {
+        return {std::nullopt, fail(store_error)};
+    }
+    if (!host_budget_text.empty()) {
+        const auto bytes = parseBytes(host_budget_text);
+        if (!bytes) {
+            return {std::nullopt, fail("--host-memory-budget: not a byte count: " + host_budget_text)};
+        }
+        replay.host_memory_budget = *bytes;
+    }
+
+    return {std::move(o), 0};
+}
+
+} // namespace rs::runner

@@ -1,0 +1,48 @@
+// The replay options replayscope-run passes to the engine, and the validation of the store and restore
+// options given as text on its command line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rs::runner {
+
+/// Replay options passed to the engine (REPLAYSCOPE_* variables, ipc/environment.hpp).
+struct ReplayOptions {
+    unsigned passes = 2;
+    std::string kernel_include_regex;
+    std::string kernel_exclude_regex;
+    std::uint64_t dispatch_skip = 0;
+    std::uint64_t dispatch_count = 0; ///< 0 = no limit
+    std::string agent_filter;
+    std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
+    bool fidelity_check = false;
+    bool track_vmem = true;                            ///< false: REPLAYSCOPE_TRACK_VMEM=0
+    std::optional<unsigned> drain_timeout_ms;          ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
+    std::optional<unsigned> pass_timeout_ms;           ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
+    std::string snapshot_store = "auto";               ///< REPLAYSCOPE_SNAPSHOT_STORE: auto, host or device
+    std::optional<std::uint64_t> device_store_reserve; ///< REPLAYSCOPE_DEVICE_STORE_RESERVE (bytes) when set
+    std::string restore = "dirty";                     ///< REPLAYSCOPE_RESTORE: full, dirty or dirty-host
+    std::optional<std::uint64_t> restore_chunk_size;   ///< REPLAYSCOPE_RESTORE_CHUNK_SIZE (bytes) when set
+};
+
+/// The store and restore options as given on the command line (empty: not given).
+struct StoreOptionText {
+    std::string snapshot_store = "auto"; ///< --snapshot-store
+    std::string device_store_reserve;    ///< --device-store-reserve SIZE
+    std::string restore = "dirty";       ///< --restore
+    std::string restore_chunk_size;      ///< --restore-chunk-size SIZE
+};
+
+/// Smallest and largest chunk of a dirty restore (bytes; the engine's bounds, docs/replay-window.md).
+inline constexpr std::uint64_t kMinRestoreChunk = 4096;
+inline constexpr std::uint64_t kMaxRestoreChunk = std::uint64_t{1} << 30;
+
+/// Validates `text` into `options`: --snapshot-store auto|host|device, --restore full|dirty|dirty-host,
+/// --device-store-reserve a byte count (parseBytes), --restore-chunk-size a byte count that is a power of
+/// two in [kMinRestoreChunk, kMaxRestoreChunk]. False with `error` naming the option, the value and what
+/// it should be; `options` is then unchanged.
+bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std::string& error);
+
+} // namespace rs::runner

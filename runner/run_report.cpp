@@ -1,0 +1,85 @@
+#include "run_report.h"
+
+#include "restore_summary.h"
+
+#include "replayscope/ipc/session_store.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace rs::runner {
+
+namespace {
+
+std::string joinArgs(const std::vector<std::string>& args) {
+    std::string s;
+    for (const auto& a : args) {
+        s += (s.empty() ? "" : " ") + a;
+    }
+    return s;
+}
+
+} // namespace
+
+void print_processes(const std::vector<rs::ipc::ProcessSummary>& processes) {
+    for (const auto& p : processes) {
+        std::string state = p.complete ? "complete" : "incomplete";
+        if (p.missing > 0) {
+            state += ", " + std::to_string(p.missing) + " missing";
+        }
+        if (p.rejected_frames > 0) {
+            state += ", " + std::to_string(p.rejected_frames) + " bad frames";
+        }
+        std::fprintf(
+            stderr,
+            "replayscope-run:   process %lld: pid %u (parent %u)%s%s: %llu events, %llu dispatches, %s\n",
+            static_cast<long long>(p.process), p.identity.pid, p.identity.parent_pid,
+            p.command.empty() ? "" : " ", p.command.c_str(), static_cast<unsigned long long>(p.events_stored),
+            static_cast<unsigned long long>(p.dispatches), state.c_str());
+    }
+}
+
+void report_run(const TargetRun& run, const SpoolImport& imported,
+                const std::vector<std::string>& program_args) {
+    const auto& summary = run.summary;
+    const auto& processes = imported.processes;
+    const std::string& output = run.session_path;
+    const bool complete = imported.complete;
+    std::uint64_t events = 0, dispatches = 0, missing = 0;
+    for (const auto& p : processes) {
+        events += p.events_stored;
+        dispatches += p.dispatches;
+        missing += p.missing;
+    }
+    if (processes.empty()) {
+        events = summary.events_stored;
+        dispatches = summary.dispatches;
+    }
+    std::fprintf(stderr,
+                 "replayscope-run: %s: %zu process%s, %llu events, %llu dispatches, %s (%s), %llu missing "
+                 "events, %llu bad frames%s; %s exited with status %d\n",
+                 output.c_str(), processes.size(), processes.size() == 1 ? "" : "es",
+                 static_cast<unsigned long long>(events), static_cast<unsigned long long>(dispatches),
+                 complete ? "complete" : "incomplete",
+                 complete && processes.size() > 1 ? "session end received from every process"
+                 : complete                       ? "session end received"
+                                                  : summary.end_reason.c_str(),
+                 static_cast<unsigned long long>(missing),
+                 static_cast<unsigned long long>(imported.rejected_frames), imported.note.c_str(),
+                 joinArgs(program_args).c_str(), run.exit_status);
+    print_processes(processes);
+    std::string error;
+    if (rs::ipc::RestoreTotals totals; rs::ipc::readRestoreTotals(output, totals, error)) {
+        const std::string text = restoreSummary(totals);
+        for (std::size_t start = 0; start < text.size();) {
+            const std::size_t end = text.find('\n', start);
+            std::fprintf(stderr, "replayscope-run: %s\n", text.substr(start, end - start).c_str());
+            start = end + 1;
+        }
+    }
+    if (!summary.error.empty()) {
+        std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
+    }
+}
+
+} // namespace rs::runner

@@ -1,0 +1,207 @@
+#include "target_run.h"
+
+#include "diagnostics.h"
+#include "file_system.h"
+#include "hip_detection.h"
+#include "install_layout.h"
+#include "program_launcher.h"
+#include "progress_line.h"
+#include "spool_import_step.h"
+#include "standins.h"
+#include "target_environment.h"
+
+#include "replayscope/ipc/environment.hpp"
+
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace rs::runner {
+
+namespace {
+
+/// Raises the soft RLIMIT_NOFILE to the hard limit: the collector holds one descriptor per connected
+/// process (and up to 64 pending ones). The target inherits the raised soft limit. Best effort.
+void raiseDescriptorLimit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+volatile std::sig_atomic_t g_forward_pid = 0;
+void forwardSignal(int sig) {
+    if (g_forward_pid > 0) {
+        ::kill(static_cast<pid_t>(g_forward_pid), sig);
+    }
+}
+
+/// Prints `message` (note) and gives run_target's failure.
+std::nullopt_t failed(const std::string& message) {
+    note(message);
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<TargetRun> run_target(const RunOptions& o) {
+    const std::vector<std::string>& program_args = o.program_args;
+    const bool simulate = o.simulate;
+    const bool force = o.force;
+    std::string engine = o.engine;
+    std::string output = o.output;
+    if (program_args.empty()) {
+        return failed("no program given: replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]");
+    }
+
+    const auto layout = InstallLayout::fromRunningBinary();
+    if (engine.empty()) {
+        engine = layout.defaultEnginePath();
+    }
+    if (!path_exists(engine)) {
+        return failed("engine library not found: " + engine +
+                      " (build the replayscope_engine target, or pass --engine PATH)");
+    }
+    char resolved_engine[PATH_MAX];
+    if (::realpath(engine.c_str(), resolved_engine) != nullptr) {
+        engine = resolved_engine;
+    }
+    const std::string program = resolveProgram(program_args.front());
+    if (program.empty()) {
+        return failed("program not found or not executable: " + program_args.front());
+    }
+
+    TargetEnvironment env;
+    if (simulate) {
+        const std::string sim = layout.simulatorDirectory();
+        if (sim.empty()) {
+            std::string where;
+            for (const auto& c : layout.simulatorCandidates()) {
+                where += " " + c;
+            }
+            return failed("--simulate: no simulated runtime (libhsa-runtime64.so.1) in:" + where);
+        }
+        env.prepend("LD_LIBRARY_PATH", sim);
+    }
+    if (!o.standins.empty()) {
+        if (!simulate) {
+            return failed("--standins needs --simulate (only the simulated runtime runs stand-ins)");
+        }
+        std::string standins_error;
+        const auto value = standinsVariable(o.standins, standins_error);
+        if (!value) {
+            return failed(standins_error);
+        }
+        env.set("HSA_SIM_STANDINS", *value);
+    }
+    if (simulate) {
+        // The engine's chunk-hash kernel runs through its host stand-in on the simulated runtime, as a
+        // program's kernels do: always in the list, after the program's own.
+        const std::string chunk_hash = chunkHashStandin(engine);
+        if (chunk_hash.empty()) {
+            std::fprintf(
+                stderr,
+                "replayscope-run: warning: no libreplayscope_chunk_hash_standins.so beside %s: the "
+                "engine's chunk-hash kernel cannot run on the simulated runtime (dirty restores fall "
+                "back)\n",
+                engine.c_str());
+        } else {
+            env.set("HSA_SIM_STANDINS",
+                    withChunkHashStandin(env.get("HSA_SIM_STANDINS").value_or(""), chunk_hash));
+        }
+    }
+
+    raiseDescriptorLimit();
+    output = absolute_path(output);
+    std::string error;
+    rs::ipc::CollectorOptions options;
+    options.session_path = output;
+    options.overwrite = force;
+    // The session file is created last by Collector::create, and removed again when the run never
+    // starts: no empty session file is left behind.
+    const bool session_existed = path_exists(output);
+    auto removeUnstartedSession = [&] {
+        if (!session_existed || force) {
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+                ::unlink((output + suffix).c_str());
+            }
+        }
+    };
+    auto collector = rs::ipc::Collector::create(options, error);
+    if (!collector) {
+        if (!session_existed) {
+            for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+                ::unlink((output + suffix).c_str());
+            }
+            struct stat st{};
+            if (::stat(output.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+                ::unlink(output.c_str());
+            }
+        }
+        return failed(error);
+    }
+    namespace envn = rs::ipc::env;
+    env.set("HSA_TOOLS_LIB", engine);
+    env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
+    env.set(envn::kSocket, collector->socketPath());
+    env.set(envn::kToken, collector->token());
+    env.set(envn::kSpool, collector->spoolPath());
+    env.setReplayOptions(o.replay);
+    env.set(envn::kFollowChildren, o.follow_children == "no" ? "0" : "1");
+    if (o.preload == "on" || (o.preload == "auto" && commandUsesHip(program, program_args))) {
+        env.prepend("LD_PRELOAD", engine);
+    }
+    for (const auto& stale : spool_files(output)) {
+        ::unlink(stale.c_str()); // a stale spool of an earlier run must not be imported
+    }
+    // The engine's --follow-children=no claim beside the spool (used when the socket directory cannot
+    // take it): one left by an earlier run would make every process of this one inert.
+    const std::string spool_claim = collector->spoolPath() + ".first";
+    ::unlink(spool_claim.c_str());
+
+    if (!collector->start()) {
+        collector.reset();
+        removeUnstartedSession();
+        return failed("cannot start the collector thread");
+    }
+    // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGQUIT, SIG_IGN);
+    ProgramLauncher launcher;
+    if (!launcher.launch(program, program_args, env, error)) {
+        collector->finish(std::chrono::milliseconds(0));
+        collector.reset();
+        removeUnstartedSession();
+        return failed(error);
+    }
+    g_forward_pid = launcher.pid();
+    std::signal(SIGTERM, forwardSignal);
+    std::signal(SIGHUP, forwardSignal);
+
+    ProgressLine progress(!o.no_progress);
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<int> status;
+    int ticks = 0;
+    while (!(status = launcher.poll())) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (++ticks % 10 == 0) {
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            progress.update(collector->eventsStored(), collector->dispatchesStored(), s);
+        }
+    }
+    g_forward_pid = 0;
+    progress.clear();
+    auto summary = collector->finish(std::chrono::milliseconds(o.drain_ms));
+    collector.reset();
+    return TargetRun{output, spool_claim, launcher.pid(), *status, launcher.termSignal(), std::move(summary)};
+}
+
+} // namespace rs::runner
