@@ -1,4 +1,4 @@
-// Null, stderr-log and tee sinks. The log format is stable (tests parse it; docs/replay-failures.md):
+// The stderr-log sink: make_log_sink(). The log format is stable (tests parse it; docs/replay-failures.md):
 //   replayscope: <kind> key=value key=value ...
 // one line per event, written with a single fwrite so lines of concurrent threads never interleave.
 #include "event_sink.h"
@@ -12,24 +12,6 @@ namespace rs::engine {
 namespace {
 
 using ull = unsigned long long;
-
-class NullSink final : public EventSink {
-  public:
-    void session_start(std::string_view) noexcept override {}
-    void allocation(const AllocationEvent&) noexcept override {}
-    void free(const FreeEvent&) noexcept override {}
-    void agent(const AgentEvent&) noexcept override {}
-    void inventory(const InventoryEvent&) noexcept override {}
-    void executable(const ExecutableEvent&) noexcept override {}
-    void module_variable(const ModuleVariableEvent&) noexcept override {}
-    void dispatch(const DispatchEvent&) noexcept override {}
-    void snapshot(const SnapshotEvent&) noexcept override {}
-    void snapshot_failure(const SnapshotFailureEvent&) noexcept override {}
-    void pass(const PassEvent&) noexcept override {}
-    void restore_skip(const RestoreSkipEvent&) noexcept override {}
-    void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
-    void finish(uint64_t, int32_t) noexcept override {}
-};
 
 /// Formats into a stack buffer and writes the line at once.
 __attribute__((format(printf, 1, 2))) void line(const char* format, ...) noexcept {
@@ -169,102 +151,10 @@ class LogSink final : public EventSink {
     }
 };
 
-class TeeSink final : public EventSink {
-  public:
-    TeeSink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b)
-        : a_(std::move(a)), b_(std::move(b)) {}
-    template <typename Fn>
-    void both(Fn&& fn) noexcept {
-        if (a_)
-            fn(*a_);
-        if (b_)
-            fn(*b_);
-    }
-    void session_start(std::string_view c) noexcept override {
-        both([&](EventSink& s) { s.session_start(c); });
-    }
-    void allocation(const AllocationEvent& e) noexcept override {
-        both([&](EventSink& s) { s.allocation(e); });
-    }
-    void free(const FreeEvent& e) noexcept override {
-        both([&](EventSink& s) { s.free(e); });
-    }
-    void agent(const AgentEvent& e) noexcept override {
-        both([&](EventSink& s) { s.agent(e); });
-    }
-    void inventory(const InventoryEvent& e) noexcept override {
-        both([&](EventSink& s) { s.inventory(e); });
-    }
-    void executable(const ExecutableEvent& e) noexcept override {
-        both([&](EventSink& s) { s.executable(e); });
-    }
-    void module_variable(const ModuleVariableEvent& e) noexcept override {
-        both([&](EventSink& s) { s.module_variable(e); });
-    }
-    void dispatch(const DispatchEvent& e) noexcept override {
-        both([&](EventSink& s) { s.dispatch(e); });
-    }
-    void snapshot(const SnapshotEvent& e) noexcept override {
-        both([&](EventSink& s) { s.snapshot(e); });
-    }
-    void snapshot_failure(const SnapshotFailureEvent& e) noexcept override {
-        both([&](EventSink& s) { s.snapshot_failure(e); });
-    }
-    void pass(const PassEvent& e) noexcept override {
-        both([&](EventSink& s) { s.pass(e); });
-    }
-    void restore_skip(const RestoreSkipEvent& e) noexcept override {
-        both([&](EventSink& s) { s.restore_skip(e); });
-    }
-    void fidelity_mismatch(const FidelityMismatchEvent& e) noexcept override {
-        both([&](EventSink& s) { s.fidelity_mismatch(e); });
-    }
-    void async_copy(const AsyncCopyEvent& e) noexcept override {
-        both([&](EventSink& s) { s.async_copy(e); });
-    }
-    void restore_failure(const RestoreFailureEvent& e) noexcept override {
-        both([&](EventSink& s) { s.restore_failure(e); });
-    }
-    void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override {
-        both([&](EventSink& s) { s.snapshot_placement(e); });
-    }
-    void restore(const RestoreEvent& e) noexcept override {
-        both([&](EventSink& s) { s.restore(e); });
-    }
-    void restore_miss(const RestoreMissEvent& e) noexcept override {
-        both([&](EventSink& s) { s.restore_miss(e); });
-    }
-    void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
-        both([&](EventSink& s) { s.warning(code, id, text); });
-    }
-    void finish(uint64_t internal_errors, int32_t exit_status) noexcept override {
-        both([&](EventSink& s) { s.finish(internal_errors, exit_status); });
-    }
-
-  private:
-    std::unique_ptr<EventSink> a_, b_;
-};
-
 } // namespace
 
-std::unique_ptr<EventSink> make_null_sink() {
-    return std::make_unique<NullSink>();
-}
 std::unique_ptr<EventSink> make_log_sink() {
     return std::make_unique<LogSink>();
 }
-std::unique_ptr<EventSink> make_tee_sink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b) {
-    if (!a)
-        return b ? std::move(b) : make_null_sink();
-    if (!b)
-        return a;
-    return std::make_unique<TeeSink>(std::move(a), std::move(b));
-}
-
-#ifndef RS_ENGINE_WITH_EMITTER
-std::unique_ptr<EventSink> make_emitter_sink() {
-    return nullptr;
-}
-#endif
 
 } // namespace rs::engine
