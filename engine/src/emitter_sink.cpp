@@ -1,9 +1,10 @@
 // EventSink adapter over the session emitter (ipc/include/replayscope/ipc/emitter.hpp). The fixed-size
 // events are the wire records themselves and go out unchanged; events with text get their strings
-// interned. Compiled only when the rs_ipc_emitter target exists.
+// interned. Compiled only when the rs_ipc_emitter target exists (else emitter_sink_stub.cpp).
 #include "event_sink.h"
 
 #include <replayscope/ipc/emitter.hpp>
+#include <replayscope/version.h>
 
 #include <atomic>
 #include <chrono>
@@ -47,7 +48,7 @@ class EmitterSink final : public EventSink {
             char host[256] = {};
             (void)::gethostname(host, sizeof host - 1);
             emitter_.emitSessionStart(std::string_view(exe, n > 0 ? static_cast<size_t>(n) : 0), argv, host,
-                                      "0.1.0", configuration);
+                                      rs::kVersion, configuration);
         } catch (...) {
             swallowed_.fetch_add(1, std::memory_order_relaxed); // no session_start record
         }

@@ -234,6 +234,25 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(out.contains("gfx90a"), qPrintable(out + err));
     }
 
+    /// The version is the build's (project(VERSION) through replayscope/version.h): replayscope-run
+    /// --version prints it, and the engine records the same one as the session's engine version.
+    void engineVersionIsTheBuildVersion() {
+        QProcess v;
+        v.start(RS_REPLAYSCOPE_RUN, {"--version"});
+        QVERIFY(v.waitForFinished(60000));
+        QCOMPARE(QString::fromUtf8(v.readAllStandardOutput()).trimmed(),
+                 QStringLiteral("replayscope-run " RS_PROJECT_VERSION));
+
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/version.rsdb";
+        const Run r =
+            run({"--simulate", "--engine", RS_ENGINE, "--no-progress", "-o", session, "--", RS_HSA_INFO});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT s.text FROM processes p JOIN strings s ON s.process = p.process AND "
+                                 "s.id = p.engine_version_id"),
+                 QStringLiteral(RS_PROJECT_VERSION));
+    }
+
     /// --standins: the libraries reach the target as HSA_SIM_STANDINS, absolute and ':'-separated in the
     /// given order; a missing file, or --standins without --simulate, is a tool failure (125).
     void standinsBecomeHsaSimStandins() {
