@@ -13,7 +13,7 @@
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
 #   share/doc/replayscope/copyright               (packaging/debian/copyright)
-# replayscope-run finds the engine and the simulator relative to its own binary (runner/run_support.hpp),
+# replayscope-run finds the engine and the simulator relative to its own binary (runner/install_layout.h),
 # so the programs carry no RUNPATH and no build path.
 
 find_program(RS_HELP2MAN help2man)
