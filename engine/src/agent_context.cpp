@@ -29,8 +29,8 @@ hsa_barrier_and_packet_t make_barrier_and(hsa_signal_t dependency, hsa_signal_t 
     return b;
 }
 
-AgentContext::AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string name, bool selected)
-    : agent_(agent), gpu_index_(gpu_index), name_(std::move(name)), selected_(selected), stores_(agent) {
+AgentContext::AgentContext(hsa_agent_t agent, std::string name, bool selected)
+    : agent_(agent), name_(std::move(name)), selected_(selected), stores_(agent) {
     hasher_ = std::make_unique<DeviceHasher>(agent);
 }
 
@@ -302,7 +302,7 @@ AgentContext* AgentDirectory::get(hsa_agent_t agent, const Configuration& config
     return agents_.wlock([&](auto& m) {
         auto& slot = m[agent.handle];
         if (!slot)
-            slot = std::make_unique<AgentContext>(agent, index, name, selected);
+            slot = std::make_unique<AgentContext>(agent, name, selected);
         return slot.get();
     });
 }

@@ -45,13 +45,12 @@ struct PrivateQueue {
 /// `State` under `mutex()`, which is held only for short bookkeeping, never across a wait.
 class AgentContext {
   public:
-    AgentContext(hsa_agent_t agent, uint32_t gpu_index, std::string name, bool selected);
+    AgentContext(hsa_agent_t agent, std::string name, bool selected);
     ~AgentContext();
     AgentContext(const AgentContext&) = delete;
     AgentContext& operator=(const AgentContext&) = delete;
 
     hsa_agent_t agent() const { return agent_; }
-    uint32_t gpu_index() const { return gpu_index_; }
     const std::string& name() const { return name_; }
     /// Passes the agent filter (queues of an unselected agent are not intercepted).
     bool selected() const { return selected_; }
@@ -115,7 +114,6 @@ class AgentContext {
 
   private:
     hsa_agent_t agent_;
-    uint32_t gpu_index_;
     std::string name_;
     bool selected_;
     std::mutex mutex_;
