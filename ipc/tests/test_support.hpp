@@ -6,6 +6,7 @@
 #include "replayscope/ipc/emitter.hpp"
 #include "replayscope/ipc/frame_decoder.h"
 #include "replayscope/ipc/frame_encoder.h"
+#include "replayscope/ipc/spool_importer.h"
 
 #include <QString>
 #include <QStringList>
