@@ -55,7 +55,6 @@ class SessionSocket {
     SessionSocket(const SessionSocket&) = delete;
     SessionSocket& operator=(const SessionSocket&) = delete;
     const std::string& path() const noexcept { return path_; }
-    const std::string& directory() const noexcept { return directory_; }
     int fd() const noexcept { return fd_; }
 
   private:
