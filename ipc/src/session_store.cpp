@@ -1,5 +1,8 @@
 #include "replayscope/ipc/session_store.hpp"
 
+#include "replayscope/session/format.h"
+#include "replayscope/session/write_statements.h"
+
 #include "regular_file.hpp"
 
 #include "sequence_space.hpp"
@@ -31,238 +34,18 @@ namespace {
 // replayed dispatch of two passes) fold into the same row (`s_store`, `r1`, `rf`; foldOrSpill), the
 // others go to `snapshot_store_rows` / `restore_rows`, and `snapshot_stores` / `restores` are views over
 // both; the `snapshot_placements` of mixed snapshots and `restore_misses` are tables.
-constexpr const char* kSchema = R"sql(
-CREATE TABLE session(
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  format_version INTEGER NOT NULL,
-  created_wall_ns INTEGER NOT NULL,
-  protocol_version INTEGER, pid INTEGER, executable_id INTEGER, argv_id INTEGER, hostname_id INTEGER,
-  engine_version_id INTEGER, configuration_id INTEGER,
-  start_seq INTEGER, start_ns INTEGER, start_wall_ns INTEGER,
-  end_seq INTEGER, end_ns INTEGER, spooled INTEGER,
-  complete INTEGER NOT NULL DEFAULT 0,
-  last_sequence INTEGER NOT NULL DEFAULT 0,
-  events_stored INTEGER NOT NULL DEFAULT 0,
-  end_reason TEXT,
-  exit_status INTEGER, exit_signal INTEGER,
-  internal_errors INTEGER,
-  process_count INTEGER, rejected_frames INTEGER, missing_events INTEGER);
-CREATE TABLE processes(process INTEGER PRIMARY KEY, instance INTEGER NOT NULL UNIQUE, pid INTEGER,
-  parent_pid INTEGER, protocol_version INTEGER, executable_id INTEGER, argv_id INTEGER, hostname_id INTEGER,
-  engine_version_id INTEGER, configuration_id INTEGER, start_seq INTEGER, start_ns INTEGER,
-  start_wall_ns INTEGER, end_seq INTEGER, end_ns INTEGER, spooled INTEGER, internal_errors INTEGER,
-  exit_status INTEGER, exit_signal INTEGER,
-  last_sequence INTEGER NOT NULL DEFAULT 0, events_stored INTEGER NOT NULL DEFAULT 0,
-  missing_events INTEGER NOT NULL DEFAULT 0, rejected_frames INTEGER NOT NULL DEFAULT 0,
-  complete INTEGER NOT NULL DEFAULT 0, end_reason TEXT);
-CREATE TABLE event_counts(process INTEGER NOT NULL, event_type INTEGER NOT NULL, name TEXT NOT NULL,
-  sent INTEGER, stored INTEGER NOT NULL, PRIMARY KEY (process, event_type)) WITHOUT ROWID;
-CREATE TABLE sequence_gaps(process INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-  PRIMARY KEY (process, first_seq)) WITHOUT ROWID;
-CREATE TABLE enum_names(enum TEXT NOT NULL, code INTEGER NOT NULL, name TEXT NOT NULL, PRIMARY KEY (enum, code)) WITHOUT ROWID;
-CREATE TABLE strings(process INTEGER NOT NULL, id INTEGER NOT NULL, text TEXT NOT NULL,
-  original_length INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (process, id));
-CREATE TABLE agents(process INTEGER NOT NULL, handle INTEGER NOT NULL, seq INTEGER, ts_ns INTEGER,
-  name_id INTEGER, isa_id INTEGER, device_type INTEGER, node INTEGER, PRIMARY KEY (process, handle)) WITHOUT ROWID;
-CREATE TABLE allocations(process INTEGER NOT NULL, id INTEGER NOT NULL, alloc_seq INTEGER, alloc_ns INTEGER,
-  address INTEGER, size INTEGER, agent INTEGER, api INTEGER, pool_flags INTEGER, pointer_type INTEGER,
-  classification INTEGER, free_seq INTEGER, free_ns INTEGER, PRIMARY KEY (process, id)) WITHOUT ROWID;
-CREATE TABLE executables(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER, executable INTEGER,
-  code_object INTEGER, agent INTEGER, uri_id INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE module_variables(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER, executable INTEGER,
-  agent INTEGER, address INTEGER, size INTEGER, symbol_id INTEGER, status INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE inventories(process INTEGER NOT NULL, agent INTEGER NOT NULL, generation INTEGER NOT NULL,
-  seq INTEGER, ts_ns INTEGER, bytes INTEGER, region_count INTEGER,
-  PRIMARY KEY (process, agent, generation)) WITHOUT ROWID;
-CREATE TABLE inventory_regions(process INTEGER NOT NULL, agent INTEGER NOT NULL, generation INTEGER NOT NULL,
-  idx INTEGER NOT NULL, seq INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, kind INTEGER,
-  PRIMARY KEY (process, agent, generation, idx)) WITHOUT ROWID;
-CREATE TABLE handles(ref INTEGER PRIMARY KEY, handle INTEGER NOT NULL);
-CREATE TABLE dispatch_rows(
-  process INTEGER GENERATED ALWAYS AS (key >> 40) VIRTUAL,
-  id INTEGER GENERATED ALWAYS AS (key & 1099511627775) VIRTUAL,
-  key INTEGER PRIMARY KEY, seq INTEGER NOT NULL, ts_ns INTEGER NOT NULL,
-  agent_ref INTEGER, queue_ref INTEGER, kernel_ref INTEGER, kernel_name_id INTEGER,
-  grid_x INTEGER, grid_y INTEGER, grid_z INTEGER, workgroup_x INTEGER, workgroup_y INTEGER, workgroup_z INTEGER,
-  decision INTEGER,
-  s_dseq INTEGER, s_dts INTEGER, s_agent_ref INTEGER, generation INTEGER, regions INTEGER, bytes INTEGER,
-  duration_ns INTEGER, ok INTEGER, failures INTEGER,
-  p0_dseq INTEGER, p0_start INTEGER, p0_ticks INTEGER, p0_restore_ns INTEGER, p0_regions INTEGER,
-  p0_bytes INTEGER, p0_skips INTEGER, p0_fidelity INTEGER,
-  p1_dseq INTEGER, p1_start INTEGER, p1_ticks INTEGER, p1_restore_ns INTEGER, p1_regions INTEGER,
-  p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER,
-  s_store INTEGER, r1 INTEGER, rf INTEGER);
-CREATE TABLE extra_passes(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL,
-  seq INTEGER, ts_ns INTEGER, start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER,
-  bytes_restored INTEGER, skips INTEGER, fidelity INTEGER, PRIMARY KEY (process, dispatch_id, idx)) WITHOUT ROWID;
-CREATE TABLE snapshot_failures(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
-  dispatch_id INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, reason INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE restore_skips(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER, dispatch_id INTEGER,
-  pass_idx INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER, reason INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE fidelity_mismatches(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
-  dispatch_id INTEGER, pass_idx INTEGER, address INTEGER, size INTEGER, allocation_id INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE async_copies(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER, agent INTEGER,
-  dst INTEGER, src INTEGER, size INTEGER, dispatch_id INTEGER, waited_ns INTEGER, outcome INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE warnings(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER, code INTEGER,
-  dispatch_id INTEGER, text_id INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE restore_failures(process INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
-  dispatch_id INTEGER, pass_idx INTEGER, holds_pass_idx INTEGER, address INTEGER, size INTEGER,
-  allocation_id INTEGER, kind INTEGER, attempts INTEGER, status INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE snapshot_store_rows(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, host_bytes INTEGER,
-  device_bytes INTEGER, hash_ns INTEGER, total_chunks INTEGER, store INTEGER, hash_path INTEGER,
-  host_pinned INTEGER, PRIMARY KEY (process, dispatch_id)) WITHOUT ROWID;
-CREATE TABLE snapshot_placements(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, address INTEGER,
-  size INTEGER, store TEXT, seq INTEGER NOT NULL, ts_ns INTEGER, PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE TABLE restore_rows(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER NOT NULL,
-  final INTEGER, restored_bytes_host INTEGER, restored_bytes_device INTEGER, hash_ns INTEGER,
-  restore_ns INTEGER, regions_restored INTEGER, dirty_chunks INTEGER, total_chunks INTEGER,
-  missed_chunks INTEGER, seq INTEGER, ts_ns INTEGER, PRIMARY KEY (process, dispatch, pass_index)) WITHOUT ROWID;
-CREATE TABLE restore_misses(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER,
-  address INTEGER, size INTEGER, allocation_id INTEGER, seq INTEGER NOT NULL, ts_ns INTEGER,
-  PRIMARY KEY (process, seq)) WITHOUT ROWID;
-CREATE VIEW snapshot_stores AS
-  SELECT process AS process, id AS dispatch_id, CASE WHEN s_store & 3 = 0 THEN bytes ELSE 0 END AS host_bytes,
-         CASE WHEN s_store & 3 = 1 THEN bytes ELSE 0 END AS device_bytes, s_store >> 37 AS hash_ns,
-         (s_store >> 5) & 4294967295 AS total_chunks, s_store & 3 AS store, (s_store >> 2) & 3 AS hash_path,
-         1 - ((s_store >> 4) & 1) AS host_pinned
-  FROM dispatch_rows WHERE s_store IS NOT NULL
-  UNION ALL
-  SELECT process, dispatch_id, host_bytes, device_bytes, hash_ns, total_chunks, store, hash_path, host_pinned
-  FROM snapshot_store_rows;
-CREATE VIEW restores AS
-  SELECT process AS process, id AS dispatch, 1 AS pass_index, 0 AS final,
-         CASE WHEN s_store & 3 = 0 THEN coalesce(p1_bytes, bytes) ELSE 0 END AS restored_bytes_host,
-         CASE WHEN s_store & 3 = 1 THEN coalesce(p1_bytes, bytes) ELSE 0 END AS restored_bytes_device,
-         r1 >> 32 AS hash_ns, p1_restore_ns AS restore_ns, coalesce(p1_regions, regions) AS regions_restored,
-         r1 & 4294967295 AS dirty_chunks, (s_store >> 5) & 4294967295 AS total_chunks, 0 AS missed_chunks,
-         seq + p1_dseq - 1 AS seq, NULL AS ts_ns
-  FROM dispatch_rows WHERE r1 IS NOT NULL
-  UNION ALL
-  SELECT process, id, 2, 1, CASE WHEN s_store & 3 = 0 THEN coalesce(p1_bytes, bytes) ELSE 0 END,
-         CASE WHEN s_store & 3 = 1 THEN coalesce(p1_bytes, bytes) ELSE 0 END, rf >> 31, rf & 2147483647,
-         coalesce(p1_regions, regions), r1 & 4294967295, (s_store >> 5) & 4294967295, 0, seq + p1_dseq + 1, NULL
-  FROM dispatch_rows WHERE rf IS NOT NULL
-  UNION ALL
-  SELECT process, dispatch, pass_index, final, restored_bytes_host, restored_bytes_device, hash_ns, restore_ns,
-         regions_restored, dirty_chunks, total_chunks, missed_chunks, seq, ts_ns
-  FROM restore_rows;
-CREATE VIEW dispatches AS
-  SELECT r.process AS process, r.id AS id, r.seq AS seq, r.ts_ns AS ts_ns, ha.handle AS agent,
-         hq.handle AS queue, hk.handle AS kernel_object, r.kernel_name_id AS kernel_name_id, r.grid_x AS grid_x,
-         r.grid_y AS grid_y, r.grid_z AS grid_z, r.workgroup_x AS workgroup_x, r.workgroup_y AS workgroup_y,
-         r.workgroup_z AS workgroup_z, r.decision AS decision,
-         CASE WHEN r.s_dseq IS NOT NULL THEN r.bytes END AS footprint,
-         (SELECT e.name FROM enum_names e WHERE e.enum = 'snapshot_store' AND e.code =
-            CASE WHEN r.s_store IS NOT NULL THEN r.s_store & 3 ELSE (SELECT x.store FROM snapshot_store_rows x
-              WHERE x.process = r.process AND x.dispatch_id = r.id) END) AS store,
-         (SELECT sum(v) FROM (
-            SELECT CASE WHEN r.s_store & 3 = 0 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END AS v
-              WHERE r.r1 IS NOT NULL
-            UNION ALL SELECT CASE WHEN r.s_store & 3 = 0 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END
-              WHERE r.rf IS NOT NULL
-            UNION ALL SELECT x.restored_bytes_host FROM restore_rows x WHERE x.process = r.process
-              AND x.dispatch = r.id)) AS restored_bytes_host,
-         (SELECT sum(v) FROM (
-            SELECT CASE WHEN r.s_store & 3 = 1 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END AS v
-              WHERE r.r1 IS NOT NULL
-            UNION ALL SELECT CASE WHEN r.s_store & 3 = 1 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END
-              WHERE r.rf IS NOT NULL
-            UNION ALL SELECT x.restored_bytes_device FROM restore_rows x WHERE x.process = r.process
-              AND x.dispatch = r.id)) AS restored_bytes_device
-  FROM dispatch_rows r LEFT JOIN handles ha ON ha.ref = r.agent_ref LEFT JOIN handles hq ON hq.ref = r.queue_ref
-       LEFT JOIN handles hk ON hk.ref = r.kernel_ref
-  WHERE r.decision IS NOT NULL;
-CREATE VIEW snapshots AS
-  SELECT r.process AS process, r.id AS dispatch_id, r.seq + r.s_dseq AS seq, r.ts_ns + r.s_dts AS ts_ns,
-         h.handle AS agent, r.generation AS generation, r.regions AS regions, r.bytes AS bytes,
-         r.duration_ns AS duration_ns, r.ok AS ok, r.failures AS failures,
-         es.name AS store,
-         CASE WHEN r.s_store IS NULL THEN x.host_bytes WHEN r.s_store & 3 = 0 THEN r.bytes ELSE 0 END AS host_bytes,
-         CASE WHEN r.s_store IS NULL THEN x.device_bytes WHEN r.s_store & 3 = 1 THEN r.bytes ELSE 0 END
-           AS device_bytes,
-         CASE WHEN r.s_store IS NULL THEN x.host_pinned ELSE 1 - ((r.s_store >> 4) & 1) END AS host_pinned,
-         eh.name AS hash_path, CASE WHEN r.s_store IS NULL THEN x.hash_ns ELSE r.s_store >> 37 END AS hash_ns,
-         CASE WHEN r.s_store IS NULL THEN x.total_chunks ELSE (r.s_store >> 5) & 4294967295 END AS total_chunks
-  FROM dispatch_rows r LEFT JOIN handles h ON h.ref = coalesce(r.s_agent_ref, r.agent_ref)
-       LEFT JOIN snapshot_store_rows x ON r.s_store IS NULL AND x.process = r.process AND x.dispatch_id = r.id
-       LEFT JOIN enum_names es ON es.enum = 'snapshot_store'
-         AND es.code = CASE WHEN r.s_store IS NULL THEN x.store ELSE r.s_store & 3 END
-       LEFT JOIN enum_names eh ON eh.enum = 'chunk_hash_path'
-         AND eh.code = CASE WHEN r.s_store IS NULL THEN x.hash_path ELSE (r.s_store >> 2) & 3 END
-  WHERE r.s_dseq IS NOT NULL;
-CREATE VIEW passes AS
-  SELECT p.process AS process, p.dispatch_id AS dispatch_id, p.idx AS idx, p.seq AS seq, p.ts_ns AS ts_ns,
-         p.start_tick AS start_tick, p.end_tick AS end_tick, p.restore_ns AS restore_ns,
-         p.regions_restored AS regions_restored, p.bytes_restored AS bytes_restored, p.skips AS skips,
-         p.fidelity AS fidelity,
-         CASE WHEN p.r1 IS NULL THEN x.restored_bytes_host WHEN p.s_store & 3 = 0 THEN p.bytes_restored ELSE 0 END
-           AS restored_bytes_host,
-         CASE WHEN p.r1 IS NULL THEN x.restored_bytes_device WHEN p.s_store & 3 = 1 THEN p.bytes_restored
-           ELSE 0 END AS restored_bytes_device,
-         CASE WHEN p.r1 IS NULL THEN x.dirty_chunks ELSE p.r1 & 4294967295 END AS dirty_chunks,
-         CASE WHEN p.r1 IS NULL THEN x.total_chunks ELSE (p.s_store >> 5) & 4294967295 END AS total_chunks,
-         CASE WHEN p.r1 IS NULL THEN x.hash_ns ELSE p.r1 >> 32 END AS hash_ns,
-         CASE WHEN p.r1 IS NULL THEN x.missed_chunks ELSE 0 END AS missed_chunks
-  FROM (
-  SELECT process AS process, id AS dispatch_id, 0 AS idx, seq + p0_dseq AS seq, NULL AS ts_ns,
-         p0_start AS start_tick, p0_start + p0_ticks AS end_tick, p0_restore_ns AS restore_ns,
-         coalesce(p0_regions, regions) AS regions_restored, coalesce(p0_bytes, bytes) AS bytes_restored,
-         p0_skips AS skips, coalesce(p0_fidelity, -1) AS fidelity, NULL AS r1, NULL AS s_store
-  FROM dispatch_rows WHERE p0_dseq IS NOT NULL
-  UNION ALL
-  SELECT process, id, 1, seq + p1_dseq, NULL, coalesce(p0_start, 0) + p1_start,
-         coalesce(p0_start, 0) + p1_start + p1_ticks, p1_restore_ns, coalesce(p1_regions, regions),
-         coalesce(p1_bytes, bytes), p1_skips, coalesce(p1_fidelity, -1), r1, s_store
-  FROM dispatch_rows WHERE p1_dseq IS NOT NULL
-  UNION ALL
-  SELECT process, dispatch_id, idx, seq, ts_ns, start_tick, end_tick, restore_ns, regions_restored,
-         bytes_restored, skips, fidelity, NULL, NULL FROM extra_passes
-  ) p LEFT JOIN restore_rows x ON p.r1 IS NULL AND x.process = p.process AND x.dispatch = p.dispatch_id
-       AND x.pass_index = p.idx AND x.final = 0;
-CREATE VIEW declines AS
-  SELECT d.process AS process, d.id AS dispatch_id, d.seq AS seq, d.ts_ns AS ts_ns, d.decision AS reason_code,
-         e.name AS reason
-  FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision WHERE d.decision <> 0;
-CREATE VIEW process_totals AS
-  SELECT p.process AS process, p.pid AS pid,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
-            AND r.decision IS NOT NULL) AS dispatches,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
-            AND r.decision = 0) AS replayed,
-         (SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775
-            AND r.decision <> 0) AS declined,
-         (SELECT coalesce(sum(r.bytes), 0) FROM dispatch_rows r
-            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775 AND r.s_dseq IS NOT NULL)
-           AS snapshot_bytes,
-         (SELECT count(r.p0_dseq) + count(r.p1_dseq) FROM dispatch_rows r
-            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775)
-           + (SELECT count(*) FROM extra_passes x WHERE x.process = p.process) AS passes,
-         p.events_stored AS events_stored, p.missing_events AS missing_events, p.complete AS complete,
-         (SELECT coalesce(sum(r.bytes), 0) FROM dispatch_rows r
-            WHERE r.key BETWEEN p.process << 40 AND (p.process << 40) + 1099511627775 AND r.s_dseq IS NOT NULL)
-           AS footprint,
-         (SELECT count(*) FROM restores x WHERE x.process = p.process) AS restores,
-         (SELECT coalesce(sum(r.bytes), 0) FROM restores x JOIN dispatch_rows r
-            ON r.key = (x.process << 40) + x.dispatch WHERE x.process = p.process) AS full_restore_bytes,
-         (SELECT coalesce(sum(x.restored_bytes_host), 0) FROM restores x WHERE x.process = p.process)
-           AS restored_bytes_host,
-         (SELECT coalesce(sum(x.restored_bytes_device), 0) FROM restores x WHERE x.process = p.process)
-           AS restored_bytes_device
-  FROM processes p;
-)sql";
+// Statement texts and the dispatch_rows layout: session/ (write_statements.h); schema: session/schema/.
+using session::kDispatchColumns;
+using session::kDispatchKeyShift;
+using session::kMaxDispatchId;
+using session::kRowColumns;
 
 /// Writes the enum_names rows of every list of vocabulary.h (records.hpp's kEnumTables); INSERT OR
 /// IGNORE, so that reopening a file written by an older build adds the values it did not know.
 /// Returns false with `error` set on an SQLite error.
 bool insertEnumNames(sqlite3* db, std::string& error) {
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO enum_names(enum, code, name) VALUES (?1, ?2, ?3)", -1,
-                           &st, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, session::kInsertEnumName, -1, &st, nullptr) != SQLITE_OK) {
         error = sqlite3_errmsg(db);
         return false;
     }
@@ -284,120 +67,34 @@ bool insertEnumNames(sqlite3* db, std::string& error) {
     return ok;
 }
 
-constexpr const char* kIndexes = R"sql(
-CREATE INDEX IF NOT EXISTS allocations_address ON allocations(process, address);
-CREATE INDEX IF NOT EXISTS snapshot_failures_dispatch ON snapshot_failures(process, dispatch_id);
-CREATE INDEX IF NOT EXISTS restore_skips_dispatch ON restore_skips(process, dispatch_id, pass_idx);
-CREATE INDEX IF NOT EXISTS fidelity_mismatches_dispatch ON fidelity_mismatches(process, dispatch_id, pass_idx);
-CREATE INDEX IF NOT EXISTS restore_failures_dispatch ON restore_failures(process, dispatch_id, pass_idx);
-CREATE INDEX IF NOT EXISTS warnings_dispatch ON warnings(process, dispatch_id);
-CREATE INDEX IF NOT EXISTS snapshot_placements_dispatch ON snapshot_placements(process, dispatch);
-CREATE INDEX IF NOT EXISTS restore_misses_dispatch ON restore_misses(process, dispatch, pass_index);
-)sql";
-
-/// Columns of dispatch_rows in insert order (the statement binds all of them).
-constexpr int kRowColumns = 42;
-/// Leading columns that hold the dispatch part (key .. decision).
-constexpr int kDispatchColumns = 14;
-/// dispatch_rows.key = process << kDispatchKeyShift | dispatch id: one rowid per (process, id), so the
-/// table keeps SQLite's append-optimised rowid b-tree (`process` and `id` are virtual columns computed
-/// from it). Dispatch ids are counters from 1 (a frame with an id of 2^40 or more is refused).
-constexpr int kDispatchKeyShift = 40;
-constexpr std::uint64_t kMaxDispatchId = (std::uint64_t{1} << kDispatchKeyShift) - 1;
-
-/// Merges a (partial) row into an existing one: value columns keep what is known, the seq/ts deltas are
-/// re-based when the dispatch part arrives and becomes the anchor, and a pass-1 start tick written
-/// absolute (its pass 0 was flushed earlier) becomes an offset from pass 0.
-constexpr const char* kRowUpsert =
-    " ON CONFLICT(key) DO UPDATE SET"
-    " seq = CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
-    " ts_ns = CASE WHEN excluded.decision IS NOT NULL THEN excluded.ts_ns ELSE ts_ns END,"
-    " agent_ref = coalesce(excluded.agent_ref, agent_ref), queue_ref = coalesce(excluded.queue_ref, "
-    "queue_ref),"
-    " kernel_ref = coalesce(excluded.kernel_ref, kernel_ref),"
-    " kernel_name_id = coalesce(excluded.kernel_name_id, kernel_name_id),"
-    " grid_x = coalesce(excluded.grid_x, grid_x), grid_y = coalesce(excluded.grid_y, grid_y),"
-    " grid_z = coalesce(excluded.grid_z, grid_z), workgroup_x = coalesce(excluded.workgroup_x, workgroup_x),"
-    " workgroup_y = coalesce(excluded.workgroup_y, workgroup_y),"
-    " workgroup_z = coalesce(excluded.workgroup_z, workgroup_z), decision = coalesce(excluded.decision, "
-    "decision),"
-    " s_dseq = CASE WHEN excluded.s_dseq IS NOT NULL THEN excluded.seq + excluded.s_dseq ELSE seq + s_dseq "
-    "END"
-    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
-    " s_dts = CASE WHEN excluded.s_dts IS NOT NULL THEN excluded.ts_ns + excluded.s_dts ELSE ts_ns + s_dts "
-    "END"
-    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.ts_ns ELSE ts_ns END,"
-    " s_agent_ref = coalesce(excluded.s_agent_ref, s_agent_ref),"
-    " generation = coalesce(excluded.generation, generation), regions = coalesce(excluded.regions, regions),"
-    " bytes = coalesce(excluded.bytes, bytes), duration_ns = coalesce(excluded.duration_ns, duration_ns),"
-    " ok = coalesce(excluded.ok, ok), failures = coalesce(excluded.failures, failures),"
-    " p0_dseq = CASE WHEN excluded.p0_dseq IS NOT NULL THEN excluded.seq + excluded.p0_dseq ELSE seq + "
-    "p0_dseq END"
-    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
-    " p0_start = coalesce(excluded.p0_start, p0_start), p0_ticks = coalesce(excluded.p0_ticks, p0_ticks),"
-    " p0_restore_ns = coalesce(excluded.p0_restore_ns, p0_restore_ns),"
-    " p0_regions = coalesce(excluded.p0_regions, p0_regions), p0_bytes = coalesce(excluded.p0_bytes, "
-    "p0_bytes),"
-    " p0_skips = coalesce(excluded.p0_skips, p0_skips), p0_fidelity = coalesce(excluded.p0_fidelity, "
-    "p0_fidelity),"
-    " p1_dseq = CASE WHEN excluded.p1_dseq IS NOT NULL THEN excluded.seq + excluded.p1_dseq ELSE seq + "
-    "p1_dseq END"
-    "   - CASE WHEN excluded.decision IS NOT NULL THEN excluded.seq ELSE seq END,"
-    " p1_start = CASE WHEN excluded.p1_start IS NULL THEN p1_start WHEN excluded.p0_dseq IS NULL"
-    "   THEN excluded.p1_start - coalesce(p0_start, 0) ELSE excluded.p1_start END,"
-    " p1_ticks = coalesce(excluded.p1_ticks, p1_ticks),"
-    " p1_restore_ns = coalesce(excluded.p1_restore_ns, p1_restore_ns),"
-    " p1_regions = coalesce(excluded.p1_regions, p1_regions), p1_bytes = coalesce(excluded.p1_bytes, "
-    "p1_bytes),"
-    " p1_skips = coalesce(excluded.p1_skips, p1_skips), p1_fidelity = coalesce(excluded.p1_fidelity, "
-    "p1_fidelity),"
-    " s_store = coalesce(excluded.s_store, s_store), r1 = coalesce(excluded.r1, r1), rf = "
-    "coalesce(excluded.rf, rf)";
-
 struct InsertSql {
     EventType type;
     const char* sql;
 };
 // Parameter ?1 is the process of every statement.
 constexpr InsertSql kInserts[] = {
-    {EventType::session_start,
-     "UPDATE processes SET protocol_version=?2, pid=?3, executable_id=?4, argv_id=?5, hostname_id=?6, "
-     "engine_version_id=?7, configuration_id=?8, start_seq=?9, start_ns=?10, start_wall_ns=?11 "
-     "WHERE process=?1"},
-    {EventType::string, "INSERT OR IGNORE INTO strings VALUES (?1,?2,?3,?4,?5)"},
-    {EventType::agent, "INSERT OR IGNORE INTO agents VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
-    {EventType::allocation,
-     "INSERT INTO "
-     "allocations(process,id,alloc_seq,alloc_ns,address,size,agent,api,pool_flags,pointer_type,"
-     "classification) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11) ON CONFLICT(process,id) DO UPDATE SET "
-     "alloc_seq=?3, alloc_ns=?4, address=?5, size=?6, agent=?7, api=?8, pool_flags=?9, pointer_type=?10, "
-     "classification=?11"},
-    {EventType::free,
-     "INSERT OR IGNORE INTO allocations(process,id,address,free_seq,free_ns) VALUES (?1,?2,?3,?4,?5)"},
-    {EventType::executable_loaded, "INSERT OR IGNORE INTO executables VALUES (?1,?2,?3,?4,?5,?6,?7)"},
-    {EventType::module_variable,
-     "INSERT OR IGNORE INTO module_variables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
-    {EventType::inventory, "INSERT OR IGNORE INTO inventories VALUES (?1,?2,?3,?4,?5,?6,?7)"},
-    {EventType::inventory_region,
-     "INSERT OR IGNORE INTO inventory_regions VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
-    {EventType::snapshot_failure, "INSERT OR IGNORE INTO snapshot_failures VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
-    {EventType::pass, "INSERT OR IGNORE INTO extra_passes VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"},
-    {EventType::restore_skip, "INSERT OR IGNORE INTO restore_skips VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
-    {EventType::warning, "INSERT OR IGNORE INTO warnings VALUES (?1,?2,?3,?4,?5,?6)"},
-    {EventType::session_end, "UPDATE processes SET end_seq=?2, end_ns=?3, spooled=?4, internal_errors=?5, "
-                             "exit_status=coalesce(?6, exit_status) WHERE process=?1"},
-    {EventType::fidelity_mismatch,
-     "INSERT OR IGNORE INTO fidelity_mismatches VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
-    {EventType::async_copy, "INSERT OR IGNORE INTO async_copies VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"},
-    {EventType::restore_failure,
-     "INSERT OR IGNORE INTO restore_failures VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)"},
+    {EventType::session_start, session::kUpdateProcessStart},
+    {EventType::string, session::kInsertString},
+    {EventType::agent, session::kInsertAgent},
+    {EventType::allocation, session::kUpsertAllocation},
+    {EventType::free, session::kInsertFree},
+    {EventType::executable_loaded, session::kInsertExecutable},
+    {EventType::module_variable, session::kInsertModuleVariable},
+    {EventType::inventory, session::kInsertInventory},
+    {EventType::inventory_region, session::kInsertInventoryRegion},
+    {EventType::snapshot_failure, session::kInsertSnapshotFailure},
+    {EventType::pass, session::kInsertExtraPass},
+    {EventType::restore_skip, session::kInsertRestoreSkip},
+    {EventType::warning, session::kInsertWarning},
+    {EventType::session_end, session::kUpdateProcessEnd},
+    {EventType::fidelity_mismatch, session::kInsertFidelityMismatch},
+    {EventType::async_copy, session::kInsertAsyncCopy},
+    {EventType::restore_failure, session::kInsertRestoreFailure},
     // The snapshot's store columns when they do not fold into its dispatch row (foldOrSpill).
-    {EventType::snapshot, "INSERT OR REPLACE INTO snapshot_store_rows VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"},
-    {EventType::snapshot_placement,
-     "INSERT OR IGNORE INTO snapshot_placements VALUES (?1,?2,?3,?4,?5,?6,?7)"},
-    {EventType::restore,
-     "INSERT OR IGNORE INTO restore_rows VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14)"},
-    {EventType::restore_miss, "INSERT OR IGNORE INTO restore_misses VALUES (?1,?2,?3,?4,?5,?6,?7,?8)"},
+    {EventType::snapshot, session::kInsertSnapshotStore},
+    {EventType::snapshot_placement, session::kInsertSnapshotPlacement},
+    {EventType::restore, session::kInsertRestore},
+    {EventType::restore_miss, session::kInsertRestoreMiss},
 };
 
 /// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
@@ -759,13 +456,12 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
     if (fresh) {
         char pragmas[128];
         std::snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
-                      kSessionApplicationId, kSessionFormatVersion);
+                      session::kApplicationId, session::kFormatVersion);
         char row[160];
-        std::snprintf(row, sizeof row,
-                      "INSERT INTO session(id, format_version, created_wall_ns, process_count, "
-                      "rejected_frames, missing_events) VALUES (1, %d, %lld, 0, 0, 0)",
-                      kSessionFormatVersion, static_cast<long long>(wallClockNs()));
-        if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(kSchema) || !store->exec(row) ||
+        std::snprintf(row, sizeof row, session::kInsertSessionRowFormat, session::kFormatVersion,
+                      static_cast<long long>(wallClockNs()));
+        if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(session::tables_sql()) ||
+            !store->exec(session::views_sql()) || !store->exec(row) ||
             !insertEnumNames(store->db_, store->error_) || !store->exec("COMMIT")) {
             return fail(path + ": " + store->error_);
         }
@@ -793,6 +489,10 @@ SessionStore::~SessionStore() {
     sqlite3_close(db_);
 }
 
+bool SessionStore::exec(std::string_view sql) {
+    return exec(std::string(sql).c_str());
+}
+
 bool SessionStore::exec(const char* sql) {
     char* message = nullptr;
     if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
@@ -811,38 +511,14 @@ bool SessionStore::prepareAll() {
             return false;
         }
     }
-    // The session row: sums over the processes; its identity columns are those of process 1.
-    static constexpr const char* kSessionUpdate = R"sql(
-UPDATE session SET
-  last_sequence = (SELECT coalesce(max(last_sequence), 0) FROM processes),
-  events_stored = (SELECT coalesce(sum(events_stored), 0) FROM processes),
-  missing_events = (SELECT coalesce(sum(missing_events), 0) FROM processes),
-  process_count = (SELECT count(*) FROM processes),
-  rejected_frames = ?1,
-  spooled = (SELECT sum(spooled) FROM processes),
-  internal_errors = (SELECT sum(internal_errors) FROM processes),
-  (protocol_version, pid, executable_id, argv_id, hostname_id, engine_version_id, configuration_id,
-   start_seq, start_ns, start_wall_ns, end_seq, end_ns) =
-  (SELECT protocol_version, pid, executable_id, argv_id, hostname_id, engine_version_id, configuration_id,
-          start_seq, start_ns, start_wall_ns, end_seq, end_ns FROM processes WHERE process = 1)
-WHERE id = 1)sql";
     struct Extra {
         const char* sql;
         sqlite3_stmt** statement;
     };
     const Extra extras[] = {
-        {"UPDATE allocations SET free_seq=?3, free_ns=?4 WHERE process=?1 AND id=?2", &free_update_},
-        {kSessionUpdate, &session_update_},
-        {"UPDATE processes SET pid=CASE WHEN ?2 <> 0 THEN ?2 ELSE pid END, "
-         "parent_pid=CASE WHEN ?3 <> 0 THEN ?3 ELSE parent_pid END, last_sequence=?4, events_stored=?5, "
-         "missing_events=?6, rejected_frames=?7, complete=?8 WHERE process=?1",
-         &process_update_},
-        {"INSERT OR IGNORE INTO processes(process, instance, pid, parent_pid) VALUES (?1, ?2, ?3, ?4)",
-         &process_insert_},
-        {"INSERT INTO event_counts(process,event_type,name,sent,stored) VALUES (?1,?2,?3,?4,0) "
-         "ON CONFLICT(process,event_type) DO UPDATE SET sent=?4",
-         &end_counts_},
-        {"INSERT OR IGNORE INTO handles VALUES (?1, ?2)", &handle_insert_},
+        {session::kUpdateAllocationFree, &free_update_}, {session::kUpdateSession, &session_update_},
+        {session::kUpdateProcess, &process_update_},     {session::kInsertProcess, &process_insert_},
+        {session::kUpsertSentCount, &end_counts_},       {session::kInsertHandle, &handle_insert_},
     };
     for (const Extra& extra : extras) {
         if (sqlite3_prepare_v3(db_, extra.sql, -1, SQLITE_PREPARE_PERSISTENT, extra.statement, nullptr) !=
@@ -853,26 +529,7 @@ WHERE id = 1)sql";
     }
     // Wide: every column. Narrow: the dispatch part only (declined dispatches; fewer bindings).
     auto rowInsert = [](int rows, int columns) {
-        std::string sql =
-            columns == kRowColumns
-                ? "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
-                  "kernel_name_id, "
-                  "grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, decision, s_dseq, s_dts, "
-                  "s_agent_ref, generation, regions, bytes, duration_ns, ok, failures, p0_dseq, p0_start, "
-                  "p0_ticks, p0_restore_ns, p0_regions, p0_bytes, p0_skips, p0_fidelity, p1_dseq, p1_start, "
-                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity, s_store, r1, rf) "
-                  "VALUES "
-                : "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
-                  "kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, "
-                  "decision) VALUES ";
-        for (int i = 0; i < rows; ++i) {
-            sql += i == 0 ? "(" : ",(";
-            for (int c = 0; c < columns; ++c) {
-                sql += c == 0 ? "?" : ",?";
-            }
-            sql += ")";
-        }
-        return sql + kRowUpsert;
+        return session::dispatch_row_insert(rows, columns != kRowColumns);
     };
     if (sqlite3_prepare_v3(db_, rowInsert(1, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
                            &row_single_, nullptr) != SQLITE_OK ||
@@ -1161,13 +818,7 @@ bool SessionStore::loadState() {
     // Processes and their sequence spaces: [1, last_sequence] less the recorded gaps (O(gaps), never a
     // walk over sequence numbers).
     sqlite3_stmt* st = nullptr;
-    if (sqlite3_prepare_v2(db_,
-                           "SELECT process, instance, pid, parent_pid, last_sequence, events_stored, "
-                           "rejected_frames, end_seq IS NOT NULL, "
-                           "(SELECT count(*) FROM dispatch_rows r WHERE r.key BETWEEN p.process << 40 AND "
-                           "(p.process << 40) + 1099511627775 AND r.decision IS NOT NULL) "
-                           "FROM processes p ORDER BY process",
-                           -1, &st, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db_, session::kSelectProcessStates, -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
@@ -1198,8 +849,7 @@ bool SessionStore::loadState() {
         processes_.push_back(std::move(p));
     }
     sqlite3_finalize(st);
-    if (sqlite3_prepare_v2(db_, "SELECT process, first_seq, last_seq FROM sequence_gaps", -1, &st, nullptr) !=
-        SQLITE_OK) {
+    if (sqlite3_prepare_v2(db_, session::kSelectGaps, -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
@@ -1214,7 +864,7 @@ bool SessionStore::loadState() {
     sqlite3_finalize(st);
     sqlite3_int64 rejected = 0;
     std::string text;
-    if (scalar(db_, "SELECT coalesce(rejected_frames, 0) FROM session WHERE id=1", rejected, text)) {
+    if (scalar(db_, session::kSelectRejectedFrames, rejected, text)) {
         rejected_ = static_cast<std::uint64_t>(rejected);
         rejected_unauthenticated_ = rejected_ > process_rejected ? rejected_ - process_rejected : 0;
     }
@@ -1222,7 +872,7 @@ bool SessionStore::loadState() {
         p->committed = {p->saw_end,    p->end_last_sequence, p->stored,
                         p->dispatches, spaceEnd(*p),         p->space.missing(spaceEnd(*p))};
     }
-    if (sqlite3_prepare_v2(db_, "SELECT ref, handle FROM handles", -1, &st, nullptr) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db_, session::kSelectHandles, -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
@@ -1598,10 +1248,8 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
 bool SessionStore::writeGaps(bool all) {
     sqlite3_stmt* del = nullptr;
     sqlite3_stmt* ins = nullptr;
-    bool ok = sqlite3_prepare_v2(db_, "DELETE FROM sequence_gaps WHERE process=?1", -1, &del, nullptr) ==
-                  SQLITE_OK &&
-              sqlite3_prepare_v2(db_, "INSERT INTO sequence_gaps VALUES (?1, ?2, ?3)", -1, &ins, nullptr) ==
-                  SQLITE_OK;
+    bool ok = sqlite3_prepare_v2(db_, session::kDeleteGaps, -1, &del, nullptr) == SQLITE_OK &&
+              sqlite3_prepare_v2(db_, session::kInsertGap, -1, &ins, nullptr) == SQLITE_OK;
     for (auto& p : processes_) {
         // Between commits, a space broken into very many pieces (a hostile stream) is written at
         // finish() only; its gaps are bounded by what was received in any case.
@@ -1734,10 +1382,7 @@ std::vector<ProcessSummary> SessionStore::processes() const {
     std::vector<ProcessSummary> result;
     sqlite3_stmt* st = nullptr;
     // The command: the argv string of the process's session_start (NUL- or space-separated as sent).
-    sqlite3_prepare_v2(db_,
-                       "SELECT s.text FROM processes p JOIN strings s ON s.process = p.process AND "
-                       "s.id = p.argv_id WHERE p.process = ?1",
-                       -1, &st, nullptr);
+    sqlite3_prepare_v2(db_, session::kSelectProcessCommand, -1, &st, nullptr);
     for (const auto& p : processes_) {
         ProcessSummary s;
         s.process = p->index;
@@ -1774,36 +1419,8 @@ bool SessionStore::finish(const std::string& end_reason) {
         p->gaps_dirty = true; // every process's gaps written now, however many
     }
     // Stored counts, per process and event type, from the tables themselves.
-    static constexpr const char* kStored = R"sql(
-INSERT INTO event_counts(process, event_type, name, sent, stored)
-SELECT ?1, t.code, '', NULL, t.n FROM (
-  SELECT 2 AS code, (SELECT count(*) FROM processes WHERE process = ?1 AND start_seq IS NOT NULL) AS n
-  UNION ALL SELECT 3, (SELECT count(*) FROM strings WHERE process = ?1)
-  UNION ALL SELECT 4, (SELECT count(*) FROM agents WHERE process = ?1)
-  UNION ALL SELECT 5, (SELECT count(*) FROM allocations WHERE process = ?1 AND alloc_seq IS NOT NULL)
-  UNION ALL SELECT 6, (SELECT count(*) FROM allocations WHERE process = ?1 AND free_seq IS NOT NULL)
-  UNION ALL SELECT 7, (SELECT count(*) FROM executables WHERE process = ?1)
-  UNION ALL SELECT 8, (SELECT count(*) FROM module_variables WHERE process = ?1)
-  UNION ALL SELECT 9, (SELECT count(*) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3 AND decision IS NOT NULL)
-  UNION ALL SELECT 10, (SELECT count(*) FROM inventories WHERE process = ?1)
-  UNION ALL SELECT 11, (SELECT count(*) FROM inventory_regions WHERE process = ?1)
-  UNION ALL SELECT 12, (SELECT count(*) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3 AND s_dseq IS NOT NULL)
-  UNION ALL SELECT 13, (SELECT count(*) FROM snapshot_failures WHERE process = ?1)
-  UNION ALL SELECT 14, (SELECT count(p0_dseq) + count(p1_dseq) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3)
-                       + (SELECT count(*) FROM extra_passes WHERE process = ?1)
-  UNION ALL SELECT 15, (SELECT count(*) FROM restore_skips WHERE process = ?1)
-  UNION ALL SELECT 16, (SELECT count(*) FROM warnings WHERE process = ?1)
-  UNION ALL SELECT 17, (SELECT count(*) FROM processes WHERE process = ?1 AND end_seq IS NOT NULL)
-  UNION ALL SELECT 18, (SELECT count(*) FROM fidelity_mismatches WHERE process = ?1)
-  UNION ALL SELECT 19, (SELECT count(*) FROM async_copies WHERE process = ?1)
-  UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures WHERE process = ?1)
-  UNION ALL SELECT 21, (SELECT count(*) FROM snapshot_placements WHERE process = ?1)
-  UNION ALL SELECT 22, (SELECT count(*) FROM restores WHERE process = ?1)
-  UNION ALL SELECT 23, (SELECT count(*) FROM restore_misses WHERE process = ?1)) AS t WHERE true
-ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
-)sql";
     sqlite3_stmt* st = nullptr;
-    bool ok = sqlite3_prepare_v2(db_, kStored, -1, &st, nullptr) == SQLITE_OK;
+    bool ok = sqlite3_prepare_v2(db_, session::kUpsertStoredCounts, -1, &st, nullptr) == SQLITE_OK;
     for (const auto& p : processes_) {
         if (!ok) {
             break;
@@ -1817,8 +1434,7 @@ ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
     sqlite3_finalize(st);
     st = nullptr;
     // Names from the one list (RS_IPC_EVENT_TYPES), for the rows the statement above added.
-    ok = ok && sqlite3_prepare_v2(db_, "UPDATE event_counts SET name=?2 WHERE event_type=?1", -1, &st,
-                                  nullptr) == SQLITE_OK;
+    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateEventCountName, -1, &st, nullptr) == SQLITE_OK;
     for (const EnumName& type : kEventTypeNames) {
         if (!ok) {
             break;
@@ -1830,8 +1446,7 @@ ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
     sqlite3_finalize(st);
     st = nullptr;
     // Per process: why it ended. The session: complete when it has processes and all are complete.
-    ok = ok && sqlite3_prepare_v2(db_, "UPDATE processes SET end_reason=?2 WHERE process=?1", -1, &st,
-                                  nullptr) == SQLITE_OK;
+    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateProcessEndReason, -1, &st, nullptr) == SQLITE_OK;
     bool complete = !processes_.empty();
     for (const auto& p : processes_) {
         if (!ok) {
@@ -1850,8 +1465,7 @@ ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
     }
     sqlite3_finalize(st);
     st = nullptr;
-    ok = ok && sqlite3_prepare_v2(db_, "UPDATE session SET complete=?1, end_reason=?2 WHERE id=1", -1, &st,
-                                  nullptr) == SQLITE_OK;
+    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateSessionEnd, -1, &st, nullptr) == SQLITE_OK;
     if (ok) {
         sqlite3_bind_int(st, 1, complete ? 1 : 0);
         sqlite3_bind_text(st, 2, end_reason.c_str(), -1, SQLITE_TRANSIENT);
@@ -1867,7 +1481,7 @@ ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
         error_ = why;
         return false;
     }
-    if (!exec(kIndexes)) {
+    if (!exec(session::indexes_sql())) {
         const std::string why = error_;
         rollback();
         error_ = why;
@@ -1920,12 +1534,10 @@ bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_
         ok = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_finalize(st);
     };
-    update("UPDATE session SET exit_status=?1, exit_signal=?2 WHERE id=1", false);
+    update(session::kUpdateSessionExit, false);
     if (check.format_version >= 3 && root_pid != 0) {
         // The latest process image of that pid (an exec'd program follows the shell that exec'd it).
-        update("UPDATE processes SET exit_status=?1, exit_signal=?2 WHERE process = "
-               "(SELECT max(process) FROM processes WHERE pid = ?3)",
-               true);
+        update(session::kUpdateProcessExit, true);
     }
     ok = ok && sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
     if (!ok) {

@@ -3,10 +3,12 @@
 #pragma once
 
 #include "replayscope/ipc/records.hpp"
+#include "replayscope/session/format.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -15,17 +17,11 @@ struct sqlite3_stmt;
 
 namespace rs::ipc {
 
-/// `PRAGMA application_id` of a session file ("RSDB").
-inline constexpr std::int32_t kSessionApplicationId = 0x52534442;
-/// `PRAGMA user_version`: the session schema version this build writes.
-/// Version 2: compact dispatch rows (docs/session-schema.md), fidelity, async copies, exit status.
-/// Version 3: processes as a dimension (every row carries its process; `processes`, `process_totals`).
-/// Version 4: snapshot stores and dirty restores (`snapshot_stores`, `snapshot_placements`, `restores`,
-/// `restore_misses`; new columns of the `dispatches`, `snapshots`, `passes` and `process_totals` views).
-inline constexpr std::int32_t kSessionFormatVersion = 4;
-/// Oldest `user_version` that checkSessionFile accepts (readers handle 1 to 4; writers append only to 4;
-/// a version-1 or -2 file reads as one process; a version-3 file has none of the version-4 columns).
-inline constexpr std::int32_t kOldestReadableFormatVersion = 1;
+/// The session format's identity, as the writer's callers have named it (defined in
+/// replayscope/session/format.h: application id "RSDB", the version written, the oldest one read).
+inline constexpr std::int32_t kSessionApplicationId = session::kApplicationId;
+inline constexpr std::int32_t kSessionFormatVersion = session::kFormatVersion;
+inline constexpr std::int32_t kOldestReadableFormatVersion = session::kOldestReadableVersion;
 
 /// Result of checking an existing file before use.
 struct SessionFileCheck {
@@ -182,6 +178,8 @@ class SessionStore {
     struct ProcessState;
     SessionStore() = default;
     bool exec(const char* sql);
+    /// exec() of SQL text that need not be NUL-terminated (the schema text).
+    bool exec(std::string_view sql);
     bool prepareAll();
     bool loadState();
     bool begin();

@@ -20,4 +20,15 @@ inline constexpr std::int32_t kFormatVersion = 4;
 /// file reads as one process; a version-3 file has none of the version-4 columns).
 inline constexpr std::int32_t kOldestReadableVersion = 1;
 
+/// The schema this build creates, as SQL text for sqlite3_exec (several statements each; every view is
+/// NUL-terminated, backed by a string literal). Embedded at build time from session/schema/*.sql.
+/// tables_sql(): every table; run first, once, when a file is created.
+std::string_view tables_sql() noexcept;
+/// views_sql(): the documented read columns over the tables (dispatches, snapshots, passes, restores, ...);
+/// run after tables_sql().
+std::string_view views_sql() noexcept;
+/// indexes_sql(): the indexes the readers' look-ups use, `CREATE INDEX IF NOT EXISTS`, built when a session
+/// is finished.
+std::string_view indexes_sql() noexcept;
+
 } // namespace rs::session
