@@ -8,7 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 packages=(
     # toolchain
-    build-essential cmake ninja-build pkg-config git python3 clang-format
+    build-essential cmake ninja-build pkg-config git python3 clang-format clang-format-19 clang-tidy-19
     # HSA: the real headers and the real runtime (workloads link against it; the tests swap in the simulator)
     libhsa-runtime-dev
     # HIP: Debian's hipcc (clang 15 for gfx90a), HIP runtime and headers, comgr and the device libraries
