@@ -131,7 +131,10 @@
     X(held, 3, "held")
 
 /* Warning category: the cause of the warning (docs/replay-failures.md, "Warning codes"). general is
-   only found in session files written before every warning named its cause. */
+   only found in session files written before every warning named its cause. 6 is reserved: no build ever
+   sent it (the emitter reports a full queue in SessionEnd's spooled count). Its placeholder
+   retired_emitter is never emitted; it keeps the list contiguous, the value from being reused and the
+   name "emitter" in enum_names. */
 #define RS_IPC_WARNING_CODES(X) \
     X(general, 0, "general") \
     X(graph_launch, 1, "graph-launch") \
@@ -139,7 +142,7 @@
     X(restore_failed, 3, "restore-failed") \
     X(fidelity_mismatch, 4, "fidelity-mismatch") \
     X(configuration, 5, "configuration") \
-    X(emitter, 6, "emitter") \
+    X(retired_emitter, 6, "emitter") \
     X(drain_timeout, 7, "drain-timeout") \
     X(pass_timeout, 8, "pass-timeout") \
     X(no_private_queue, 9, "no-private-queue") \
