@@ -10,7 +10,7 @@
 //
 // Findings, besides sanitizer reports: a store call failing on input the decoder accepted; stored or
 // missing counts that exceed what the stream can justify (missing numbers are bounded by what was
-// received, never by a number a frame claims); a finished file that checkSessionFile refuses. The store
+// received, never by a number a frame claims); a finished file that check_session_file refuses. The store
 // may itself refuse (count as rejected) a frame the decoder accepted.
 #include "frame_stream.hpp"
 
@@ -175,7 +175,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         finding("more gaps than frames");
     }
     store.reset();
-    const SessionFileCheck check = checkSessionFile(path);
+    const rs::session::FileCheck check = rs::session::check_session_file(path);
     if (!check.ok) {
         finding("finished file refused:", check.message);
     }

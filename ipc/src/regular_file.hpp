@@ -1,21 +1,13 @@
-// Opening a file that must be a regular file (a session file, a spool) without ever blocking on a FIFO
-// or reading a device: the collector's importer and the session store both go through it.
+// Opening a file that must be a regular file: defined in the session format module
+// (replayscope/session/regular_file.h), which checks session files with it; the collector's spool importer
+// and the session store use it under these names.
 #pragma once
 
-#include <string>
-#include <sys/stat.h>
+#include "replayscope/session/regular_file.h"
 
 namespace rs::ipc {
 
-/// What kind of file `mode` is, for refusals: "a FIFO", "a character device", "a block device",
-/// "a directory", "a socket", else "not a regular file".
-const char* fileKind(mode_t mode);
-
-/// Opens `path` read-only when it is a regular file: stat first (a FIFO is never opened, so nothing
-/// blocks), then open with O_NONBLOCK|O_CLOEXEC|O_NOCTTY and fstat the descriptor (the path may have
-/// been replaced in between). Returns the descriptor, with its fstat in `identity`; or -1 with `error`
-/// set to "PATH: cannot be opened: REASON" or "PATH: KIND, REFUSAL" (`refusal` says what the file
-/// was needed as, e.g. "not a session file (refused before reading)").
-int openRegularFile(const std::string& path, const char* refusal, struct stat& identity, std::string& error);
+using session::fileKind;
+using session::openRegularFile;
 
 } // namespace rs::ipc

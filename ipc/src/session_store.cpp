@@ -3,7 +3,8 @@
 #include "replayscope/session/format.h"
 #include "replayscope/session/write_statements.h"
 
-#include "regular_file.hpp"
+#include "replayscope/session/file_check.h"
+#include "replayscope/session/regular_file.h"
 
 #include "sequence_space.hpp"
 
@@ -136,55 +137,6 @@ bool pathExists(const std::string& path) {
     return ::lstat(path.c_str(), &st) == 0;
 }
 
-/// Opens the regular file `path` as a session file to read (openRegularFile with the store's refusal).
-int openRegularFile(const std::string& path, std::string& error) {
-    struct stat identity {};
-    return rs::ipc::openRegularFile(path, "not a session file (refused before reading)", identity, error);
-}
-
-/// Copies the regular file `from` to `to` (created 0600). False with `error` set.
-bool copyFile(const std::string& from, const std::string& to, std::string& error) {
-    const int in = openRegularFile(from, error);
-    if (in < 0) {
-        return false;
-    }
-    const int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (out < 0) {
-        error = to + ": cannot be created: " + std::strerror(errno);
-        ::close(in);
-        return false;
-    }
-    char buffer[1 << 16];
-    bool ok = true;
-    for (;;) {
-        const ssize_t n = ::read(in, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            ok = n == 0;
-            break;
-        }
-        for (ssize_t done = 0; ok && done < n;) {
-            const ssize_t w = ::write(out, buffer + done, static_cast<std::size_t>(n - done));
-            if (w < 0 && errno == EINTR) {
-                continue;
-            }
-            ok = w > 0;
-            done += w > 0 ? w : 0;
-        }
-        if (!ok) {
-            break;
-        }
-    }
-    if (!ok) {
-        error = to + ": copy of " + from + " failed: " + std::strerror(errno);
-    }
-    ::close(in);
-    ::close(out);
-    return ok;
-}
-
 /// Runs `sql` on `db` and returns its first column of the first row as integer and text; false (text =
 /// SQLite's message) on error or no row.
 bool scalar(sqlite3* db, const char* sql, sqlite3_int64& value, std::string& text) {
@@ -206,158 +158,7 @@ bool scalar(sqlite3* db, const char* sql, sqlite3_int64& value, std::string& tex
     return rc == SQLITE_OK;
 }
 
-/// The checks of checkSessionFile after the header: SQLite opens `db_path` read-only (the name used in
-/// messages is `path`).
-SessionFileCheck checkDatabase(const std::string& path, const std::string& db_path, bool& cannot_open) {
-    SessionFileCheck check;
-    cannot_open = false;
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        check.message = path + ": cannot be opened by SQLite: " + sqlite3_errmsg(db);
-        cannot_open = true;
-        sqlite3_close(db);
-        return check;
-    }
-    sqlite3_int64 value = 0;
-    std::string text;
-    if (!scalar(db, "PRAGMA quick_check", value, text) || text != "ok") {
-        const int code = sqlite3_extended_errcode(db) & 0xff;
-        // A WAL that needs recovery in a directory this reader cannot write: not the file's fault.
-        cannot_open = code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_BUSY;
-        check.message = path + ": corrupt session file (SQLite integrity check: " + text + ")";
-    } else if (!scalar(db, "PRAGMA application_id", value, text) || value != kSessionApplicationId) {
-        check.message = path + ": foreign SQLite database (application_id " + std::to_string(value) +
-                        ", not a ReplayScope session)";
-    } else if (!scalar(db, "PRAGMA user_version", value, text)) {
-        check.message = path + ": cannot read the session format version: " + text;
-    } else {
-        // user_version is a signed 32-bit value: reported as stored (-1 stays -1).
-        check.format_version = static_cast<int>(static_cast<std::int32_t>(value));
-        if (check.format_version > kSessionFormatVersion) {
-            check.message = path + ": session format version " + std::to_string(check.format_version) +
-                            " is newer than this ReplayScope supports (" +
-                            std::to_string(kSessionFormatVersion) + "); use a newer ReplayScope";
-        } else if (check.format_version < kOldestReadableFormatVersion) {
-            check.message = path + ": session format version " + std::to_string(check.format_version) +
-                            " is not valid (this ReplayScope reads versions " +
-                            std::to_string(kOldestReadableFormatVersion) + " to " +
-                            std::to_string(kSessionFormatVersion) + ")";
-        } else {
-            check.ok = true;
-        }
-    }
-    sqlite3_close(db);
-    return check;
-}
-
 } // namespace
-
-SessionFileCheck checkSessionFile(const std::string& path) {
-    SessionFileCheck check;
-    const int fd = openRegularFile(path, check.message);
-    if (fd < 0) {
-        return check;
-    }
-    char magic[16] = {};
-    ssize_t got = 0;
-    while (got < 16) {
-        const ssize_t n = ::read(fd, magic + got, sizeof magic - static_cast<std::size_t>(got));
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        got += n;
-    }
-    ::close(fd);
-    if (got < 16 || std::memcmp(magic, "SQLite format 3", 16) != 0) {
-        check.message = path + ": not a SQLite database (foreign file), refusing to use it as a session file";
-        return check;
-    }
-    // Whether a WAL lies beside it: then the database file alone says nothing about the content (its
-    // header's page count may already be the checkpointed one, or not yet); SQLite judges.
-    const bool has_wal = fileHasContent(path + "-wal");
-    bool cannot_open = false;
-    check = checkDatabase(path, path, cannot_open);
-    check.has_wal = has_wal;
-    if (!check.ok && cannot_open && has_wal) {
-        std::string error;
-        const std::string copy = openableSessionCopy(path, error);
-        if (copy.empty()) {
-            check.message += "; " + error;
-            return check;
-        }
-        check = checkDatabase(path, copy, cannot_open);
-        check.has_wal = has_wal;
-        removeSessionCopy(path, copy);
-    }
-    return check;
-}
-
-std::string openableSessionCopy(const std::string& path, std::string& error, bool always_copy) {
-    const int fd = openRegularFile(path, error);
-    if (fd < 0) {
-        return {};
-    }
-    ::close(fd);
-    const bool has_wal = fileHasContent(path + "-wal");
-    if (!has_wal) {
-        return path;
-    }
-    // Can SQLite read it in place? (It can when it may create or use the -shm beside it.)
-    if (!always_copy) {
-        sqlite3* db = nullptr;
-        sqlite3_int64 value = 0;
-        std::string text;
-        const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-                        scalar(db, "SELECT count(*) FROM sqlite_master", value, text);
-        sqlite3_close(db);
-        if (ok) {
-            return path;
-        }
-    }
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/replayscope-copy-XXXXXX";
-    if (::mkdtemp(dir.data()) == nullptr) {
-        error = dir + ": cannot create a directory for a copy: " + std::strerror(errno);
-        return {};
-    }
-    const std::string copy = dir + "/session.rsdb";
-    if (!copyFile(path, copy, error) || !copyFile(path + "-wal", copy + "-wal", error)) {
-        ::unlink(copy.c_str());
-        ::unlink((copy + "-wal").c_str());
-        ::rmdir(dir.c_str());
-        return {};
-    }
-    // Recover and checkpoint the WAL into the copy, which is then a self-contained file.
-    sqlite3* db = nullptr;
-    bool ok = sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
-              sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr) == SQLITE_OK &&
-              sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr) == SQLITE_OK;
-    if (!ok) {
-        error = path + ": the copy's write-ahead log cannot be recovered: " + sqlite3_errmsg(db);
-    }
-    sqlite3_close(db);
-    if (!ok) {
-        removeSessionCopy(path, copy);
-        return {};
-    }
-    return copy;
-}
-
-void removeSessionCopy(const std::string& path, const std::string& copy) {
-    if (copy.empty() || copy == path) {
-        return;
-    }
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        ::unlink((copy + suffix).c_str());
-    }
-    const auto slash = copy.rfind('/');
-    if (slash != std::string::npos) {
-        ::rmdir(copy.substr(0, slash).c_str());
-    }
-}
 
 /// State of one process while writing: its sequence space and counts, with the committed values of
 /// the counts (a failed commit returns to them).
@@ -391,22 +192,22 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
         if (mode == Mode::overwrite) {
             struct stat st {};
             if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-                error = path + ": " + fileKind(st.st_mode) + ", not overwritten";
+                error = path + ": " + session::fileKind(st.st_mode) + ", not overwritten";
                 return nullptr;
             }
             ::unlink(path.c_str());
             ::unlink((path + "-wal").c_str());
             ::unlink((path + "-shm").c_str());
         } else {
-            const SessionFileCheck check = checkSessionFile(path);
+            const session::FileCheck check = session::check_session_file(path);
             if (!check.ok) {
                 error = check.message;
                 return nullptr;
             }
-            if (check.format_version != kSessionFormatVersion) {
+            if (check.format_version != session::kFormatVersion) {
                 error = path + ": session format version " + std::to_string(check.format_version) +
                         " can be read but not appended to; this ReplayScope writes version " +
-                        std::to_string(kSessionFormatVersion);
+                        std::to_string(session::kFormatVersion);
                 return nullptr;
             }
             fresh = false;
@@ -414,7 +215,7 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
     } else {
         struct stat st {};
         if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-            error = path + ": " + fileKind(st.st_mode) + ", not a session file";
+            error = path + ": " + session::fileKind(st.st_mode) + ", not a session file";
             return nullptr;
         }
     }
@@ -1502,7 +1303,7 @@ bool SessionStore::finish(const std::string& end_reason) {
 
 bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
                       std::string& error) {
-    const SessionFileCheck check = checkSessionFile(path);
+    const session::FileCheck check = session::check_session_file(path);
     if (!check.ok) {
         error = check.message;
         return false;
@@ -1554,13 +1355,13 @@ bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_
 
 bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error) {
     totals = RestoreTotals{};
-    const SessionFileCheck check = checkSessionFile(path);
+    const session::FileCheck check = session::check_session_file(path);
     if (!check.ok) {
         error = check.message;
         return false;
     }
     totals.format_version = check.format_version;
-    const std::string db_path = openableSessionCopy(path, error);
+    const std::string db_path = session::openable_session_copy(path, error);
     if (db_path.empty()) {
         return false;
     }
@@ -1616,7 +1417,7 @@ bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::stri
         error = path + ": cannot read the restore totals: " + sqlite3_errmsg(db);
     }
     sqlite3_close(db);
-    removeSessionCopy(path, db_path);
+    session::remove_session_copy(path, db_path);
     return ok;
 }
 

@@ -82,7 +82,7 @@ class SessionFileTest : public QObject {
         QTemporaryDir dir;
         const QString path = dir.path() + "/ok.rsdb";
         QCOMPARE(makeSession(path), std::string());
-        QVERIFY(checkSessionFile(path.toStdString()).ok);
+        QVERIFY(rs::session::check_session_file(path.toStdString()).ok);
         QCOMPARE(refusal(path), QString());
     }
     void existingFileIsNotOverwrittenWithoutForce() {
@@ -126,7 +126,7 @@ class SessionFileTest : public QObject {
         const QString path = dir.path() + "/v1.rsdb";
         QCOMPARE(makeSession(path), std::string());
         sql(path, "PRAGMA user_version = 1");
-        const auto check = checkSessionFile(path.toStdString());
+        const auto check = rs::session::check_session_file(path.toStdString());
         QVERIFY(check.ok);
         QCOMPARE(check.format_version, 1);
         QVERIFY2(refusal(path).contains("version 1 can be read but not appended to; this ReplayScope writes "
@@ -151,7 +151,7 @@ class SessionFileTest : public QObject {
         QCOMPARE(sqlite3_column_int(st, 1), 9);
         sqlite3_finalize(st);
         sqlite3_close(db);
-        QVERIFY(checkSessionFile(path.toStdString()).ok);
+        QVERIFY(rs::session::check_session_file(path.toStdString()).ok);
     }
     /// The root program's status goes to the session row and to the latest process of its pid (a
     /// program exec'd by the launched shell keeps the pid); the file ends in journal_mode=DELETE.
@@ -197,7 +197,7 @@ class SessionFileTest : public QObject {
         const QString path = dir.path() + "/minus.rsdb";
         QCOMPARE(makeSession(path), std::string());
         sql(path, "PRAGMA user_version = -1");
-        const auto check = checkSessionFile(path.toStdString());
+        const auto check = rs::session::check_session_file(path.toStdString());
         QVERIFY(!check.ok);
         QCOMPARE(check.format_version, -1);
         QVERIFY2(
@@ -212,8 +212,8 @@ class SessionFileTest : public QObject {
         const QString fifo = dir.path() + "/pipe.rsdb";
         QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
         const std::string path = fifo.toStdString();
-        SessionFileCheck check;
-        QVERIFY(returnsPromptly(fifo, [&] { check = checkSessionFile(path); }));
+        rs::session::FileCheck check;
+        QVERIFY(returnsPromptly(fifo, [&] { check = rs::session::check_session_file(path); }));
         QVERIFY(!check.ok);
         QVERIFY2(QString::fromStdString(check.message).contains("a FIFO, not a session file"),
                  check.message.c_str());
@@ -221,7 +221,7 @@ class SessionFileTest : public QObject {
         QVERIFY(returnsPromptly(fifo, [&] { appended = refusal(fifo); }));
         QVERIFY2(appended.contains("a FIFO"), qPrintable(appended));
         std::string error, copy;
-        QVERIFY(returnsPromptly(fifo, [&] { copy = openableSessionCopy(path, error); }));
+        QVERIFY(returnsPromptly(fifo, [&] { copy = rs::session::openable_session_copy(path, error); }));
         QVERIFY(copy.empty());
         QVERIFY2(QString::fromStdString(error).contains("a FIFO"), error.c_str());
         QVERIFY(returnsPromptly(
@@ -232,11 +232,11 @@ class SessionFileTest : public QObject {
         QVERIFY(S_ISFIFO(st.st_mode)); // still there, untouched
     }
     void devicesAndDirectoriesAreRefused() {
-        auto check = checkSessionFile("/dev/null");
+        auto check = rs::session::check_session_file("/dev/null");
         QVERIFY(!check.ok);
         QVERIFY2(QString::fromStdString(check.message).contains("a character device"), check.message.c_str());
         QTemporaryDir dir;
-        check = checkSessionFile(dir.path().toStdString());
+        check = rs::session::check_session_file(dir.path().toStdString());
         QVERIFY(!check.ok);
         QVERIFY2(QString::fromStdString(check.message).contains("a directory"), check.message.c_str());
     }
@@ -246,7 +246,7 @@ class SessionFileTest : public QObject {
         QTemporaryDir dir;
         const QString path = dir.path() + "/v2.rsdb";
         QVERIFY(makeVersionTwo(path));
-        const auto check = checkSessionFile(path.toStdString());
+        const auto check = rs::session::check_session_file(path.toStdString());
         QVERIFY2(check.ok, check.message.c_str());
         QCOMPARE(check.format_version, 2);
         QVERIFY2(refusal(path).contains("version 2 can be read but not appended to; this ReplayScope writes "
@@ -260,8 +260,8 @@ class SessionFileTest : public QObject {
         QCOMPARE(db.integer("SELECT complete FROM session"), 1);
         QCOMPARE(db.integer("PRAGMA user_version"), 2); // the refused append changed nothing
     }
-    /// A session whose writer died leaves its rows in the WAL: checkSessionFile lets SQLite judge it
-    /// (ok), and openableSessionCopy makes a self-contained copy for readers that cannot recover the
+    /// A session whose writer died leaves its rows in the WAL: check_session_file lets SQLite judge it
+    /// (ok), and openable_session_copy makes a self-contained copy for readers that cannot recover the
     /// WAL in place, leaving the original as it was.
     void walSessionIsJudgedBySqlite() {
         QTemporaryDir dir;
@@ -280,11 +280,11 @@ class SessionFileTest : public QObject {
         store.reset();
         const qint64 wal_size = QFileInfo(left + "-wal").size();
         QVERIFY(wal_size > 0);
-        const auto check = checkSessionFile(left.toStdString());
+        const auto check = rs::session::check_session_file(left.toStdString());
         QVERIFY2(check.ok, check.message.c_str());
         QVERIFY(check.has_wal);
         QCOMPARE(check.format_version, kSessionFormatVersion);
-        const std::string copy = openableSessionCopy(left.toStdString(), error, true);
+        const std::string copy = rs::session::openable_session_copy(left.toStdString(), error, true);
         QVERIFY2(!copy.empty(), error.c_str());
         QVERIFY(copy != left.toStdString());
         QVERIFY(!QFile::exists(QString::fromStdString(copy) + "-wal"));
@@ -295,9 +295,10 @@ class SessionFileTest : public QObject {
             QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete"));
         }
         QCOMPARE(QFileInfo(left + "-wal").size(), wal_size); // the original is untouched
-        removeSessionCopy(left.toStdString(), copy);
+        rs::session::remove_session_copy(left.toStdString(), copy);
         QVERIFY(!QFile::exists(QString::fromStdString(copy)));
-        QCOMPARE(openableSessionCopy(left.toStdString(), error), left.toStdString()); // readable in place
+        QCOMPARE(rs::session::openable_session_copy(left.toStdString(), error),
+                 left.toStdString()); // readable in place
     }
     void corruptFileIsRefused() {
         QTemporaryDir dir;

@@ -2,7 +2,7 @@
 // itself under it). A disk full before the start leaves no file; after a full disk the store's counts,
 // the runner's summary and the rows of the file agree (only committed rows count); a session whose
 // final checkpoint was cut short (the database header already names the new page count, the file is
-// shorter, the WAL holds the pages) is read by SQLite and accepted by checkSessionFile.
+// shorter, the WAL holds the pages) is read by SQLite and accepted by check_session_file.
 #include "test_support.hpp"
 
 #include "full_disk_session.hpp"
@@ -117,7 +117,7 @@ class StoreFullDiskTest : public QObject {
         QVERIFY2(!QString::fromStdString(error).contains("disagrees"), error.c_str());
         QVERIFY(committed > 1000);
         QVERIFY(committed < 20000);
-        const auto check = checkSessionFile(path);
+        const auto check = rs::session::check_session_file(path);
         QVERIFY2(check.ok, check.message.c_str());
         rs::test::SessionDb db(path);
         QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT count(*) FROM dispatches")), committed);
@@ -127,7 +127,7 @@ class StoreFullDiskTest : public QObject {
 
     /// The disk fills during finish()'s checkpoint: page 1 (with the new page count) reached the
     /// database file, later pages did not. The file is shorter than its header says; SQLite reads it
-    /// through the WAL, and checkSessionFile accepts it with every committed row.
+    /// through the WAL, and check_session_file accepts it with every committed row.
     void checkpointCutShortIsReadable() {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/cut.rsdb").toStdString();
@@ -160,7 +160,7 @@ class StoreFullDiskTest : public QObject {
         QVERIFY2(static_cast<qint64>(pages) * 4096 > file.size(),
                  qPrintable(QString("%1 pages, %2 bytes").arg(pages).arg(file.size())));
         file.close();
-        const auto check = checkSessionFile(path);
+        const auto check = rs::session::check_session_file(path);
         QVERIFY2(check.ok, check.message.c_str());
         QVERIFY(check.has_wal);
         rs::test::SessionDb db(path);
@@ -177,7 +177,7 @@ class StoreFullDiskTest : public QObject {
                                                          400 * 1024, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
         QVERIFY2(run.shim_injected, qPrintable(run.output));
         QVERIFY2(run.summary_events >= 0, qPrintable(run.output));
-        const auto check = checkSessionFile(session.toStdString());
+        const auto check = rs::session::check_session_file(session.toStdString());
         QVERIFY2(check.ok, check.message.c_str());
         rs::test::SessionDb db(session.toStdString());
         QCOMPARE(db.integer("SELECT events_stored FROM session"), run.summary_events);

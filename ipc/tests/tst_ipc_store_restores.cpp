@@ -322,7 +322,7 @@ class StoreRestoresTest : public QObject {
         const QString path = dir.path() + "/format3.rsdb";
         QVERIFY(QFile::copy(QStringLiteral(RS_SESSIONS_TEST_DATA "/format3.rsdb"), path));
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
-        const auto check = checkSessionFile(path.toStdString());
+        const auto check = rs::session::check_session_file(path.toStdString());
         QVERIFY2(check.ok, check.message.c_str());
         QCOMPARE(check.format_version, 3);
         std::string error;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "replayscope/ipc/records.hpp"
+#include "replayscope/session/file_check.h"
 #include "replayscope/session/format.h"
 
 #include <cstdint>
@@ -23,33 +24,16 @@ inline constexpr std::int32_t kSessionApplicationId = session::kApplicationId;
 inline constexpr std::int32_t kSessionFormatVersion = session::kFormatVersion;
 inline constexpr std::int32_t kOldestReadableFormatVersion = session::kOldestReadableVersion;
 
-/// Result of checking an existing file before use.
-struct SessionFileCheck {
-    bool ok = false;
-    std::string message;    ///< why the file is refused (empty when ok)
-    int format_version = 0; ///< user_version as stored (also when refused for it; -1 stays -1)
-    /// The file has a `-wal` file beside it (a live or unfinished session): judged by SQLite alone.
-    bool has_wal = false;
-};
-
-/// Checks that `path` is a ReplayScope session file this build can read: a regular file (FIFOs, devices,
-/// directories and sockets are refused before anything opens them for reading; the check never blocks),
-/// a SQLite database (else "not a SQLite database (foreign file)"), not corrupt (quick_check), whose
-/// application_id is RSDB (else "foreign SQLite database") and whose user_version is in
-/// [kOldestReadableFormatVersion, kSessionFormatVersion]. A file with a `-wal` beside it (e.g. left by
-/// a full disk or a killed writer) is judged by SQLite, which recovers the WAL; when that recovery needs
-/// write access the directory does not give, the check runs on a private copy (openableSessionCopy).
-/// Never modifies the file.
-SessionFileCheck checkSessionFile(const std::string& path);
-
-/// A path SQLite can open read-only for `path`: `path` itself when it opens as it is, else (a WAL that
-/// needs recovery in a directory the reader cannot write) a temporary copy of the database and its WAL,
-/// checkpointed, in $TMPDIR (or /tmp), which the caller removes with removeSessionCopy(). Empty with
-/// `error` set when `path` is not a regular file or cannot be copied. `always_copy`: copy whenever a WAL is
-/// beside the file (a reader that must not create a -shm next to someone else's session).
-std::string openableSessionCopy(const std::string& path, std::string& error, bool always_copy = false);
-/// Removes a copy returned by openableSessionCopy (nothing when `copy` == `path`).
-void removeSessionCopy(const std::string& path, const std::string& copy);
+/// The file check and the readable copy of a session file: rs::session::check_session_file,
+/// openable_session_copy and remove_session_copy (replayscope/session/file_check.h). These two names remain
+/// for the inspector until it calls the module itself.
+inline std::string openableSessionCopy(const std::string& path, std::string& error,
+                                       bool always_copy = false) {
+    return session::openable_session_copy(path, error, always_copy);
+}
+inline void removeSessionCopy(const std::string& path, const std::string& copy) {
+    session::remove_session_copy(path, copy);
+}
 
 /// Stores the launched program's exit status (exit code, or 128+signal) and terminating signal (0: none)
 /// in the `session` row of a finished version-2 or -3 session file and, in version 3, in the row of the
@@ -81,8 +65,8 @@ struct RestoreTotals {
 };
 
 /// Reads the RestoreTotals of the session file `path` (any readable format; opened read-only, through
-/// openableSessionCopy when its WAL needs recovery). False with `error` set when the file is refused
-/// (checkSessionFile) or a query fails.
+/// session::openable_session_copy when its WAL needs recovery). False with `error` set when the file is
+/// refused (session::check_session_file) or a query fails.
 bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error);
 
 /// Identity of one process of a session (one emitter instance, from its Hello record).

@@ -1,11 +1,11 @@
-#include "regular_file.hpp"
+#include "replayscope/session/regular_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace rs::ipc {
+namespace rs::session {
 
 const char* fileKind(mode_t mode) {
     if (S_ISFIFO(mode)) {
@@ -50,4 +50,4 @@ int openRegularFile(const std::string& path, const char* refusal, struct stat& i
     return fd;
 }
 
-} // namespace rs::ipc
+} // namespace rs::session
