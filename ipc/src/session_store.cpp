@@ -828,222 +828,329 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
         rollback();
         return false;
     }
-    // A dispatch, its snapshot and its first two passes are assembled into one dispatch_rows row in
-    // memory (same transaction); counted now, written at the latest before the commit.
-    const bool inline_pass = r.type == EventType::pass && r.pass.index < 2;
-    if (r.type == EventType::dispatch || r.type == EventType::snapshot || inline_pass) {
-        const std::uint64_t id = r.type == EventType::dispatch   ? r.dispatch.id
-                                 : r.type == EventType::snapshot ? r.snapshot.dispatch_id
-                                                                 : r.pass.dispatch_id;
-        if (id > kMaxDispatchId) { // no emitter counts that far: a forged id (it would not fit the key)
-            noteRejectedFrame(process);
-            return true;
-        }
-        if (r.type == EventType::dispatch) {
-            PendingRow* row = &pendingRow(process, r.dispatch.id);
-            if (row->has_dispatch) { // the same id again (not a duplicate sequence): merged by the upsert
-                row = &pending_.emplace_back();
-                row->process = process;
-                row->id = r.dispatch.id;
-            }
-            row->has_dispatch = true;
-            row->dispatch = r.dispatch;
-            row->dispatch_seq = r.sequence;
-            row->dispatch_ts = r.timestamp_ns;
-            ++p->dispatches;
-        } else if (r.type == EventType::snapshot) {
-            PendingRow& row = pendingRow(process, r.snapshot.dispatch_id);
-            row.has_snapshot = true;
-            row.snapshot = r.snapshot;
-            row.snapshot_seq = r.sequence;
-            row.snapshot_ts = r.timestamp_ns;
-        } else {
-            PendingRow& row = pendingRow(process, r.pass.dispatch_id);
-            const auto i = r.pass.index;
-            row.has_pass[i] = true;
-            row.pass[i] = r.pass;
-            row.pass_seq[i] = r.sequence;
-            row.pass_ts[i] = r.timestamp_ns;
-        }
-        markSequence(*p, r.sequence);
-        if (pending_.size() < kMaxPendingRows || flushRows(false)) {
-            return true;
-        }
-        rollback();
-        return false;
-    }
-    if (r.type == EventType::restore) {
-        // The restore before pass 1 and the final restore after pass 1 wait in their dispatch's pending
-        // row (foldOrSpill decides at flush whether the row holds them); others go to restore_rows now.
-        const auto& x = r.restore;
-        const int slot = x.pass_index == 1 && !x.final_restore  ? 0
-                         : x.pass_index == 2 && x.final_restore ? 1
-                                                                : -1;
-        PendingRow* row = slot < 0 ? nullptr : findPendingRow(process, x.dispatch_id);
-        if (row != nullptr && !row->has_restore[slot]) {
-            row->has_restore[slot] = true;
-            row->restore[slot] = x;
-            row->restore_seq[slot] = r.sequence;
-            row->restore_ts[slot] = r.timestamp_ns;
-            markSequence(*p, r.sequence);
-            return true;
-        }
-    }
-    sqlite3_stmt* s = statement(r.type);
-    if (s == nullptr) {
-        return true;
-    }
-    sqlite3_bind_int64(s, 1, process);
-    const std::uint64_t seq = r.sequence, ts = r.timestamp_ns;
     switch (r.type) {
     case EventType::hello:
-        break;
-    case EventType::session_start: {
-        const auto& x = r.session_start;
-        bindColumns(s, 2, x.protocol_version, x.pid, x.executable, x.argv, x.hostname, x.engine_version,
-                    x.configuration, seq, ts, x.wall_clock_ns);
-        if (p->identity.pid == 0) {
-            p->identity.pid = x.pid;
-        }
-        break;
-    }
+        return true;
+    case EventType::session_start:
+        return insert_session_start(process, *p, r);
     case EventType::string:
-        bindColumns(s, 2, r.string.id, r.string.view(), r.string.original_length, seq);
-        break;
-    case EventType::agent: {
-        const auto& x = r.agent;
-        bindColumns(s, 2, x.handle, seq, ts, x.name, x.isa, x.device_type, x.node);
-        break;
-    }
-    case EventType::allocation: {
-        const auto& x = r.allocation;
-        bindColumns(s, 2, x.id, seq, ts, x.address, x.size, x.agent, x.api, x.pool_flags, x.pointer_type,
-                    x.classification);
-        break;
-    }
-    case EventType::free: {
-        // Normally the allocation row exists: set its free sequence. Otherwise (its allocation event is
-        // still to come, e.g. in a spool) a placeholder row keeps the free; the allocation upsert fills it.
-        bindColumns(free_update_, 1, process, r.free.allocation_id, seq, ts);
-        if (!step(free_update_)) {
-            rollback();
-            return false;
-        }
-        if (sqlite3_changes(db_) > 0) {
-            markSequence(*p, seq);
-            return true;
-        }
-        bindColumns(s, 2, r.free.allocation_id, r.free.address, seq, ts);
-        break;
-    }
-    case EventType::executable_loaded: {
-        const auto& x = r.executable;
-        bindColumns(s, 2, seq, ts, x.executable, x.code_object, x.agent, x.uri);
-        break;
-    }
-    case EventType::module_variable: {
-        const auto& x = r.module_variable;
-        bindColumns(s, 2, seq, ts, x.executable, x.agent, x.address, x.size, x.symbol, x.status);
-        break;
-    }
-    case EventType::inventory: {
-        const auto& x = r.inventory;
-        bindColumns(s, 2, x.agent, x.generation, seq, ts, x.bytes, x.regions);
-        break;
-    }
-    case EventType::inventory_region: {
-        const auto& x = r.inventory_region;
-        bindColumns(s, 2, x.agent, x.generation, x.index, seq, x.address, x.size, x.allocation_id, x.kind);
-        break;
-    }
-    case EventType::snapshot_failure: {
-        const auto& x = r.snapshot_failure;
-        bindColumns(s, 2, seq, ts, x.dispatch_id, x.address, x.size, x.allocation_id, x.reason);
-        break;
-    }
+        return insert_string(process, *p, r);
+    case EventType::agent:
+        return insert_agent(process, *p, r);
+    case EventType::allocation:
+        return insert_allocation(process, *p, r);
+    case EventType::free:
+        return insert_free(process, *p, r);
+    case EventType::executable_loaded:
+        return insert_executable(process, *p, r);
+    case EventType::module_variable:
+        return insert_module_variable(process, *p, r);
     case EventType::dispatch:
+        return insert_dispatch(process, *p, r);
+    case EventType::inventory:
+        return insert_inventory(process, *p, r);
+    case EventType::inventory_region:
+        return insert_inventory_region(process, *p, r);
     case EventType::snapshot:
-        break; // assembled above
-    case EventType::snapshot_placement: {
-        const auto& x = r.snapshot_placement;
-        bindColumns(s, 2, x.dispatch_id, x.address, x.size, enumName(x.store), seq, ts);
-        break;
+        return insert_snapshot(process, *p, r);
+    case EventType::snapshot_failure:
+        return insert_snapshot_failure(process, *p, r);
+    case EventType::pass:
+        return insert_pass(process, *p, r);
+    case EventType::restore_skip:
+        return insert_restore_skip(process, *p, r);
+    case EventType::warning:
+        return insert_warning(process, *p, r);
+    case EventType::session_end:
+        return insert_session_end(process, *p, r);
+    case EventType::fidelity_mismatch:
+        return insert_fidelity_mismatch(process, *p, r);
+    case EventType::async_copy:
+        return insert_async_copy(process, *p, r);
+    case EventType::restore_failure:
+        return insert_restore_failure(process, *p, r);
+    case EventType::snapshot_placement:
+        return insert_snapshot_placement(process, *p, r);
+    case EventType::restore:
+        return insert_restore(process, *p, r);
+    case EventType::restore_miss:
+        return insert_restore_miss(process, *p, r);
     }
-    case EventType::restore: {
-        const auto& x = r.restore;
-        bindColumns(s, 2, x.dispatch_id, x.pass_index, x.final_restore ? 1 : 0, x.restored_bytes_host,
-                    x.restored_bytes_device, x.hash_ns, x.restore_ns, x.regions_restored, x.dirty_chunks,
-                    x.total_chunks, x.missed_chunks, seq, ts);
-        break;
-    }
-    case EventType::restore_miss: {
-        const auto& x = r.restore_miss;
-        bindColumns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, seq, ts);
-        break;
-    }
-    case EventType::pass: { // index >= 2
-        const auto& x = r.pass;
-        bindColumns(s, 2, x.dispatch_id, x.index, seq, ts, x.start_tick, x.end_tick, x.restore_ns,
-                    x.regions_restored, x.bytes_restored, x.skips, x.fidelity);
-        break;
-    }
-    case EventType::fidelity_mismatch: {
-        const auto& x = r.fidelity_mismatch;
-        bindColumns(s, 2, seq, ts, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id);
-        break;
-    }
-    case EventType::restore_failure: {
-        const auto& x = r.restore_failure;
-        bindColumns(s, 2, seq, ts, x.dispatch_id, x.pass_index, x.holds_pass_index, x.address, x.size,
-                    x.allocation_id, x.kind, x.attempts, x.status);
-        break;
-    }
-    case EventType::async_copy: {
-        const auto& x = r.async_copy;
-        bindColumns(s, 2, seq, ts, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns, x.outcome);
-        break;
-    }
-    case EventType::restore_skip: {
-        const auto& x = r.restore_skip;
-        bindColumns(s, 2, seq, ts, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, x.reason);
-        break;
-    }
-    case EventType::warning: {
-        const auto& x = r.warning;
-        bindColumns(s, 2, seq, ts, x.code, x.dispatch_id, x.text);
-        break;
-    }
-    case EventType::session_end: {
-        const auto& x = r.session_end;
-        bindColumns(s, 2, seq, ts, x.spooled, x.internal_errors);
-        if (x.exit_status >= 0 && x.exit_status <= 255) {
-            sqlite3_bind_int(s, 6, x.exit_status);
-        } else {
-            sqlite3_bind_null(s, 6);
-        }
-        // Sent counts are kept for finish(); the row is written in event_counts there.
-        bool ok = true;
-        for (std::size_t i = 2; ok && i < kEventTypeSlots; ++i) {
-            const auto name = eventTypeName(static_cast<EventType>(i));
-            bindColumns(end_counts_, 1, process, static_cast<int>(i), name, x.counts[i]);
-            ok = step(end_counts_);
-        }
-        if (!ok) {
-            rollback();
-            return false;
-        }
-        p->saw_end = true;
-        p->end_last_sequence = x.last_sequence;
-        p->gaps_dirty = true; // the end of the space may have moved
-        break;
-    }
-    }
-    if (!step(s)) { // every case binds every parameter: no clear_bindings needed
+    return true;
+}
+
+sqlite3_stmt* SessionStore::row_statement(EventType type, std::int64_t process) const {
+    sqlite3_stmt* s = statement(type);
+    sqlite3_bind_int64(s, 1, process);
+    return s;
+}
+
+bool SessionStore::store_row(ProcessState& p, sqlite3_stmt* s, std::uint64_t sequence) {
+    if (!step(s)) { // every insert binds every parameter: no clear_bindings needed
         rollback();
         return false;
     }
-    markSequence(*p, seq);
+    markSequence(p, sequence);
     return true;
+}
+
+bool SessionStore::dispatch_id_fits(std::int64_t process, std::uint64_t id) {
+    if (id > kMaxDispatchId) { // no emitter counts that far: a forged id (it would not fit the key)
+        noteRejectedFrame(process);
+        return false;
+    }
+    return true;
+}
+
+bool SessionStore::buffer_part(ProcessState& p, std::uint64_t sequence) {
+    markSequence(p, sequence);
+    if (pending_.size() < kMaxPendingRows || flushRows(false)) {
+        return true;
+    }
+    rollback();
+    return false;
+}
+
+// A dispatch, its snapshot and its first two passes are assembled into one dispatch_rows row in memory
+// (same transaction); counted now, written at the latest before the commit.
+bool SessionStore::insert_dispatch(std::int64_t process, ProcessState& p, const Record& r) {
+    if (!dispatch_id_fits(process, r.dispatch.id)) {
+        return true;
+    }
+    PendingRow* row = &pendingRow(process, r.dispatch.id);
+    if (row->has_dispatch) { // the same id again (not a duplicate sequence): merged by the upsert
+        row = &pending_.emplace_back();
+        row->process = process;
+        row->id = r.dispatch.id;
+    }
+    row->has_dispatch = true;
+    row->dispatch = r.dispatch;
+    row->dispatch_seq = r.sequence;
+    row->dispatch_ts = r.timestamp_ns;
+    ++p.dispatches;
+    return buffer_part(p, r.sequence);
+}
+
+bool SessionStore::insert_snapshot(std::int64_t process, ProcessState& p, const Record& r) {
+    if (!dispatch_id_fits(process, r.snapshot.dispatch_id)) {
+        return true;
+    }
+    PendingRow& row = pendingRow(process, r.snapshot.dispatch_id);
+    row.has_snapshot = true;
+    row.snapshot = r.snapshot;
+    row.snapshot_seq = r.sequence;
+    row.snapshot_ts = r.timestamp_ns;
+    return buffer_part(p, r.sequence);
+}
+
+bool SessionStore::insert_pass(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.pass;
+    if (x.index >= 2) { // passes 0 and 1 belong to the dispatch's row, later ones to extra_passes
+        sqlite3_stmt* s = row_statement(EventType::pass, process);
+        bindColumns(s, 2, x.dispatch_id, x.index, r.sequence, r.timestamp_ns, x.start_tick, x.end_tick,
+                    x.restore_ns, x.regions_restored, x.bytes_restored, x.skips, x.fidelity);
+        return store_row(p, s, r.sequence);
+    }
+    if (!dispatch_id_fits(process, x.dispatch_id)) {
+        return true;
+    }
+    PendingRow& row = pendingRow(process, x.dispatch_id);
+    const auto i = x.index;
+    row.has_pass[i] = true;
+    row.pass[i] = x;
+    row.pass_seq[i] = r.sequence;
+    row.pass_ts[i] = r.timestamp_ns;
+    return buffer_part(p, r.sequence);
+}
+
+bool SessionStore::insert_restore(std::int64_t process, ProcessState& p, const Record& r) {
+    // The restore before pass 1 and the final restore after pass 1 wait in their dispatch's pending
+    // row (foldOrSpill decides at flush whether the row holds them); others go to restore_rows now.
+    const auto& x = r.restore;
+    const int slot = x.pass_index == 1 && !x.final_restore  ? 0
+                     : x.pass_index == 2 && x.final_restore ? 1
+                                                            : -1;
+    PendingRow* row = slot < 0 ? nullptr : findPendingRow(process, x.dispatch_id);
+    if (row != nullptr && !row->has_restore[slot]) {
+        row->has_restore[slot] = true;
+        row->restore[slot] = x;
+        row->restore_seq[slot] = r.sequence;
+        row->restore_ts[slot] = r.timestamp_ns;
+        markSequence(p, r.sequence);
+        return true;
+    }
+    sqlite3_stmt* s = row_statement(EventType::restore, process);
+    bindColumns(s, 2, x.dispatch_id, x.pass_index, x.final_restore ? 1 : 0, x.restored_bytes_host,
+                x.restored_bytes_device, x.hash_ns, x.restore_ns, x.regions_restored, x.dirty_chunks,
+                x.total_chunks, x.missed_chunks, r.sequence, r.timestamp_ns);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_session_start(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.session_start;
+    sqlite3_stmt* s = row_statement(EventType::session_start, process);
+    bindColumns(s, 2, x.protocol_version, x.pid, x.executable, x.argv, x.hostname, x.engine_version,
+                x.configuration, r.sequence, r.timestamp_ns, x.wall_clock_ns);
+    if (p.identity.pid == 0) {
+        p.identity.pid = x.pid;
+    }
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_string(std::int64_t process, ProcessState& p, const Record& r) {
+    sqlite3_stmt* s = row_statement(EventType::string, process);
+    bindColumns(s, 2, r.string.id, r.string.view(), r.string.original_length, r.sequence);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_agent(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.agent;
+    sqlite3_stmt* s = row_statement(EventType::agent, process);
+    bindColumns(s, 2, x.handle, r.sequence, r.timestamp_ns, x.name, x.isa, x.device_type, x.node);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_allocation(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.allocation;
+    sqlite3_stmt* s = row_statement(EventType::allocation, process);
+    bindColumns(s, 2, x.id, r.sequence, r.timestamp_ns, x.address, x.size, x.agent, x.api, x.pool_flags,
+                x.pointer_type, x.classification);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_free(std::int64_t process, ProcessState& p, const Record& r) {
+    const std::uint64_t seq = r.sequence, ts = r.timestamp_ns;
+    // Normally the allocation row exists: set its free sequence. Otherwise (its allocation event is
+    // still to come, e.g. in a spool) a placeholder row keeps the free; the allocation upsert fills it.
+    bindColumns(free_update_, 1, process, r.free.allocation_id, seq, ts);
+    if (!step(free_update_)) {
+        rollback();
+        return false;
+    }
+    if (sqlite3_changes(db_) > 0) {
+        markSequence(p, seq);
+        return true;
+    }
+    sqlite3_stmt* s = row_statement(EventType::free, process);
+    bindColumns(s, 2, r.free.allocation_id, r.free.address, seq, ts);
+    return store_row(p, s, seq);
+}
+
+bool SessionStore::insert_executable(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.executable;
+    sqlite3_stmt* s = row_statement(EventType::executable_loaded, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.code_object, x.agent, x.uri);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_module_variable(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.module_variable;
+    sqlite3_stmt* s = row_statement(EventType::module_variable, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.agent, x.address, x.size, x.symbol,
+                x.status);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_inventory(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.inventory;
+    sqlite3_stmt* s = row_statement(EventType::inventory, process);
+    bindColumns(s, 2, x.agent, x.generation, r.sequence, r.timestamp_ns, x.bytes, x.regions);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_inventory_region(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.inventory_region;
+    sqlite3_stmt* s = row_statement(EventType::inventory_region, process);
+    bindColumns(s, 2, x.agent, x.generation, x.index, r.sequence, x.address, x.size, x.allocation_id, x.kind);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_snapshot_failure(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.snapshot_failure;
+    sqlite3_stmt* s = row_statement(EventType::snapshot_failure, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.address, x.size, x.allocation_id,
+                x.reason);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_snapshot_placement(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.snapshot_placement;
+    sqlite3_stmt* s = row_statement(EventType::snapshot_placement, process);
+    bindColumns(s, 2, x.dispatch_id, x.address, x.size, enumName(x.store), r.sequence, r.timestamp_ns);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_restore_miss(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.restore_miss;
+    sqlite3_stmt* s = row_statement(EventType::restore_miss, process);
+    bindColumns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, r.sequence,
+                r.timestamp_ns);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_fidelity_mismatch(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.fidelity_mismatch;
+    sqlite3_stmt* s = row_statement(EventType::fidelity_mismatch, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
+                x.allocation_id);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_restore_failure(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.restore_failure;
+    sqlite3_stmt* s = row_statement(EventType::restore_failure, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.holds_pass_index, x.address,
+                x.size, x.allocation_id, x.kind, x.attempts, x.status);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_async_copy(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.async_copy;
+    sqlite3_stmt* s = row_statement(EventType::async_copy, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns,
+                x.outcome);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_restore_skip(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.restore_skip;
+    sqlite3_stmt* s = row_statement(EventType::restore_skip, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
+                x.allocation_id, x.reason);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_warning(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.warning;
+    sqlite3_stmt* s = row_statement(EventType::warning, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.code, x.dispatch_id, x.text);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.session_end;
+    sqlite3_stmt* s = row_statement(EventType::session_end, process);
+    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.spooled, x.internal_errors);
+    if (x.exit_status >= 0 && x.exit_status <= 255) {
+        sqlite3_bind_int(s, 6, x.exit_status);
+    } else {
+        sqlite3_bind_null(s, 6);
+    }
+    // Sent counts are kept for finish(); the row is written in event_counts there.
+    bool ok = true;
+    for (std::size_t i = 2; ok && i < kEventTypeSlots; ++i) {
+        const auto name = eventTypeName(static_cast<EventType>(i));
+        bindColumns(end_counts_, 1, process, static_cast<int>(i), name, x.counts[i]);
+        ok = step(end_counts_);
+    }
+    if (!ok) {
+        rollback();
+        return false;
+    }
+    p.saw_end = true;
+    p.end_last_sequence = x.last_sequence;
+    p.gaps_dirty = true; // the end of the space may have moved
+    return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::writeGaps(bool all) {

@@ -156,7 +156,6 @@ class SessionStore {
     /// Missing sequence ranges [first, last] of `process` (0: of every process, concatenated).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps(std::int64_t process = 0) const;
     const std::string& lastError() const noexcept { return error_; }
-    sqlite3* database() const noexcept { return db_; }
 
   private:
     struct ProcessState;
@@ -218,6 +217,46 @@ class SessionStore {
     /// counted as stored.
     bool flushRows(bool final);
     sqlite3_stmt* statement(EventType type) const { return statements_[static_cast<std::size_t>(type)]; }
+    /// The insert statement of `type` with parameter ?1 bound to `process`.
+    sqlite3_stmt* row_statement(EventType type, std::int64_t process) const;
+    /// Runs the bound statement `s` of an event and marks its sequence stored in `p`; false (after
+    /// rollback(), lastError() says why) on an SQLite error.
+    bool store_row(ProcessState& p, sqlite3_stmt* s, std::uint64_t sequence);
+    /// False (and the frame counted as rejected) for a dispatch id that does not fit dispatch_rows' key.
+    bool dispatch_id_fits(std::int64_t process, std::uint64_t id);
+    /// Marks a part assembled into a pending row stored, and flushes the rows when the buffer is full;
+    /// false (after rollback()) on an SQLite error.
+    bool buffer_part(ProcessState& p, std::uint64_t sequence);
+    /// One per record type (called by insert() inside the open transaction, after the sequence check): its
+    /// row or its part of a pending dispatch row. True when stored or deliberately dropped (a forged
+    /// dispatch id); false after rollback() on an SQLite error.
+    bool insert_session_start(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_string(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_agent(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_allocation(std::int64_t process, ProcessState& p, const Record& r);
+    /// Completes the allocation's row, or keeps the free in a placeholder row until its allocation comes.
+    bool insert_free(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_executable(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_module_variable(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_dispatch(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_inventory(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_inventory_region(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_snapshot(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_snapshot_failure(std::int64_t process, ProcessState& p, const Record& r);
+    /// Passes 0 and 1 join the dispatch's pending row; later passes get their own row.
+    bool insert_pass(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_restore_skip(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_warning(std::int64_t process, ProcessState& p, const Record& r);
+    /// The process's end columns and the sent counts per event type (written to event_counts at finish()).
+    bool insert_session_end(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_fidelity_mismatch(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_async_copy(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_restore_failure(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_snapshot_placement(std::int64_t process, ProcessState& p, const Record& r);
+    /// The restore before pass 1 and the final one wait in the dispatch's pending row when it is there;
+    /// any other restore gets its own row.
+    bool insert_restore(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_restore_miss(std::int64_t process, ProcessState& p, const Record& r);
 
     sqlite3* db_ = nullptr;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
