@@ -1,0 +1,316 @@
+// The session format module on its own terms: the embedded schema builds a database (tables, views,
+// indexes) that the writer stamps with the module's application id and version, every view reads an empty
+// session, and check_session_file names each kind of unusable file.
+#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/session/file_check.h"
+#include "replayscope/session/format.h"
+
+#include <QtCore/QFile>
+#include <QtCore/QtEndian>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <sqlite3.h>
+
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using rs::session::FileCheckKind;
+
+namespace {
+
+/// Runs `sql` on the database `path` (created when missing); SQLite's message on failure, else "".
+std::string exec(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    std::string error;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        error = sqlite3_errmsg(db);
+    } else {
+        char* message = nullptr;
+        if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+            error = message ? message : "error";
+        }
+        sqlite3_free(message);
+    }
+    sqlite3_close(db);
+    return error;
+}
+
+/// First column of the rows of `sql` on `path`, as text (opened read-only).
+std::vector<std::string> column(const std::string& path, const std::string& sql) {
+    std::vector<std::string> out;
+    sqlite3* db = nullptr;
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK) {
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const auto* text = sqlite3_column_text(st, 0);
+            out.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+/// A finished session with no process, written by the store; "" or why it failed.
+std::string make_session(const std::string& path) {
+    std::string error;
+    auto store = rs::ipc::SessionStore::open(path, rs::ipc::SessionStore::Mode::create, error);
+    if (!store) {
+        return error;
+    }
+    return store->finish("test") ? std::string() : store->lastError();
+}
+
+bool write_file(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+} // namespace
+
+class TestSessionFormat : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void constantsAreTheDocumentedOnes() {
+        QCOMPARE(rs::session::kApplicationId, 0x52534442); // "RSDB"
+        QCOMPARE(rs::session::kFormatVersion, 4);
+        QCOMPARE(rs::session::kOldestReadableVersion, 1);
+    }
+
+    /// The three schema texts run in order on an empty database and create every table, view and index
+    /// they name.
+    void embeddedSchemaBuildsTheDatabase() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/schema.db";
+        const std::string tables(rs::session::tables_sql()), views(rs::session::views_sql()),
+            indexes(rs::session::indexes_sql());
+        QVERIFY(tables.find("CREATE TABLE dispatch_rows(") != std::string::npos);
+        QCOMPARE(exec(path, tables), std::string());
+        QCOMPARE(exec(path, views), std::string());
+        QCOMPARE(exec(path, indexes), std::string());
+        auto count = [&](const char* type) {
+            return column(path,
+                          std::string("SELECT count(*) FROM sqlite_master WHERE type = '") + type + "'");
+        };
+        QCOMPARE(count("table"), std::vector<std::string>{"25"});
+        QCOMPARE(count("view"), std::vector<std::string>{"7"});
+        // The explicit indexes of indexes.sql (SQLite's own autoindexes are named sqlite_autoindex_*).
+        QCOMPARE(column(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name NOT LIKE "
+                              "'sqlite_autoindex%'"),
+                 std::vector<std::string>{"8"});
+        // indexes.sql runs again on a finished file (IF NOT EXISTS).
+        QCOMPARE(exec(path, indexes), std::string());
+    }
+
+    /// A file the writer creates carries the module's application id and version, and the check accepts it.
+    void writerStampsTheConstants() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/new.rsdb";
+        QCOMPARE(make_session(path), std::string());
+        QCOMPARE(column(path, "PRAGMA application_id"),
+                 std::vector<std::string>{std::to_string(rs::session::kApplicationId)});
+        QCOMPARE(column(path, "PRAGMA user_version"),
+                 std::vector<std::string>{std::to_string(rs::session::kFormatVersion)});
+        QCOMPARE(column(path, "SELECT format_version FROM session"),
+                 std::vector<std::string>{std::to_string(rs::session::kFormatVersion)});
+        const auto check = rs::session::check_session_file(path);
+        QVERIFY2(check.ok, check.message.c_str());
+        QCOMPARE(check.kind, FileCheckKind::ok);
+        QCOMPARE(check.format_version, rs::session::kFormatVersion);
+        QVERIFY(check.message.empty());
+        QVERIFY(!check.has_wal);
+    }
+
+    /// Every view of the schema selects without error on a session with no process and no row.
+    void everyViewReadsAnEmptySession() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/empty.rsdb";
+        QCOMPARE(make_session(path), std::string());
+        const auto views = column(path, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name");
+        QCOMPARE(views, (std::vector<std::string>{"declines", "dispatches", "passes", "process_totals",
+                                                  "restores", "snapshot_stores", "snapshots"}));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        for (const std::string& view : views) {
+            sqlite3_stmt* st = nullptr;
+            const std::string sql = "SELECT * FROM " + view;
+            QVERIFY2(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK, sqlite3_errmsg(db));
+            QVERIFY2(sqlite3_column_count(st) > 1, view.c_str());
+            QCOMPARE(sqlite3_step(st), SQLITE_DONE); // no row, and no error
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(db);
+    }
+
+    void missingFileIsMissing() {
+        QTemporaryDir dir;
+        const auto check = rs::session::check_session_file(dir.path().toStdString() + "/none.rsdb");
+        QVERIFY(!check.ok);
+        QCOMPARE(check.kind, FileCheckKind::missing);
+        QCOMPARE(check.error_number, ENOENT);
+        QVERIFY2(QString::fromStdString(check.message).contains("cannot be opened"), check.message.c_str());
+    }
+
+    void emptyFileIsEmpty() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/empty.rsdb";
+        QVERIFY(write_file(path, QByteArray()));
+        const auto check = rs::session::check_session_file(path.toStdString());
+        QVERIFY(!check.ok);
+        QCOMPARE(check.kind, FileCheckKind::empty);
+        QCOMPARE(check.file_size, std::uint64_t{0});
+        QCOMPARE(rs::session::file_check_kind_name(check.kind), std::string_view("empty"));
+    }
+
+    void foreignFileIsForeign() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/notes.rsdb";
+        QVERIFY(write_file(path, "these are my notes, not a session\n"));
+        const auto check = rs::session::check_session_file(path.toStdString());
+        QCOMPARE(check.kind, FileCheckKind::foreign_file);
+        QCOMPARE(check.file_size, std::uint64_t{34});
+        QVERIFY2(QString::fromStdString(check.message).contains("not a SQLite database (foreign file)"),
+                 check.message.c_str());
+        QCOMPARE(QFile(path).size(), 34); // untouched
+    }
+
+    void foreignSqliteIsAForeignDatabase() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/other.db";
+        QCOMPARE(exec(path, "PRAGMA application_id = 7; CREATE TABLE t(x); INSERT INTO t VALUES (1);"),
+                 std::string());
+        const auto check = rs::session::check_session_file(path);
+        QCOMPARE(check.kind, FileCheckKind::foreign_database);
+        QCOMPARE(check.application_id, std::int64_t{7});
+        QVERIFY2(QString::fromStdString(check.message).contains("foreign SQLite database"),
+                 check.message.c_str());
+    }
+
+    void newerVersionIsTooNew() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/newer.rsdb";
+        QCOMPARE(make_session(path), std::string());
+        QCOMPARE(exec(path, "PRAGMA user_version = 99"), std::string());
+        const auto check = rs::session::check_session_file(path);
+        QCOMPARE(check.kind, FileCheckKind::too_new);
+        QCOMPARE(check.format_version, 99);
+        QVERIFY2(QString::fromStdString(check.message)
+                     .contains("version 99 is newer than this ReplayScope supports (4)"),
+                 check.message.c_str());
+    }
+
+    /// Versions below 1 are too old; user_version is a signed 32-bit value: -1 is reported as -1 (not 0,
+    /// not 4294967295). Version 1, the oldest readable, passes.
+    void versionsBelowOneAreTooOld() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/old.rsdb";
+        QCOMPARE(make_session(path), std::string());
+        QCOMPARE(exec(path, "PRAGMA user_version = 0"), std::string());
+        auto check = rs::session::check_session_file(path);
+        QCOMPARE(check.kind, FileCheckKind::too_old);
+        QCOMPARE(check.format_version, 0);
+        QCOMPARE(exec(path, "PRAGMA user_version = -1"), std::string());
+        check = rs::session::check_session_file(path);
+        QVERIFY(!check.ok);
+        QCOMPARE(check.kind, FileCheckKind::too_old);
+        QCOMPARE(check.format_version, -1);
+        QVERIFY2(
+            QString::fromStdString(check.message)
+                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 4)"),
+            check.message.c_str());
+        QCOMPARE(exec(path, "PRAGMA user_version = 1"), std::string());
+        check = rs::session::check_session_file(path);
+        QVERIFY2(check.ok, check.message.c_str());
+        QCOMPARE(check.format_version, 1);
+    }
+
+    /// A page of the b-tree overwritten with garbage (the header intact): SQLite's quick_check refuses it.
+    void damagedPageIsCorrupt() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/damaged.rsdb";
+        QCOMPARE(make_session(path.toStdString()), std::string());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const qint64 size = f.size();
+        QVERIFY(size >= 3 * 4096);
+        QVERIFY(f.seek(4096)); // page 2 (the store writes 4096-byte pages)
+        QCOMPARE(f.write(QByteArray(4096, '\xa5')), qint64(4096));
+        f.close();
+        const auto check = rs::session::check_session_file(path.toStdString());
+        QVERIFY(!check.ok);
+        QCOMPARE(check.kind, FileCheckKind::corrupt);
+        QVERIFY(!check.integrity.empty());
+        QVERIFY2(QString::fromStdString(check.message).contains("corrupt session file"),
+                 check.message.c_str());
+    }
+
+    /// Cut short: below a SQLite header, and below the pages the (valid) header announces.
+    void shortFilesAreTruncated() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/cut.rsdb";
+        QCOMPARE(make_session(path.toStdString()), std::string());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray whole = f.readAll();
+        f.close();
+        const auto pages = qFromBigEndian<quint32>(reinterpret_cast<const uchar*>(whole.constData()) + 28);
+        QCOMPARE(qint64(pages) * 4096, qint64(whole.size()));
+        QVERIFY(write_file(path, whole.left(4096)));
+        auto check = rs::session::check_session_file(path.toStdString());
+        QCOMPARE(check.kind, FileCheckKind::truncated);
+        QCOMPARE(check.file_size, std::uint64_t{4096});
+        QCOMPARE(check.announced_pages, std::uint32_t{pages});
+        QCOMPARE(check.announced_bytes, std::uint64_t{pages} * 4096);
+        QVERIFY(write_file(path, whole.left(50)));
+        check = rs::session::check_session_file(path.toStdString());
+        QCOMPARE(check.kind, FileCheckKind::truncated);
+        QCOMPARE(check.announced_bytes, std::uint64_t{0});
+        QVERIFY2(QString::fromStdString(check.message).contains("less than a SQLite header"),
+                 check.message.c_str());
+    }
+
+    /// Devices, directories and FIFOs are refused by kind before anything opens them; so is a session whose
+    /// -wal is a FIFO (SQLite would open it).
+    void nonRegularFilesAreRefusedByKind() {
+        auto check = rs::session::check_session_file("/dev/null");
+        QCOMPARE(check.kind, FileCheckKind::not_regular);
+        QCOMPARE(check.file_kind, std::string("a character device"));
+        QVERIFY2(QString::fromStdString(check.message).contains("a character device"), check.message.c_str());
+        QTemporaryDir dir;
+        check = rs::session::check_session_file(dir.path().toStdString());
+        QCOMPARE(check.kind, FileCheckKind::directory);
+        QVERIFY2(QString::fromStdString(check.message).contains("a directory"), check.message.c_str());
+        const std::string fifo = dir.path().toStdString() + "/pipe.rsdb";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        check = rs::session::check_session_file(fifo);
+        QCOMPARE(check.kind, FileCheckKind::not_regular);
+        QCOMPARE(check.file_kind, std::string("a FIFO"));
+        QVERIFY(!check.wal_refused);
+        const std::string session = dir.path().toStdString() + "/live.rsdb";
+        QCOMPARE(make_session(session), std::string());
+        QCOMPARE(::mkfifo((session + "-wal").c_str(), 0600), 0);
+        check = rs::session::check_session_file(session);
+        QCOMPARE(check.kind, FileCheckKind::not_regular);
+        QVERIFY(check.wal_refused);
+        QCOMPARE(check.file_kind, std::string("a FIFO"));
+    }
+
+    /// check_session_header alone never opens the database: a session with a newer version passes it.
+    void headerCheckLeavesTheDatabaseToSqlite() {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/newer.rsdb";
+        QCOMPARE(make_session(path), std::string());
+        QCOMPARE(exec(path, "PRAGMA user_version = 99"), std::string());
+        const auto header = rs::session::check_session_header(path);
+        QVERIFY2(header.ok, header.message.c_str());
+        QCOMPARE(header.format_version, 0);
+        QCOMPARE(rs::session::check_session_file(path).kind, FileCheckKind::too_new);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSessionFormat)
+#include "tst_session_format.moc"
