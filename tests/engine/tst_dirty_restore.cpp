@@ -15,7 +15,6 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "replay_run.hpp"
@@ -42,11 +41,8 @@ QPair<quint64, quint64> chunk_of(const Region& r, quint64 offset, quint64 c) {
 }
 
 /// A finished run and the regions it printed.
-class DirtyRun : public rs::test::SessionRun {
+class DirtyRun : public rs::test::RegionRun {
   public:
-    bool finished = false;
-    QList<Region> regions;
-
     quint64 footprint() const {
         quint64 sum = 0;
         for (const auto& r : regions)
@@ -87,23 +83,8 @@ QString workload(const char* name) {
 /// extra environment `env` (NAME=VALUE); collects the regions it prints.
 std::unique_ptr<DirtyRun> run(const char* name, const QStringList& args, const QStringList& options = {},
                               const QStringList& env = {}) {
-    static QTemporaryDir dir;
-    static int counter = 0;
-    const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(name).arg(++counter));
-    auto r = std::make_unique<DirtyRun>();
-    r->finished =
-        rs::test::run_simulated(*r, RS_RUNNER_PATH, session, options, workload(name), args, env, 120000);
-    r->regions = rs::test::printed_regions(r->stdout_text);
-    return r;
+    return rs::test::run_printing_regions<DirtyRun>(name, RS_RUNNER_PATH, workload(name), args, options, env);
 }
-
-/// The run finished in time, exited 0, printed PASS (its own results are right), its session is complete
-/// and it printed at least one region.
-#define VERIFY_PASSED(r)                                                                                     \
-    do {                                                                                                     \
-        RS_VERIFY_RUN_PASSED(r);                                                                             \
-        QVERIFY2(!(r)->regions.isEmpty(), qPrintable((r)->describe()));                                      \
-    } while (0)
 
 /// Every restore (passes - 1 before a pass, one final) moved `host` bytes over the host link and `device`
 /// bytes inside the device, restored `regions` regions and found `dirty` of `total` chunks dirty, none
@@ -152,7 +133,7 @@ class TestDirtyRestore : public QObject {
         if (chunk != 65536)
             options << "--restore-chunk-size" << QString::number(chunk);
         const auto r = run("dirty_restore", {"chunk-starts", QString::number(chunk), sizes}, options);
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->regions.size(), int(sizes.count(',') + 1));
         QCOMPARE(r->decisions(), QStringList{"bump_chunk_starts.kd:replayed"});
         QCOMPARE(r->passes(), passes);
@@ -166,7 +147,7 @@ class TestDirtyRestore : public QObject {
     /// buffers are as they were.
     void sameValuesNothingDirty() {
         const auto r = run("dirty_restore", {"same-values", "1060921,5000"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->decisions(), QStringList{"rewrite_same.kd:replayed"});
         const quint64 total = r->total_chunks(65536);
         QCOMPARE(r->snapshot(),
@@ -186,7 +167,7 @@ class TestDirtyRestore : public QObject {
         const QStringList args = mode == "chunk-starts" ? QStringList{mode, "65536", "1060921,5000"}
                                                         : QStringList{mode, "1060921,5000"};
         const auto r = run("dirty_restore", args, {"--restore", "full"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->passes(), 2);
         const auto restores = r->restores();
         QCOMPARE(restores.size(), 2);
@@ -215,7 +196,7 @@ class TestDirtyRestore : public QObject {
         const QList<QPair<int, quint64>> pokes{{0, 0}, {0, 99999}, {1, 70000}, {1, 196730}};
         const auto r =
             run("dirty_restore", {"pokes", "100000,196731,5000", "0:0,0:99999,1:70000,1:196730"}, options);
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->regions.size(), 3);
         QSet<quint64> dirty_starts;
         quint64 dirty_bytes = 0;
@@ -239,7 +220,7 @@ class TestDirtyRestore : public QObject {
     /// sees the byte changed once), the rest of the variable is not copied.
     void moduleVariableRestored() {
         const auto r = run("dirty_restore", {"variable", "150000"}, {"--passes", "3"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->regions.size(), 1);
         QCOMPARE(r->regions[0].size, quint64{300000});
         QCOMPARE(r->decisions(), QStringList{"bump_variable.kd:replayed"});
@@ -304,7 +285,7 @@ class TestDirtyRestore : public QObject {
         QFETCH(QStringList, options);
         QFETCH(QStringList, env);
         const auto r = run("dirty_restore", {"chunk-starts", "65536", "1060921,70001"}, options, env);
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         const quint64 total = r->total_chunks(65536);
         QCOMPARE(r->snapshot(),
                  (QStringList{"host", QString::number(r->footprint()), "0", QString::number(total)}));
@@ -322,7 +303,7 @@ class TestDirtyRestore : public QObject {
         const auto r =
             run("dirty_restore", {"chunk-starts", "65536", "1048576,1048576"},
                 {"--device-store-reserve", QString::number(reserve)}, {"HSA_SIM_DEVICE_MEMORY=16M"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         const quint64 total = r->total_chunks(65536);
         QCOMPARE(r->snapshot(), (QStringList{"mixed", "1048576", "1048576", QString::number(total)}));
         QCOMPARE(r->rows("SELECT store, size FROM snapshot_placements ORDER BY store"),
@@ -338,7 +319,7 @@ class TestDirtyRestore : public QObject {
     /// is restored over the host link.
     void deviceStoreByDefault() {
         const auto r = run("dirty_restore", {"chunk-starts", "65536", "4194304"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         const quint64 total = r->total_chunks(65536);
         QCOMPARE(r->snapshot(), (QStringList{"device", "0", "4194304", QString::number(total)}));
         VERIFY_RESTORES(r, 2, 0, 4194304, 1, total, total);
@@ -358,7 +339,7 @@ class TestDirtyRestore : public QObject {
     void allocationAfterWindowReclaimsTheStore() {
         const auto r = run("dirty_restore", {"reclaim", "65536", "3145728", "4194304"},
                            {"--device-store-reserve", "0"}, {"HSA_SIM_DEVICE_MEMORY=8M"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QVERIFY2(r->stdout_text.contains("second allocation of 4194304 bytes: status 0"),
                  qPrintable(r->stdout_text));
         const QStringList snapshot = r->snapshot();
@@ -388,7 +369,7 @@ class TestDirtyRestore : public QObject {
     void fidelityCheckFindsNoMiss() {
         QFETCH(QStringList, args);
         const auto r = run("dirty_restore", args, {"--fidelity-check", "--passes", "3"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->passes(), 3);
         QCOMPARE(r->restores().size(), 3);
         QCOMPARE(r->value("SELECT count(*) FROM restore_misses"), 0);

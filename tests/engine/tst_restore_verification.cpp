@@ -12,7 +12,6 @@
 
 #include <QRegularExpression>
 #include <QSet>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include "replay_run.hpp"
@@ -25,30 +24,14 @@ namespace {
 
 using Region = rs::test::PrintedRegion;
 
-class Run : public rs::test::SessionRun {
-  public:
-    bool finished = false;
-    QList<Region> regions;
-};
+using Run = rs::test::RegionRun;
 
 /// Runs workloads/dirty_restore with program arguments `args` under replayscope-run --simulate with
 /// `options` and extra environment `env`.
 std::unique_ptr<Run> run(const QStringList& args, const QStringList& options, const QStringList& env = {}) {
-    static QTemporaryDir dir;
-    static int counter = 0;
-    const QString session = dir.filePath(QStringLiteral("verify-%1.rsdb").arg(++counter));
-    auto r = std::make_unique<Run>();
-    r->finished = rs::test::run_simulated(*r, RS_RUNNER_PATH, session, options,
-                                          RS_WORKLOAD_DIR "/dirty_restore", args, env, 120000);
-    r->regions = rs::test::printed_regions(r->stdout_text);
-    return r;
+    return rs::test::run_printing_regions<Run>("verify", RS_RUNNER_PATH, RS_WORKLOAD_DIR "/dirty_restore",
+                                               args, options, env);
 }
-
-#define VERIFY_PASSED(r)                                                                                     \
-    do {                                                                                                     \
-        RS_VERIFY_RUN_PASSED(r);                                                                             \
-        QVERIFY2(!(r)->regions.isEmpty(), qPrintable((r)->describe()));                                      \
-    } while (0)
 
 constexpr quint64 kChunk = 65536;
 
@@ -100,7 +83,7 @@ class TestRestoreVerification : public QObject {
         const int passes = 3;
         const auto r = run({"pokes", sizes, pokes}, {"--standins", RS_STALE_HASH_STANDINS, "--fidelity-check",
                                                      "--passes", QString::number(passes)});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->decisions().size(), 1);
         QSet<quint64> starts;
         QSet<int> buffers;
@@ -163,7 +146,7 @@ class TestRestoreVerification : public QObject {
     void failedVerificationReadIsReported() {
         const auto r = run({"chunk-starts", "65536", "20971520"}, {"--fidelity-check", "--passes", "2"},
                            {QStringLiteral("HSA_SIM_FAIL_D2H_COPY=%1").arg(kFailingD2H)});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         const QStringList warnings = r->warnings("restore-not-verified");
         QCOMPARE(warnings.size(), 1);
         // One 8 MiB slice of 64 KiB chunks (the 20 MiB buffer is page-aligned, not chunk-aligned, so its
@@ -181,7 +164,7 @@ class TestRestoreVerification : public QObject {
     void deviceStoreShortIsReported() {
         const auto r = run({"chunk-starts", "65536", "1060921,70001"},
                            {"--snapshot-store", "device", "--device-store-reserve", "16G"});
-        VERIFY_PASSED(r);
+        RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->rows("SELECT store, host_bytes, device_bytes FROM snapshots"),
                  (QList<QStringList>{{"host", "1130922", "0"}}));
         const QStringList warnings = r->warnings("device-store-short");
@@ -192,7 +175,7 @@ class TestRestoreVerification : public QObject {
         QVERIFY2(warnings[0].contains("reserve of 17179869184 bytes"), qPrintable(warnings[0]));
         // Mode auto with the same reserve: the host store is the expected place, no warning.
         const auto quiet = run({"chunk-starts", "65536", "1060921,70001"}, {"--device-store-reserve", "16G"});
-        VERIFY_PASSED(quiet);
+        RS_VERIFY_RUN_PRINTED_REGIONS(quiet);
         QCOMPARE(quiet->rows("SELECT store FROM snapshots"), (QList<QStringList>{{"host"}}));
         QCOMPARE(quiet->warnings("device-store-short"), QStringList{});
     }

@@ -8,8 +8,11 @@
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QtGlobal>
 #include <QtTest>
+
+#include <memory>
 
 namespace rs::test {
 
@@ -56,4 +59,34 @@ inline QList<PrintedRegion> printed_regions(const QString& output) {
     return regions;
 }
 
+/// A run of run_simulated that finished or not, and the regions its program printed.
+class RegionRun : public SessionRun {
+  public:
+    bool finished = false;
+    QList<PrintedRegion> regions;
+};
+
+/// Runs `program` with `program_args` under `runner` as run_simulated does (limit 120 s), into a new
+/// session file `STEM-N.rsdb` (N counts the runs) in a temporary folder that lives as long as the test
+/// process, and collects the regions the program printed. `R` is RegionRun or a class derived from it.
+template <class R>
+std::unique_ptr<R> run_printing_regions(const QString& stem, const QString& runner, const QString& program,
+                                        const QStringList& program_args, const QStringList& options,
+                                        const QStringList& env) {
+    static QTemporaryDir dir;
+    static int counter = 0;
+    auto r = std::make_unique<R>();
+    const QString session = dir.filePath(QStringLiteral("%1-%2.rsdb").arg(stem).arg(++counter));
+    r->finished = run_simulated(*r, runner, session, options, program, program_args, env, 120000);
+    r->regions = printed_regions(r->stdout_text);
+    return r;
+}
+
 } // namespace rs::test
+
+/// RS_VERIFY_RUN_PASSED, and the program printed at least one region.
+#define RS_VERIFY_RUN_PRINTED_REGIONS(r)                                                                     \
+    do {                                                                                                     \
+        RS_VERIFY_RUN_PASSED(r);                                                                             \
+        QVERIFY2(!(r)->regions.isEmpty(), qPrintable((r)->describe()));                                      \
+    } while (0)
