@@ -5,6 +5,7 @@
 
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/regular_file.h"
+#include "replayscope/session/restore_totals_queries.h"
 
 #include "sequence_space.hpp"
 
@@ -1493,31 +1494,18 @@ bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::stri
     };
     auto& t = totals;
     if (check.format_version >= 4) {
-        row("SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(store = 'host'), 0), "
-            "coalesce(sum(store = 'device'), 0), coalesce(sum(store = 'mixed'), 0), "
-            "coalesce(sum(host_bytes > 0 AND NOT host_pinned), 0) FROM snapshots",
-            {&t.snapshots, &t.footprint_bytes, &t.host_snapshots, &t.device_snapshots, &t.mixed_snapshots,
-             &t.pageable_snapshots});
-        row("SELECT count(*), coalesce(sum(r.bytes), 0), coalesce(sum(x.restored_bytes_host), 0), "
-            "coalesce(sum(x.restored_bytes_device), 0), coalesce(sum(x.dirty_chunks), 0), "
-            "coalesce(sum(x.total_chunks), 0), coalesce(sum(x.missed_chunks), 0), coalesce(sum(x.hash_ns), "
-            "0), "
-            "coalesce(sum(x.restore_ns), 0) FROM restores x LEFT JOIN dispatch_rows r "
-            "ON r.key = (x.process << 40) + x.dispatch AND r.s_dseq IS NOT NULL",
+        row(session::kSnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes, &t.host_snapshots,
+                                            &t.device_snapshots, &t.mixed_snapshots, &t.pageable_snapshots});
+        row(session::kRestoreTotalsQuery,
             {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
              &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
     } else {
         // Before format 4 every snapshot went to pageable host memory and every restore copied all of it
         // back from there; the passes after the first name those restores.
-        row("SELECT count(*), coalesce(sum(bytes), 0) FROM snapshots", {&t.snapshots, &t.footprint_bytes});
+        row(session::kLegacySnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes});
         t.host_snapshots = t.pageable_snapshots = t.snapshots;
-        row(check.format_version >= 3
-                ? "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
-                  "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
-                  "ON s.process = p.process AND s.dispatch_id = p.dispatch_id WHERE p.idx >= 1"
-                : "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
-                  "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
-                  "ON s.dispatch_id = p.dispatch_id WHERE p.idx >= 1",
+        row(check.format_version >= 3 ? session::kLegacyRestoreTotalsQuery
+                                      : session::kSingleProcessRestoreTotalsQuery,
             {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restore_ns});
     }
     if (!ok) {
