@@ -13,6 +13,8 @@
 #include "ui/SessionView.h"
 #include "ui/TablePanel.h"
 
+#include <replayscope/session/read_queries.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -39,14 +41,14 @@ double residentMiB() {
     return -1;
 }
 
-qint64 count(const QString& path, const char* table) {
+qint64 count(const QString& path, rs::session::CountedRows rows) {
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bench-count"));
     db.setDatabaseName(path);
     db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
     qint64 n = -1;
     if (db.open()) {
         QSqlQuery q(db);
-        if (q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(QLatin1String(table))) && q.next()) {
+        if (q.exec(QString::fromStdString(rs::session::row_count_query(rows))) && q.next()) {
             n = q.value(0).toLongLong();
         }
     }
@@ -91,8 +93,10 @@ int main(int argc, char** argv) {
     std::printf("ReplayScope inspector benchmark\n");
     std::printf(
         "session: %s, %.1f MB, %lld dispatches, %lld inventory regions, %lld passes (written in %.1f s)\n",
-        qPrintable(path), double(QFileInfo(path).size()) / 1e6, count(path, "dispatches"),
-        count(path, "inventory_regions"), count(path, "passes"), double(t.elapsed()) / 1000.0);
+        qPrintable(path), double(QFileInfo(path).size()) / 1e6,
+        count(path, rs::session::CountedRows::dispatches),
+        count(path, rs::session::CountedRows::inventory_regions),
+        count(path, rs::session::CountedRows::passes), double(t.elapsed()) / 1000.0);
     const double rssBefore = residentMiB();
 
     rs::app::MainWindow window;

@@ -43,13 +43,13 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
             return rows[*it];
         };
         for (const AgentInfo& a : snapshot->agents) {
-            if (a.deviceType == 1) {
+            if (a.isGpu()) {
                 row(a.handle);
             }
         }
         for (const DispatchRow& d : snapshot->dispatches) {
             Row& r = row(d.agent);
-            (d.decision == 0 ? r.replayed : r.declined)++;
+            (d.replayed() ? r.replayed : r.declined)++;
             r.snapshotBytes += d.snapshotBytes;
             r.snapshotNs += d.snapshotNs;
             r.restoreNs += d.restoreNs;
@@ -68,7 +68,7 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
         // Tracked footprint over the session: +size at allocation, -size at free, in sequence order.
         std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (seq, delta)
         for (const AllocationRow& a : snapshot->allocations) {
-            if (a.classification != 0) {
+            if (!a.tracked()) {
                 continue;
             }
             events[a.agent].push_back({a.allocSeq, a.size});

@@ -98,7 +98,7 @@ QVariant AllocationTableModel::extra(int row, int column, int role) const {
         return format::address(a.address);
     case Qt::ForegroundRole:
         if (column == Classification) {
-            return a.classification == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+            return a.tracked() ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
         }
         if (column == Skipped && a.skipped > 0) {
             return QColor(0xc6, 0x28, 0x28);

@@ -75,7 +75,7 @@ QVariant AsyncCopyTableModel::extra(int row, int column, int role) const {
     if (role == AgentRole) {
         return c.agent;
     }
-    if (role == Qt::ForegroundRole && column == Outcome && c.outcome == 2) {
+    if (role == Qt::ForegroundRole && column == Outcome && c.timedOut()) {
         return QColor(0xc6, 0x28, 0x28);
     }
     return {};

@@ -36,7 +36,7 @@ QColor ChartSeriesBuilder::color(int i) {
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() const {
     QVector<qint64> agents;
     for (const AgentInfo& a : s_->agents) {
-        if (a.deviceType == 1) {
+        if (a.isGpu()) {
             agents << a.handle;
         }
     }
@@ -116,7 +116,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::skippedRegions() const {
     Series skipped{QStringLiteral("regions skipped at restore"), {}, color(3)};
     for (std::size_t x = 0; x < rows_.size(); ++x) {
         const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
-        if (d.decision == 0 || d.skips > 0) {
+        if (d.replayed() || d.skips > 0) {
             skipped.points.append(QPointF(double(x), d.skips));
         }
     }
@@ -127,7 +127,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::declines() const {
     QMap<int, Series> byReason;
     for (std::size_t x = 0; x < rows_.size(); ++x) {
         const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
-        if (d.decision != 0) {
+        if (!d.replayed()) {
             Series& s = byReason[d.decision];
             if (s.name.isEmpty()) {
                 s.name = s_.enumName(QStringLiteral("decision"), d.decision);
@@ -156,7 +156,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
         }
         t0 = std::min(t0, a.allocNs);
         t1 = std::max(t1, std::max(a.allocNs, a.freeNs));
-        if (a.classification != 0) {
+        if (!a.tracked()) {
             continue;
         }
         events[a.agent].push_back({a.allocNs, a.size});
@@ -204,7 +204,7 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::allocationReasons() const {
 QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() const {
     QMap<QString, qint64> counts;
     for (const DispatchRow& d : s_->dispatches) {
-        if (d.decision != 0 && shown(d.process)) {
+        if (!d.replayed() && shown(d.process)) {
             ++counts[QStringLiteral("declined: ") + s_.enumName(QStringLiteral("decision"), d.decision)];
         }
     }
@@ -220,7 +220,7 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() con
                          s_.enumName(QStringLiteral("restore_skip"), k.reason)]++;
     }
     for (const ModuleVariableRow& v : s_->moduleVariables) {
-        if (v.status != 0 && shown(v.process)) {
+        if (!v.captured() && shown(v.process)) {
             ++counts[QStringLiteral("variable: ") + s_.enumName(QStringLiteral("variable_status"), v.status)];
         }
     }

@@ -12,7 +12,7 @@ QString DispatchTableModel::storeText(const SessionSnapshot& snapshot, const Dis
         return format::kNotRecorded;
     }
     QString text = snapshot.enumName(QStringLiteral("snapshot_store"), d.store);
-    if (d.store != 1 && d.hostPinned == 0 && d.hostBytes != 0) {
+    if (!d.storedIn(rs::ipc::SnapshotStore::device) && d.hostPinned == 0 && d.hostBytes != 0) {
         text += QStringLiteral(" (pageable)");
     }
     return text;
@@ -143,7 +143,7 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
         return d.id;
     case Qt::ForegroundRole:
         if (column == Outcome) {
-            return d.decision == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
+            return d.replayed() ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
         }
         if (column == RegionsSkipped && d.skips > 0) {
             return QColor(0xc6, 0x28, 0x28);

@@ -68,7 +68,7 @@ QVariant ModuleVariableTableModel::extra(int row, int column, int role) const {
         return v.symbol;
     case Qt::ForegroundRole:
         if (column == Status) {
-            return v.status == 0 ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+            return v.captured() ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
         }
         return {};
     }

@@ -162,8 +162,8 @@ QString PassTableModel::text(int row, int column) const {
     case Bytes:
         return format::bytes(p.bytesRestored);
     case Fidelity:
-        return p.fidelity < 0 ? QStringLiteral("not checked")
-                              : snapshot_.enumName(QStringLiteral("fidelity"), p.fidelity);
+        return !p.fidelityChecked() ? QStringLiteral("not checked")
+                                    : snapshot_.enumName(QStringLiteral("fidelity"), p.fidelity);
     default:
         return value(row, column).toString();
     }
@@ -176,7 +176,7 @@ QVariant PassTableModel::extra(int row, int column, int role) const {
     }
     if (role == Qt::ForegroundRole) {
         if (column == Fidelity && !isFinalRow(row) &&
-            snapshot_->passes[std::size_t(first_ + row)].fidelity == 0) {
+            snapshot_->passes[std::size_t(first_ + row)].differed()) {
             return QColor(0xc6, 0x28, 0x28);
         }
         const RestoreRow* r = restoreAt(row);

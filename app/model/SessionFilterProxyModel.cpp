@@ -2,7 +2,15 @@
 
 #include "model/ModelRoles.h"
 
+#include <replayscope/ipc/records.hpp>
+
 namespace rs::app {
+
+static_assert(int(rs::ipc::DispatchDecision::replayed) == SessionFilterProxyModel::kNormalCode &&
+                  int(rs::ipc::AllocationClass::tracked) == SessionFilterProxyModel::kNormalCode &&
+                  int(rs::ipc::VariableStatus::captured) == SessionFilterProxyModel::kNormalCode &&
+                  int(rs::ipc::AsyncCopyOutcome::not_fenced) == SessionFilterProxyModel::kNormalCode,
+              "the code filter's normal case is each filtered enum's first value");
 
 SessionFilterProxyModel::SessionFilterProxyModel(QObject* parent) : QSortFilterProxyModel(parent) {
     setSortRole(SortRole);
@@ -42,7 +50,7 @@ bool SessionFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex&
     }
     if (code_) {
         const int code = index.data(CodeRole).toInt();
-        if (*code_ == kAnyNonZero ? code == 0 : code != *code_) {
+        if (*code_ == kAnyNonZero ? code == kNormalCode : code != *code_) {
             return false;
         }
     }

@@ -15,6 +15,11 @@ class SessionFilterProxyModel : public QSortFilterProxyModel {
   public:
     /// Code filter value meaning "any non-zero code" (every declined dispatch, every excluded allocation).
     static constexpr int kAnyNonZero = -2;
+    /// The code of the normal case in every enum the code filter is used with: DispatchDecision::replayed,
+    /// AllocationClass::tracked, VariableStatus::captured, AsyncCopyOutcome::not_fenced (checked against
+    /// the vocabulary in the .cpp);
+    /// kAnyNonZero selects every other code.
+    static constexpr int kNormalCode = 0;
 
     explicit SessionFilterProxyModel(QObject* parent = nullptr);
     /// Text the row's FilterTextRole must contain (or match, when it is a valid regex); empty: all.

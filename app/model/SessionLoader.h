@@ -1,5 +1,9 @@
 // Reads one session file through Qt SQL (QSQLITE, read-only) into a SessionData. Used by the reader's
 // worker thread and by the headless commands; one loader per thread (it owns a database connection).
+// The loader opens and checks the file and orchestrates the per-table readers of model/reading, which
+// run the session format's read queries (replayscope/session/read_queries.h); it names no table itself.
+// Formats 1 to rs::session::kFormatVersion are read (1-2 as one process; 4 adds the snapshot stores,
+// restores, restore misses and placements, absent = "—" in older files).
 #pragma once
 
 #include "model/SessionError.h"
@@ -8,20 +12,12 @@
 #include <QString>
 #include <QStringList>
 
-#include <functional>
-
 #include <memory>
 
 namespace rs::app {
 
 class SessionLoader {
   public:
-    /// application_id of a session file ("RSDB") and the newest format version this build reads.
-    static constexpr qint64 kApplicationId = 0x52534442;
-    /// Newest session format read (user_version 1 to 4 are read; 1-2 as one process; 4 adds the
-    /// snapshot stores, restores, restore misses and placements, absent = "—" in older files).
-    static constexpr int kFormatVersion = 4;
-
     explicit SessionLoader(const QString& path);
     ~SessionLoader();
     SessionLoader(const SessionLoader&) = delete;
@@ -43,10 +39,13 @@ class SessionLoader {
     /// `PRAGMA quick_check` (corruption inside pages the first load did not touch).
     SessionError quickCheck();
 
-    /// Byte-level checks that need no SQLite: missing, not a regular file (FIFO, device, socket: refused
-    /// from stat(2), before any open for reading; likewise a non-regular `-wal` beside it), unreadable,
-    /// empty, not SQLite, truncated. The size check (header page count versus file size) is skipped when
-    /// a `-wal` file is present: SQLite then reads pages from the WAL and judges the file itself.
+    /// Byte-level checks that need no SQLite (the session format's rs::session::check_session_header,
+    /// worded for the inspector): missing, not a regular file (FIFO, device, socket: refused from stat(2),
+    /// before any open for reading; likewise a non-regular `-wal` beside it), unreadable, empty, not
+    /// SQLite, truncated. The size check (header page count versus file size) is skipped when a `-wal`
+    /// file is present: SQLite then reads pages from the WAL and judges the file itself. The database
+    /// checks of check_session_file (application id, format version) follow in open(), on the connection
+    /// the loader reads through; its integrity check is quickCheck(), run after the first paint.
     static SessionError checkFile(const QString& path);
     /// open() + load() + loadRegions() in the calling thread.
     static SessionSnapshot loadAll(const QString& path, SessionError& error);
@@ -57,11 +56,6 @@ class SessionLoader {
     /// Opens the connection on `file` read-only and checks header, ids and tables.
     SessionError openDatabase(const QString& file);
     void closeDatabase();
-    /// Column names of `table` (or view), empty when there is none.
-    QStringList columns(const QString& table);
-    /// Format 4: snapshot stores and chunks, restores (linked to their passes, summed per dispatch and
-    /// process), restore misses and placements of mixed snapshots. Nothing for older files.
-    SessionError loadStoresAndRestores(SessionData& out, const std::function<int(int, qint64)>& rowOf);
 
     QString path_;
     struct Private;

@@ -39,10 +39,10 @@ int SessionSnapshot::regionStore(int row, qint64 address) const {
         return -1;
     }
     const DispatchRow& d = d_->dispatches[std::size_t(row)];
-    if (d.store != 2) {
+    if (!d.storedIn(rs::ipc::SnapshotStore::mixed)) {
         return d.store;
     }
-    const PlacementRow key{d.process, d.id, address, 0, 0};
+    const PlacementRow key{d.process, d.id, address};
     const auto it = std::lower_bound(d_->placements.begin(), d_->placements.end(), key,
                                      [](const PlacementRow& a, const PlacementRow& b) {
                                          return std::tie(a.process, a.dispatchId, a.address) <
@@ -100,6 +100,18 @@ RestoreTotals sumRestores(const std::vector<DispatchRow>& dispatches) {
             t.missedChunks += d.missedChunks;
         }
     }
+    return t;
+}
+
+SessionTotals sessionTotals(const std::vector<DispatchRow>& dispatches) {
+    SessionTotals t;
+    t.dispatches = qint64(dispatches.size());
+    for (const DispatchRow& d : dispatches) {
+        t.replayed += d.replayed();
+        t.snapshotBytes += d.snapshotBytes;
+        t.skips += d.skips;
+    }
+    t.restores = sumRestores(dispatches);
     return t;
 }
 

@@ -1,5 +1,10 @@
 // Immutable, implicitly shared picture of one session file at one moment (what the reader emits).
+// Enum columns keep the stored code (an int, so that a code of a newer file survives); the typed
+// questions (replayed(), isGpu(), ...) compare it against the session format's enums (records.hpp, lists
+// in replayscope/session/vocabulary.h), never against a literal.
 #pragma once
+
+#include <replayscope/ipc/records.hpp>
 
 #include <QHash>
 #include <QHashFunctions>
@@ -90,16 +95,18 @@ struct AgentInfo {
     int process = 1;
     qint64 handle = 0;
     QString name, isa;
-    int deviceType = 1;
+    int deviceType = int(rs::ipc::DeviceType::gpu); ///< rs::ipc::DeviceType code
     int node = 0;
+    bool isGpu() const { return deviceType == int(rs::ipc::DeviceType::gpu); }
 };
 
 /// One dispatch with its snapshot and pass aggregates (kernel times in agent ticks, -1 = none).
 struct DispatchRow {
     int process = 1; ///< ProcessInfo::process
     qint64 id = 0, seq = 0, tsNs = 0, agent = 0, queue = 0, kernelObject = 0;
-    int kernel = 0;   ///< index into SessionData::kernelNames
-    int decision = 0; ///< 0 replayed, else decline reason code
+    int kernel = 0; ///< index into SessionData::kernelNames
+    int decision = int(
+        rs::ipc::DispatchDecision::replayed); ///< DispatchDecision code: replayed, else the decline reason
     quint32 grid[3] = {0, 0, 0};
     quint32 workgroup[3] = {0, 0, 0};
     bool hasSnapshot = false, snapshotOk = false;
@@ -109,9 +116,9 @@ struct DispatchRow {
     qint64 restoreNs = 0;
     qint64 kernelMin = -1, kernelMedian = -1, kernelMax = -1;
     // Snapshot stores and chunks (format 4). -1: not recorded (an older file, or no snapshot): shown as "—".
-    int store = -1;      ///< enum `snapshot_store`: 0 host, 1 device, 2 mixed
-    int hashPath = -1;   ///< enum `chunk_hash_path`: 0 none (full restore), 1 device kernel, 2 host
-    int hostPinned = -1; ///< 1: the host store was page-locked, 0 pageable
+    int store = -1;    ///< rs::ipc::SnapshotStore code (enum `snapshot_store`: host, device, mixed)
+    int hashPath = -1; ///< rs::ipc::ChunkHashPath code (`chunk_hash_path`: none = full restore, device, host)
+    int hostPinned = -1;                     ///< 1: the host store was page-locked, 0 pageable
     qint64 hostBytes = -1, deviceBytes = -1; ///< snapshot bytes placed in the host / device store
     qint64 snapshotHashNs = -1;              ///< hashing of the snapshot's chunks
     qint64 snapshotChunks = -1;              ///< chunks the regions split into (0: not hashed)
@@ -124,6 +131,9 @@ struct DispatchRow {
     qint64 fullRestoreBytes() const { return restores > 0 ? snapshotBytes * restores : -1; }
     /// movedHost + movedDevice, -1 without restores.
     qint64 movedBytes() const { return restores > 0 ? movedHost + movedDevice : -1; }
+    bool replayed() const { return decision == int(rs::ipc::DispatchDecision::replayed); }
+    /// The snapshot went to store `s` (false while not recorded).
+    bool storedIn(rs::ipc::SnapshotStore s) const { return store == int(s); }
 };
 
 /// The restores of a set of dispatches summed (format 4; dispatches without restores count nothing): what the
@@ -135,6 +145,17 @@ struct RestoreTotals {
     QMap<int, qint64> stores;
 };
 RestoreTotals sumRestores(const std::vector<DispatchRow>& dispatches);
+
+/// The session totals the summary page and `replayscope --summary` print, computed once over the
+/// dispatches: counts, snapshot bytes, regions skipped at restore, and (format 4) the restore totals.
+struct SessionTotals {
+    qint64 dispatches = 0, replayed = 0;
+    qint64 snapshotBytes = 0; ///< sum of every dispatch's snapshot bytes
+    qint64 skips = 0;         ///< regions skipped at restore
+    RestoreTotals restores;   ///< sumRestores() of the same dispatches
+    qint64 declined() const { return dispatches - replayed; }
+};
+SessionTotals sessionTotals(const std::vector<DispatchRow>& dispatches);
 
 /// One restore of a dispatch's snapshot (format 4, the `restores` table): before pass `passIndex`
 /// (1 .. passes - 1), or after the last pass (`finalRestore`, passIndex = passes run).
@@ -161,7 +182,7 @@ struct RestoreMissRow {
 struct PlacementRow {
     int process = 1;
     qint64 dispatchId = 0, address = 0, size = 0;
-    int store = 0;
+    int store = int(rs::ipc::SnapshotStore::host); ///< rs::ipc::SnapshotStore code: host or device
 };
 
 struct PassRow {
@@ -170,8 +191,11 @@ struct PassRow {
     int index = 0;
     qint64 tsNs = 0, startTick = 0, endTick = 0, restoreNs = 0, bytesRestored = 0;
     int regionsRestored = 0, skips = 0;
-    int fidelity = -1; ///< -1 not checked, 0 differed from pass 1, 1 matched
-    int restore = -1;  ///< index in SessionData::restores of the restore before this pass, -1 none
+    int fidelity = rs::ipc::kFidelityNotChecked; ///< kFidelityNotChecked, kFidelityDiffered (from pass 1),
+                                                 ///< kFidelityMatched
+    int restore = -1; ///< index in SessionData::restores of the restore before this pass, -1 none
+    bool fidelityChecked() const { return fidelity != rs::ipc::kFidelityNotChecked; }
+    bool differed() const { return fidelity == rs::ipc::kFidelityDiffered; }
 };
 
 /// A restore skip (pass >= 0) or a snapshot failure (pass = -1), reason code of its own enum; or
@@ -194,30 +218,37 @@ struct SkipRow {
 struct AsyncCopyRow {
     int process = 1;
     qint64 seq = 0, tsNs = 0, agent = 0, dst = 0, src = 0, size = 0, dispatchId = 0, waitedNs = 0;
-    int outcome = 0; ///< 0 not fenced, 1 waited, 2 timed out
+    int outcome = int(rs::ipc::AsyncCopyOutcome::not_fenced); ///< AsyncCopyOutcome code: not fenced, waited,
+                                                              ///< timed out, held
+    bool timedOut() const { return outcome == int(rs::ipc::AsyncCopyOutcome::timed_out); }
 };
 
 struct AllocationRow {
     int process = 1;
     qint64 id = 0, allocSeq = 0, allocNs = 0, address = 0, size = 0, agent = 0;
-    int api = 0, pointerType = 0, classification = 0;
+    int api = int(rs::ipc::AllocationApi::memory_pool_allocate); ///< rs::ipc::AllocationApi code
+    int pointerType = int(rs::ipc::PointerType::unknown);        ///< rs::ipc::PointerType code
+    /// rs::ipc::AllocationClass code: tracked, else the exclusion reason.
+    int classification = int(rs::ipc::AllocationClass::tracked);
     quint32 poolFlags = 0;
     qint64 freeSeq = -1, freeNs = -1; ///< -1 while live
     int captured = 0;                 ///< snapshots whose inventory held it
     int skipped = 0;                  ///< restore skips naming it
+    bool tracked() const { return classification == int(rs::ipc::AllocationClass::tracked); }
 };
 
 struct ModuleVariableRow {
     int process = 1;
     qint64 seq = 0, tsNs = 0, executable = 0, agent = 0, address = 0, size = 0;
     QString symbol;
-    int status = 0;
+    int status = 0; ///< rs::ipc::VariableStatus code: captured, else why it was skipped
+    bool captured() const { return status == int(rs::ipc::VariableStatus::captured); }
 };
 
 struct WarningRow {
     int process = 1;
     qint64 seq = 0, tsNs = 0, dispatchId = 0;
-    int code = 0;
+    int code = 0; ///< rs::ipc::WarningCode code
     QString text;
 };
 
@@ -226,9 +257,8 @@ struct RegionColumns {
     std::vector<int> process;
     std::vector<qint64> agent, generation, address, size, allocationId;
     std::vector<quint32> index;
-    std::vector<quint8> kind;
+    std::vector<quint8> kind;                    ///< rs::ipc::RegionKind code
     QHash<InventoryKey, QPair<int, int>> ranges; ///< (process, agent, generation) -> (first, count)
-    std::size_t size_() const { return address.size(); }
 };
 
 /// Everything the inspector shows of one session.

@@ -64,20 +64,15 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
                    .arg(exit.isEmpty() ? QStringLiteral("-") : exit, 5)
                    .arg(p.argv.isEmpty() ? p.executable : p.argv);
     }
-    qint64 replayed = 0, bytes = 0, skips = 0;
-    for (const DispatchRow& d : s->dispatches) {
-        replayed += d.decision == 0;
-        bytes += d.snapshotBytes;
-        skips += d.skips;
-    }
+    const SessionTotals totals = sessionTotals(s->dispatches);
     line(QStringLiteral("dispatches"),
          QStringLiteral("%1 (%2 replayed, %3 declined), %4 snapshotted, %5 regions skipped at restore")
-             .arg(format::count(qint64(s->dispatches.size())), format::count(replayed),
-                  format::count(qint64(s->dispatches.size()) - replayed), format::bytes(bytes),
-                  format::count(skips)));
+             .arg(format::count(totals.dispatches), format::count(totals.replayed),
+                  format::count(totals.declined()), format::bytes(totals.snapshotBytes),
+                  format::count(totals.skips)));
     // Format 4: bytes the restores moved against full restores, chunks, and the stores snapshots used.
     if (s->hasRestoreRecords) {
-        const RestoreTotals t = sumRestores(s->dispatches);
+        const RestoreTotals& t = totals.restores;
         QStringList used;
         for (auto it = t.stores.cbegin(); it != t.stores.cend(); ++it) {
             used << QStringLiteral("%1 %2").arg(s.enumName(QStringLiteral("snapshot_store"), it.key()),

@@ -109,7 +109,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
     misses_->setSnapshot(snapshot);
     QList<QPair<QString, qint64>> agents;
     for (const AgentInfo& a : snapshot->agents) {
-        if (a.deviceType == 1) {
+        if (a.isGpu()) {
             agents.push_back({snapshot.agentName(a.handle), a.handle});
         }
     }
@@ -127,7 +127,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
         std::sort(keys.begin(), keys.end());
         for (int k : keys) {
             out.push_back({names.value(k), k});
-            if (k == 0) {
+            if (k == SessionFilterProxyModel::kNormalCode) {
                 out.push_back({nonZero, SessionFilterProxyModel::kAnyNonZero});
             }
         }

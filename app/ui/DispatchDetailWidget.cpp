@@ -62,7 +62,7 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
     if (snapshot->processes.size() > 1) {
         text += tr("%1 — ").arg(snapshot.processName(d.process));
     }
-    if (d.decision != 0) {
+    if (!d.replayed()) {
         text += tr("<b style='color:#c62828'>declined: %1</b>")
                     .arg(snapshot.enumName(QStringLiteral("decision"), d.decision));
     } else {

@@ -36,17 +36,17 @@ void DispatchesPage::setSnapshot(const SessionSnapshot& snapshot) {
     model_->setSnapshot(snapshot);
     QList<QPair<QString, qint64>> agents;
     for (const AgentInfo& a : snapshot->agents) {
-        if (a.deviceType == 1) {
+        if (a.isGpu()) {
             agents.push_back({snapshot.agentName(a.handle), a.handle});
         }
     }
     panel_->setAgents(agents);
     panel_->setProcesses(TablePanel::processChoices(snapshot));
-    QList<QPair<QString, int>> codes{{tr("replayed"), 0},
+    QList<QPair<QString, int>> codes{{tr("replayed"), int(rs::ipc::DispatchDecision::replayed)},
                                      {tr("declined (any reason)"), SessionFilterProxyModel::kAnyNonZero}};
     const auto names = snapshot->enumNames.value(QStringLiteral("decision"));
     for (auto it = names.cbegin(); it != names.cend(); ++it) {
-        if (it.key() != 0) {
+        if (it.key() != int(rs::ipc::DispatchDecision::replayed)) {
             codes.push_back({tr("declined: %1").arg(it.value()), it.key()});
         }
     }

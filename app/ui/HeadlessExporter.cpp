@@ -117,7 +117,7 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     int row = -1;
     const SessionSnapshot s = view->snapshot();
     for (int i = 0; i < int(s->dispatches.size()) && row < 0; ++i) {
-        if (s->dispatches[i].decision == 0 && s->dispatches[i].skips > 0) {
+        if (s->dispatches[i].replayed() && s->dispatches[i].skips > 0) {
             row = i;
         }
     }
@@ -128,7 +128,7 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
         }
     }
     for (int i = 0; i < int(s->dispatches.size()) && row < 0; ++i) {
-        if (s->dispatches[i].decision == 0) {
+        if (s->dispatches[i].replayed()) {
             row = i;
         }
     }

@@ -143,20 +143,15 @@ void SummaryPage::refresh() {
                        .arg(i.pid)
                        .arg(i.engineVersion)
                        .arg(i.formatVersion));
-    qint64 replayed = 0, bytes = 0, skips = 0;
-    for (const DispatchRow& d : snapshot_->dispatches) {
-        replayed += d.decision == 0;
-        bytes += d.snapshotBytes;
-        skips += d.skips;
-    }
-    const qint64 n = qint64(snapshot_->dispatches.size());
+    const SessionTotals totals = sessionTotals(snapshot_->dispatches);
     totals_->setText(
         tr("%1 dispatches: %2 replayed, %3 declined; %4 snapshotted; %5 regions skipped at restore")
-            .arg(format::count(n), format::count(replayed), format::count(n - replayed), format::bytes(bytes),
-                 format::count(skips)));
+            .arg(format::count(totals.dispatches), format::count(totals.replayed),
+                 format::count(totals.declined()), format::bytes(totals.snapshotBytes),
+                 format::count(totals.skips)));
     // Format 4: bytes the restores moved against what full restores would have moved.
     if (snapshot_->hasRestoreRecords) {
-        const RestoreTotals t = sumRestores(snapshot_->dispatches);
+        const RestoreTotals& t = totals.restores;
         totals_->setText(
             totals_->text() +
             tr("<br>%1 restores moved <b>%2</b> of the %3 full restores would (%4 over the host "

@@ -321,6 +321,33 @@ std::string inventory_regions_query(const FileLayout& layout, bool with_process)
            (layout.per_process() ? "process, agent, generation, idx" : "agent, generation, idx");
 }
 
+std::string snapshot_totals_query(const FileLayout& layout) {
+    return layout.format_version >= 4
+               ? "SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(store = 'host'), 0), "
+                 "coalesce(sum(store = 'device'), 0), coalesce(sum(store = 'mixed'), 0), "
+                 "coalesce(sum(host_bytes > 0 AND NOT host_pinned), 0) FROM snapshots"
+               : "SELECT count(*), coalesce(sum(bytes), 0) FROM snapshots";
+}
+
+std::string restore_totals_query(const FileLayout& layout) {
+    if (layout.format_version >= 4) {
+        return "SELECT count(*), coalesce(sum(r.bytes), 0), coalesce(sum(x.restored_bytes_host), 0), "
+               "coalesce(sum(x.restored_bytes_device), 0), coalesce(sum(x.dirty_chunks), 0), "
+               "coalesce(sum(x.total_chunks), 0), coalesce(sum(x.missed_chunks), 0), "
+               "coalesce(sum(x.hash_ns), "
+               "0), "
+               "coalesce(sum(x.restore_ns), 0) FROM restores x LEFT JOIN dispatch_rows r "
+               "ON r.key = (x.process << 40) + x.dispatch AND r.s_dseq IS NOT NULL";
+    }
+    return layout.format_version >= 3
+               ? "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
+                 "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
+                 "ON s.process = p.process AND s.dispatch_id = p.dispatch_id WHERE p.idx >= 1"
+               : "SELECT count(*), coalesce(sum(s.bytes), 0), coalesce(sum(p.bytes_restored), 0), "
+                 "coalesce(sum(p.restore_ns), 0) FROM passes p LEFT JOIN snapshots s "
+                 "ON s.dispatch_id = p.dispatch_id WHERE p.idx >= 1";
+}
+
 std::string row_count_query(CountedRows rows) {
     switch (rows) {
     case CountedRows::dispatches:

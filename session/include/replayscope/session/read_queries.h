@@ -364,6 +364,38 @@ constexpr int region_column(RegionColumn column, bool with_process) {
     return static_cast<int>(column) + (with_process ? 1 : 0);
 }
 
+/// Session-wide snapshot totals (replayscope-run's report; one row). Format 4: the counts by store and the
+/// host or mixed snapshots whose host store was pageable; older formats: the first two columns only.
+enum class SnapshotTotalColumn : int {
+    snapshots,
+    footprint_bytes,
+    host_snapshots,
+    device_snapshots,
+    mixed_snapshots,
+    pageable_snapshots
+};
+std::string snapshot_totals_query(const FileLayout& layout);
+
+/// Session-wide restore totals (one row), format 4: over the restores, each with its snapshot's bytes
+/// (what a full restore would have moved).
+enum class RestoreTotalColumn : int {
+    restores,
+    full_restore_bytes,
+    restored_bytes_host,
+    restored_bytes_device,
+    dirty_chunks,
+    total_chunks,
+    missed_chunks,
+    hash_ns,
+    restore_ns
+};
+/// Before format 4 the restores are the passes after the first (each copied its snapshot back from
+/// pageable host memory): RestoreTotalColumn's restores, full_restore_bytes, restored_bytes_host and
+/// restore_ns at the places of PassRestoreTotalColumn.
+enum class PassRestoreTotalColumn : int { restores, full_restore_bytes, restored_bytes_host, restore_ns };
+/// Format 4: RestoreTotalColumn; older formats: PassRestoreTotalColumn.
+std::string restore_totals_query(const FileLayout& layout);
+
 /// What row_count_query() counts (the benchmark's description of a session).
 enum class CountedRows : int { dispatches, inventory_regions, passes };
 /// `SELECT count(*)` of the documented table or view behind `rows`.
