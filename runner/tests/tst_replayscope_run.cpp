@@ -47,15 +47,12 @@ QString scalar(const QString& path, const char* sql) {
 
 } // namespace
 
-/// How much longer than the baseline the run with hostile clients may take, in ms. Under
-/// ThreadSanitizer every wake-up of the collector thread costs several times more, and the eight
-/// dripping clients compete with the target for the two cores of the CI machine (seen once in a
-/// clean-clone run: 2306 ms against 1403 ms).
-#if defined(__SANITIZE_THREAD__)
-constexpr qint64 kHostileClientMarginMs = 1500;
-#else
-constexpr qint64 kHostileClientMarginMs = 500;
-#endif
+/// How much longer than the baseline the run with hostile clients may take, in ms. The clients hold
+/// their connections 10 s, so a run that waited for them would take the baseline plus about 10 s; the
+/// margin stays well below that and far above what load costs: the dripping clients compete with the
+/// target for the two cores, and on a loaded machine the run took 667 ms more than its baseline (904 ms
+/// more under ThreadSanitizer).
+constexpr qint64 kHostileClientMarginMs = 5000;
 
 class ReplayScopeRunTest : public QObject {
     Q_OBJECT

@@ -84,8 +84,8 @@ constexpr uint32_t kOutOfResources = 0x1008; // HSA_STATUS_ERROR_OUT_OF_RESOURCE
 /// How much longer a served request may wait under ThreadSanitizer or AddressSanitizer, in ms: there the
 /// snapshot's copies and chunk hashing of the 384 MiB footprint, during which the inventory's read lock
 /// delays the allocation wrapper's bookkeeping, take seconds instead of a fraction of one (seen in a
-/// clean-clone run: 16.4 s for the reclaim case, 3.2 s with the host store; 2.5 s with the host store under
-/// AddressSanitizer). Still far below the 60 s pass timeout the reclaim request exists to avoid.
+/// clean-clone run: 16.4 s for the reclaim case). Still far below the 60 s pass timeout the reclaim request
+/// exists to avoid.
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 constexpr qint64 kSanitizerSlackMs = 25000;
 #else
@@ -179,7 +179,13 @@ class TestDeviceStoreReclaim : public QObject {
                  qPrintable(r->describe()));
         QCOMPARE(r->passes(), 3);
         QCOMPARE(r->warnings("device-store-reclaimed"), QStringList{});
-        QVERIFY2(beside_call(r->stdout_text).ms < 500 + kSanitizerSlackMs, qPrintable(r->describe()));
+        // It waited for the snapshot's copies and hashing at most (they hold the inventory's read lock
+        // the allocation's bookkeeping needs), never for the passes: bounded by the recorded snapshot
+        // time, which grows with the machine's load and under the sanitizers, plus 1 s of scheduling.
+        const qint64 snapshot_ms =
+            r->value("SELECT (duration_ns + coalesce(hash_ns, 0)) / 1000000 FROM snapshots");
+        QVERIFY2(beside_call(r->stdout_text).ms < snapshot_ms + 1000,
+                 qPrintable(QStringLiteral("snapshot %1 ms\n").arg(snapshot_ms) + r->describe()));
     }
 
     /// Host store: the device holds only the application's buffers, every request is served at once.
