@@ -310,7 +310,7 @@ class TestAppRoundtrip : public QObject {
             EventType::session_end,
             [&](Record& r) {
                 r.session_end.spooled = 0;
-                r.session_end.last_sequence = w.seq() + 1;
+                r.session_end.last_sequence = w.seq(); // its own sequence: put() numbers the record first
                 r.session_end.internal_errors = 2;
                 r.session_end.exit_status = 0;
             },
@@ -373,7 +373,7 @@ class TestAppRoundtrip : public QObject {
         w.put(
             EventType::session_end,
             [&](Record& r) {
-                r.session_end.last_sequence = w.seq() + 1;
+                r.session_end.last_sequence = w.seq(); // its own sequence: put() numbers the record first
                 r.session_end.exit_status = 3;
             },
             "end");
