@@ -6,6 +6,7 @@
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/regular_file.h"
 #include "replayscope/session/restore_totals_queries.h"
+#include "replayscope/session/sqlite_scalar.h"
 
 #include "sequence_space.hpp"
 
@@ -128,37 +129,6 @@ inline void bindColumns(sqlite3_stmt* s, int first, const T&... values) {
     (bindValue(s, i++, values), ...);
 }
 
-bool fileHasContent(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
-}
-
-bool pathExists(const std::string& path) {
-    struct stat st {};
-    return ::lstat(path.c_str(), &st) == 0;
-}
-
-/// Runs `sql` on `db` and returns its first column of the first row as integer and text; false (text =
-/// SQLite's message) on error or no row.
-bool scalar(sqlite3* db, const char* sql, sqlite3_int64& value, std::string& text) {
-    sqlite3_stmt* st = nullptr;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            value = sqlite3_column_int64(st, 0);
-            const auto* t = sqlite3_column_text(st, 0);
-            text = t ? reinterpret_cast<const char*>(t) : "";
-            rc = SQLITE_OK;
-        }
-    }
-    if (rc != SQLITE_OK) {
-        text = sqlite3_errmsg(db);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK;
-}
-
 } // namespace
 
 /// State of one process while writing: its sequence space and counts, with the committed values of
@@ -183,7 +153,7 @@ struct SessionStore::ProcessState {
 };
 
 std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode mode, std::string& error) {
-    const bool exists = fileHasContent(path);
+    const bool exists = session::file_has_content(path);
     bool fresh = true;
     if (exists) {
         if (mode == Mode::create) {
@@ -222,8 +192,9 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
     }
     // What this call creates, it removes again when it fails (no 0-byte or schema-less file is left,
     // e.g. by a full disk before the start).
-    const bool created = !pathExists(path);
-    const bool created_wal = !pathExists(path + "-wal"), created_shm = !pathExists(path + "-shm");
+    const bool created = !session::path_exists(path);
+    const bool created_wal = !session::path_exists(path + "-wal"),
+               created_shm = !session::path_exists(path + "-shm");
     std::unique_ptr<SessionStore> store(new SessionStore());
     auto fail = [&](const std::string& message) -> std::unique_ptr<SessionStore> {
         error = message;
@@ -666,7 +637,7 @@ bool SessionStore::loadState() {
     sqlite3_finalize(st);
     sqlite3_int64 rejected = 0;
     std::string text;
-    if (scalar(db_, session::kSelectRejectedFrames, rejected, text)) {
+    if (session::query_scalar(db_, session::kSelectRejectedFrames, rejected, text)) {
         rejected_ = static_cast<std::uint64_t>(rejected);
         rejected_unauthenticated_ = rejected_ > process_rejected ? rejected_ - process_rejected : 0;
     }

@@ -3,6 +3,7 @@
 
 #include "replayscope/session/format.h"
 #include "replayscope/session/regular_file.h"
+#include "replayscope/session/sqlite_scalar.h"
 
 #include <sqlite3.h>
 
@@ -19,11 +20,6 @@ namespace {
 
 /// What openRegularFile says a refused session file was needed as.
 constexpr const char* kRefusal = "not a session file (refused before reading)";
-
-bool fileHasContent(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
-}
 
 /// Opens the regular file `path` as a session file to read (openRegularFile with the check's refusal).
 int openRegularFile(const std::string& path, std::string& error) {
@@ -74,27 +70,6 @@ bool copyFile(const std::string& from, const std::string& to, std::string& error
     return ok;
 }
 
-/// Runs `sql` on `db` and returns its first column of the first row as integer and text; false (text =
-/// SQLite's message) on error or no row.
-bool scalar(sqlite3* db, const char* sql, sqlite3_int64& value, std::string& text) {
-    sqlite3_stmt* st = nullptr;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, nullptr);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            value = sqlite3_column_int64(st, 0);
-            const auto* t = sqlite3_column_text(st, 0);
-            text = t ? reinterpret_cast<const char*>(t) : "";
-            rc = SQLITE_OK;
-        }
-    }
-    if (rc != SQLITE_OK) {
-        text = sqlite3_errmsg(db);
-    }
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK;
-}
-
 /// The checks of check_session_file after the header: SQLite opens `db_path` read-only (the name used in
 /// messages is `path`).
 FileCheck check_database(const std::string& path, const std::string& db_path, bool& cannot_open) {
@@ -110,19 +85,19 @@ FileCheck check_database(const std::string& path, const std::string& db_path, bo
     }
     sqlite3_int64 value = 0;
     std::string text;
-    if (!scalar(db, "PRAGMA quick_check", value, text) || text != "ok") {
+    if (!query_scalar(db, "PRAGMA quick_check", value, text) || text != "ok") {
         const int code = sqlite3_extended_errcode(db) & 0xff;
         // A WAL that needs recovery in a directory this reader cannot write: not the file's fault.
         cannot_open = code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_BUSY;
         check.message = path + ": corrupt session file (SQLite integrity check: " + text + ")";
         check.kind = FileCheckKind::corrupt;
         check.integrity = text;
-    } else if (!scalar(db, "PRAGMA application_id", value, text) || value != kApplicationId) {
+    } else if (!query_scalar(db, "PRAGMA application_id", value, text) || value != kApplicationId) {
         check.kind = FileCheckKind::foreign_database;
         check.application_id = value;
         check.message = path + ": foreign SQLite database (application_id " + std::to_string(value) +
                         ", not a ReplayScope session)";
-    } else if (!scalar(db, "PRAGMA user_version", value, text)) {
+    } else if (!query_scalar(db, "PRAGMA user_version", value, text)) {
         check.message = path + ": cannot read the session format version: " + text;
         check.kind = FileCheckKind::corrupt;
         check.integrity = text;
@@ -283,7 +258,7 @@ FileCheck check_session_file(const std::string& path) {
     }
     // Whether a WAL lies beside it: then the database file alone says nothing about the content (its
     // header's page count may already be the checkpointed one, or not yet); SQLite judges.
-    const bool has_wal = fileHasContent(path + "-wal");
+    const bool has_wal = file_has_content(path + "-wal");
     bool cannot_open = false;
     const std::uint64_t size = check.file_size;
     check = check_database(path, path, cannot_open);
@@ -310,7 +285,7 @@ std::string openable_session_copy(const std::string& path, std::string& error, b
         return {};
     }
     ::close(fd);
-    const bool has_wal = fileHasContent(path + "-wal");
+    const bool has_wal = file_has_content(path + "-wal");
     if (!has_wal) {
         return path;
     }
@@ -320,7 +295,7 @@ std::string openable_session_copy(const std::string& path, std::string& error, b
         sqlite3_int64 value = 0;
         std::string text;
         const bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-                        scalar(db, "SELECT count(*) FROM sqlite_master", value, text);
+                        query_scalar(db, "SELECT count(*) FROM sqlite_master", value, text);
         sqlite3_close(db);
         if (ok) {
             return path;

@@ -50,4 +50,14 @@ int openRegularFile(const std::string& path, const char* refusal, struct stat& i
     return fd;
 }
 
+bool file_has_content(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
+}
+
+bool path_exists(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0;
+}
+
 } // namespace rs::session

@@ -19,4 +19,10 @@ const char* fileKind(mode_t mode);
 /// was needed as, e.g. "not a session file (refused before reading)").
 int openRegularFile(const std::string& path, const char* refusal, struct stat& identity, std::string& error);
 
+/// Whether `path` (symbolic links followed) exists and holds at least one byte.
+bool file_has_content(const std::string& path);
+
+/// Whether `path` exists as any kind of file, a dangling symbolic link included (lstat).
+bool path_exists(const std::string& path);
+
 } // namespace rs::session
