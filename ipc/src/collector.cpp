@@ -622,9 +622,24 @@ void Collector::run() {
         polled.clear();
         const bool draining = draining_.load(std::memory_order_acquire);
         if (draining && !drain_started_) {
-            // finish(): the pending connections have had their reads; none of them is a target still on
-            // its way (the emitter sends its hello right after connect), and none may delay the end.
+            // finish(): a target that connected and sent its frames before the end may not have been
+            // read yet (on a loaded machine this thread can lag behind a short-lived emitter): what the
+            // backlog and every pending connection hold is read once first, so that no connection is
+            // closed unread. Then the ones still without a hello are refused: none of them is a target
+            // on its way (the emitter sends its hello right after connect), and none may delay the end.
             drain_started_ = true;
+            bool more = true;
+            for (int i = 0; i < 64 && more && canAccept(); ++i) {
+                if (Connection* c = acceptConnection(more)) {
+                    readConnection(*c);
+                }
+            }
+            for (auto& c : connections_) {
+                if (c->fd >= 0 && !c->authenticated) {
+                    readConnection(*c);
+                }
+            }
+            commitIfDue(false);
             for (auto& c : connections_) {
                 if (c->fd >= 0 && !c->authenticated) {
                     refuse("no hello before the end", "refused connection from pid " +

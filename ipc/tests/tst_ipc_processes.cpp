@@ -194,7 +194,9 @@ class ProcessesTest : public QObject {
         QElapsedTimer timer;
         timer.start();
         const auto summary = collector->finish(std::chrono::seconds(10));
-        QVERIFY2(timer.elapsed() < 1500, qPrintable(QString::number(timer.elapsed())));
+        // Waiting for the clients would last the whole 10 s drain; finishing the 200,000 rows' session
+        // file (indexes, last commit) took up to 2.3 s on a loaded machine.
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
         QCOMPARE(summary.processes.size(), std::size_t{1});
         QCOMPARE(summary.processes[0].identity.instance, e.instance());
         QCOMPARE(summary.refused_connections, 2u);
