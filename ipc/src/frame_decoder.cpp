@@ -392,12 +392,17 @@ constexpr std::array<PayloadDecoder, kEventTypeSlots> kPayloadDecoders = [] {
     }
     return table;
 }();
+// Every type once (checked on the types, not the pointers: GCC's UndefinedBehaviorSanitizer makes a
+// function-pointer comparison non-constant).
 static_assert(
     [] {
-        for (std::size_t value = 1; value < kEventTypeSlots; ++value) {
-            if (kPayloadDecoders[value] == nullptr) {
+        std::array<bool, kEventTypeSlots> seen{};
+        for (const PayloadDecoderEntry& entry : kPayloadDecoderList) {
+            const auto value = static_cast<std::size_t>(entry.type);
+            if (value == 0 || value >= kEventTypeSlots || seen[value]) {
                 return false;
             }
+            seen[value] = true;
         }
         return std::size(kPayloadDecoderList) == kEventTypeSlots - 1;
     }(),
