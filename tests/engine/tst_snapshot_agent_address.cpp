@@ -24,25 +24,6 @@ using namespace rs::engine;
 
 namespace {
 
-/// Discards every event.
-class NullSink : public EventSink {
-  public:
-    void session_start(std::string_view) noexcept override {}
-    void allocation(const AllocationEvent&) noexcept override {}
-    void free(const FreeEvent&) noexcept override {}
-    void agent(const AgentEvent&) noexcept override {}
-    void inventory(const InventoryEvent&) noexcept override {}
-    void executable(const ExecutableEvent&) noexcept override {}
-    void module_variable(const ModuleVariableEvent&) noexcept override {}
-    void dispatch(const DispatchEvent&) noexcept override {}
-    void snapshot(const SnapshotEvent&) noexcept override {}
-    void snapshot_failure(const SnapshotFailureEvent&) noexcept override {}
-    void pass(const PassEvent&) noexcept override {}
-    void restore_skip(const RestoreSkipEvent&) noexcept override {}
-    void warning(WarningCode, uint64_t, std::string_view) noexcept override {}
-    void finish(uint64_t, int32_t) noexcept override {}
-};
-
 decltype(AmdExtTable::hsa_amd_memory_lock_fn) real_lock = nullptr;
 std::vector<std::unique_ptr<std::byte[]>> shadows;
 
@@ -87,8 +68,8 @@ class TestSnapshotAgentAddress : public QObject {
         AllocationInventory inventory;
         inventory.add({inventory.next_id(), reinterpret_cast<uintptr_t>(buffer), bytes, gpu.handle, true});
         ExecutableRegistry executables;
-        NullSink sink;
-        MemorySnapshotter snapshotter(inventory, executables, sink);
+        const auto sink = make_null_sink();
+        MemorySnapshotter snapshotter(inventory, executables, *sink);
         AgentStores stores(gpu);
         DeviceHasher hasher(gpu);
         SnapshotOptions options;
