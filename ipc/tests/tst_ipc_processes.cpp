@@ -139,6 +139,21 @@ std::vector<std::size_t> frameOffsets(const std::vector<std::uint8_t>& bytes) {
     return offsets;
 }
 
+/// Byte offsets of the frames of type `type` in `bytes`, in file order. Tests that damage a frame of a
+/// given kind pick it here: where other frames (strings, statistics) fall among the dispatches depends on
+/// the emitter's timing, so a position alone does not name a kind.
+std::vector<std::size_t> frameOffsetsOfType(const std::vector<std::uint8_t>& bytes, EventType type) {
+    std::vector<std::size_t> offsets;
+    for (const std::size_t at : frameOffsets(bytes)) {
+        FrameHeader h{};
+        std::memcpy(&h, bytes.data() + at, kFrameHeaderBytes);
+        if (h.type == static_cast<std::uint16_t>(type)) {
+            offsets.push_back(at);
+        }
+    }
+    return offsets;
+}
+
 std::vector<std::uint8_t> readFile(const std::string& path) {
     QFile f(QString::fromStdString(path));
     if (!f.open(QIODevice::ReadOnly)) {
@@ -368,6 +383,7 @@ class ProcessesTest : public QObject {
             auto bytes = readFile(spool);
             const auto offsets = frameOffsets(bytes);
             QVERIFY(offsets.size() > 2);
+            QCOMPARE(frameOffsetsOfType(bytes, EventType::hello), std::vector<std::size_t>{0});
             bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offsets[1])); // the Hello
             QVERIFY(writeFile(spool, bytes));
             const auto result = SpoolImporter::import(spool, session);
@@ -661,10 +677,10 @@ class ProcessesTest : public QObject {
         const std::string spool = writeSpool(dir, "r.spool", 1000);
         QVERIFY(!spool.empty());
         auto bytes = readFile(spool);
-        const auto offsets = frameOffsets(bytes);
-        // Frames: hello, strings and session_start, 1000 dispatches, session_end. Rewrite a dispatch.
-        QVERIFY(offsets.size() > 1000);
-        const std::size_t victim = offsets[offsets.size() / 2];
+        // Rewrite the middle dispatch frame (chosen by type: other frames fall among them by timing).
+        const auto dispatches = frameOffsetsOfType(bytes, EventType::dispatch);
+        QCOMPARE(dispatches.size(), std::size_t{1000});
+        const std::size_t victim = dispatches[dispatches.size() / 2];
         const std::uint64_t huge = std::uint64_t{1} << shift;
         std::memcpy(bytes.data() + victim + offsetof(FrameHeader, sequence), &huge, sizeof huge);
         QVERIFY(writeFile(spool, bytes));
