@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope: the ReplayScope inspector.
 //   replayscope [SESSION.rsdb...]                 open sessions (tabs)
 //   replayscope --summary SESSION                 terminal summary

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
 # the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
 # a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined), then every page grabbed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Restore benchmark (docs/performance.md, "Restore: bytes moved"): what a restore moves, and what that
 // would cost on hardware, for full and dirty-chunk restore side by side in one run of this program.
 //
@@ -115,8 +116,9 @@ std::string slurp(const std::string& path) {
 
 std::string quote(const std::string& s) {
     std::string out = "'";
-    for (char c : s)
+    for (char c : s) {
         out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
     return out + "'";
 }
 
@@ -127,8 +129,9 @@ std::vector<std::vector<std::string>> query(sqlite3* db, const std::string& sql,
     std::vector<std::vector<std::string>> rows;
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
-        if (error)
+        if (error) {
             *error = sqlite3_errmsg(db);
+        }
         return rows;
     }
     while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -163,16 +166,19 @@ Run run_config(const Config& config, const std::string& dir, const std::string& 
     const std::string out = slurp(base + ".out");
     run.log = "$ " + command + "\n" + out + slurp(base + ".err");
     if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-        out.find("\nPASS") == std::string::npos)
+        out.find("\nPASS") == std::string::npos) {
         return run;
-    static const std::regex write_line(
+    }
+    static const std::regex kWriteLine(
         R"(write \d+ fraction (\S+) bytes (\d+) runs (\d+) chunk_runs (\d+) chunk_bytes (\d+))");
-    for (std::sregex_iterator it(out.begin(), out.end(), write_line), end; it != end; ++it)
+    for (std::sregex_iterator it(out.begin(), out.end(), kWriteLine), end; it != end; ++it) {
         run.launches.push_back({std::stod((*it)[1]), std::stoull((*it)[2]), std::stoull((*it)[3]),
                                 std::stoull((*it)[4]), std::stoull((*it)[5])});
+    }
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(session.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    if (sqlite3_open_v2(session.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
         die("cannot open the session ", session);
+    }
     std::string error;
     const auto dispatches = query(db,
                                   "SELECT d.process, d.id FROM dispatches d JOIN strings s ON s.process = "
@@ -195,8 +201,9 @@ Run run_config(const Config& config, const std::string& dir, const std::string& 
                                 "hash_ns, total_chunks FROM snapshots" +
                                     key,
                                 &error);
-        if (snap.size() != 1)
+        if (snap.size() != 1) {
             die("no snapshot row with the columns of session format 4: ", error);
+        }
         m.footprint = std::stoull(snap[0][0]);
         m.store = snap[0][1];
         m.snapshot_host = std::stoull("0" + snap[0][2]);
@@ -211,8 +218,9 @@ Run run_config(const Config& config, const std::string& dir, const std::string& 
                   "restore_ns FROM restores WHERE process = " +
                       d[0] + " AND dispatch = " + d[1],
                   &error);
-        if (restores.empty())
+        if (restores.empty()) {
             die("no restores rows: ", error);
+        }
         for (const auto& r : restores) {
             const double host = num(r[0]), device = num(r[1]);
             m.host += host;
@@ -224,8 +232,9 @@ Run run_config(const Config& config, const std::string& dir, const std::string& 
             m.max_device = std::max(m.max_device, device);
         }
         m.restores = static_cast<int>(restores.size());
-        for (double* v : {&m.host, &m.device, &m.dirty, &m.hash_ns, &m.restore_ns})
+        for (double* v : {&m.host, &m.device, &m.dirty, &m.hash_ns, &m.restore_ns}) {
             *v /= m.restores;
+        }
         run.measured.push_back(m);
     }
     sqlite3_close(db);
@@ -237,15 +246,17 @@ Run run_config(const Config& config, const std::string& dir, const std::string& 
 /// passes over `bytes` of warm memory in 64 KiB chunks.
 double host_hash_rate(uint64_t bytes) {
     std::unique_ptr<unsigned char[]> buffer(new unsigned char[bytes]);
-    for (uint64_t i = 0; i < bytes; ++i)
+    for (uint64_t i = 0; i < bytes; ++i) {
         buffer[i] = static_cast<unsigned char>(i * 131u + (i >> 12));
+    }
     double best = 0;
     volatile uint64_t sink = 0; // keeps the hashes computed
     for (int round = 0; round < 3; ++round) {
         const auto t0 = Clock::now();
-        for (uint64_t offset = 0; offset < bytes; offset += 65536)
+        for (uint64_t offset = 0; offset < bytes; offset += 65536) {
             sink =
                 sink + rs_chunk_hash_host(buffer.get() + offset, std::min<uint64_t>(65536, bytes - offset));
+        }
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         best = std::max(best, static_cast<double>(bytes) / s);
     }
@@ -264,43 +275,48 @@ double model_ns(const Config& c, const Measured& m, double host_hash) {
     const double h2d = m.pinned ? kPinnedH2D : kPageableH2D;
     double s = m.host / h2d + m.device / kDeviceCopy;
     const std::string restore = c.restore;
-    if (restore == "dirty")
+    if (restore == "dirty") {
         s += static_cast<double>(m.footprint) / kDeviceRead;
-    else if (restore == "dirty-host")
+    } else if (restore == "dirty-host") {
         s += static_cast<double>(m.footprint) / kPinnedD2H + static_cast<double>(m.footprint) / host_hash;
+    }
     return s * 1e9;
 }
 
 std::string mib(double bytes) {
     char b[32];
-    if (bytes >= 1024.0 * 1024.0 * 10)
+    if (bytes >= 1024.0 * 1024.0 * 10) {
         std::snprintf(b, sizeof b, "%.1f MiB", bytes / 1048576.0);
-    else if (bytes >= 1024.0 * 1024.0)
+    } else if (bytes >= 1024.0 * 1024.0) {
         std::snprintf(b, sizeof b, "%.2f MiB", bytes / 1048576.0);
-    else if (bytes >= 1024)
+    } else if (bytes >= 1024) {
         std::snprintf(b, sizeof b, "%.0f KiB", bytes / 1024.0);
-    else
+    } else {
         std::snprintf(b, sizeof b, "%.0f B", bytes);
+    }
     return b;
 }
 
 std::string ms(double ns) {
     char b[32];
-    if (ns >= 1e7)
+    if (ns >= 1e7) {
         std::snprintf(b, sizeof b, "%.1f ms", ns / 1e6);
-    else if (ns >= 1e5)
+    } else if (ns >= 1e5) {
         std::snprintf(b, sizeof b, "%.2f ms", ns / 1e6);
-    else
+    } else {
         std::snprintf(b, sizeof b, "%.1f us", ns / 1e3);
+    }
     return b;
 }
 
 std::vector<std::string> split(const std::string& list) {
     std::vector<std::string> out;
     std::stringstream s(list);
-    for (std::string item; std::getline(s, item, ',');)
-        if (!item.empty())
+    for (std::string item; std::getline(s, item, ',');) {
+        if (!item.empty()) {
             out.push_back(item);
+        }
+    }
     return out;
 }
 
@@ -312,36 +328,42 @@ int main(int argc, char** argv) {
     std::string patterns = "slice,scatter", fractions = "1,0.1,0.01,0.001", configs, keep;
     for (int a = 1; a + 1 < argc; a += 2) {
         const std::string flag = argv[a], value = argv[a + 1];
-        if (flag == "--mib")
+        if (flag == "--mib") {
             mib_arg = std::stoull(value);
-        else if (flag == "--passes")
+        } else if (flag == "--passes") {
             passes = std::stoi(value);
-        else if (flag == "--patterns")
+        } else if (flag == "--patterns") {
             patterns = value;
-        else if (flag == "--fractions")
+        } else if (flag == "--fractions") {
             fractions = value;
-        else if (flag == "--configs")
+        } else if (flag == "--configs") {
             configs = value;
-        else if (flag == "--keep")
+        } else if (flag == "--keep") {
             keep = value;
-        else
+        } else {
             die("unknown argument ", flag);
+        }
     }
-    if (argc % 2 == 0)
+    if (argc % 2 == 0) {
         die("every argument takes a value");
+    }
     std::vector<const Config*> selected;
-    for (const Config& c : kConfigs)
+    for (const Config& c : kConfigs) {
         if (configs.empty() ||
-            ("," + configs + ",").find("," + std::string(c.name) + ",") != std::string::npos)
+            ("," + configs + ",").find("," + std::string(c.name) + ",") != std::string::npos) {
             selected.push_back(&c);
-    if (selected.empty())
+        }
+    }
+    if (selected.empty()) {
         die("no configuration selected");
+    }
 
     std::string dir = keep;
     if (dir.empty()) {
         char temp[] = "/tmp/restore_bench.XXXXXX";
-        if (!::mkdtemp(temp))
+        if (!::mkdtemp(temp)) {
             die("mkdtemp failed");
+        }
         dir = temp;
     }
     utsname u{};
@@ -383,8 +405,9 @@ int main(int argc, char** argv) {
         }
         const Run& first = runs.front();
         uint64_t chunks = 0; // a full restore's snapshot has no chunk table: take a dirty run's
-        for (const Run& r : runs)
+        for (const Run& r : runs) {
             chunks = std::max(chunks, r.measured[0].total_chunks);
+        }
         std::printf("\n== pattern %s: footprint %s (snapshot bytes), %llu chunks\n", pattern.c_str(),
                     mib(static_cast<double>(first.measured[0].footprint)).c_str(),
                     static_cast<unsigned long long>(chunks));
@@ -416,8 +439,9 @@ int main(int argc, char** argv) {
                 std::snprintf(ratio, sizeof ratio, baseline_ns / model < 10 ? "%.2fx" : "%.0fx",
                               baseline_ns / model);
                 std::string store = m.store;
-                if (m.store != "device" && !m.pinned)
+                if (m.store != "device" && !m.pinned) {
                     store += "(p)";
+                }
                 std::printf("   %-38s %6s %11s %11s %8.2f%% %8s %10s %10s %10s %9s\n", selected[c]->label,
                             store.c_str(), mib(m.host).c_str(), mib(m.device).c_str(),
                             moved / footprint * 100,

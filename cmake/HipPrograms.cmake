@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HIP programs: real HIP applications compiled by Debian's hipcc for gfx90a, linked with Debian's
 # libamdhip64.so.5, and run on the simulated runtime through host stand-ins of their kernels
 # (sim/include/hsa_sim/standin.h) made from the same sources by replayscope-standins.

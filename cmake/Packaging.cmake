@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Debian package (CPack DEB) and the files only the installed layout needs: man pages generated from
 # the programs' own --help (help2man + packaging/man/*.h2m), PNG icons rendered from
 # resources/replayscope.svg (rsvg-convert), the desktop entry and the session MIME type.

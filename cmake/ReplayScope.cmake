@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Project-wide build settings and helpers for ReplayScope.
 
 if(NOT EXISTS "${RS_HSA_INCLUDE_DIR}/hsa.h" OR NOT EXISTS "${RS_HSA_INCLUDE_DIR}/hsa_api_trace.h")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ReplayScope's version as a header: project(VERSION) in the top CMakeLists.txt is the one source.
 # Targets that need it link rs::version and include <replayscope/version.h>.
 configure_file("${CMAKE_CURRENT_LIST_DIR}/version.h.in" "${CMAKE_BINARY_DIR}/generated/replayscope/version.h" @ONLY)

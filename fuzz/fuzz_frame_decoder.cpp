@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: the frame decoder over arbitrary bytes (docs/reliability.md).
 //
 // The input is read as a frame stream, the way the collector and the spool importer read theirs: each
-// frame is decoded (decodeFrame), a decoded record is encoded again (appendFrame) and must decode to an
-// equal record (recordsEqual), an error is described (describe) and ends the stream. The stream is decoded
+// frame is decoded (decode_frame), a decoded record is encoded again (append_frame) and must decode to an
+// equal record (records_equal), an error is described (describe) and ends the stream. The stream is decoded
 // twice: in place (8-aligned, libFuzzer's copy of the input) and shifted by 4 bytes, which takes the
 // decoder's copy-to-an-aligned-buffer path. Any sanitizer report or broken round trip is a finding.
-#include "frame_stream.hpp"
+#include "frame_stream.h"
 
 #include "records_equal.h"
 #include "replayscope/ipc/frame_decoder.h"
@@ -25,15 +26,15 @@ using namespace rs::ipc;
 
 /// A Hello whose token holds a NUL is legal on the wire but encodes back shorter (the encoder writes the
 /// token up to its first NUL), so it is exempt from the round trip.
-bool roundTrips(const Record& record) {
+bool round_trips(const Record& record) {
     return record.type != EventType::hello ||
            std::memchr(record.hello.token, 0, HelloRecord::kTokenBytes) == nullptr;
 }
 
-void decodeStream(const std::uint8_t* data, std::size_t size, flatbuffers::FlatBufferBuilder& builder) {
+void decode_stream(const std::uint8_t* data, std::size_t size, flatbuffers::FlatBufferBuilder& builder) {
     std::size_t at = 0;
     while (at < size) {
-        const rs::fuzz::DecodedFrame frame = rs::fuzz::decodeFrameAt(data, size, at);
+        const rs::fuzz::DecodedFrame frame = rs::fuzz::decode_frame_at(data, size, at);
         if (frame.error != FrameError::none) {
             if (describe(frame.error, frame.header).empty()) {
                 std::abort();
@@ -48,12 +49,12 @@ void decodeStream(const std::uint8_t* data, std::size_t size, flatbuffers::FlatB
             static_cast<std::uint16_t>(record.type) != frame.header.type) {
             std::abort();
         }
-        if (roundTrips(record)) {
+        if (round_trips(record)) {
             std::vector<std::uint8_t> again;
-            appendFrame(record, builder, again);
-            const rs::fuzz::DecodedFrame decoded = rs::fuzz::decodeFrameAt(again.data(), again.size(), 0);
+            append_frame(record, builder, again);
+            const rs::fuzz::DecodedFrame decoded = rs::fuzz::decode_frame_at(again.data(), again.size(), 0);
             if (decoded.error != FrameError::none || decoded.bytes != again.size() ||
-                !recordsEqual(record, decoded.record)) {
+                !records_equal(record, decoded.record)) {
                 std::abort(); // what the decoder accepts, the encoder must reproduce
             }
         }
@@ -65,13 +66,13 @@ void decodeStream(const std::uint8_t* data, std::size_t size, flatbuffers::FlatB
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static flatbuffers::FlatBufferBuilder builder(1024);
-    decodeStream(data, size, builder);
+    decode_stream(data, size, builder);
     // The same bytes at an address 4 mod 8: payloads are then copied to an aligned buffer before decoding.
     std::vector<std::uint64_t> storage(size / 8 + 2);
     auto* shifted = reinterpret_cast<std::uint8_t*>(storage.data()) + 4;
     if (size > 0) {
         std::memcpy(shifted, data, size);
     }
-    decodeStream(shifted, size, builder);
+    decode_stream(shifted, size, builder);
     return 0;
 }

@@ -1,21 +1,22 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target: a frame stream into a session file (docs/reliability.md).
 //
 // The input is read as a spool or socket stream with nothing masked: sequence numbers, instances and
-// every payload field come from the fuzzer. Frames are decoded (decodeFrame) and fed to a SessionStore
+// every payload field come from the fuzzer. Frames are decoded (decode_frame) and fed to a SessionStore
 // the way the collector and the spool importer feed theirs: a Hello names the process the frames after
 // it belong to (frames before any Hello go to instance 0), each frame's sequence is checked
-// (checkSequence) before it is inserted, a frame with a readable header but a bad payload, header or
-// sequence is counted (noteRejectedFrame) and skipped, anything else ends the stream. Commits every 32
+// (check_sequence) before it is inserted, a frame with a readable header but a bad payload, header or
+// sequence is counted (note_rejected_frame) and skipped, anything else ends the stream. Commits every 32
 // frames, then finish(). The file lives in a temporary directory of this process.
 //
 // Findings, besides sanitizer reports: a store call failing on input the decoder accepted; stored or
 // missing counts that exceed what the stream can justify (missing numbers are bounded by what was
 // received, never by a number a frame claims); a finished file that check_session_file refuses. The store
 // may itself refuse (count as rejected) a frame the decoder accepted.
-#include "frame_stream.hpp"
+#include "frame_stream.h"
 
 #include "replayscope/ipc/frame_decoder.h"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -37,7 +38,7 @@ using namespace rs::ipc;
 }
 
 /// Removes the session file `path` and its -wal, -shm and -journal files.
-void removeSession(const std::string& path) {
+void remove_session(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
         ::unlink((path + suffix).c_str());
     }
@@ -45,7 +46,7 @@ void removeSession(const std::string& path) {
 
 /// The per-process directory holding the session file (created on first use, never freed: the atexit
 /// handler that removes it runs after static destructors).
-const std::string& sessionDirectory() {
+const std::string& session_directory() {
     static const std::string* const directory = [] {
         const char* tmp = std::getenv("TMPDIR");
         auto* pattern =
@@ -54,8 +55,8 @@ const std::string& sessionDirectory() {
             finding("mkdtemp failed for", *pattern);
         }
         std::atexit([] {
-            const std::string& d = sessionDirectory();
-            removeSession(d + "/session.rsdb");
+            const std::string& d = session_directory();
+            remove_session(d + "/session.rsdb");
             ::rmdir(d.c_str());
         });
         return pattern;
@@ -66,8 +67,8 @@ const std::string& sessionDirectory() {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string path = sessionDirectory() + "/session.rsdb";
-    removeSession(path);
+    const std::string path = session_directory() + "/session.rsdb";
+    remove_session(path);
     std::string error;
     auto store = SessionStore::open(path, SessionStore::Mode::create, error);
     if (!store) {
@@ -78,14 +79,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::uint64_t frames = 0, inserted = 0, rejected = 0, hellos = 0;
     std::size_t at = 0;
     while (at < size) {
-        const rs::fuzz::DecodedFrame frame = rs::fuzz::decodeFrameAt(data, size, at);
+        const rs::fuzz::DecodedFrame frame = rs::fuzz::decode_frame_at(data, size, at);
         if (frame.error == FrameError::invalid_payload || frame.error == FrameError::bad_header ||
             frame.error == FrameError::unknown_type) {
             // Readable header: skip the frame when it lies inside the stream, as the importer does.
             if (frame.header.length > size - at - kFrameHeaderBytes) {
                 break;
             }
-            store->noteRejectedFrame(process);
+            store->note_rejected_frame(process);
             ++rejected;
             at += kFrameHeaderBytes + frame.header.length;
             continue;
@@ -100,46 +101,47 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             ++hellos;
             process = store->process({record.hello.instance, record.hello.pid, record.hello.ppid});
             if (process <= 0) {
-                finding("process() failed:", store->lastError());
+                finding("process() failed:", store->last_error());
             }
             continue;
         }
         if (process == 0) {
             process = store->process({0, 0, 0});
             if (process <= 0) {
-                finding("process() failed for instance 0:", store->lastError());
+                finding("process() failed for instance 0:", store->last_error());
             }
         }
-        switch (store->checkSequence(process, record.sequence)) {
+        switch (store->check_sequence(process, record.sequence)) {
         case SequenceVerdict::fresh:
             if (!store->insert(process, record)) {
-                finding("insert failed:", store->lastError());
+                finding("insert failed:", store->last_error());
             }
             ++inserted;
             break;
         case SequenceVerdict::duplicate:
             break;
         case SequenceVerdict::out_of_window:
-            store->noteRejectedFrame(process);
+            store->note_rejected_frame(process);
             ++rejected;
             break;
         }
         if (frames % 32 == 0 && !store->commit()) {
-            finding("commit failed:", store->lastError());
+            finding("commit failed:", store->last_error());
         }
     }
     if (!store->finish("fuzz")) {
-        finding("finish failed:", store->lastError());
+        finding("finish failed:", store->last_error());
     }
     // The store may refuse a frame the decoder accepted for what it holds (a forged dispatch id beyond
     // what its keys hold, say): such a frame is counted as rejected, not stored.
-    if (store->rejectedFrames() < rejected) {
-        finding("rejected count", std::to_string(store->rejectedFrames()) + " < " + std::to_string(rejected));
+    if (store->rejected_frames() < rejected) {
+        finding("rejected count",
+                std::to_string(store->rejected_frames()) + " < " + std::to_string(rejected));
     }
-    const std::uint64_t refused_by_store = store->rejectedFrames() - rejected;
-    if (store->committedEvents() != store->eventsStored() ||
-        store->committedEvents() + refused_by_store > inserted) {
-        finding("stored count", std::to_string(store->committedEvents()) + " + " +
+    const std::uint64_t refused_by_store = store->rejected_frames() - rejected;
+    if (store->committed_events() != store->events_stored() ||
+        store->committed_events() + refused_by_store > inserted) {
+        finding("stored count", std::to_string(store->committed_events()) + " + " +
                                     std::to_string(refused_by_store) + " refused of " +
                                     std::to_string(inserted));
     }
@@ -161,7 +163,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             finding("complete process with missing events");
         }
     }
-    if (stored != store->committedEvents()) {
+    if (stored != store->committed_events()) {
         finding("per-process stored sum", std::to_string(stored));
     }
     std::uint64_t gap_count = 0;

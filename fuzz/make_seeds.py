@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Splits recorded spool files into fuzzer seeds (fuzz/README.md).
 
     make_seeds.py OUT_DIR SPOOL...

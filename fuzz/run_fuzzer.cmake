@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs one libFuzzer target for a CTest test (fuzz/CMakeLists.txt).
 #   cmake -DFUZZER=<exe> -DCORPUS=<dir> -DREGRESSIONS=<dir> -DSECONDS=<n> -P run_fuzzer.cmake
 # SECONDS 0: runs every corpus seed and every regression input once. Otherwise fuzzes for SECONDS seconds

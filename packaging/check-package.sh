@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CI, after the tests (.ci/run): builds the Debian package in BUILD_DIR (default build/ci), installs it
 # with apt (dependencies resolved from the archive), and runs the INSTALLED programs on the HIP demo of
 # that build tree (workloads/hip/demo and its stand-ins): /usr/bin/replayscope-run --simulate records a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job on the embedded default, from a fresh clone (after packaging/install-deps.sh):
 #   1. builds what it needs (preset "default", into build/default);
 #   2. replays the demo application (workloads/hip/demo.hip: a two-agent heat-diffusion solver, a real HIP

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Fetches Debian 13's libhsa-runtime-dev 6.1.2 (ROCr 6.1.2 headers) and unpacks its headers into
 # third_party/rocr-6.1.2/include/hsa (ignored by git), for the second ROCr generation the project builds
 # against. A private apt configuration (sources list, lists and cache under a temporary directory) is used

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs every Debian package ReplayScope needs to build, test and package itself, then fetches the
 # ROCr 6.1.2 headers (packaging/fetch-rocr61-headers.sh). Idempotent; run as root on Debian 12 (bookworm).
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "byte_size.h"
 
 #include <cerrno>
@@ -7,7 +8,7 @@
 
 namespace rs::runner {
 
-std::optional<std::uint64_t> parseBytes(const std::string& text) {
+std::optional<std::uint64_t> parse_bytes(const std::string& text) {
     if (text.empty()) {
         return std::nullopt;
     }
@@ -41,7 +42,7 @@ std::optional<std::uint64_t> parseBytes(const std::string& text) {
     return value * scale;
 }
 
-std::string formatBytes(std::uint64_t bytes) {
+std::string format_bytes(std::uint64_t bytes) {
     static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
     if (bytes < 1024) {
         return std::to_string(bytes) + " B";

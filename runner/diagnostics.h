@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope-run's messages on stderr and its own failure status.
 #pragma once
 

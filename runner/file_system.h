@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small file-system questions replayscope-run asks about the engine, the simulator, stand-ins, the
 // program and the session path.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "install_layout.h"
 
 #include "file_system.h"
@@ -8,7 +9,7 @@
 
 namespace rs::runner {
 
-InstallLayout InstallLayout::fromRunningBinary() {
+InstallLayout InstallLayout::from_running_binary() {
     char buf[PATH_MAX];
     const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
     std::string exe = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string(".");
@@ -16,16 +17,16 @@ InstallLayout InstallLayout::fromRunningBinary() {
     return InstallLayout(slash == std::string::npos ? std::string(".") : exe.substr(0, slash));
 }
 
-std::string InstallLayout::defaultEnginePath() const {
+std::string InstallLayout::default_engine_path() const {
     return exe_dir_ + "/../lib/replayscope/libreplayscope_engine.so";
 }
 
-std::vector<std::string> InstallLayout::simulatorCandidates() const {
+std::vector<std::string> InstallLayout::simulator_candidates() const {
     return {exe_dir_ + "/../lib/replayscope/sim", exe_dir_ + "/../sim/lib"};
 }
 
-std::string InstallLayout::simulatorDirectory() const {
-    for (const auto& dir : simulatorCandidates()) {
+std::string InstallLayout::simulator_directory() const {
+    for (const auto& dir : simulator_candidates()) {
         if (is_regular_file(dir + "/libhsa-runtime64.so.1")) {
             char resolved[PATH_MAX];
             return ::realpath(dir.c_str(), resolved) ? std::string(resolved) : dir;

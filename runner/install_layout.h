@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the engine and the simulated runtime are, relative to the replayscope-run binary.
 #pragma once
 
@@ -13,14 +14,14 @@ namespace rs::runner {
 class InstallLayout {
   public:
     /// From /proc/self/exe ("." when it cannot be read).
-    static InstallLayout fromRunningBinary();
+    static InstallLayout from_running_binary();
     explicit InstallLayout(std::string exe_dir) : exe_dir_(std::move(exe_dir)) {}
     /// The engine library's default path (it need not exist).
-    std::string defaultEnginePath() const;
+    std::string default_engine_path() const;
     /// First candidate directory holding libhsa-runtime64.so.1 (realpath'd); empty when none does.
-    std::string simulatorDirectory() const;
-    /// The candidates searched by simulatorDirectory(), for error messages.
-    std::vector<std::string> simulatorCandidates() const;
+    std::string simulator_directory() const;
+    /// The candidates searched by simulator_directory(), for error messages.
+    std::vector<std::string> simulator_candidates() const;
 
   private:
     std::string exe_dir_;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope-run: runs a program under the ReplayScope engine and records its session file.
 //
 //   replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]
@@ -14,7 +15,7 @@
 #include "spool_import_step.h"
 #include "target_run.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <cstdint>
 #include <string>
@@ -35,8 +36,9 @@ int main(int argc, char** argv) {
     }
     const SpoolImport imported = import_run_spools(run->session_path, run->spool_claim, run->summary);
     report_run(*run, imported, options.program_args);
-    if (std::string error; !rs::ipc::recordExitStatus(run->session_path, static_cast<std::uint32_t>(run->pid),
-                                                      run->exit_status, run->term_signal, error)) {
+    if (std::string error;
+        !rs::ipc::record_exit_status(run->session_path, static_cast<std::uint32_t>(run->pid),
+                                     run->exit_status, run->term_signal, error)) {
         note(error);
     }
     return run->exit_status;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "options.h"
 
 #include "byte_size.h"
@@ -114,7 +115,7 @@ ParsedOptions parse_options(int argc, char** argv) {
         const int rc = app.exit(e);
         return {std::nullopt, rc == 0 ? 0 : kToolFailure};
     }
-    output = expandOutputPattern(output, ::getpid());
+    output = expand_output_pattern(output, ::getpid());
     if (replay_drain_option->count() > 0) {
         replay.drain_timeout_ms = replay_drain_ms;
     }
@@ -122,11 +123,11 @@ ParsedOptions parse_options(int argc, char** argv) {
         replay.pass_timeout_ms = replay_pass_ms;
     }
     replay.track_vmem = !no_track_vmem;
-    if (std::string store_error; !parseStoreOptions(store_text, replay, store_error)) {
+    if (std::string store_error; !parse_store_options(store_text, replay, store_error)) {
         return {std::nullopt, fail(store_error)};
     }
     if (!host_budget_text.empty()) {
-        const auto bytes = parseBytes(host_budget_text);
+        const auto bytes = parse_bytes(host_budget_text);
         if (!bytes) {
             return {std::nullopt, fail("--host-memory-budget: not a byte count: " + host_budget_text)};
         }

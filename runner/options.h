@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Step 1 of replayscope-run: the command line into options.
 #pragma once
 
@@ -11,7 +12,7 @@ namespace rs::runner {
 
 /// Everything replayscope-run was asked to do.
 struct RunOptions {
-    std::string output;           ///< -o: the session file, %r/%p already expanded (expandOutputPattern)
+    std::string output;           ///< -o: the session file, %r/%p already expanded (expand_output_pattern)
     bool force = false;           ///< -f: overwrite an existing session file
     std::string engine;           ///< --engine; empty: the install layout's default
     std::string preload = "auto"; ///< --preload-engine: auto, on or off

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "output_pattern.h"
 
 namespace rs::runner {
 
-std::string expandOutputPattern(const std::string& pattern, pid_t pid, const EnvironmentLookup& lookup) {
+std::string expand_output_pattern(const std::string& pattern, pid_t pid, const EnvironmentLookup& lookup) {
     std::string rank = std::to_string(pid);
     for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
         const char* value = lookup(name);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-process placeholders of the session path (-o).
 #pragma once
 
@@ -15,7 +16,7 @@ using EnvironmentLookup = std::function<const char*(const char*)>;
 /// through mpirun/srun writes its own file: %r the rank (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK,
 /// SLURM_PROCID, the first one set; the pid when none is), %p the pid of replayscope-run, %% a '%'.
 /// Any other '%' sequence stays as written.
-std::string expandOutputPattern(
+std::string expand_output_pattern(
     const std::string& pattern, pid_t pid,
     const EnvironmentLookup& lookup = [](const char* name) { return std::getenv(name); });
 

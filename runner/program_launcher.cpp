@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "program_launcher.h"
 
 #include "file_system.h"
@@ -12,7 +13,7 @@
 
 namespace rs::runner {
 
-std::string resolveProgram(const std::string& program) {
+std::string resolve_program(const std::string& program) {
     if (program.find('/') != std::string::npos) {
         return ::access(program.c_str(), X_OK) == 0 ? program : std::string();
     }

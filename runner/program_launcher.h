@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Finding the program on PATH and starting it with posix_spawn.
 #pragma once
 
@@ -12,7 +13,7 @@ namespace rs::runner {
 
 /// Resolves `program` like execvp (contains '/': as is, when executable; else searched in PATH, or
 /// /usr/local/bin:/usr/bin:/bin when PATH is unset). Empty when not found or not executable.
-std::string resolveProgram(const std::string& program);
+std::string resolve_program(const std::string& program);
 
 /// Starts the program with posix_spawn (SIGINT/SIGQUIT/SIGPIPE default and no signal blocked in the
 /// child, as with system()).
@@ -26,7 +27,7 @@ class ProgramLauncher {
     /// child's status is lost).
     std::optional<int> poll();
     /// Signal that ended the program (0 when it exited, or has not ended).
-    int termSignal() const noexcept { return signal_; }
+    int term_signal() const noexcept { return signal_; }
 
   private:
     pid_t pid_ = -1;

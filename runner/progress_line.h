@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The run's progress on the terminal.
 #pragma once
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 #include "replay_options.h"
 
 #include "byte_size.h"
 
 namespace rs::runner {
 
-bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std::string& error) {
+bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, std::string& error) {
     static constexpr const char* kSizeForm =
         "bytes with an optional K, M, G or T suffix, or KiB, MiB, GiB, TiB: powers of 1024; e.g. 64K";
     if (text.snapshot_store != "auto" && text.snapshot_store != "host" && text.snapshot_store != "device") {
@@ -17,7 +18,7 @@ bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std:
     }
     std::optional<std::uint64_t> reserve, chunk;
     if (!text.device_store_reserve.empty()) {
-        reserve = parseBytes(text.device_store_reserve);
+        reserve = parse_bytes(text.device_store_reserve);
         if (!reserve) {
             error = "--device-store-reserve: '" + text.device_store_reserve + "' is not a size (" +
                     kSizeForm + ")";
@@ -25,7 +26,7 @@ bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std:
         }
     }
     if (!text.restore_chunk_size.empty()) {
-        chunk = parseBytes(text.restore_chunk_size);
+        chunk = parse_bytes(text.restore_chunk_size);
         if (!chunk) {
             error =
                 "--restore-chunk-size: '" + text.restore_chunk_size + "' is not a size (" + kSizeForm + ")";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The replay options replayscope-run passes to the engine, and the validation of the store and restore
 // options given as text on its command line.
 #pragma once
@@ -8,7 +9,7 @@
 
 namespace rs::runner {
 
-/// Replay options passed to the engine (REPLAYSCOPE_* variables, ipc/environment.hpp).
+/// Replay options passed to the engine (REPLAYSCOPE_* variables, ipc/environment.h).
 struct ReplayOptions {
     unsigned passes = 2;
     std::string kernel_include_regex;
@@ -40,9 +41,9 @@ inline constexpr std::uint64_t kMinRestoreChunk = 4096;
 inline constexpr std::uint64_t kMaxRestoreChunk = std::uint64_t{1} << 30;
 
 /// Validates `text` into `options`: --snapshot-store auto|host|device, --restore full|dirty|dirty-host,
-/// --device-store-reserve a byte count (parseBytes), --restore-chunk-size a byte count that is a power of
+/// --device-store-reserve a byte count (parse_bytes), --restore-chunk-size a byte count that is a power of
 /// two in [kMinRestoreChunk, kMaxRestoreChunk]. False with `error` naming the option, the value and what
 /// it should be; `options` is then unchanged.
-bool parseStoreOptions(const StoreOptionText& text, ReplayOptions& options, std::string& error);
+bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, std::string& error);
 
 } // namespace rs::runner

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: MIT
 #include "restore_summary.h"
 
 #include "byte_size.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <cstdio>
 #include <utility>
 
 namespace rs::runner {
 
-std::string restoreSummary(const rs::ipc::RestoreTotals& t) {
+std::string restore_summary(const rs::ipc::RestoreTotals& t) {
     if (t.snapshots == 0) {
         return {};
     }
@@ -24,7 +25,7 @@ std::string restoreSummary(const rs::ipc::RestoreTotals& t) {
         }
     }
     std::snprintf(line, sizeof line, "snapshots: %llu, footprint %s; stores: %s%s\n", ull(t.snapshots),
-                  formatBytes(t.footprint_bytes).c_str(), stores.empty() ? "none" : stores.c_str(),
+                  format_bytes(t.footprint_bytes).c_str(), stores.empty() ? "none" : stores.c_str(),
                   t.pageable_snapshots > 0 ? (", " + std::to_string(t.pageable_snapshots) +
                                               " with a pageable (not page-locked) host store")
                                                  .c_str()
@@ -41,8 +42,8 @@ std::string restoreSummary(const rs::ipc::RestoreTotals& t) {
         line, sizeof line,
         "restores: %llu, footprint x restores %s, moved %s (%.1f%%): %s over the host link, %s inside "
         "the device\n",
-        ull(t.restores), formatBytes(t.full_restore_bytes).c_str(), formatBytes(moved).c_str(), share,
-        formatBytes(t.restored_bytes_host).c_str(), formatBytes(t.restored_bytes_device).c_str());
+        ull(t.restores), format_bytes(t.full_restore_bytes).c_str(), format_bytes(moved).c_str(), share,
+        format_bytes(t.restored_bytes_host).c_str(), format_bytes(t.restored_bytes_device).c_str());
     out += line;
     if (t.total_chunks > 0) {
         std::snprintf(line, sizeof line,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The terminal summary of a session's snapshots and restores.
 #pragma once
 
@@ -14,6 +15,6 @@ namespace rs::runner {
 /// moved over the host link and inside the device, dirty/total chunks, missed chunks and the hashing and
 /// restore time. Lines without the "replayscope-run: " prefix, each ending in '\n'; empty when the
 /// session took no snapshot.
-std::string restoreSummary(const rs::ipc::RestoreTotals& totals);
+std::string restore_summary(const rs::ipc::RestoreTotals& totals);
 
 } // namespace rs::runner

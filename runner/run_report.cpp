@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "run_report.h"
 
 #include "restore_summary.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -11,7 +12,7 @@ namespace rs::runner {
 
 namespace {
 
-std::string joinArgs(const std::vector<std::string>& args) {
+std::string join_args(const std::vector<std::string>& args) {
     std::string s;
     for (const auto& a : args) {
         s += (s.empty() ? "" : " ") + a;
@@ -66,11 +67,11 @@ void report_run(const TargetRun& run, const SpoolImport& imported,
                                                   : summary.end_reason.c_str(),
                  static_cast<unsigned long long>(missing),
                  static_cast<unsigned long long>(imported.rejected_frames), imported.note.c_str(),
-                 joinArgs(program_args).c_str(), run.exit_status);
+                 join_args(program_args).c_str(), run.exit_status);
     print_processes(processes);
     std::string error;
-    if (rs::ipc::RestoreTotals totals; rs::ipc::readRestoreTotals(output, totals, error)) {
-        const std::string text = restoreSummary(totals);
+    if (rs::ipc::RestoreTotals totals; rs::ipc::read_restore_totals(output, totals, error)) {
+        const std::string text = restore_summary(totals);
         for (std::size_t start = 0; start < text.size();) {
             const std::size_t end = text.find('\n', start);
             std::fprintf(stderr, "replayscope-run: %s\n", text.substr(start, end - start).c_str());

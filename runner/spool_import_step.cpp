@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "spool_import_step.h"
 
 #include "diagnostics.h"
@@ -74,7 +75,7 @@ SpoolImport import_run_spools(const std::string& session, const std::string& spo
     bool complete = summary.complete;
     std::uint64_t imported_events = 0, spool_count = 0, rejected = summary.rejected_frames;
     for (const auto& spool : spool_files(session)) {
-        if (rs::ipc::SpoolImporter::writerAlive(spool)) {
+        if (rs::ipc::SpoolImporter::writer_alive(spool)) {
             // A process of the run (one that outlived the program, past the drain timeout) still has it
             // open: importing and removing it now would lose what it writes next.
             spool_note += ", spool " + spool +

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Step 3 of replayscope-run: the spool files into the session (after a run, or --import-spool alone).
 #pragma once
 
 #include "options.h"
 
-#include "replayscope/ipc/collector.hpp"
+#include "replayscope/ipc/collector.h"
 
 #include <cstdint>
 #include <string>

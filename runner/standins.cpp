@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "standins.h"
 
 #include "file_system.h"
@@ -9,7 +10,7 @@
 
 namespace rs::runner {
 
-std::string chunkHashStandin(const std::string& engine_path) {
+std::string chunk_hash_standin(const std::string& engine_path) {
     const auto slash = engine_path.rfind('/');
     const std::string dir = slash == std::string::npos ? std::string(".") : engine_path.substr(0, slash);
     const std::string path = dir + "/libreplayscope_chunk_hash_standins.so";
@@ -20,7 +21,7 @@ std::string chunkHashStandin(const std::string& engine_path) {
     return resolved;
 }
 
-std::string withChunkHashStandin(const std::string& current, const std::string& chunk_hash_standin) {
+std::string with_chunk_hash_standin(const std::string& current, const std::string& chunk_hash_standin) {
     if (chunk_hash_standin.empty()) {
         return current;
     }
@@ -36,7 +37,7 @@ std::string withChunkHashStandin(const std::string& current, const std::string& 
     return current.empty() ? chunk_hash_standin : current + ":" + chunk_hash_standin;
 }
 
-std::optional<std::string> standinsVariable(const std::string& list, std::string& error) {
+std::optional<std::string> standins_variable(const std::string& list, std::string& error) {
     std::string joined;
     std::size_t start = 0;
     while (start <= list.size()) {

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: MIT
 #include "target_environment.h"
 
-#include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/environment.h"
 
 extern char** environ;
 
@@ -53,7 +54,7 @@ void TargetEnvironment::prepend(const std::string& name, const std::string& entr
     set(name, current && !current->empty() ? entry + ":" + *current : entry);
 }
 
-void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
+void TargetEnvironment::set_replay_options(const ReplayOptions& o) {
     namespace env = rs::ipc::env;
     set(env::kPasses, std::to_string(o.passes));
     if (!o.kernel_include_regex.empty()) {
@@ -88,7 +89,7 @@ void TargetEnvironment::setReplayOptions(const ReplayOptions& o) {
     }
 }
 
-std::string TargetEnvironment::describeReplayOptions() const {
+std::string TargetEnvironment::describe_replay_options() const {
     std::string text;
     for (const auto& entry : entries_) {
         if (starts_with(entry, rs::ipc::env::kPrefix) &&

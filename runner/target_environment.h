@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The environment replayscope-run gives the program it runs.
 #pragma once
 
@@ -18,10 +19,10 @@ class TargetEnvironment {
     void set(const std::string& name, const std::string& value);
     /// Prepends `entry` to a ':'-separated list variable (LD_LIBRARY_PATH, LD_PRELOAD).
     void prepend(const std::string& name, const std::string& entry);
-    void setReplayOptions(const ReplayOptions& options);
+    void set_replay_options(const ReplayOptions& options);
     std::optional<std::string> get(const std::string& name) const;
     /// "KEY=value" lines of the REPLAYSCOPE_* replay variables (recorded in the session).
-    std::string describeReplayOptions() const;
+    std::string describe_replay_options() const;
     /// NAME=VALUE strings for execve/posix_spawn.
     const std::vector<std::string>& entries() const noexcept { return entries_; }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "target_run.h"
 
 #include "diagnostics.h"
@@ -10,7 +11,7 @@
 #include "standins.h"
 #include "target_environment.h"
 
-#include "replayscope/ipc/environment.hpp"
+#include "replayscope/ipc/environment.h"
 
 #include <chrono>
 #include <climits>
@@ -28,7 +29,7 @@ namespace {
 
 /// Raises the soft RLIMIT_NOFILE to the hard limit: the collector holds one descriptor per connected
 /// process (and up to 64 pending ones). The target inherits the raised soft limit. Best effort.
-void raiseDescriptorLimit() {
+void raise_descriptor_limit() {
     rlimit limit{};
     if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
         limit.rlim_cur = limit.rlim_max;
@@ -37,7 +38,7 @@ void raiseDescriptorLimit() {
 }
 
 volatile std::sig_atomic_t g_forward_pid = 0;
-void forwardSignal(int sig) {
+void forward_signal(int sig) {
     if (g_forward_pid > 0) {
         ::kill(static_cast<pid_t>(g_forward_pid), sig);
     }
@@ -61,9 +62,9 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         return failed("no program given: replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]");
     }
 
-    const auto layout = InstallLayout::fromRunningBinary();
+    const auto layout = InstallLayout::from_running_binary();
     if (engine.empty()) {
-        engine = layout.defaultEnginePath();
+        engine = layout.default_engine_path();
     }
     if (!path_exists(engine)) {
         return failed("engine library not found: " + engine +
@@ -73,17 +74,17 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (::realpath(engine.c_str(), resolved_engine) != nullptr) {
         engine = resolved_engine;
     }
-    const std::string program = resolveProgram(program_args.front());
+    const std::string program = resolve_program(program_args.front());
     if (program.empty()) {
         return failed("program not found or not executable: " + program_args.front());
     }
 
     TargetEnvironment env;
     if (simulate) {
-        const std::string sim = layout.simulatorDirectory();
+        const std::string sim = layout.simulator_directory();
         if (sim.empty()) {
             std::string where;
-            for (const auto& c : layout.simulatorCandidates()) {
+            for (const auto& c : layout.simulator_candidates()) {
                 where += " " + c;
             }
             return failed("--simulate: no simulated runtime (libhsa-runtime64.so.1) in:" + where);
@@ -95,7 +96,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
             return failed("--standins needs --simulate (only the simulated runtime runs stand-ins)");
         }
         std::string standins_error;
-        const auto value = standinsVariable(o.standins, standins_error);
+        const auto value = standins_variable(o.standins, standins_error);
         if (!value) {
             return failed(standins_error);
         }
@@ -104,7 +105,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (simulate) {
         // The engine's chunk-hash kernel runs through its host stand-in on the simulated runtime, as a
         // program's kernels do: always in the list, after the program's own.
-        const std::string chunk_hash = chunkHashStandin(engine);
+        const std::string chunk_hash = chunk_hash_standin(engine);
         if (chunk_hash.empty()) {
             std::fprintf(
                 stderr,
@@ -114,11 +115,11 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
                 engine.c_str());
         } else {
             env.set("HSA_SIM_STANDINS",
-                    withChunkHashStandin(env.get("HSA_SIM_STANDINS").value_or(""), chunk_hash));
+                    with_chunk_hash_standin(env.get("HSA_SIM_STANDINS").value_or(""), chunk_hash));
         }
     }
 
-    raiseDescriptorLimit();
+    raise_descriptor_limit();
     output = absolute_path(output);
     std::string error;
     rs::ipc::CollectorOptions options;
@@ -127,7 +128,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     // The session file is created last by Collector::create, and removed again when the run never
     // starts: no empty session file is left behind.
     const bool session_existed = path_exists(output);
-    auto removeUnstartedSession = [&] {
+    auto remove_unstarted_session = [&] {
         if (!session_existed || force) {
             for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
                 ::unlink((output + suffix).c_str());
@@ -150,12 +151,12 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     namespace envn = rs::ipc::env;
     env.set("HSA_TOOLS_LIB", engine);
     env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
-    env.set(envn::kSocket, collector->socketPath());
+    env.set(envn::kSocket, collector->socket_path());
     env.set(envn::kToken, collector->token());
-    env.set(envn::kSpool, collector->spoolPath());
-    env.setReplayOptions(o.replay);
+    env.set(envn::kSpool, collector->spool_path());
+    env.set_replay_options(o.replay);
     env.set(envn::kFollowChildren, o.follow_children == "no" ? "0" : "1");
-    if (o.preload == "on" || (o.preload == "auto" && commandUsesHip(program, program_args))) {
+    if (o.preload == "on" || (o.preload == "auto" && command_uses_hip(program, program_args))) {
         env.prepend("LD_PRELOAD", engine);
     }
     for (const auto& stale : spool_files(output)) {
@@ -163,12 +164,12 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     }
     // The engine's --follow-children=no claim beside the spool (used when the socket directory cannot
     // take it): one left by an earlier run would make every process of this one inert.
-    const std::string spool_claim = collector->spoolPath() + ".first";
+    const std::string spool_claim = collector->spool_path() + ".first";
     ::unlink(spool_claim.c_str());
 
     if (!collector->start()) {
         collector.reset();
-        removeUnstartedSession();
+        remove_unstarted_session();
         return failed("cannot start the collector thread");
     }
     // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
@@ -178,12 +179,12 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (!launcher.launch(program, program_args, env, error)) {
         collector->finish(std::chrono::milliseconds(0));
         collector.reset();
-        removeUnstartedSession();
+        remove_unstarted_session();
         return failed(error);
     }
     g_forward_pid = launcher.pid();
-    std::signal(SIGTERM, forwardSignal);
-    std::signal(SIGHUP, forwardSignal);
+    std::signal(SIGTERM, forward_signal);
+    std::signal(SIGHUP, forward_signal);
 
     ProgressLine progress(!o.no_progress);
     const auto started = std::chrono::steady_clock::now();
@@ -194,14 +195,15 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         if (++ticks % 10 == 0) {
             const double s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            progress.update(collector->eventsStored(), collector->dispatchesStored(), s);
+            progress.update(collector->events_stored(), collector->dispatches_stored(), s);
         }
     }
     g_forward_pid = 0;
     progress.clear();
     auto summary = collector->finish(std::chrono::milliseconds(o.drain_ms));
     collector.reset();
-    return TargetRun{output, spool_claim, launcher.pid(), *status, launcher.termSignal(), std::move(summary)};
+    return TargetRun{
+        output, spool_claim, launcher.pid(), *status, launcher.term_signal(), std::move(summary)};
 }
 
 } // namespace rs::runner

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Step 2 of replayscope-run: run the program under the engine while the collector records its session.
 #pragma once
 
 #include "options.h"
 
-#include "replayscope/ipc/collector.hpp"
+#include "replayscope/ipc/collector.h"
 
 #include <optional>
 #include <string>

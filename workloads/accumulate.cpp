@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload accumulate: one in-place dispatch of a[i] += 1 on a coarse-grained buffer. The kernel is not
 // idempotent, so a tool that replays it must restore the buffer in between: after ONE dispatch as seen by
 // the program, every a[i] must equal its initial value + 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload accumulate_n: N dispatches of a[i] += 1 (accumulate.kd) on one coarse-grained buffer, one after
 // the other, each waited for. Usage: accumulate_n N [EXIT_STATUS] (N >= 1, default 1; EXIT_STATUS 0..255,
 // default 0, returned from main after the check passed: the exit status a session must record). The
@@ -22,8 +23,9 @@ unsigned long parse_number(const char* text, unsigned long min, unsigned long ma
     char* end = nullptr;
     errno = 0;
     const unsigned long value = std::strtoul(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || value < min || value > max)
+    if (errno != 0 || end == text || *end != '\0' || value < min || value > max) {
         fail("%s must be a number in [%lu, %lu], got \"%s\"", what, min, max, text);
+    }
     return value;
 }
 
@@ -53,8 +55,9 @@ int main(int argc, char** argv) {
         uint32_t* data = session.device_copy(initial);
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
         const KernelDispatch dispatch = make_dispatch(kernel, kernarg, kCount);
-        for (uint32_t d = 0; d < dispatches; ++d)
+        for (uint32_t d = 0; d < dispatches; ++d) {
             queue.dispatch_and_wait(dispatch);
+        }
 
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), data, kBytes);

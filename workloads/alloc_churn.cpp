@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload alloc_churn: 5000 buffers of random sizes allocated from three pools (GPU coarse, GPU fine,
 // CPU fine-grained system) and freed in random order, interleaved with accumulate.kd dispatches on
 // random live device buffers. Every buffer's contents are checked when it is freed: each must still

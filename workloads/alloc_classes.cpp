@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload alloc_classes: one buffer of every allocation class a ROCm program can make, each described
 // with hsa_amd_pointer_info and checked against what ROCr reports:
 //   coarse device pool          -> HSA,     owner GPU, COARSE_GRAINED (4)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload allocate_beside_window: vector_add on three large coarse-grained buffers while a second host
 // thread, some time after the dispatch, allocates (and at once frees) a large block of coarse-grained
 // device memory, timing the call. With the kernel slowed down (HSA_SIM_KERNEL_TIME_NS) and the block
@@ -30,8 +31,9 @@ int main(int argc, char** argv) {
     const bool vmem = argc > 4 && std::string_view(argv[4]) == "vmem";
     const bool free_mode = argc > 4 && std::string_view(argv[4]) == "free";
 #if !defined(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION) || HSA_AMD_EXT_API_TABLE_MAJOR_VERSION < 2
-    if (vmem)
+    if (vmem) {
         fail("vmem handles need ROCr 6.x headers");
+    }
 #endif
     const auto count = static_cast<uint32_t>((buffers_mib << 20) / 3 / sizeof(float));
     const std::size_t bytes = std::size_t(count) * sizeof(float);
@@ -90,10 +92,12 @@ int main(int argc, char** argv) {
         allocator.join();
         std::vector<float> c(count);
         session.copy_to_host(c.data(), device_c, bytes);
-        for (uint32_t i = 0; i < count; ++i)
-            if (c[i] != a[i] + b[i])
+        for (uint32_t i = 0; i < count; ++i) {
+            if (c[i] != a[i] + b[i]) {
                 fail("c[%u] = %g, expected %g", i, static_cast<double>(c[i]),
                      static_cast<double>(a[i] + b[i]));
+            }
+        }
         std::printf("allocate_beside_window: block of %zu MiB: status 0x%x after %.0f ms\n", block_mib,
                     static_cast<unsigned>(status), ms);
         session.free(kernarg);
@@ -101,8 +105,9 @@ int main(int argc, char** argv) {
         session.free(device_b);
         session.free(device_c);
     }
-    if (status != HSA_STATUS_SUCCESS)
+    if (status != HSA_STATUS_SUCCESS) {
         fail("the second thread did not get its %zu MiB block", block_mib);
+    }
     std::printf("allocate_beside_window: sums correct, block served\nPASS\n");
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload allocate_during_kernel: free_during_kernel.kd calls a host callback in the middle of its run;
 // here the callback does not free the kernel's buffer but allocates (and at once frees) a large block of
 // coarse-grained device memory, timing the call. With HSA_SIM_DEVICE_MEMORY small enough, that block
@@ -36,8 +37,9 @@ int32_t allocate_block(void*) {
     const hsa_status_t status = hsa_amd_memory_pool_allocate(g_pool, g_block_bytes, 0, &block);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (status == HSA_STATUS_SUCCESS)
+    if (status == HSA_STATUS_SUCCESS) {
         (void)hsa_amd_memory_pool_free(block);
+    }
     std::lock_guard lock(g_mutex);
     g_calls.push_back({static_cast<int32_t>(status), ms});
     return static_cast<int32_t>(status);
@@ -67,15 +69,19 @@ int main(int argc, char** argv) {
 
         std::vector<uint32_t> result(count);
         session.copy_to_host(result.data(), out, bytes);
-        for (uint32_t i = 0; i < count; ++i)
-            if (result[i] != 2 * input[i])
+        for (uint32_t i = 0; i < count; ++i) {
+            if (result[i] != 2 * input[i]) {
                 fail("out[%u] = %u, expected %u", i, result[i], 2 * input[i]);
+            }
+        }
         std::lock_guard lock(g_mutex);
-        for (std::size_t i = 0; i < g_calls.size(); ++i)
+        for (std::size_t i = 0; i < g_calls.size(); ++i) {
             std::printf("allocate_during_kernel: call %zu: status 0x%x after %.0f ms\n", i + 1,
                         static_cast<unsigned>(g_calls[i].status), g_calls[i].ms);
-        if (g_calls.empty() || g_calls.back().status != HSA_STATUS_SUCCESS)
+        }
+        if (g_calls.empty() || g_calls.back().status != HSA_STATUS_SUCCESS) {
             fail("the application's own dispatch did not get its %zu MiB block", block_mib);
+        }
         std::printf(
             "allocate_during_kernel: %zu call(s), the last one got its %zu MiB block; output correct\n",
             g_calls.size(), block_mib);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload async_copy_during_dispatch: while one thread's in-place dispatch (a[i] += 1) runs, another
 // thread copies new contents into a second coarse-grained buffer of the same agent with
 // hsa_amd_memory_async_copy. Both results must hold afterwards: a[i] == initial + 1 and b == the copied
@@ -60,12 +61,14 @@ int main(int argc, char** argv) {
         session.copy_to_host(result_a.data(), a, kBytes);
         session.copy_to_host(result_b.data(), b, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
-            if (result_a[i] != initial[i] + 1)
+            if (result_a[i] != initial[i] + 1) {
                 fail("a[%u] = %u, expected %u: the in-place update ran %s", i, result_a[i], initial[i] + 1,
                      result_a[i] > initial[i] + 1 ? "more than once" : "not at all");
-            if (result_b[i] != new_b[i])
+            }
+            if (result_b[i] != new_b[i]) {
                 fail("b[%u] = 0x%x, expected 0x%x: the asynchronous copy was lost (restored over?)", i,
                      result_b[i], new_b[i]);
+            }
         }
         session.free(kernarg);
         session.free(staging);

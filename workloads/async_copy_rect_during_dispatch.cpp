@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload async_copy_rect_during_dispatch: the rectangular form of async_copy_during_dispatch. While one
 // thread's in-place dispatch (a[i] += 1) runs, another thread copies a 96-byte x 24-row rectangle from
 // host memory into a second coarse-grained buffer b of the same agent (pitch 1024 bytes, 48 rows) with
@@ -33,10 +34,12 @@ int main(int argc, char** argv) {
 
         const std::vector<uint32_t> initial = linear_values(kCount, 0, 7);
         std::vector<unsigned char> old_b(kBBytes), source(kSrcBytes);
-        for (std::size_t i = 0; i < kBBytes; ++i)
+        for (std::size_t i = 0; i < kBBytes; ++i) {
             old_b[i] = static_cast<unsigned char>(0x40 + i % 31);
-        for (std::size_t i = 0; i < kSrcBytes; ++i)
+        }
+        for (std::size_t i = 0; i < kSrcBytes; ++i) {
             source[i] = static_cast<unsigned char>(0x80 + i % 97);
+        }
         auto* a = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         auto* b = static_cast<unsigned char*>(session.allocate(session.gpu_pools().coarse, kBBytes));
         session.copy_to_device(a, initial.data(), kBytes);
@@ -80,10 +83,11 @@ int main(int argc, char** argv) {
                 const unsigned char expected =
                     inside ? source[(y - kDstY + kSrcY) * kSrcPitch + (x - kDstX + kSrcX)]
                            : old_b[y * kPitch + x];
-                if (result_b[y * kPitch + x] != expected)
+                if (result_b[y * kPitch + x] != expected) {
                     fail("b[row %zu, byte %zu] = 0x%02x, expected 0x%02x (%s)", y, x,
                          result_b[y * kPitch + x], expected,
                          inside ? "the asynchronous rectangle copy was lost" : "outside the rectangle");
+                }
                 copied += inside;
             }
         }

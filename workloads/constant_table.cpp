@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload constant_table: the host fills the `__constant__` variable lookup_table AFTER the executable
 // is frozen (hsa_memory_copy into its VARIABLE_ADDRESS, as hipMemcpyToSymbol does); table_lookup.kd then
 // copies the table into an output buffer, which must hold the host's values (not the initial 0xdeadbeef).

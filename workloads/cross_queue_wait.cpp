@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload cross_queue_wait: a wait across queues, every packet from one host thread.
 //   queue Q1: barrier-AND on the application's signal S (value 1), then dispatch P1 = add_one(a);
 //   queue Q2: dispatch P2 = add_one(b) whose completion signal is S,
@@ -63,9 +64,10 @@ int main(int argc, char** argv) {
         expect_incremented(result, initial, "a", "P1");
         session.copy_to_host(result.data(), b, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 2)
+            if (result[i] != initial[i] + 2) {
                 fail("b[%u] = %u, expected %u: P2 ran %u times in two dispatches", i, result[i],
                      initial[i] + 2, result[i] - initial[i]);
+            }
         }
         hsa_signal_destroy(s);
         hsa_signal_destroy(p1_done);

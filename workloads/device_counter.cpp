@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload device_counter: count_dispatch.kd increments the module-scope `__device__` variable
 // dispatch_counter (initially 0) once per dispatch. After one dispatch the program reads the variable
 // back from its VARIABLE_ADDRESS and expects 1.

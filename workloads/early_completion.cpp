@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload early_completion: one dispatch of late_fill.kd (sleeps DELAY_MS, argument 1, default 300, then
 // writes out[i] = 0x2000 + i) with the application's own completion signal. The moment the wait on that
 // signal returns, the output is read back: it must be complete. A tool that decrements the application's
@@ -47,11 +48,12 @@ int main(int argc, char** argv) {
         std::printf("early_completion: completion signal reached 0 after %.1f ms (kernel sleeps %d ms)\n", ms,
                     delay_ms);
         for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != 0x2000 + i)
+            if (result[i] != 0x2000 + i) {
                 fail(
                     "out[%u] = 0x%x right after the completion signal fired, expected 0x%x: the signal fired "
                     "before the kernel completed",
                     i, result[i], 0x2000 + i);
+            }
         }
         hsa_signal_destroy(done);
         session.free(kernarg);

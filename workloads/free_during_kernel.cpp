@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload free_during_kernel: free_during_kernel.kd frees one of its own buffers (a coarse device
 // allocation) while it runs, through a host callback passed in its kernarg that calls
 // hsa_amd_memory_pool_free. Checks: the kernel's output is complete, exactly one free succeeded (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload graph_launch: calls hipGraphLaunch from the stand-in libamdhip64.so.5 (linked as usual) on a
 // three-node "graph" built over accumulate_kernels.so: accumulate.kd on A, fill.kd on B, accumulate.kd
 // on A again. The stand-in submits the nodes on this thread with one doorbell each and waits. Checks

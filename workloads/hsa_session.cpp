@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hsa_session.h"
 
 #include <fcntl.h>
@@ -102,8 +103,9 @@ void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependen
     hsa_barrier_and_packet_t* packet = &packets[index & (queue->size - 1)];
     packet->reserved0 = 0;
     packet->reserved1 = 0;
-    for (hsa_signal_t& s : packet->dep_signal)
+    for (hsa_signal_t& s : packet->dep_signal) {
         s.handle = 0;
+    }
     packet->dep_signal[0] = dependency;
     packet->reserved2 = 0;
     packet->completion_signal.handle = 0;
@@ -117,10 +119,11 @@ void write_barrier_and(hsa_queue_t* queue, uint64_t index, hsa_signal_t dependen
 std::vector<const char*> program_arguments(int argc, char** argv) {
     std::vector<const char*> arguments;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--code-object-dir") == 0)
+        if (std::strcmp(argv[i], "--code-object-dir") == 0) {
             ++i;
-        else
+        } else {
             arguments.push_back(argv[i]);
+        }
     }
     return arguments;
 }
@@ -132,8 +135,9 @@ const char* program_argument(int argc, char** argv, const char* fallback) {
 
 std::vector<uint32_t> linear_values(uint32_t count, uint32_t first, uint32_t step) {
     std::vector<uint32_t> values(count);
-    for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t i = 0; i < count; ++i) {
         values[i] = first + step * i;
+    }
     return values;
 }
 
@@ -141,8 +145,9 @@ void expect_added(const std::vector<uint32_t>& result, const std::vector<uint32_
                   const char* name, const char* what) {
     for (std::size_t i = 0; i < result.size(); ++i) {
         const uint32_t expected = initial[i] + times;
-        if (result[i] == expected)
+        if (result[i] == expected) {
             continue;
+        }
         const char* how = result[i] > expected ? (times == 1 ? "more than once" : "more often than that")
                                                : (times == 1 ? "not at all" : "fewer times than that");
         fail("%s[%zu] = %u, expected %u (initial %u + %u): %s ran %s", name, i, result[i], expected,

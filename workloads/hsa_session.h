@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HsaSession: the HSA plumbing every ReplayScope test workload shares.
 //
 // Workloads are ordinary HSA programs (they link -lhsa-runtime64 and run on the simulated runtime). This

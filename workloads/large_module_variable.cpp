@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload large_module_variable: a code object whose `__device__` variable large_table is 1 GiB + 4 KiB,
 // over the engine's 1 GiB cap on module variables (docs/mechanism.md#module-scope-variables), next to a
 // small `__device__` counter dispatch_total. One dispatch of large_table_read.kd reads large_table and
@@ -24,14 +25,16 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("large_table_read.kd", gpu);
         const Variable large = executable.variable("large_table", gpu);
         const Variable total = executable.variable("dispatch_total", gpu);
-        if (large.size != kLargeTableBytes)
+        if (large.size != kLargeTableBytes) {
             fail("large_table is %u bytes, expected %llu", large.size,
                  static_cast<unsigned long long>(kLargeTableBytes));
+        }
         Queue queue(gpu);
 
         std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
+        for (uint32_t i = 0; i < kCount; ++i) {
             initial[i] = 1000 + 5 * i;
+        }
         auto* out = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         session.copy_to_device(out, initial.data(), kBytes);
         void* kernarg = session.kernarg(TableLookupArgs{out, kCount}, kernel.kernarg_segment_size);
@@ -41,11 +44,14 @@ int main(int argc, char** argv) {
         uint32_t dispatches = 0;
         session.copy_to_host(result.data(), out, kBytes);
         session.copy_to_host(&dispatches, total.address, sizeof dispatches);
-        for (uint32_t i = 0; i < kCount; ++i)
-            if (result[i] != initial[i] + 1)
+        for (uint32_t i = 0; i < kCount; ++i) {
+            if (result[i] != initial[i] + 1) {
                 fail("out[%u] = %u, expected %u (one execution)", i, result[i], initial[i] + 1);
-        if (dispatches != 1)
+            }
+        }
+        if (dispatches != 1) {
             fail("dispatch_total = %u, expected 1 (one execution)", dispatches);
+        }
         session.free(kernarg);
         session.free(out);
         std::printf(

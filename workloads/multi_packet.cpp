@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload multi_packet: two kernel-dispatch packets (accumulate.kd on buffer A, fill.kd on buffer B)
 // reserved together (write index advanced by 2), both written, then published with ONE doorbell store
 // of the second packet's index. Each packet has its own completion signal; both results are checked.

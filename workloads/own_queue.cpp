@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload own_queue: one in-place dispatch add_one(a) on a queue with settings of its own: queue type
 // TYPE (argument 1: "multi" or "cooperative", default multi), CU mask 0x0f0f0f0f 0x00ff00ff 0 0
 // (hsa_amd_queue_cu_set_mask), priority high (hsa_amd_queue_set_priority) and profiling enabled. The
@@ -20,8 +21,9 @@ int main(int argc, char** argv) {
     constexpr uint32_t kCount = 2048;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
     const std::string type_name = program_argument(argc, argv, "multi");
-    if (type_name != "multi" && type_name != "cooperative")
+    if (type_name != "multi" && type_name != "cooperative") {
         fail("unknown queue type '%s' (multi or cooperative)", type_name.c_str());
+    }
     const hsa_queue_type32_t type = type_name == "multi" ? HSA_QUEUE_TYPE_MULTI : HSA_QUEUE_TYPE_COOPERATIVE;
 
     HsaSession session(argc, argv);

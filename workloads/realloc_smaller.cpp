@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload realloc_smaller: realloc_smaller.kd frees its coarse buffer and allocates a smaller one from
 // the same pool while it runs (host callbacks in its kernarg). The simulator's device pools hand back
 // the most recently freed block when the new size fits and is at least half of it, so the replacement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload second_thread_write: while the main thread's in-place dispatch add_one(a) runs on queue Q1
 // (made long with HSA_SIM_KERNEL_TIME_NS=add_one.kd=NS), a second host thread submits set_values(x) to a
 // queue Q2 of its own and waits for it; x is unrelated to a. The second thread submits DELAY_MS (argument
@@ -41,8 +42,9 @@ int main(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         double writer_done_ms = 0;
         std::thread writer([&] {
-            while (!submitting.load(std::memory_order_acquire))
+            while (!submitting.load(std::memory_order_acquire)) {
                 std::this_thread::yield();
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
             q2.dispatch_and_wait(make_dispatch(set_values, args_x, kCount));
             writer_done_ms =
@@ -61,9 +63,10 @@ int main(int argc, char** argv) {
         expect_incremented(result, initial, "a", "add_one");
         session.copy_to_host(result.data(), x, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != 0x1000 + i)
+            if (result[i] != 0x1000 + i) {
                 fail("x[%u] = 0x%x, expected 0x%x: the second thread's write was lost", i, result[i],
                      0x1000 + i);
+            }
         }
         session.free(args_a);
         session.free(args_x);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload snapshot_alloc_failure: allocates BUFFERS coarse-grained device buffers of BYTES each (the
 // first and the last filled with known contents), then runs accumulate.kd (data[i] += 1) twice on the
 // first buffer, one dispatch after the other. Before the first dispatch it arms the allocation-failure
@@ -30,8 +31,9 @@ int main(int argc, char** argv) {
     }
     const std::size_t buffers = positional.size() > 0 ? std::strtoull(positional[0], nullptr, 10) : 16;
     const std::size_t bytes = positional.size() > 1 ? std::strtoull(positional[1], nullptr, 10) : 65536;
-    if (buffers < 2 || bytes < 4 || bytes % 4 != 0)
+    if (buffers < 2 || bytes < 4 || bytes % 4 != 0) {
         fail("snapshot_alloc_failure: need at least 2 buffers of a positive multiple of 4 bytes");
+    }
     const auto count = static_cast<uint32_t>(bytes / sizeof(uint32_t));
 
     HsaSession session(argc, argv);
@@ -42,8 +44,9 @@ int main(int argc, char** argv) {
         Queue queue(gpu);
 
         std::vector<void*> device(buffers);
-        for (void*& p : device)
+        for (void*& p : device) {
             p = session.allocate(session.gpu_pools().coarse, bytes);
+        }
         std::vector<uint32_t> first(count), last(count);
         for (uint32_t i = 0; i < count; ++i) {
             first[i] = 3 * i + 7;
@@ -66,22 +69,26 @@ int main(int argc, char** argv) {
         }
         queue.dispatch_and_wait(dispatch);
         queue.dispatch_and_wait(dispatch);
-        if (injected)
+        if (injected) {
             std::printf("snapshot_alloc_failure: the shim failed %ld host allocation(s)\n", injected());
+        }
 
         std::vector<uint32_t> result_first(count), result_last(count);
         session.copy_to_host(result_first.data(), device.front(), bytes);
         session.copy_to_host(result_last.data(), device.back(), bytes);
         for (uint32_t i = 0; i < count; ++i) {
-            if (result_first[i] != first[i] + 2)
+            if (result_first[i] != first[i] + 2) {
                 fail("first[%u] = %u, expected %u (two dispatches, each applied once)", i, result_first[i],
                      first[i] + 2);
-            if (result_last[i] != last[i])
+            }
+            if (result_last[i] != last[i]) {
                 fail("last[%u] = 0x%x, expected 0x%x (untouched by the kernel)", i, result_last[i], last[i]);
+            }
         }
         session.free(kernarg);
-        for (void* p : device)
+        for (void* p : device) {
             session.free(p);
+        }
         std::printf(
             "snapshot_alloc_failure: %zu buffers of %zu bytes; first == initial + 2, last unchanged\n",
             buffers, bytes);

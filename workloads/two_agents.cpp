@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload two_agents (run with HSA_SIM_GPU_AGENTS=2): one executable loaded for both GPU agents; two
 // threads, each on its own agent with its own queue, kernarg and coarse buffer from that agent's pool,
 // each running several in-place accumulate.kd dispatches. Checks each buffer == initial + dispatches.

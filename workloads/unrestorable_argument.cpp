@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload unrestorable_argument: the in-place a[i] += 1 kernel (accumulate.kd) on memory that no
 // snapshot restores, then on ordinary device memory:
 //   1. a fine-grained device buffer (hipExtMallocWithFlags(hipDeviceMallocFinegrained) in HIP terms),
@@ -20,8 +21,8 @@ constexpr uint32_t kCount = 2048;
 constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
 
 /** One accumulate dispatch on `data`; fails the workload unless every element grew by exactly one. */
-void accumulate_once(HsaSession& session, const Kernel& kernel, Queue& queue, uint32_t* data, bool host_visible,
-                     const char* label) {
+void accumulate_once(HsaSession& session, const Kernel& kernel, Queue& queue, uint32_t* data,
+                     bool host_visible, const char* label) {
     std::vector<uint32_t> initial(kCount);
     for (uint32_t i = 0; i < kCount; ++i) {
         initial[i] = 500 + 3 * i;
@@ -41,8 +42,8 @@ void accumulate_once(HsaSession& session, const Kernel& kernel, Queue& queue, ui
     }
     for (uint32_t i = 0; i < kCount; ++i) {
         if (result[i] != initial[i] + 1) {
-            fail("%s: a[%u] = %u, expected %u: the in-place update ran %s", label, i, result[i], initial[i] + 1,
-                 result[i] > initial[i] + 1 ? "more than once" : "not at all");
+            fail("%s: a[%u] = %u, expected %u: the in-place update ran %s", label, i, result[i],
+                 initial[i] + 1, result[i] > initial[i] + 1 ? "more than once" : "not at all");
         }
     }
     session.free(kernarg);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload vector_add: c = a + b on three coarse-grained device buffers of GPU 0.
 #include "hsa_session.h"
 #include "kernels/kernargs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload vmem_accumulate (ROCr 6.x headers only): memory made addressable the way stream-ordered
 // pools (hipMallocAsync) do it — an address range reserved with hsa_amd_vmem_address_reserve, a
 // physical allocation from the GPU's coarse-grained pool (hsa_amd_vmem_handle_create), mapped with
@@ -39,12 +40,13 @@ int main(int argc, char** argv) {
         hsa_amd_pointer_info_t info{};
         info.size = sizeof(info);
         check(hsa_amd_pointer_info(va, &info, nullptr, nullptr, nullptr), "hsa_amd_pointer_info");
-        std::printf("vmem_accumulate: pointer info type %d, owner is the GPU: %s\n", static_cast<int>(info.type),
-                    info.agentOwner.handle == gpu.handle ? "yes" : "no");
+        std::printf("vmem_accumulate: pointer info type %d, owner is the GPU: %s\n",
+                    static_cast<int>(info.type), info.agentOwner.handle == gpu.handle ? "yes" : "no");
 
         std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
+        for (uint32_t i = 0; i < kCount; ++i) {
             initial[i] = 3 * i + 11;
+        }
         session.copy_to_device(data, initial.data(), kBytes);
 
         void* kernarg = session.kernarg(AccumulateArgs{data, kCount}, kernel.kernarg_segment_size);
@@ -54,9 +56,10 @@ int main(int argc, char** argv) {
         std::vector<uint32_t> result(kCount);
         session.copy_to_host(result.data(), data, kBytes);
         for (uint32_t i = 0; i < kCount; ++i) {
-            if (result[i] != initial[i] + 1)
+            if (result[i] != initial[i] + 1) {
                 fail("a[%u] = %u, expected %u: the in-place update ran %s", i, result[i], initial[i] + 1,
                      result[i] > initial[i] + 1 ? "more than once" : "not at all");
+            }
         }
         session.free(kernarg);
         check(hsa_amd_vmem_unmap(va, kBytes), "hsa_amd_vmem_unmap");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload vmem_window (ROCr 6.x headers only): two virtual-memory mappings in one reserved range, one
 // backed by a handle from the GPU's coarse-grained pool, one from its fine-grained pool
 // (hsa_amd_vmem_handle_create, hsa_amd_vmem_map, hsa_amd_vmem_set_access), then one in-place dispatch
@@ -22,8 +23,9 @@ int main(int argc, char** argv) {
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t); // 64 KiB: a multiple of the 4 KiB granule
 
     bool coarse_only = false;
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; ++i) {
         coarse_only = coarse_only || std::strcmp(argv[i], "--coarse-only") == 0;
+    }
 
     HsaSession session(argc, argv);
     const hsa_agent_t gpu = session.gpu();
@@ -58,18 +60,20 @@ int main(int argc, char** argv) {
         }
 
         std::vector<uint32_t> initial(kCount), result(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
+        for (uint32_t i = 0; i < kCount; ++i) {
             initial[i] = 5 * i + 1;
+        }
         for (int m = 0; m < (coarse_only ? 1 : 2); ++m) {
             session.copy_to_device(data[m], initial.data(), kBytes);
             void* kernarg = session.kernarg(AddOneArgs{data[m], kCount}, kernel.kernarg_segment_size);
             queue.dispatch_and_wait(make_dispatch(kernel, kernarg, kCount));
             session.copy_to_host(result.data(), data[m], kBytes);
             for (uint32_t i = 0; i < kCount; ++i) {
-                if (result[i] != initial[i] + 1)
+                if (result[i] != initial[i] + 1) {
                     fail("%s mapping: a[%u] = %u, expected %u: the in-place update ran %s", names[m], i,
                          result[i], initial[i] + 1,
                          result[i] > initial[i] + 1 ? "more than once" : "not at all");
+                }
             }
             session.free(kernarg);
         }

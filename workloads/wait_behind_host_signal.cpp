@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Workload wait_behind_host_signal: the application puts a barrier-AND packet that waits on its own
 // signal `gate` (value 1) into its queue, then an in-place dispatch (a[i] += 1) behind it, each with its
 // own doorbell, and sets `gate` to 0 from the host only DELAY_MS after the dispatch was submitted. The
@@ -49,8 +50,9 @@ int main(int argc, char** argv) {
                         std::chrono::duration_cast<std::chrono::milliseconds>(submitted - before).count()));
 
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-        if (hsa_signal_load_scacquire(dispatch.completion_signal) < 1)
+        if (hsa_signal_load_scacquire(dispatch.completion_signal) < 1) {
             fail("the dispatch completed before the barrier it sits behind was released");
+        }
         hsa_signal_store_screlease(gate, 0);
         wait_for_completion(dispatch.completion_signal);
         check(hsa_signal_destroy(dispatch.completion_signal), "hsa_signal_destroy");

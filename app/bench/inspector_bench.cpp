@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inspector benchmark (docs/performance.md, "Inspector"): writes a synthetic session of 100,000 dispatches
 // and >= 1,000,000 inventory region records through the pipeline's SessionStore, then prints
 //  1. time to first paint after open (target < 1 s),

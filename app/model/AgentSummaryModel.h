@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per agent: tracked footprint, dispatches replayed and declined, snapshot and restore time, and (format 4)
 // the bytes full restores would have moved (footprint × restores) against the bytes actually moved over the
 // host link and inside the device, and the dirty chunks of all restores.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/AllocationTableModel.h"
 
 #include "model/Format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every allocation seen: tracked or excluded with the reason, lifetime, how often captured and skipped.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Async copies (hsa_amd_memory_async_copy) that met a replay window: agent, range, the dispatch whose
 // window they waited for, how long they were held and the outcome (session format 2).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns a snapshot into the data of the inspector's charts (x = dispatch order unless noted). Pure
 // data, no chart classes: the charts page hands the result to its ChartAdapter.
 #pragma once

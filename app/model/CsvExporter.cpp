@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/CsvExporter.h"
 
 #include "model/ModelRoles.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes any table model as CSV (RFC 4180 quoting): header row, then raw values (SortRole) where the
 // model has them, else the display text.
 #pragma once

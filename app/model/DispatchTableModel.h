@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every dispatch of the session: kernel, agent, outcome, passes, footprint (snapshot size), bytes its
 // restores actually moved over the host link and inside the device, the share of a full restore that was,
 // the snapshot store, snapshot and restore time, kernel time per pass (min / median / max; agent ticks at

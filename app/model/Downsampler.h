@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reduces a series sorted by x to at most two points (min and max) per pixel column, so a chart of
 // 100,000 dispatches draws as fast as one of 2,000 and keeps every spike visible.
 #pragma once

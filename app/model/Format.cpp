@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/Format.h"
 
 #include <QDateTime>

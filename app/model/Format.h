@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Human-readable units for tables, charts and the terminal summary.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Item data roles shared by the inspector's table models and proxies.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/ModuleVariableTableModel.h"
 
 #include "model/Format.h"

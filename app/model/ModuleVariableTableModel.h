@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Module-scope variables found at snapshot time: captured, or skipped with the reason.
 #pragma once
 

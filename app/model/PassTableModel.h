@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The passes of one dispatch: kernel time, restore before the pass (time, regions and bytes restored,
 // skips, and from format 4 the bytes copied back over the host link and inside the device, dirty and
 // total chunks, hashing time, chunks the dirty restore missed), fidelity; then, when recorded, the restore

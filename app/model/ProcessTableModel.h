@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The instrumented processes of a session with their totals (pid, parent, command, events, dispatches,
 // replayed, declined, missing events, rejected frames, complete, exit status; from format 4 the bytes full
 // restores would have moved and the bytes moved over the host link and inside the device): the summary page's

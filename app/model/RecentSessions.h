@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The start page's list of recently opened sessions, kept in QSettings.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/RegionTableModel.h"
 
 #include "model/Format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The region inventory a dispatch's snapshot copied: address, size, allocation or module variable, symbol,
 // owner agent, API.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/RestoreMissTableModel.h"
 
 #include "model/Format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chunks a dirty restore left different from the snapshot (format 4, `restore_misses`): found by the
 // fidelity check (--fidelity-check) after the restore before pass `Pass`, named by dispatch, kernel,
 // address, size and allocation, and copied back then, so the pass still saw the snapshot. A miss means the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/RestoreSkipTableModel.h"
 
 #include "model/Format.h"

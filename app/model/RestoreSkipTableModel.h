@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Regions of one dispatch that were not restored before a pass (skipped with the reason, or given up by a
 // failed restore with the pass whose output they hold), snapshot failures, and then the regions whose
 // output differed from pass 1 (fidelity mismatches), and the chunks a dirty restore missed (format 4,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/RunCommand.h"
 
 #include <QCoreApplication>

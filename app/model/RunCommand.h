@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The replayscope-run command line for a launch (what the launch dialog starts as a child process).
 #pragma once
 

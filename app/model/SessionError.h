@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Why a session file cannot be shown, in words a person understands.
 #pragma once
 

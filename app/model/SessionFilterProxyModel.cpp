@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionFilterProxyModel.h"
 
 #include "model/ModelRoles.h"
 
-#include <replayscope/ipc/records.hpp>
+#include <replayscope/ipc/records.h>
 
 namespace rs::app {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Filters and sorts any SessionTableModel: text (kernel or symbol; case-insensitive substring or regex),
 // agent, process, and outcome / reason code. Sorting uses the raw values (SortRole).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionListTableModel.h"
 
 #include "model/ModelRoles.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Base of the table models whose rows are one list of the whole session (dispatches, allocations, module
 // variables, warnings, async copies): shows a snapshot and keeps the rows of the same file. Every such
 // list has a last column "Process" (the pid of the process that recorded the row: shown, sorted by and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionLoader.h"
 
 #include "model/reading/ReadContext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads one session file through Qt SQL (QSQLITE, read-only) into a SessionData. Used by the reader's
 // worker thread and by the headless commands; one loader per thread (it owns a database connection).
 // The loader opens and checks the file and orchestrates the per-table readers of model/reading, which

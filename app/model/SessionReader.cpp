@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionReader.h"
 
 #include "model/SessionReaderWorker.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads a session file on a worker thread and emits immutable snapshots; a live session (still being
 // written by replayscope-run) is followed by polling `PRAGMA data_version`.
 #pragma once

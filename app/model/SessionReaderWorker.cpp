@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionReaderWorker.h"
 
 #include "model/SessionLoader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The session reader's worker: lives on the reader's thread, loads the file, follows a live session by
 // polling `PRAGMA data_version`, and publishes immutable snapshots.
 #pragma once

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Immutable, implicitly shared picture of one session file at one moment (what the reader emits).
 // Enum columns keep the stored code (an int, so that a code of a newer file survives); the typed
-// questions (replayed(), isGpu(), ...) compare it against the session format's enums (records.hpp, lists
+// questions (replayed(), isGpu(), ...) compare it against the session format's enums (records.h, lists
 // in replayscope/session/vocabulary.h), never against a literal.
 #pragma once
 
-#include <replayscope/ipc/records.hpp>
+#include <replayscope/ipc/records.h>
 
 #include <QHash>
 #include <QHashFunctions>

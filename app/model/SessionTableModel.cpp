@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/SessionTableModel.h"
 
 #include "model/ModelRoles.h"

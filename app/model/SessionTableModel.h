@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Base of the inspector's table models: fixed columns over one SessionSnapshot. Subclasses give a raw
 // value and a display text per cell; the base maps them to roles (display, sort/CSV, alignment).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/TerminalSummary.h"
 
 #include "model/AgentSummaryModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The text `replayscope --summary SESSION` prints.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/WarningTableModel.h"
 
 #include "model/ModelRoles.h"

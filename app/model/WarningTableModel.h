@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Warnings the engine raised (category, dispatch, text).
 #pragma once
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "synthetic/SyntheticSession.h"
 
-#include "replayscope/ipc/environment.hpp"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/environment.h"
+#include "replayscope/ipc/session_store.h"
 
 #include <QFile>
 
@@ -159,9 +160,8 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
     for (int a = 0; a < o.agents; ++a) {
         const std::uint64_t handle = 0x5600'0000'0000ull + 0x10000ull * (a + 1);
         agents.push_back(handle);
-        w.put(EventType::agent, [&](Record& r) {
-            r.agent = {handle, gpuName, gpuIsa, DeviceType::gpu, std::uint32_t(a + 1)};
-        });
+        w.put(EventType::agent,
+              [&](Record& r) { r.agent = {handle, gpuName, gpuIsa, DeviceType::gpu, std::uint32_t(a + 1)}; });
     }
     const char* kernels[] = {"CalcFBHourglassForceForElems",    "CalcKinematicsForElems",
                              "IntegrateStressForElems",         "CalcMonotonicQGradientsForElems",
@@ -176,9 +176,8 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
     const char* variables[] = {"d_cutoffs", "d_material_table", "d_qqc_monoq", "d_empty_slot",
                                "d_huge_lookup"};
     for (std::size_t a = 0; a < agents.size(); ++a) {
-        w.put(EventType::executable_loaded, [&](Record& r) {
-            r.executable = {0x7000 + a, 0x8000 + a, agents[a], uri};
-        });
+        w.put(EventType::executable_loaded,
+              [&](Record& r) { r.executable = {0x7000 + a, 0x8000 + a, agents[a], uri}; });
         for (int v = 0; v < 5; ++v) {
             const StringId sym = w.string(variables[v]);
             const VariableStatus status = v == 3   ? VariableStatus::skipped_zero_size
@@ -463,9 +462,8 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
             const StringId text =
                 w.string("pass 2 output differs from pass 1 in region " + std::to_string(i % 5) +
                          " of dispatch " + std::to_string(id) + " (fidelity check)");
-            w.put(EventType::warning, [&](Record& r) {
-                r.warning = {id, text, WarningCode::fidelity_mismatch};
-            });
+            w.put(EventType::warning,
+                  [&](Record& r) { r.warning = {id, text, WarningCode::fidelity_mismatch}; });
         }
     }
     const StringId budget =
@@ -519,7 +517,7 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
     }
     if (!ok) {
         if (error) {
-            *error = QString::fromStdString(store->lastError());
+            *error = QString::fromStdString(store->last_error());
         }
         return false;
     }
@@ -530,7 +528,7 @@ bool SyntheticSession::write(const QString& path, const Options& o, QString* err
     }
     if (!store->finish("session end received")) {
         if (error) {
-            *error = QString::fromStdString(store->lastError());
+            *error = QString::fromStdString(store->last_error());
         }
         return false;
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes a realistic session file through the pipeline's own SessionStore (the collector's writer):
 // agents, tracked and excluded allocations, module variables, replayed and declined dispatches with
 // inventories, snapshots (with their stores and chunks), passes, restores (bytes moved over the host link and

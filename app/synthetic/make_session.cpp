@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // inspector_make_session OUT.rsdb [DISPATCHES] [REGIONS_PER_INVENTORY] [incomplete]
 // Writes a synthetic session (SyntheticSession) for screenshots, demos and the benchmark.
 #include "synthetic/SyntheticSession.h"

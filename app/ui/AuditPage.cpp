@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/AuditPage.h"
 
 #include "model/AllocationTableModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Audit of what the mechanism saw: every allocation (tracked or excluded, with the reason, lifetime,
 // capture and skip counts), module variables, async copies held by replay windows, chunks a dirty restore
 // missed (format 4, fidelity check), counts by reason, and what it cannot see by design.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/ChartAdapter.h"
 
 #include "model/Downsampler.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one place that knows Qt Charts: a titled chart of line, stacked-area, scatter or bar series with
 // downsampling. A move to Qt Graphs replaces this file only.
 #pragma once

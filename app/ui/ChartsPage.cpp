@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/ChartsPage.h"
 
 #include "model/ChartSeriesBuilder.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The session's charts, x = dispatch order: snapshot bytes stacked by agent, snapshot and restore time,
 // kernel time per pass, skipped regions, declines by reason; tracked footprint per agent over time; bytes
 // restored per dispatch, full restore (footprint × restores) against bytes actually moved.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/DispatchDetailWidget.h"
 
 #include "model/DispatchTableModel.h"

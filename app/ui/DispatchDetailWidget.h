@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Detail of one dispatch: its snapshot's region inventory, per-pass results (kernel time, restore) and
 // every region skipped at restore with the reason.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/DispatchesPage.h"
 
 #include "model/DispatchTableModel.h"

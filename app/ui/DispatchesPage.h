@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The dispatch table (sortable, filterable by kernel, agent and outcome) above the selected
 // dispatch's detail.
 #pragma once

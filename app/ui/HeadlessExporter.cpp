@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/HeadlessExporter.h"
 
 #include "model/SessionLoader.h"

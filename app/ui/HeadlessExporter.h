@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Headless commands: `--export-charts SESSION DIR` (every chart as PNG) and `--screenshots SESSION DIR`
 // (each page of the main window as PNG). Need a QApplication (offscreen platform is fine).
 #pragma once

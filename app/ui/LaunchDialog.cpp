@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/LaunchDialog.h"
 
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Launch dialog: program, arguments, working directory, environment and replay settings (with the
 // stand-in libraries a HIP program needs on the simulated runtime, prefilled from
 // `lib<program>-standins.so` beside the program when that exists); runs

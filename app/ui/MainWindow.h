@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The inspector's window: the start page and one tab per open session; open by menu, drag-and-drop or
 // command line; launch dialog; errors shown in a dialog that says which problem and why.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/SessionView.h"
 
 #include "model/Format.h"

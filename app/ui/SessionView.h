@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One open session: its reader and the Summary, Dispatches, Audit and Charts pages (a tab of the main
 // window).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/StartPage.h"
 
 #include "model/Format.h"

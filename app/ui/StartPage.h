@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first tab: recent sessions (target, date, agents, dispatches, complete or not), Open and Launch.
 #pragma once
 

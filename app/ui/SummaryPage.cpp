@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/SummaryPage.h"
 
 #include "model/AgentSummaryModel.h"
@@ -6,7 +7,7 @@
 #include "model/WarningTableModel.h"
 #include "ui/TablePanel.h"
 
-#include <replayscope/ipc/environment.hpp>
+#include <replayscope/ipc/environment.h>
 
 #include <QFormLayout>
 #include <QGroupBox>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Summary of a session: command line, exit status, session status, per-process totals, per-agent
 // table, warnings.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/TablePanel.h"
 
 #include "model/CsvExporter.h"

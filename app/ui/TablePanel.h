@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A sortable table over a SessionTableModel with an optional filter bar (text, agent, process, code) and
 // "Export CSV…". Used by every page.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // engine_bench: the engine's figures on the simulated runtime (docs/performance.md, "Engine"), each next to
 // a baseline measured in the same run:
 //   - snapshot and restore throughput (GB/s, from the engine's own snapshot/pass events) vs plain memcpy;
@@ -60,8 +61,9 @@ int phase_alloc(int argc, char** argv) {
         for (int i = 0; i < kPairs; ++i) {
             void* p = nullptr;
             if (hsa_amd_memory_pool_allocate(pool, 4096, 0, &p) != HSA_STATUS_SUCCESS ||
-                hsa_amd_memory_pool_free(p) != HSA_STATUS_SUCCESS)
+                hsa_amd_memory_pool_free(p) != HSA_STATUS_SUCCESS) {
                 fail("allocate/free failed");
+            }
         }
         best = std::min(best, ns_since(t0) / kPairs);
     }
@@ -87,8 +89,9 @@ int phase_snapshot(int argc, char** argv) {
         queue.dispatch_and_wait(dispatch);
     }
     session.copy_to_host(initial.data(), data, kSnapshotBytes);
-    if (initial[0] != 7u + kSnapshotDispatches || initial[count - 1] != 7u + kSnapshotDispatches)
+    if (initial[0] != 7u + kSnapshotDispatches || initial[count - 1] != 7u + kSnapshotDispatches) {
         fail("accumulate result %u, expected %d", initial[0], 7 + kSnapshotDispatches);
+    }
     session.free(kernarg);
     session.free(data);
     std::printf("RESULT snapshot_run=ok\n");
@@ -109,11 +112,11 @@ int phase_packets(int argc, char** argv) {
     // RS_BENCH_PACKETS overrides the count (engine/bench/handler_instructions.sh runs two counts under
     // callgrind and takes the difference).
     const char* count_env = std::getenv("RS_BENCH_PACKETS");
-    const int kCount = count_env ? std::atoi(count_env) : 20000;
+    const int k_count = count_env ? std::atoi(count_env) : 20000;
     std::vector<double> samples, cpu_samples;
-    samples.reserve(kCount);
-    cpu_samples.reserve(kCount);
-    for (int i = 0; i < kCount; ++i) {
+    samples.reserve(k_count);
+    cpu_samples.reserve(k_count);
+    for (int i = 0; i < k_count; ++i) {
         KernelDispatch dispatch = make_dispatch(kernel, kernarg, 64);
         dispatch.completion_signal = signal;
         hsa_signal_store_relaxed(signal, 1);
@@ -130,8 +133,9 @@ int phase_packets(int argc, char** argv) {
     }
     std::sort(samples.begin(), samples.end());
     double sum = 0;
-    for (double s : samples)
+    for (double s : samples) {
         sum += s;
+    }
     std::sort(cpu_samples.begin(), cpu_samples.end());
     std::printf("RESULT doorbell_p10_ns=%.0f doorbell_median_ns=%.0f doorbell_mean_ns=%.0f "
                 "doorbell_cpu_median_ns=%.0f\n",
@@ -153,11 +157,13 @@ struct ChildOutput {
 std::string slurp(const std::string& path) {
     std::string text;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
         return text;
+    }
     char buffer[65536];
-    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;)
+    for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) > 0;) {
         text.append(buffer, static_cast<size_t>(n));
+    }
     ::close(fd);
     return text;
 }
@@ -168,19 +174,22 @@ ChildOutput run_child(const std::string& phase, const std::vector<std::string>& 
     for (char** e = environ; *e; ++e) {
         const std::string entry(*e);
         if (entry.rfind("HSA_TOOLS_LIB=", 0) != 0 && entry.rfind("REPLAYSCOPE_", 0) != 0 &&
-            entry.rfind("LD_LIBRARY_PATH=", 0) != 0)
+            entry.rfind("LD_LIBRARY_PATH=", 0) != 0) {
             env.push_back(entry);
+        }
     }
     env.push_back("LD_LIBRARY_PATH=" RS_SIM_LIBRARY_DIR);
     env.push_back("RS_WORKLOAD_CODE_OBJECT_DIR=" RS_WORKLOAD_DIR);
     env.insert(env.end(), extra_env.begin(), extra_env.end());
     std::vector<char*> envp;
-    for (auto& e : env)
+    for (auto& e : env) {
         envp.push_back(e.data());
+    }
     envp.push_back(nullptr);
     char self[4096] = {};
-    if (::readlink("/proc/self/exe", self, sizeof self - 1) <= 0)
+    if (::readlink("/proc/self/exe", self, sizeof self - 1) <= 0) {
         fail("readlink /proc/self/exe");
+    }
     std::string phase_flag = "--phase", phase_arg = phase;
     std::vector<char*> args{self, phase_flag.data(), phase_arg.data(), nullptr};
     const std::string out_path = "/tmp/engine_bench." + std::to_string(::getpid()) + ".out";
@@ -190,19 +199,22 @@ ChildOutput run_child(const std::string& phase, const std::vector<std::string>& 
     posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = -1;
-    if (::posix_spawn(&pid, self, &actions, nullptr, args.data(), envp.data()) != 0)
+    if (::posix_spawn(&pid, self, &actions, nullptr, args.data(), envp.data()) != 0) {
         fail("cannot start the %s phase", phase.c_str());
+    }
     posix_spawn_file_actions_destroy(&actions);
     int status = 0;
     ::waitpid(pid, &status, 0);
     ChildOutput c{slurp(out_path), slurp(err_path), {}};
     ::unlink(out_path.c_str());
     ::unlink(err_path.c_str());
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fail("phase %s failed:\n%s\n%s", phase.c_str(), c.out.c_str(), c.err.c_str());
-    static const std::regex result(R"((\w+)=([0-9.]+))");
-    for (std::sregex_iterator it(c.out.begin(), c.out.end(), result), end; it != end; ++it)
+    }
+    static const std::regex kResult(R"((\w+)=([0-9.]+))");
+    for (std::sregex_iterator it(c.out.begin(), c.out.end(), kResult), end; it != end; ++it) {
         c.results[(*it)[1]] = std::stod((*it)[2]);
+    }
     return c;
 }
 
@@ -210,8 +222,9 @@ ChildOutput run_child(const std::string& phase, const std::vector<std::string>& 
 std::vector<double> log_values(const std::string& log, const std::string& kind, const std::string& key) {
     std::vector<double> out;
     const std::regex line("^replayscope: " + kind + " .*\\b" + key + "=([0-9]+)", std::regex::multiline);
-    for (std::sregex_iterator it(log.begin(), log.end(), line), end; it != end; ++it)
+    for (std::sregex_iterator it(log.begin(), log.end(), line), end; it != end; ++it) {
         out.push_back(std::stod((*it)[1]));
+    }
     return out;
 }
 
@@ -243,15 +256,19 @@ int parent() {
     const auto snap_ns = log_values(snap.err, "snapshot", "duration_ns");
     const auto restore_bytes = log_values(snap.err, "pass", "bytes_restored");
     const auto restore_ns = log_values(snap.err, "pass", "restore_ns");
-    if (snap_bytes.size() != kSnapshotDispatches || snap_ns.size() != snap_bytes.size())
+    if (snap_bytes.size() != kSnapshotDispatches || snap_ns.size() != snap_bytes.size()) {
         fail("expected %d snapshot events, got %zu:\n%s", kSnapshotDispatches, snap_bytes.size(),
              snap.err.c_str());
+    }
     std::vector<double> steady_snap, restore;
-    for (size_t i = 1; i < snap_bytes.size(); ++i)
+    for (size_t i = 1; i < snap_bytes.size(); ++i) {
         steady_snap.push_back(snap_bytes[i] / snap_ns[i]);
-    for (size_t i = 0; i < restore_bytes.size(); ++i)
-        if (restore_bytes[i] > 0)
+    }
+    for (size_t i = 0; i < restore_bytes.size(); ++i) {
+        if (restore_bytes[i] > 0) {
             restore.push_back(restore_bytes[i] / restore_ns[i]);
+        }
+    }
     std::sort(steady_snap.begin(), steady_snap.end());
     std::sort(restore.begin(), restore.end());
     const double snap_median = steady_snap[steady_snap.size() / 2];
@@ -303,11 +320,12 @@ int parent() {
     std::printf(
         "doorbell store of one dispatch packet (20000 dispatches, one at a time, best of 3 runs; the\n"
         "intercept handler runs inside the store; difference to the pass-through baseline)\n");
-    for (size_t c = 0; c < cases.size(); ++c)
+    for (size_t c = 0; c < cases.size(); ++c) {
         std::printf(
             "  %s  p10 %6.0f ns (%+5.0f)  median %6.0f ns (%+5.0f)  thread CPU median %6.0f ns (%+5.0f)\n",
             cases[c].first, p10[c], c >= 2 ? p10[c] - p10[1] : 0.0, median[c],
             c >= 2 ? median[c] - median[1] : 0.0, cpu[c], c >= 2 ? cpu[c] - cpu[1] : 0.0);
+    }
     return 0;
 }
 
@@ -316,12 +334,15 @@ int parent() {
 int main(int argc, char** argv) {
     if (argc >= 3 && std::strcmp(argv[1], "--phase") == 0) {
         const std::string phase = argv[2];
-        if (phase == "alloc")
+        if (phase == "alloc") {
             return phase_alloc(argc, argv);
-        if (phase == "snapshot")
+        }
+        if (phase == "snapshot") {
             return phase_snapshot(argc, argv);
-        if (phase == "packets")
+        }
+        if (phase == "packets") {
             return phase_packets(argc, argv);
+        }
         fail("unknown phase %s", phase.c_str());
     }
     return parent();

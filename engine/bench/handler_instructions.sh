@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Per-packet cost of the engine's intercept handler for a dispatch that is not replayed, in instructions
 # executed on the thread that stores the doorbell (the handler runs inside that store, ROCr 5.2.3
 # semantics), counted by callgrind: deterministic, unlike wall or CPU time on a shared 2-core machine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // engine_bench_passthrough.so: the baseline of engine_bench's handler figure. An HSA tool that turns
 // every queue into an intercept queue whose handler only forwards (writer(packets, count)), so that
 // engine_bench can subtract the runtime's own intercept cost from the engine's handler.
@@ -18,8 +19,9 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
                           uint32_t private_segment_size, uint32_t group_segment_size, hsa_queue_t** queue) {
     hsa_status_t st = g_amd.hsa_amd_queue_intercept_create_fn(
         agent, size, type, callback, data, private_segment_size, group_segment_size, queue);
-    if (st == HSA_STATUS_SUCCESS)
+    if (st == HSA_STATUS_SUCCESS) {
         st = g_amd.hsa_amd_queue_intercept_register_fn(*queue, forward, nullptr);
+    }
     return st;
 }
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The chunk-hash kernel of dirty-chunk restore (docs/mechanism.md, "Dirty-chunk hashing"). Included by
 # engine/CMakeLists.txt: the generated table is a source of replayscope_engine, so its rule must live in
 # the same directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk-hash kernel of dirty-chunk restore (docs/mechanism.md, "Dirty-chunk hashing"), shipped in the
 // engine as AMDGPU code objects (engine/device/CMakeLists.txt) and executed on the simulated runtime by
 // its host stand-in (chunk_hash_standin.cpp, the same math).
@@ -18,12 +19,14 @@ extern "C" __global__ __launch_bounds__(64) void replayscope_chunk_hash(const ui
     __shared__ uint64_t lanes[kChunkHashLanes];
     const uint32_t group = rs_device::work_group_id_x();
     const uint32_t lane = rs_device::work_item_id_x();
-    if (group >= count)
+    if (group >= count) {
         return;
+    }
     const unsigned char* data = reinterpret_cast<const unsigned char*>(chunks[2u * group]);
     const uint64_t bytes = chunks[2u * group + 1u];
     lanes[lane] = rs_chunk_hash_lane(data, bytes, lane);
     rs_device::barrier();
-    if (lane == 0)
+    if (lane == 0) {
         hashes[group] = rs_chunk_hash_combine(lanes, bytes);
+    }
 }

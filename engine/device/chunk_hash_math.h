@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk hash of dirty-chunk restore: one 64-bit value per chunk, the same math in the AMDGPU kernel
 // (chunk_hash.hip, compiled with clang -x hip for amdgcn-amd-amdhsa) and on the host (docs/mechanism.md,
 // "Dirty-chunk hashing"). Usable from HIP device code and from plain host C++: no includes beyond
@@ -62,8 +63,9 @@ RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_word(const unsigned char* data, uint64_t
         return word;
     }
     const uint64_t available = bytes - offset < 8u ? bytes - offset : 8u;
-    for (uint64_t b = 0; b < available; ++b)
+    for (uint64_t b = 0; b < available; ++b) {
         word |= static_cast<uint64_t>(p[b]) << (8u * b);
+    }
     return word;
 }
 
@@ -76,8 +78,9 @@ RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_words(uint64_t bytes) {
 RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_lane(const unsigned char* data, uint64_t bytes, uint32_t lane) {
     uint64_t acc = rs_chunk_hash_lane_seed(lane);
     const uint64_t words = rs_chunk_hash_words(bytes);
-    for (uint64_t index = lane; index < words; index += kChunkHashLanes)
+    for (uint64_t index = lane; index < words; index += kChunkHashLanes) {
         acc = rs_chunk_hash_round(acc, rs_chunk_hash_word(data, bytes, index));
+    }
     return acc;
 }
 
@@ -105,8 +108,9 @@ RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_combine(const uint64_t* lanes, uint64_t 
 RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_host(const void* data, uint64_t bytes) {
     const unsigned char* p = static_cast<const unsigned char*>(data);
     uint64_t lanes[kChunkHashLanes];
-    for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane)
+    for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane) {
         lanes[lane] = rs_chunk_hash_lane_seed(lane);
+    }
     const uint64_t whole_blocks = bytes / (8u * kChunkHashLanes);
     for (uint64_t block = 0; block < whole_blocks; ++block) {
         const unsigned char* b = p + block * 8u * kChunkHashLanes;
@@ -117,8 +121,9 @@ RS_CHUNK_HASH_FN uint64_t rs_chunk_hash_host(const void* data, uint64_t bytes) {
         }
     }
     const uint64_t words = rs_chunk_hash_words(bytes);
-    for (uint64_t index = whole_blocks * kChunkHashLanes; index < words; ++index)
+    for (uint64_t index = whole_blocks * kChunkHashLanes; index < words; ++index) {
         lanes[index % kChunkHashLanes] =
             rs_chunk_hash_round(lanes[index % kChunkHashLanes], rs_chunk_hash_word(p, bytes, index));
+    }
     return rs_chunk_hash_combine(lanes, bytes);
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host stand-in of the chunk-hash kernel (chunk_hash.hip) for the simulated runtime
 // (sim/include/hsa_sim/standin.h): the simulator runs it for every dispatch of the kernel
 // "replayscope_chunk_hash" in an engine-loaded code object, in place of the GPU code: one work-group

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes the chunk-hash code object table (engine/src/chunk_hash_code_objects.h) to OUTPUT.
 # ENTRIES: list of PROCESSOR=PATH (possibly empty). Run with cmake -P at build time.
 set(arrays "")

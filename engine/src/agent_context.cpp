@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "agent_context.h"
 
 #include "configuration.h"
@@ -42,17 +43,20 @@ AgentContext::~AgentContext() {
 
 bool AgentContext::start_worker() {
     std::lock_guard lock(worker_mutex_);
-    if (worker_started_.load(std::memory_order_relaxed))
+    if (worker_started_.load(std::memory_order_relaxed)) {
         return true;
+    }
     {
         std::lock_guard state_lock(mutex_);
-        if (state_.stopping)
+        if (state_.stopping) {
             return false;
+        }
     }
     try {
         auto worker = std::make_unique<WindowWorker>(*this);
-        if (!worker->start())
+        if (!worker->start()) {
             return false;
+        }
         worker_ = std::move(worker);
     } catch (...) {
         return false;
@@ -97,28 +101,34 @@ bool AgentContext::stop_worker() {
 }
 
 bool AgentContext::release_runtime_objects() {
-    if (!stop_worker())
+    if (!stop_worker()) {
         return false; // the detached worker may still use the queues and signals
+    }
     for (auto& [type, pq] : private_queues_) {
-        if (pq.queue)
+        if (pq.queue) {
             (void)hsa().core.hsa_queue_destroy_fn(pq.queue);
+        }
         pq.queue = nullptr;
         pq.failed = true;
     }
     std::vector<hsa_signal_t> unreferenced;
     {
         std::lock_guard lock(mutex_);
-        for (QueueContext* q : state_.queues)
+        for (QueueContext* q : state_.queues) {
             q->gates.prune(unreferenced);
-        for (hsa_signal_t s : state_.unfired_fences)
-            if (hsa().core.hsa_signal_load_scacquire_fn(s) == 0)
+        }
+        for (hsa_signal_t s : state_.unfired_fences) {
+            if (hsa().core.hsa_signal_load_scacquire_fn(s) == 0) {
                 unreferenced.push_back(s);
+            }
+        }
         state_.unfired_fences.clear();
         // Release signals still referenced (by a gate not yet proven complete, a held copy) are left to
         // the runtime, which frees its signals as it shuts down.
     }
-    for (hsa_signal_t s : unreferenced)
+    for (hsa_signal_t s : unreferenced) {
         destroy_signal(s);
+    }
     // The hasher's objects and both stores go under the store lock (docs/replay-window.md, "Snapshot
     // stores"): a reclaim by an allocation wrapper on another thread then finds them either whole or gone.
     {
@@ -143,8 +153,9 @@ hsa_queue_t* AgentContext::private_queue(hsa_queue_type32_t type, const std::vec
             pq.failed = true;
         }
     }
-    if (!pq.queue)
+    if (!pq.queue) {
         return nullptr;
+    }
     if (pq.cu_mask != cu_mask) {
         std::vector<uint32_t> mask = cu_mask;
         if (mask.empty()) {
@@ -156,12 +167,14 @@ hsa_queue_t* AgentContext::private_queue(hsa_queue_type32_t type, const std::vec
         }
         if (hsa().amd.hsa_amd_queue_cu_set_mask_fn(pq.queue, static_cast<uint32_t>(mask.size() * 32),
                                                    mask.data()) == HSA_STATUS_SUCCESS ||
-            cu_mask.empty())
+            cu_mask.empty()) {
             pq.cu_mask = cu_mask;
+        }
     }
     if (pq.priority != priority &&
-        hsa().amd.hsa_amd_queue_set_priority_fn(pq.queue, priority) == HSA_STATUS_SUCCESS)
+        hsa().amd.hsa_amd_queue_set_priority_fn(pq.queue, priority) == HSA_STATUS_SUCCESS) {
         pq.priority = priority;
+    }
     return pq.queue;
 }
 
@@ -172,8 +185,9 @@ bool AgentContext::submit_private(hsa_queue_t* q, const void* packets, uint32_t 
     // a slot is never reserved without being written.
     const uint64_t first = core.hsa_queue_load_write_index_relaxed_fn(q);
     while (first + count - core.hsa_queue_load_read_index_scacquire_fn(q) > q->size) {
-        if (Clock::now() >= deadline)
+        if (Clock::now() >= deadline) {
             return false;
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     core.hsa_queue_store_write_index_screlease_fn(q, first + count);
@@ -194,8 +208,9 @@ bool AgentContext::submit_private(hsa_queue_t* q, const void* packets, uint32_t 
 namespace {
 
 hsa_status_t collect_gpu(hsa_agent_t agent, void* data) {
-    if (device_type(agent) == HSA_DEVICE_TYPE_GPU)
+    if (device_type(agent) == HSA_DEVICE_TYPE_GPU) {
         static_cast<std::vector<hsa_agent_t>*>(data)->push_back(agent);
+    }
     return HSA_STATUS_SUCCESS;
 }
 
@@ -203,9 +218,11 @@ hsa_status_t collect_gpu(hsa_agent_t agent, void* data) {
 
 void AgentDirectory::clear() {
     agents_.wlock([](auto& m) {
-        for (auto& [handle, context] : m)
-            if (!context->release_runtime_objects())
+        for (auto& [handle, context] : m) {
+            if (!context->release_runtime_objects()) {
                 (void)context.release(); // its detached worker may still read it
+            }
+        }
         m.clear();
     });
 }
@@ -247,12 +264,14 @@ bool could_fit(hsa_agent_t agent, uint64_t handle, bool region, uint64_t bytes, 
         region ? hsa().core.hsa_region_get_info_fn(hsa_region_t{handle}, HSA_REGION_INFO_SIZE, &size)
                : hsa().amd.hsa_amd_memory_pool_get_info_fn(hsa_amd_memory_pool_t{handle},
                                                            HSA_AMD_MEMORY_POOL_INFO_SIZE, &size);
-    if (st == HSA_STATUS_SUCCESS && bytes > size)
+    if (st == HSA_STATUS_SUCCESS && bytes > size) {
         return false;
+    }
     uint64_t free_bytes = 0;
     if (hsa().core.hsa_agent_get_info_fn(agent, kAgentInfoMemoryAvail, &free_bytes) == HSA_STATUS_SUCCESS &&
-        bytes > free_bytes + store_bytes)
+        bytes > free_bytes + store_bytes) {
         return false;
+    }
     return true;
 }
 
@@ -265,12 +284,14 @@ bool AgentDirectory::reclaim_device_store(uint64_t handle, bool region, uint64_t
     // refusal of another agent's or of system memory is not caused by this agent's store.
     return agents_.rlock([&](const auto& m) {
         for (const auto& [agent, context] : m) {
-            if (!context->owns_memory(handle, region))
+            if (!context->owns_memory(handle, region)) {
                 continue;
+            }
             AgentStores& stores = context->stores();
             const uint64_t held = stores.device().capacity();
-            if (held == 0 || !could_fit(context->agent(), handle, region, bytes, held))
+            if (held == 0 || !could_fit(context->agent(), handle, region, bytes, held)) {
                 return false;
+            }
             return stores.reclaim_device(wait);
         }
         return false;
@@ -289,20 +310,24 @@ AgentContext* AgentDirectory::get(hsa_agent_t agent, const Configuration& config
         auto it = m.find(agent.handle);
         return it == m.end() ? nullptr : it->second.get();
     });
-    if (found || device_type(agent) != HSA_DEVICE_TYPE_GPU)
+    if (found || device_type(agent) != HSA_DEVICE_TYPE_GPU) {
         return found;
+    }
     std::vector<hsa_agent_t> gpus;
     (void)hsa().core.hsa_iterate_agents_fn(collect_gpu, &gpus);
     uint32_t index = 0;
-    for (uint32_t i = 0; i < gpus.size(); ++i)
-        if (gpus[i].handle == agent.handle)
+    for (uint32_t i = 0; i < gpus.size(); ++i) {
+        if (gpus[i].handle == agent.handle) {
             index = i;
+        }
+    }
     std::string name = agent_name(agent);
     const bool selected = config.agent_selected(index, name);
     return agents_.wlock([&](auto& m) {
         auto& slot = m[agent.handle];
-        if (!slot)
+        if (!slot) {
             slot = std::make_unique<AgentContext>(agent, name, selected);
+        }
         return slot.get();
     });
 }

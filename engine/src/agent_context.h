@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-agent replay state: the windows waiting for the agent's worker, the window it is gating for, the
 // agent's intercepted queues and the private queues passes run on (docs/replay-window.md).
 #pragma once

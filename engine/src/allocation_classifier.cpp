@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "allocation_classifier.h"
 
 #include "hsa_api.h"
@@ -41,21 +42,23 @@ Classification AllocationClassifier::classify(const void* ptr, uint64_t size, ui
     c.agent = info.agentOwner.handle;
     const uint32_t flags = info.global_flags | pool_flags;
     c.pool_flags = flags;
-    if (info.sizeInBytes > c.size)
+    if (info.sizeInBytes > c.size) {
         c.size = info.sizeInBytes;
-    if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)
+    }
+    if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) {
         c.classification = AllocationClass::excluded_kernarg;
-    else if (info.type == HSA_EXT_POINTER_TYPE_LOCKED || c.agent == 0 ||
-             device_type(info.agentOwner) != HSA_DEVICE_TYPE_GPU)
+    } else if (info.type == HSA_EXT_POINTER_TYPE_LOCKED || c.agent == 0 ||
+               device_type(info.agentOwner) != HSA_DEVICE_TYPE_GPU) {
         c.classification = info.type == HSA_EXT_POINTER_TYPE_HSA || info.type == HSA_EXT_POINTER_TYPE_LOCKED
                                ? AllocationClass::excluded_host
                                : AllocationClass::excluded_not_owned;
-    else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)
+    } else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) {
         c.classification = AllocationClass::excluded_fine_grained;
-    else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)
+    } else if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) {
         c.classification = AllocationClass::tracked;
-    else
+    } else {
         c.classification = AllocationClass::excluded_fine_grained;
+    }
     return c;
 }
 

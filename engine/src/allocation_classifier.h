@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which allocations a snapshot may capture (docs/mechanism.md#what-is-tracked;
 // docs/rocm-behaviour.md#memory-classification).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "allocation_inventory.h"
 
 namespace rs::engine {
@@ -12,8 +13,9 @@ void AllocationInventory::add(const TrackedAllocation& a) {
 std::optional<TrackedAllocation> AllocationInventory::remove(uintptr_t address) {
     return map_.wlock([&](Map& m) -> std::optional<TrackedAllocation> {
         auto it = m.find(address);
-        if (it == m.end())
+        if (it == m.end()) {
             return std::nullopt;
+        }
         TrackedAllocation a = it->second;
         m.erase(it);
         generation_.fetch_add(1, std::memory_order_acq_rel);
@@ -33,9 +35,11 @@ std::vector<TrackedAllocation> AllocationInventory::owned_by(uint64_t agent, uin
         generation = generation_.load(std::memory_order_acquire);
         std::vector<TrackedAllocation> out;
         out.reserve(m.size()); // may throw std::bad_alloc: the caller reports inventory_reserve
-        for (const auto& [address, a] : m)
-            if (a.agent == agent)
+        for (const auto& [address, a] : m) {
+            if (a.agent == agent) {
                 out.push_back(a);
+            }
+        }
         return out;
     });
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The inventory of live tracked device allocations (docs/mechanism.md#allocation-tracking),
 // behind Synchronized.
 #pragma once

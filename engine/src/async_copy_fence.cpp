@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "async_copy_fence.h"
 
 #include "agent_context.h"
@@ -11,13 +12,15 @@ namespace rs::engine {
 namespace {
 
 uint64_t owner_of(const void* ptr) {
-    if (!ptr)
+    if (!ptr) {
         return 0;
+    }
     hsa_amd_pointer_info_t info{};
     info.size = sizeof(info);
     if (hsa().amd.hsa_amd_pointer_info_fn(ptr, &info, nullptr, nullptr, nullptr) != HSA_STATUS_SUCCESS ||
-        info.type == HSA_EXT_POINTER_TYPE_UNKNOWN)
+        info.type == HSA_EXT_POINTER_TYPE_UNKNOWN) {
         return 0;
+    }
     return info.agentOwner.handle;
 }
 
@@ -28,35 +31,41 @@ AsyncCopyFence::AsyncCopyFence(const void* dst, const void* src, uint64_t size,
                                const hsa_signal_t* dep_signals)
     : num_app_deps_(num_dep_signals), app_deps_(dep_signals), dst_(reinterpret_cast<uint64_t>(dst)),
       src_(reinterpret_cast<uint64_t>(src)), size_(size) {
-    if (!g_recording.load(std::memory_order_relaxed) || g_finalized.load(std::memory_order_acquire))
+    if (!g_recording.load(std::memory_order_relaxed) || g_finalized.load(std::memory_order_acquire)) {
         return;
+    }
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return;
+    }
     try {
         std::vector<uint64_t> handles{owner_of(dst), owner_of(src)};
-        for (hsa_agent_t a : agents)
+        for (hsa_agent_t a : agents) {
             handles.push_back(a.handle);
+        }
         std::sort(handles.begin(), handles.end());
         handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
         std::vector<hsa_signal_t> held;
         for (uint64_t h : handles) {
             AgentContext* c = h != 0 ? e->agents.find(h) : nullptr;
-            if (!c || !c->selected())
+            if (!c || !c->selected()) {
                 continue;
+            }
             held.reserve(held.size() + 1);
             locks_.reserve(locks_.size() + 1);
             locks_.emplace_back(c->mutex());
             const std::shared_ptr<Window>& w = c->state().gating;
-            if (!w)
+            if (!w) {
                 continue;
+            }
             w->retain_until_unload = true;
             held.push_back(w->release);
             agent_ = c->agent().handle;
             dispatch_id_ = w->dispatch_id;
         }
-        if (held.empty())
+        if (held.empty()) {
             return;
+        }
         std::vector<hsa_signal_t> deps(dep_signals, dep_signals + num_dep_signals);
         deps.insert(deps.end(), held.begin(), held.end());
         deps_ = std::move(deps);
@@ -72,8 +81,9 @@ AsyncCopyFence::AsyncCopyFence(const void* dst, const void* src, uint64_t size,
 
 AsyncCopyFence::~AsyncCopyFence() {
     locks_.clear(); // the copy has been issued: gating may start
-    if (!engine_)
+    if (!engine_) {
         return;
+    }
     AsyncCopyEvent ev{};
     ev.agent = agent_;
     ev.dst = dst_;
@@ -122,14 +132,17 @@ hsa_status_t async_copy_on_engine(void* dst, hsa_agent_t dst_agent, const void* 
 } // namespace
 
 void install_async_copy_fence(AmdExtTable& amd) {
-    if (amd.hsa_amd_memory_async_copy_fn && amd.hsa_amd_memory_async_copy_fn != async_copy)
+    if (amd.hsa_amd_memory_async_copy_fn && amd.hsa_amd_memory_async_copy_fn != async_copy) {
         amd.hsa_amd_memory_async_copy_fn = async_copy;
-    if (amd.hsa_amd_memory_async_copy_rect_fn && amd.hsa_amd_memory_async_copy_rect_fn != async_copy_rect)
+    }
+    if (amd.hsa_amd_memory_async_copy_rect_fn && amd.hsa_amd_memory_async_copy_rect_fn != async_copy_rect) {
         amd.hsa_amd_memory_async_copy_rect_fn = async_copy_rect;
+    }
 #if HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2
     if (amd.hsa_amd_memory_async_copy_on_engine_fn &&
-        amd.hsa_amd_memory_async_copy_on_engine_fn != async_copy_on_engine)
+        amd.hsa_amd_memory_async_copy_on_engine_fn != async_copy_on_engine) {
         amd.hsa_amd_memory_async_copy_on_engine_fn = async_copy_on_engine;
+    }
 #endif
 }
 

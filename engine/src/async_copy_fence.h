@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Asynchronous copies and the replay window: the original design left them unfenced; ReplayScope holds
 // them back on the GPU side (docs/replay-window.md, "Asynchronous copies").
 // hsa_amd_memory_async_copy and its variants are not AQL packets, so they bypass the intercept queues

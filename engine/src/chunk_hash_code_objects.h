@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk-hash kernel's AMDGPU code objects embedded in the engine (built from engine/device/chunk_hash.hip
 // at build time; docs/mechanism.md, "Dirty-chunk hashing").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chunk planning of a dirty restore (docs/mechanism.md#restore): how regions split into chunks on
 // chunk-size boundaries of the device address space, and how dirty chunks coalesce into dirty runs.
 // Pure functions, no runtime: unit-tested by tests/engine/tst_chunk_plan.cpp.
@@ -22,8 +23,9 @@ constexpr bool valid_chunk_size(uint64_t c) noexcept {
 /// Chunks of the region [address, address + size) for chunk size `c` (a valid_chunk_size): one per
 /// multiple k*c the region overlaps. 0 for an empty region.
 constexpr uint64_t chunk_count(uint64_t address, uint64_t size, uint64_t c) noexcept {
-    if (size == 0)
+    if (size == 0) {
         return 0;
+    }
     const uint64_t first = address / c;
     const uint64_t last = (address + size - 1) / c;
     return last - first + 1;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "configuration.h"
 
 #include "chunk_plan.h"
@@ -19,8 +20,9 @@ bool parse_u64(const char* text, uint64_t& out) {
     char* end = nullptr;
     errno = 0;
     const unsigned long long v = std::strtoull(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || text[0] == '-')
+    if (errno != 0 || end == text || *end != '\0' || text[0] == '-') {
         return false;
+    }
     out = v;
     return true;
 }
@@ -28,10 +30,11 @@ bool parse_u64(const char* text, uint64_t& out) {
 void read_u64(Configuration& c, const char* name, uint64_t& field) {
     if (const char* v = get(name)) {
         uint64_t parsed = 0;
-        if (parse_u64(v, parsed))
+        if (parse_u64(v, parsed)) {
             field = parsed;
-        else
+        } else {
             c.problems.push_back(std::string(name) + "='" + v + "' is not a non-negative integer; ignored");
+        }
     }
 }
 
@@ -51,8 +54,9 @@ void read_regex(Configuration& c, const char* name, std::optional<std::regex>& f
 template <typename E, size_t N>
 void read_choice(Configuration& c, const char* name, E& field, const E (&values)[N]) {
     const char* v = get(name);
-    if (!v)
+    if (!v) {
         return;
+    }
     std::string allowed;
     for (E e : values) {
         if (std::string(v) == option_name(e)) {
@@ -107,29 +111,35 @@ Configuration Configuration::from_environment() {
                 {RestoreMode::full, RestoreMode::dirty, RestoreMode::dirty_host});
     if (const char* v = get(env::kRestoreChunkSize)) {
         uint64_t parsed = 0;
-        if (parse_u64(v, parsed) && valid_chunk_size(parsed))
+        if (parse_u64(v, parsed) && valid_chunk_size(parsed)) {
             c.chunk_size = parsed;
-        else
+        } else {
             c.problems.push_back(std::string(env::kRestoreChunkSize) + "='" + v +
                                  "' is not a power of two from 4096 to 1073741824 bytes; ignored");
+        }
     }
     if (const char* v = get(env::kAgentFilter)) {
         std::stringstream ss(v);
         std::string item;
-        while (std::getline(ss, item, ','))
-            if (!item.empty())
+        while (std::getline(ss, item, ',')) {
+            if (!item.empty()) {
                 c.agent_filter.push_back(item);
+            }
+        }
     }
-    if (const char* v = get(env::kFidelityCheck))
+    if (const char* v = get(env::kFidelityCheck)) {
         c.fidelity_check = std::string(v) == "1";
-    if (const char* v = get(env::kTrackVmem)) {
-        if (std::string(v) == "0" || std::string(v) == "1")
-            c.track_vmem = std::string(v) == "1";
-        else
-            c.problems.push_back(std::string(env::kTrackVmem) + "='" + v + "' is not 0 or 1; ignored");
     }
-    if (const char* v = get(env::kLog))
+    if (const char* v = get(env::kTrackVmem)) {
+        if (std::string(v) == "0" || std::string(v) == "1") {
+            c.track_vmem = std::string(v) == "1";
+        } else {
+            c.problems.push_back(std::string(env::kTrackVmem) + "='" + v + "' is not 0 or 1; ignored");
+        }
+    }
+    if (const char* v = get(env::kLog)) {
         c.log = std::string(v) == "1";
+    }
     uint64_t ms = static_cast<uint64_t>(c.drain_timeout.count());
     read_u64(c, env::kDrainTimeoutMs, ms);
     c.drain_timeout = std::chrono::milliseconds(ms);
@@ -140,25 +150,30 @@ Configuration Configuration::from_environment() {
 }
 
 bool Configuration::kernel_selected(const std::string& name) const {
-    if (kernel_include && !std::regex_search(name, *kernel_include))
+    if (kernel_include && !std::regex_search(name, *kernel_include)) {
         return false;
-    if (kernel_exclude && std::regex_search(name, *kernel_exclude))
+    }
+    if (kernel_exclude && std::regex_search(name, *kernel_exclude)) {
         return false;
+    }
     return true;
 }
 
 bool Configuration::dispatch_selected(uint64_t n) const {
-    if (n < dispatch_skip)
+    if (n < dispatch_skip) {
         return false;
+    }
     return dispatch_count == 0 || n - dispatch_skip < dispatch_count;
 }
 
 bool Configuration::agent_selected(uint32_t gpu_index, const std::string& name) const {
-    if (agent_filter.empty())
+    if (agent_filter.empty()) {
         return true;
+    }
     for (const auto& f : agent_filter) {
-        if (f == std::to_string(gpu_index) || f == name)
+        if (f == std::to_string(gpu_index) || f == name) {
             return true;
+        }
     }
     return false;
 }
@@ -166,16 +181,19 @@ bool Configuration::agent_selected(uint32_t gpu_index, const std::string& name) 
 std::string Configuration::describe() const {
     std::ostringstream out;
     out << env::kPasses << '=' << passes << '\n';
-    if (!kernel_include_text.empty())
+    if (!kernel_include_text.empty()) {
         out << env::kKernelIncludeRegex << '=' << kernel_include_text << '\n';
-    if (!kernel_exclude_text.empty())
+    }
+    if (!kernel_exclude_text.empty()) {
         out << env::kKernelExcludeRegex << '=' << kernel_exclude_text << '\n';
+    }
     out << env::kDispatchSkip << '=' << dispatch_skip << '\n';
     out << env::kDispatchCount << '=' << dispatch_count << '\n';
     if (!agent_filter.empty()) {
         out << env::kAgentFilter << '=';
-        for (size_t i = 0; i < agent_filter.size(); ++i)
+        for (size_t i = 0; i < agent_filter.size(); ++i) {
             out << (i ? "," : "") << agent_filter[i];
+        }
         out << '\n';
     }
     out << env::kHostMemoryBudget << '=' << host_memory_budget << '\n';
@@ -184,8 +202,9 @@ std::string Configuration::describe() const {
     out << env::kRestore << '=' << option_name(restore) << '\n';
     out << env::kRestoreChunkSize << '=' << chunk_size << '\n';
     out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
-    if (!track_vmem)
+    if (!track_vmem) {
         out << env::kTrackVmem << "=0\n";
+    }
     out << env::kDrainTimeoutMs << '=' << drain_timeout.count() << '\n';
     out << env::kPassTimeoutMs << '=' << pass_timeout.count() << '\n';
     return out.str();

@@ -1,4 +1,5 @@
-// Replay options from the environment that replayscope-run sets (names: ipc/environment.hpp).
+// SPDX-License-Identifier: MIT
+// Replay options from the environment that replayscope-run sets (names: ipc/environment.h).
 #pragma once
 
 #include <chrono>
@@ -8,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include <replayscope/ipc/environment.hpp>
+#include <replayscope/ipc/environment.h>
 
 namespace rs::engine {
 
 /// Environment variables read by the engine: the launcher's own list (ipc/include/replayscope/ipc/
-/// environment.hpp), so the engine and replayscope-run can never disagree on a name.
+/// environment.h), so the engine and replayscope-run can never disagree on a name.
 namespace env = ipc::env;
 
 /// Where snapshots are placed (REPLAYSCOPE_SNAPSHOT_STORE, docs/mechanism.md#restore): `auto` the device

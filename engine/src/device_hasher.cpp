@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "device_hasher.h"
 
 #include "chunk_hash_code_objects.h"
@@ -34,8 +35,9 @@ uint64_t elapsed_since(Clock::time_point start) {
 std::string status_text(hsa_status_t status) {
     const char* text = nullptr;
     if (hsa().core.hsa_status_string_fn &&
-        hsa().core.hsa_status_string_fn(status, &text) == HSA_STATUS_SUCCESS && text)
+        hsa().core.hsa_status_string_fn(status, &text) == HSA_STATUS_SUCCESS && text) {
         return text;
+    }
     return "status " + hex(static_cast<uint64_t>(status));
 }
 
@@ -49,8 +51,9 @@ struct PoolSearch {
 hsa_status_t find_pool(hsa_amd_memory_pool_t pool, void* data) {
     auto* search = static_cast<PoolSearch*>(data);
     uint32_t flags = 0;
-    if (!allocatable_global_pool(pool, flags))
+    if (!allocatable_global_pool(pool, flags)) {
         return HSA_STATUS_SUCCESS;
+    }
     if ((flags & search->want_flags) == search->want_flags && (flags & search->avoid_flags) == 0) {
         search->pool = pool;
         search->found = true;
@@ -87,11 +90,13 @@ std::string agent_isa_name(hsa_agent_t agent) {
     uint32_t length = 0;
     if (isa.handle == 0 ||
         core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME_LENGTH, &length) != HSA_STATUS_SUCCESS ||
-        length == 0 || length > 1024)
+        length == 0 || length > 1024) {
         return {};
+    }
     std::string name(length, '\0');
-    if (core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME, name.data()) != HSA_STATUS_SUCCESS)
+    if (core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME, name.data()) != HSA_STATUS_SUCCESS) {
         return {};
+    }
     name.resize(std::strlen(name.c_str())); // the length counts the terminating NUL
     return name;
 }
@@ -148,14 +153,16 @@ struct DeviceHasher::Impl {
 bool DeviceHasher::Impl::load(hsa_agent_t agent) {
     const auto& core = hsa().core;
     const std::string isa = agent_isa_name(agent);
-    if (isa.empty())
+    if (isa.empty()) {
         return fail("the agent reports no ISA name");
+    }
     const std::string processor(isa_processor(isa));
     const ChunkHashCodeObject* object = find_chunk_hash_code_object(processor);
     if (!object) {
-        if (chunk_hash_code_objects().empty())
+        if (chunk_hash_code_objects().empty()) {
             return fail("no chunk-hash code object for " + processor +
                         " (the engine was built without an AMDGPU-capable clang)");
+        }
         return fail("no chunk-hash code object for " + processor + " (built for " +
                     std::string(chunk_hash_processors()) + ")");
     }
@@ -174,15 +181,18 @@ bool DeviceHasher::Impl::load(hsa_agent_t agent) {
         return fail("cannot create the chunk-hash executable: " + status_text(s));
     }
     s = core.hsa_executable_load_agent_code_object_fn(executable, agent, reader, nullptr, nullptr);
-    if (s != HSA_STATUS_SUCCESS)
+    if (s != HSA_STATUS_SUCCESS) {
         return fail("cannot load the chunk-hash code object for " + processor + ": " + status_text(s));
+    }
     s = core.hsa_executable_freeze_fn(executable, nullptr);
-    if (s != HSA_STATUS_SUCCESS)
+    if (s != HSA_STATUS_SUCCESS) {
         return fail("cannot freeze the chunk-hash executable: " + status_text(s));
+    }
     hsa_executable_symbol_t symbol{0};
     s = core.hsa_executable_get_symbol_by_name_fn(executable, kKernelSymbol, &agent, &symbol);
-    if (s != HSA_STATUS_SUCCESS)
+    if (s != HSA_STATUS_SUCCESS) {
         return fail(std::string("no ") + kKernelSymbol + " in the chunk-hash executable: " + status_text(s));
+    }
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
                                                &kernel_object) != HSA_STATUS_SUCCESS ||
         core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
@@ -191,11 +201,13 @@ bool DeviceHasher::Impl::load(hsa_agent_t agent) {
                                                &group_size) != HSA_STATUS_SUCCESS ||
         core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
                                                &private_size) != HSA_STATUS_SUCCESS ||
-        kernel_object == 0)
+        kernel_object == 0) {
         return fail("the chunk-hash kernel symbol answers no kernel object");
-    if (kernarg_size < 20)
+    }
+    if (kernarg_size < 20) {
         return fail("the chunk-hash kernel reports a kernarg segment of " + std::to_string(kernarg_size) +
                     " bytes (expected at least 20)");
+    }
     uint32_t queue_size = 0;
     core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_QUEUE_MIN_SIZE, &queue_size);
     queue_size = std::max<uint32_t>(queue_size, 64);
@@ -208,8 +220,9 @@ bool DeviceHasher::Impl::load(hsa_agent_t agent) {
     bool ok = false;
     signal = create_signal(0, ok);
     has_signal = ok;
-    if (!ok)
+    if (!ok) {
         return fail("cannot create the chunk-hash completion signal");
+    }
     return allocate(agent);
 }
 
@@ -220,8 +233,9 @@ bool DeviceHasher::Impl::allocate(hsa_agent_t agent) {
     hsa_amd_memory_pool_t kernarg_pool{}, fine_pool{};
     if (cpu.handle == 0 || !agent_pool(cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT, 0, kernarg_pool) ||
         !agent_pool(cpu, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
-                    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT, fine_pool))
+                    HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT, fine_pool)) {
         return fail("no CPU kernarg or fine-grained memory pool for the chunk-hash kernel");
+    }
     const size_t kernarg_bytes = std::max<size_t>(kernarg_size, 64);
     if (amd.hsa_amd_memory_pool_allocate_fn(kernarg_pool, kernarg_bytes, 0, &kernarg) != HSA_STATUS_SUCCESS) {
         kernarg = nullptr;
@@ -229,13 +243,16 @@ bool DeviceHasher::Impl::allocate(hsa_agent_t agent) {
     }
     // One block: the table (16 bytes per chunk), then the hashes (8 bytes per chunk).
     void* block = nullptr;
-    if (amd.hsa_amd_memory_pool_allocate_fn(fine_pool, kBatchChunks * 24, 0, &block) != HSA_STATUS_SUCCESS)
+    if (amd.hsa_amd_memory_pool_allocate_fn(fine_pool, kBatchChunks * 24, 0, &block) != HSA_STATUS_SUCCESS) {
         return fail("cannot allocate the chunk-hash table and outputs");
+    }
     table = static_cast<uint64_t*>(block);
     outputs = table + 2 * kBatchChunks;
-    for (void* p : {kernarg, block})
-        if (amd.hsa_amd_agents_allow_access_fn(1, &agent, nullptr, p) != HSA_STATUS_SUCCESS)
+    for (void* p : {kernarg, block}) {
+        if (amd.hsa_amd_agents_allow_access_fn(1, &agent, nullptr, p) != HSA_STATUS_SUCCESS) {
             return fail("the agent cannot be given access to the chunk-hash buffers");
+        }
+    }
     return true;
 }
 
@@ -280,8 +297,9 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
     // it is reserved, so a slot is never reserved without being written).
     const uint64_t index = core.hsa_queue_load_write_index_relaxed_fn(queue);
     while (index - core.hsa_queue_load_read_index_scacquire_fn(queue) >= queue->size) {
-        if (Clock::now() >= deadline || queue_failed.load(std::memory_order_acquire))
+        if (Clock::now() >= deadline || queue_failed.load(std::memory_order_acquire)) {
             return fail("the chunk-hash queue has no free slot");
+        }
         std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
     core.hsa_queue_store_write_index_screlease_fn(queue, index + 1);
@@ -292,17 +310,21 @@ bool DeviceHasher::Impl::dispatch(const ChunkSpan* chunks, size_t count, uint64_
     core.hsa_signal_store_screlease_fn(queue->doorbell_signal, static_cast<hsa_signal_value_t>(index));
 
     for (;;) {
-        if (queue_failed.load(std::memory_order_acquire))
+        if (queue_failed.load(std::memory_order_acquire)) {
             return fail("the chunk-hash kernel failed on its queue: " +
                         status_text(static_cast<hsa_status_t>(queue_status.load(std::memory_order_relaxed))));
-        if (wait_signal_eq(signal, 0, std::min(deadline, Clock::now() + kWaitSlice)))
+        }
+        if (wait_signal_eq(signal, 0, std::min(deadline, Clock::now() + kWaitSlice))) {
             break;
-        if (Clock::now() >= deadline)
+        }
+        if (Clock::now() >= deadline) {
             return late();
+        }
     }
     for (size_t i = 0; i < count; ++i) {
-        if (outputs[i] == 0)
+        if (outputs[i] == 0) {
             return fail("the chunk-hash kernel completed without writing chunk " + std::to_string(i));
+        }
         hashes[i] = outputs[i];
     }
     return true;
@@ -314,11 +336,13 @@ bool DeviceHasher::Impl::late() {
     const std::string timeout = std::to_string(batch_timeout.count()) + " ms";
     const auto late_deadline = Clock::now() + kLateBatchBound * batch_timeout;
     for (;;) {
-        if (queue_failed.load(std::memory_order_acquire))
+        if (queue_failed.load(std::memory_order_acquire)) {
             return fail("the chunk-hash kernel did not complete within " + timeout +
                         " and then failed on its queue");
-        if (wait_signal_eq(signal, 0, std::min(late_deadline, Clock::now() + kWaitSlice)))
+        }
+        if (wait_signal_eq(signal, 0, std::min(late_deadline, Clock::now() + kWaitSlice))) {
             return fail("the chunk-hash kernel did not complete within " + timeout + " (it completed later)");
+        }
         if (Clock::now() >= late_deadline) {
             stuck = true;
             return fail("the chunk-hash kernel did not complete within " + timeout +
@@ -334,20 +358,25 @@ bool DeviceHasher::Impl::probe() {
     constexpr size_t kProbeBytes = 4096 + 64;
     static_assert(kProbeBytes + 64 <= kBatchChunks * 8, "the probe fits in the table's second half");
     auto* bytes = reinterpret_cast<unsigned char*>(table + kBatchChunks);
-    for (size_t i = 0; i < kProbeBytes; ++i)
+    for (size_t i = 0; i < kProbeBytes; ++i) {
         bytes[i] = static_cast<unsigned char>((i * 131u + 7u) ^ (i >> 8));
+    }
     const auto base = reinterpret_cast<uintptr_t>(bytes);
     const ChunkSpan spans[] = {{base, 4096}, {base + 3, 1021}, {base + 4096, 5}, {base + 64, 0}};
     uint64_t expected[4];
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < 4; ++i) {
         expected[i] = rs_chunk_hash_host(reinterpret_cast<const void*>(spans[i].address), spans[i].bytes);
+    }
     uint64_t got[4] = {};
-    if (!dispatch(spans, 4, got))
+    if (!dispatch(spans, 4, got)) {
         return false;
-    for (size_t i = 0; i < 4; ++i)
-        if (got[i] != expected[i])
+    }
+    for (size_t i = 0; i < 4; ++i) {
+        if (got[i] != expected[i]) {
             return fail("the chunk-hash kernel's probe result differs from the host hash (chunk " +
                         std::to_string(i) + ": " + hex(got[i]) + " instead of " + hex(expected[i]) + ")");
+        }
+    }
     return true;
 }
 
@@ -355,21 +384,27 @@ void DeviceHasher::Impl::destroy() noexcept {
     const auto& core = hsa().core;
     const auto& amd = hsa().amd;
     // The queue first: nothing of ours runs once it is gone.
-    if (queue)
+    if (queue) {
         core.hsa_queue_destroy_fn(queue);
+    }
     queue = nullptr;
-    if (executable.handle)
+    if (executable.handle) {
         core.hsa_executable_destroy_fn(executable);
+    }
     executable.handle = 0;
-    if (reader.handle)
+    if (reader.handle) {
         core.hsa_code_object_reader_destroy_fn(reader);
+    }
     reader.handle = 0;
-    if (has_signal)
+    if (has_signal) {
         destroy_signal(signal);
+    }
     has_signal = false;
-    for (void* p : {kernarg, static_cast<void*>(table)}) // outputs are part of the table's block
-        if (p)
+    for (void* p : {kernarg, static_cast<void*>(table)}) { // outputs are part of the table's block
+        if (p) {
             amd.hsa_amd_memory_pool_free_fn(p);
+        }
+    }
     kernarg = nullptr;
     table = nullptr;
     outputs = nullptr;
@@ -391,12 +426,14 @@ bool DeviceHasher::available(std::string& why) {
         impl_ = new Impl;
         impl_->batch_timeout = batch_timeout_;
         impl_->state = Impl::State::ready;
-        if (impl_->load(agent_))
+        if (impl_->load(agent_)) {
             impl_->probe();
+        }
         note_stuck();
     }
-    if (impl_->state == Impl::State::ready)
+    if (impl_->state == Impl::State::ready) {
         return true;
+    }
     why = impl_->why;
     return false;
 }
@@ -404,8 +441,9 @@ bool DeviceHasher::available(std::string& why) {
 bool DeviceHasher::hash(const ChunkSpan* chunks, size_t count, uint64_t* hashes, uint64_t& elapsed_ns) {
     const auto start = Clock::now();
     elapsed_ns = 0;
-    if (!impl_ || impl_->state != Impl::State::ready)
+    if (!impl_ || impl_->state != Impl::State::ready) {
         return false;
+    }
     for (size_t done = 0; done < count;) {
         const size_t n = std::min(kBatchChunks, count - done);
         if (!impl_->dispatch(chunks + done, n, hashes + done)) {
@@ -427,8 +465,9 @@ void DeviceHasher::note_stuck() {
 }
 
 void DeviceHasher::release() noexcept {
-    if (!impl_)
+    if (!impl_) {
         return;
+    }
     if (stuck_) {
         // A kernel of ours may still run on the queue, from the code object, into the buffers: destroying
         // any of them could fault it or hand its memory to someone else. Leaked (kept reachable from a
@@ -463,8 +502,9 @@ bool hash_chunks_on_host(const ChunkSpan* chunks, size_t count, uint64_t* hashes
             bytes += chunks[last].bytes;
             ++last;
         }
-        if (scratch.size() < bytes)
+        if (scratch.size() < bytes) {
             scratch.resize(bytes);
+        }
         if (bytes > 0 &&
             hsa().core.hsa_memory_copy_fn(scratch.data(), reinterpret_cast<void*>(chunks[first].address),
                                           bytes) != HSA_STATUS_SUCCESS) {

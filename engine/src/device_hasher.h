@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk hashes of dirty-chunk restore, on the device (the replayscope_chunk_hash kernel, embedded as
 // AMDGPU code objects) or on the host (the same math over a copy). docs/mechanism.md, "Dirty-chunk
 // hashing".

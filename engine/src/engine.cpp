@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tool entry points (docs/rocm-behaviour.md#tool-loading, #table-layout-and-versions).
 #include "engine.h"
 
@@ -50,9 +51,10 @@ struct EngineHolder {
         g_recording.store(false, std::memory_order_relaxed);
         g_finalized.store(true, std::memory_order_release);
         g_engine.store(nullptr, std::memory_order_release);
-        if (engine)
+        if (engine) {
             engine->sink->finish(engine->internal_errors.load(std::memory_order_relaxed),
                                  g_exit_status.load(std::memory_order_acquire));
+        }
         // The Engine object itself is left allocated: a handler or wrapper racing with exit on another
         // thread may still hold a pointer to it. The process is ending.
         (void)engine.release();
@@ -70,10 +72,12 @@ hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
             // One record per loaded code object, with its URI (loader extension; not from inside
             // iterate_executables, which would block executable create/destroy).
             const std::vector<LoadedCodeObject> objects = loaded_code_objects(exe);
-            for (const LoadedCodeObject& c : objects)
+            for (const LoadedCodeObject& c : objects) {
                 e->sink->executable({exe.handle, c.handle, c.agent, c.uri, kernels});
-            if (objects.empty())
+            }
+            if (objects.empty()) {
                 e->sink->executable({exe.handle, 0, 0, {}, kernels});
+            }
         } catch (...) {
             note_internal_error(*e, "hsa_executable_freeze (kernel names of the executable not indexed)");
         }
@@ -111,10 +115,12 @@ void report_agents(EventSink& sink) {
             core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME_LENGTH, &length) == HSA_STATUS_SUCCESS &&
             length > 0) {
             isa_name.assign(length, '\0');
-            if (core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME, isa_name.data()) != HSA_STATUS_SUCCESS)
+            if (core.hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME, isa_name.data()) != HSA_STATUS_SUCCESS) {
                 isa_name.clear();
-            while (!isa_name.empty() && isa_name.back() == '\0')
+            }
+            while (!isa_name.empty() && isa_name.back() == '\0') {
                 isa_name.pop_back();
+            }
         }
         const std::string agent_label = agent_name(agent);
         const hsa_device_type_t type = device_type(agent);
@@ -208,8 +214,9 @@ Engine* engine() {
 void note_internal_error(Engine& e, const char* where, uint64_t dispatch_id) noexcept {
     constexpr uint64_t kWarned = 16;
     const uint64_t n = e.internal_errors.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (n > kWarned + 1)
+    if (n > kWarned + 1) {
         return;
+    }
     WarningCode code = WarningCode::internal_error;
     const char* what = "an exception of unknown type";
     try {
@@ -222,13 +229,14 @@ void note_internal_error(Engine& e, const char* where, uint64_t dispatch_id) noe
     } catch (...) {
     }
     char text[512];
-    if (n == kWarned + 1)
+    if (n == kWarned + 1) {
         std::snprintf(text, sizeof text,
                       "%s: %s caught and swallowed; further engine-internal errors are only counted "
                       "(session end, internal_errors)",
                       where, what);
-    else
+    } else {
         std::snprintf(text, sizeof text, "%s: %s caught and swallowed", where, what);
+    }
     e.sink->warning(code, dispatch_id, text);
 }
 
@@ -244,14 +252,16 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
     (void)failed_tool_names;
     try {
         std::lock_guard lock(g_load_mutex);
-        if (!check_versions(table))
+        if (!check_versions(table)) {
             return false;
+        }
         // --follow-children=no: a process that finds the run's session claimed touches nothing (no
         // wrapper, no emitter, no exit hook) and says so once; the runtime keeps it loaded as a tool.
         if (claim_session() == SessionClaim::inert) {
             static bool said = false;
-            if (!said)
+            if (!said) {
                 std::fputs("replayscope: not recording this process (--follow-children=no)\n", stderr);
+            }
             said = true;
             return true;
         }
@@ -270,17 +280,20 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             g_holder.engine = std::make_unique<Engine>(std::move(config), std::move(sink));
             Engine& e = *g_holder.engine;
             // After the EngineHolder's registration, so that it runs first (note_exit_status).
-            if (::on_exit(note_exit_status, nullptr) != 0)
+            if (::on_exit(note_exit_status, nullptr) != 0) {
                 std::fputs("replayscope: on_exit failed: the session end will not carry the exit status\n",
                            stderr);
+            }
             e.sink->session_start(e.config.describe());
-            for (const std::string& problem : e.config.problems)
+            for (const std::string& problem : e.config.problems) {
                 e.sink->warning(WarningCode::configuration, 0, problem);
-            if (graph_launch_interposer_missing())
+            }
+            if (graph_launch_interposer_missing()) {
                 e.sink->warning(WarningCode::configuration, 0,
                                 "libamdhip64 is loaded but the engine's hipGraphLaunch interposer is not in "
                                 "front of it (the engine was not LD_PRELOADed): dispatches of HIP graph "
                                 "launches cannot be recognised and are replayed like any other");
+            }
         }
         Engine& e = *g_holder.engine;
         g_engine.store(&e, std::memory_order_release);
@@ -316,8 +329,9 @@ extern "C" __attribute__((visibility("default"))) void OnUnload() {
     std::lock_guard lock(g_load_mutex);
     g_recording.store(false, std::memory_order_relaxed);
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return;
+    }
     try {
         release_intercepted_queues();
         e->agents.clear();

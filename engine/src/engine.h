@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine's process-wide state and the teardown guard (docs/mechanism.md#teardown-guard).
 #pragma once
 

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // What the engine reports, one virtual per event kind, in the session protocol's vocabulary: the enums
-// and the fixed-size payloads are the wire's own (ipc/include/replayscope/ipc/records.hpp); only events
+// and the fixed-size payloads are the wire's own (ipc/include/replayscope/ipc/records.h); only events
 // // that carry text have an engine type (text as string_view, interned by the emitter sink), and PassEvent
 // (its fidelity defaults to "not checked"). Implementations must be thread-safe, must not throw and must
 // never block for long: they are called from application threads, inside allocation wrappers and
@@ -11,12 +12,12 @@
 #include <memory>
 #include <string_view>
 
-#include <replayscope/ipc/records.hpp>
+#include <replayscope/ipc/records.h>
 
 namespace rs::engine {
 
 // The engine speaks the wire's vocabulary: every enum is the session protocol's own
-// (ipc/include/replayscope/ipc/records.hpp), so a value means the same in the engine, on the wire, in the
+// (ipc/include/replayscope/ipc/records.h), so a value means the same in the engine, on the wire, in the
 // session file and in the inspector.
 using AllocationClass = ipc::AllocationClass;
 using AllocationApi = ipc::AllocationApi;
@@ -36,7 +37,7 @@ using ChunkHashPath = ipc::ChunkHashPath;
 /// same names are in the session file's enum_names table and in the inspector.
 template <typename E>
 constexpr std::string_view name(E v) noexcept {
-    return ipc::enumName(v);
+    return ipc::enum_name(v);
 }
 
 // Fixed-size payloads: the wire records themselves (same field names and order).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executable_registry.h"
 
 #include "hsa_api.h"
@@ -16,23 +17,27 @@ hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, vo
     hsa_symbol_kind_t kind{};
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind) !=
             HSA_STATUS_SUCCESS ||
-        kind != HSA_SYMBOL_KIND_KERNEL)
+        kind != HSA_SYMBOL_KIND_KERNEL) {
         return HSA_STATUS_SUCCESS;
+    }
     uint64_t object = 0;
     uint32_t length = 0;
     ExecutableRegistry::Kernel kernel;
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
-                                               &kernel.kernarg_size) != HSA_STATUS_SUCCESS)
+                                               &kernel.kernarg_size) != HSA_STATUS_SUCCESS) {
         kernel.kernarg_size = 0;
+    }
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object) !=
             HSA_STATUS_SUCCESS ||
         core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length) !=
-            HSA_STATUS_SUCCESS)
+            HSA_STATUS_SUCCESS) {
         return HSA_STATUS_SUCCESS;
+    }
     std::string name(length, '\0');
     if (length > 0 && core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME,
-                                                             name.data()) != HSA_STATUS_SUCCESS)
+                                                             name.data()) != HSA_STATUS_SUCCESS) {
         name.clear();
+    }
     kernel.name = std::move(name);
     scan->kernels.emplace_back(object, std::move(kernel));
     return HSA_STATUS_SUCCESS;
@@ -60,10 +65,11 @@ void ExecutableRegistry::remove(hsa_executable_t exe) {
         s.executables.erase(exe.handle);
         ++s.generation;
         for (auto it = s.kernels.begin(); it != s.kernels.end();) {
-            if (it->second.executable == exe.handle)
+            if (it->second.executable == exe.handle) {
                 it = s.kernels.erase(it);
-            else
+            } else {
                 ++it;
+            }
         }
     });
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine's own registry of frozen executables (docs/rocm-behaviour.md#module-scope-variables: rocprofiler
 // keeps one by wrapping hsa_executable_freeze_fn / hsa_executable_destroy_fn instead of holding the
 // loader's iterate_executables lock), plus kernel object -> kernel symbol name for filters and reports.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "fidelity_check.h"
 
 #include "hsa_api.h"
@@ -33,13 +34,15 @@ std::vector<uint64_t> FidelityCheck::hash_watched() {
         // Read (never written) under the read lock: a concurrent free waits for the copy.
         const bool read = watched_inventory_.rlock([&](const AllocationInventory::Map& m) {
             auto it = m.find(w.address);
-            if (it == m.end() || it->second.id != w.id)
+            if (it == m.end() || it->second.id != w.id) {
                 return false;
+            }
             return hsa().core.hsa_memory_copy_fn(scratch.data(), reinterpret_cast<const void*>(w.address),
                                                  w.size) == HSA_STATUS_SUCCESS;
         });
-        if (read)
+        if (read) {
             hashes[i] = XXH3_64bits(scratch.data(), w.size);
+        }
     }
     return hashes;
 }
@@ -64,15 +67,17 @@ int8_t FidelityCheck::after_pass(uint32_t pass_index, std::vector<FidelityMismat
         names += (names.empty() ? "" : ",") + label;
     };
     for (size_t r = 0; r < hashes.size() && r < reference_.size(); ++r) {
-        if (hashes[r] == reference_[r] || hashes[r] == 0 || reference_[r] == 0)
+        if (hashes[r] == reference_[r] || hashes[r] == 0 || reference_[r] == 0) {
             continue;
+        }
         const SnapshotRegion& region = snapshot_.regions[r];
         differs(region.address, region.size, region.allocation_id,
                 region.name.empty() ? hex(region.address) : region.name);
     }
     for (size_t r = 0; r < watched.size() && r < reference_watched_.size(); ++r) {
-        if (watched[r] == reference_watched_[r] || watched[r] == 0 || reference_watched_[r] == 0)
+        if (watched[r] == reference_watched_[r] || watched[r] == 0 || reference_watched_[r] == 0) {
             continue;
+        }
         const TrackedAllocation& w = watched_[r];
         differs(w.address, w.size, w.reported ? w.id : 0, hex(w.address) + " (not snapshotted)");
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fidelity check (REPLAYSCOPE_FIDELITY_CHECK=1): did every pass of a replayed dispatch see the same
 // inputs as pass 0? Design in docs/replay-window.md ("Fidelity check").
 #pragma once

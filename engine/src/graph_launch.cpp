@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hipGraphLaunch interposer, exported as hipGraphLaunch@@hip_4.3 (engine.map) so that an
 // LD_PRELOADed engine sits in front of libamdhip64.so.5's definition
 // (docs/rocm-behaviour.md#hip-graph-launches).
@@ -25,13 +26,14 @@ struct GraphLaunchScope {
 using HipGraphLaunchFn = int (*)(void*, void*);
 
 HipGraphLaunchFn next_hip_graph_launch() {
-    static const HipGraphLaunchFn next = [] {
+    static const HipGraphLaunchFn kNext = [] {
         void* sym = dlvsym(RTLD_NEXT, "hipGraphLaunch", "hip_4.3");
-        if (!sym)
+        if (!sym) {
             sym = dlsym(RTLD_NEXT, "hipGraphLaunch");
+        }
         return reinterpret_cast<HipGraphLaunchFn>(sym);
     }();
-    return next;
+    return kNext;
 }
 
 } // namespace
@@ -50,17 +52,20 @@ namespace rs::engine {
 
 bool graph_launch_interposer_missing() noexcept {
     void* bound = dlvsym(RTLD_DEFAULT, "hipGraphLaunch", "hip_4.3");
-    if (!bound)
+    if (!bound) {
         bound = dlsym(RTLD_DEFAULT, "hipGraphLaunch");
-    if (!bound)
+    }
+    if (!bound) {
         return false; // no HIP in the process
+    }
     // Compare the objects, not the addresses: inside the engine, &hipGraphLaunch itself binds to the
     // first definition in the process (symbol interposition), which is libamdhip64's when the engine
     // was not preloaded.
     Dl_info bound_object{}, engine_object{};
     if (!dladdr(bound, &bound_object) ||
-        !dladdr(reinterpret_cast<void*>(&graph_launch_active), &engine_object))
+        !dladdr(reinterpret_cast<void*>(&graph_launch_active), &engine_object)) {
         return false;
+    }
     return bound_object.dli_fbase != engine_object.dli_fbase;
 }
 

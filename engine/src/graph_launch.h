@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HIP graph launches are not replayed (docs/mechanism.md#hip-graphs): dispatches submitted while
 // hipGraphLaunch runs on this thread run once on the normal path, with one warning per process.
 #pragma once

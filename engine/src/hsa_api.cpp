@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hsa_api.h"
 
 #include <cstdio>
@@ -19,18 +20,21 @@ bool wait_signal_eq(hsa_signal_t signal, hsa_signal_value_t value, Clock::time_p
         uint64_t frequency = 0;
         if (g_hsa.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) !=
                 HSA_STATUS_SUCCESS ||
-            frequency == 0)
+            frequency == 0) {
             frequency = 1'000'000'000;
+        }
         slice = frequency / 100; // 10 ms
         __atomic_store_n(&g_wait_slice_ticks, slice, __ATOMIC_RELAXED);
     }
     for (;;) {
         const hsa_signal_value_t v = g_hsa.core.hsa_signal_wait_scacquire_fn(
             signal, HSA_SIGNAL_CONDITION_EQ, value, slice, HSA_WAIT_STATE_BLOCKED);
-        if (v == value)
+        if (v == value) {
             return true;
-        if (Clock::now() >= deadline)
+        }
+        if (Clock::now() >= deadline) {
             return g_hsa.core.hsa_signal_load_scacquire_fn(signal) == value;
+        }
     }
 }
 
@@ -41,14 +45,16 @@ hsa_signal_t create_signal(hsa_signal_value_t initial, bool& ok) {
 }
 
 void destroy_signal(hsa_signal_t signal) {
-    if (signal.handle != 0)
+    if (signal.handle != 0) {
         (void)g_hsa.core.hsa_signal_destroy_fn(signal);
+    }
 }
 
 hsa_device_type_t device_type(hsa_agent_t agent) {
     hsa_device_type_t type = HSA_DEVICE_TYPE_DSP;
-    if (g_hsa.core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS)
+    if (g_hsa.core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_DEVICE, &type) != HSA_STATUS_SUCCESS) {
         return HSA_DEVICE_TYPE_DSP;
+    }
     return type;
 }
 
@@ -68,8 +74,9 @@ bool allocatable_global_pool(hsa_amd_memory_pool_t pool, uint32_t& flags) {
 
 std::string agent_name(hsa_agent_t agent) {
     char name[64] = {};
-    if (g_hsa.core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_NAME, name) != HSA_STATUS_SUCCESS)
+    if (g_hsa.core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_NAME, name) != HSA_STATUS_SUCCESS) {
         return {};
+    }
     name[63] = '\0';
     return name;
 }
@@ -87,14 +94,16 @@ hsa_status_t collect_code_object(hsa_executable_t, hsa_loaded_code_object_t lco,
     const auto get = g_hsa.loader.hsa_ven_amd_loader_loaded_code_object_get_info;
     LoadedCodeObject c{lco.handle, 0, {}};
     hsa_agent_t agent{0};
-    if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &agent) == HSA_STATUS_SUCCESS)
+    if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &agent) == HSA_STATUS_SUCCESS) {
         c.agent = agent.handle;
+    }
     uint32_t length = 0;
     if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, &length) == HSA_STATUS_SUCCESS &&
         length > 0) {
         c.uri.assign(length, '\0');
-        if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, c.uri.data()) != HSA_STATUS_SUCCESS)
+        if (get(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, c.uri.data()) != HSA_STATUS_SUCCESS) {
             c.uri.clear();
+        }
     }
     out->push_back(std::move(c));
     return HSA_STATUS_SUCCESS;
@@ -105,9 +114,10 @@ hsa_status_t collect_code_object(hsa_executable_t, hsa_loaded_code_object_t lco,
 std::vector<LoadedCodeObject> loaded_code_objects(hsa_executable_t exe) {
     std::vector<LoadedCodeObject> out;
     if (g_hsa.has_loader && g_hsa.loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects &&
-        g_hsa.loader.hsa_ven_amd_loader_loaded_code_object_get_info)
+        g_hsa.loader.hsa_ven_amd_loader_loaded_code_object_get_info) {
         (void)g_hsa.loader.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(exe, collect_code_object,
                                                                                      &out);
+    }
     return out;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HSA entry points the engine calls: copies of the runtime's tables taken in OnLoad BEFORE the
 // engine installs its wrappers, so every call made from inside the engine reaches the original,
 // un-wrapped function (docs/rocm-behaviour.md#tool-loading: call the saved originals, never the exports).

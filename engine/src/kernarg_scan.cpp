@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "kernarg_scan.h"
 
 #include <cstring>
@@ -10,8 +11,9 @@ bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& 
 
 bool kernarg_points_into(const void* kernarg, uint32_t size,
                          const AllocationInventory& unrestorable) noexcept {
-    if (!kernarg || size < sizeof(uint64_t))
+    if (!kernarg || size < sizeof(uint64_t)) {
         return false;
+    }
     const auto* bytes = static_cast<const unsigned char*>(kernarg);
     try {
         return scan(bytes, size, unrestorable);
@@ -24,17 +26,20 @@ namespace {
 
 bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& unrestorable) {
     return unrestorable.rlock([&](const AllocationInventory::Map& regions) {
-        if (regions.empty())
+        if (regions.empty()) {
             return false;
+        }
         for (uint32_t offset = 0; offset + sizeof(uint64_t) <= size; offset += sizeof(uint64_t)) {
             uint64_t word = 0;
             std::memcpy(&word, bytes + offset, sizeof word);
             auto it = regions.upper_bound(static_cast<uintptr_t>(word));
-            if (it == regions.begin())
+            if (it == regions.begin()) {
                 continue;
+            }
             --it;
-            if (word - it->second.address < it->second.size)
+            if (word - it->second.address < it->second.size) {
                 return true;
+            }
         }
         return false;
     });

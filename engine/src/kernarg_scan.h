@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Does a dispatch's kernarg segment point into memory that no snapshot restores?
 #pragma once
 

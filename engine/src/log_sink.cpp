@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stderr-log sink: make_log_sink(). The log format is stable (tests parse it; docs/replay-failures.md):
 //   replayscope: <kind> key=value key=value ...
 // one line per event, written with a single fwrite so lines of concurrent threads never interleave.
@@ -20,8 +21,9 @@ __attribute__((format(printf, 1, 2))) void line(const char* format, ...) noexcep
     va_start(args, format);
     int n = std::vsnprintf(buffer, sizeof buffer - 1, format, args);
     va_end(args);
-    if (n < 0)
+    if (n < 0) {
         return;
+    }
     size_t len = static_cast<size_t>(n) < sizeof buffer - 1 ? static_cast<size_t>(n) : sizeof buffer - 2;
     buffer[len++] = '\n';
     std::fwrite(buffer, 1, len, stderr);
@@ -35,9 +37,11 @@ class LogSink final : public EventSink {
   public:
     void session_start(std::string_view configuration) noexcept override {
         std::string flat(configuration);
-        for (char& c : flat)
-            if (c == '\n')
+        for (char& c : flat) {
+            if (c == '\n') {
                 c = ' ';
+            }
+        }
         line("replayscope: session_start configuration=\"%s\"", flat.c_str());
     }
     void allocation(const AllocationEvent& e) noexcept override {
@@ -57,8 +61,9 @@ class LogSink final : public EventSink {
     }
     void inventory(const InventoryEvent& e) noexcept override {
         uint64_t bytes = 0;
-        for (size_t i = 0; i < e.count; ++i)
+        for (size_t i = 0; i < e.count; ++i) {
             bytes += e.regions[i].size;
+        }
         line("replayscope: inventory agent=0x%llx generation=%llu regions=%zu bytes=%llu", ull(e.agent),
              ull(e.generation), e.count, ull(bytes));
     }

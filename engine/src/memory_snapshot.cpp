@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "memory_snapshot.h"
 
 #include "hsa_api.h"
@@ -29,8 +30,9 @@ hsa_status_t collect_variable(hsa_executable_t exe, hsa_agent_t, hsa_executable_
     hsa_symbol_kind_t kind{};
     if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind) !=
             HSA_STATUS_SUCCESS ||
-        kind != HSA_SYMBOL_KIND_VARIABLE)
+        kind != HSA_SYMBOL_KIND_VARIABLE) {
         return HSA_STATUS_SUCCESS;
+    }
     uint64_t address = 0;
     uint32_t size = 0;
     uint32_t length = 0;
@@ -43,16 +45,18 @@ hsa_status_t collect_variable(hsa_executable_t exe, hsa_agent_t, hsa_executable_
         length > 0) {
         name.assign(length, '\0');
         if (core.hsa_executable_symbol_get_info_fn(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME, name.data()) !=
-            HSA_STATUS_SUCCESS)
+            HSA_STATUS_SUCCESS) {
             name.clear();
+        }
     }
     VariableStatus status = VariableStatus::captured;
-    if (address == 0)
+    if (address == 0) {
         status = VariableStatus::skipped_zero_address;
-    else if (size == 0)
+    } else if (size == 0) {
         status = VariableStatus::skipped_zero_size;
-    else if (size > kMaxModuleVariableBytes)
+    } else if (size > kMaxModuleVariableBytes) {
         status = VariableStatus::skipped_too_large;
+    }
     if (status == VariableStatus::captured) {
         SnapshotRegion r;
         r.kind = RegionKind::module_variable;
@@ -90,8 +94,9 @@ constexpr uint64_t kVerifySlice = 8ull << 20;
 bool MemorySnapshotter::first_for_agent(WarningCode code, uint64_t agent) {
     return warned_agents_.wlock([&](auto& seen) {
         const std::pair<uint16_t, uint64_t> key{static_cast<uint16_t>(code), agent};
-        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
             return false;
+        }
         seen.push_back(key);
         return true;
     });
@@ -105,9 +110,11 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
     uint64_t device_total = 0;
     if (o.store != SnapshotStoreMode::host) {
         uint64_t tracked = o.watched_bytes;
-        for (const SnapshotRegion& r : s.regions)
-            if (r.kind == RegionKind::allocation)
+        for (const SnapshotRegion& r : s.regions) {
+            if (r.kind == RegionKind::allocation) {
                 tracked += r.size;
+            }
+        }
         const uint64_t room = stores.device().available(o.device_reserve, tracked);
         for (size_t i = 0; i < s.regions.size(); ++i) {
             SnapshotRegion& r = s.regions[i];
@@ -122,15 +129,18 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
     std::byte* device = nullptr;
     if (device_total > 0) {
         device = stores.device().reserve(device_total);
-        if (!device) // the device store could not be had: every region goes to the host store
-            for (SnapshotRegion& r : s.regions)
+        if (!device) { // the device store could not be had: every region goes to the host store
+            for (SnapshotRegion& r : s.regions) {
                 r.store = StoreKind::host;
+            }
+        }
     }
     uint64_t host_total = 0, host_planned = 0;
     for (size_t i = 0; i < s.regions.size(); ++i) {
         SnapshotRegion& r = s.regions[i];
-        if (r.store != StoreKind::host)
+        if (r.store != StoreKind::host) {
             continue;
+        }
         offsets[i] = align_up(host_total);
         host_total = offsets[i] + r.size;
         host_planned += r.size;
@@ -139,8 +149,9 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
     s.device_short = o.store == SnapshotStoreMode::device && host_planned > 0;
     if (s.device_short && first_for_agent(WarningCode::device_store_short, agent.handle)) {
         size_t host_regions = 0;
-        for (const SnapshotRegion& r : s.regions)
+        for (const SnapshotRegion& r : s.regions) {
             host_regions += r.store == StoreKind::host ? 1 : 0;
+        }
         sink_.warning(WarningCode::device_store_short, dispatch_id,
                       "device-store-short: --snapshot-store device, yet " + std::to_string(host_planned) +
                           " of " + std::to_string(s.footprint) + " snapshot bytes (" +
@@ -158,11 +169,12 @@ void MemorySnapshotter::place_and_copy(DeviceSnapshot& s, hsa_agent_t agent, uin
         host = stores.host().reserve(host_total);
         if (host && !stores.host().pinned()) {
             s.host_pinned = false;
-            if (first_for_agent(WarningCode::pinned_host_store_unavailable, agent.handle))
+            if (first_for_agent(WarningCode::pinned_host_store_unavailable, agent.handle)) {
                 sink_.warning(WarningCode::pinned_host_store_unavailable, dispatch_id,
                               "pinned-host-store-unavailable: " + std::string(stores.host().pin_failure()) +
                                   "; this agent's host store is pageable memory, which the runtime pins "
                                   "and unpins on every copy");
+            }
         }
     }
     // 2. One copy per region into its store; every failure is recorded, any failure is fatal. A failed
@@ -201,15 +213,17 @@ void MemorySnapshotter::hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint
     auto full = [&](const std::string& why) {
         s.chunks.clear();
         s.hashes.clear();
-        for (SnapshotRegion& r : s.regions)
+        for (SnapshotRegion& r : s.regions) {
             r.first_chunk = r.chunks = 0;
+        }
         s.restore = RestoreMode::full;
         s.hash_path = ChunkHashPath::none;
-        if (!why.empty() && first_for_agent(WarningCode::device_hash_unavailable, agent.handle))
+        if (!why.empty() && first_for_agent(WarningCode::device_hash_unavailable, agent.handle)) {
             sink_.warning(WarningCode::device_hash_unavailable, dispatch_id,
                           "device-hash-unavailable: " + why +
                               "; restores of this agent write every region back: a full restore moves no "
                               "more bytes over the host link than hashing on the host would read");
+        }
     };
     try {
         for (SnapshotRegion& r : s.regions) {
@@ -248,11 +262,13 @@ void MemorySnapshotter::hash_snapshot(DeviceSnapshot& s, hsa_agent_t agent, uint
     for (const SnapshotRegion& r : s.regions) {
         for (uint32_t k = 0; k < r.chunks; ++k) {
             const ChunkSpan& c = s.chunks[r.first_chunk + k];
-            if (r.store == StoreKind::host)
+            if (r.store == StoreKind::host) {
                 s.hashes[r.first_chunk + k] = hash_host_chunk(r.host_view + (c.address - r.address), c.bytes);
+            }
         }
-        if (r.store != StoreKind::device || r.chunks == 0)
+        if (r.store != StoreKind::device || r.chunks == 0) {
             continue;
+        }
         copies.clear();
         try {
             for (uint32_t k = 0; k < r.chunks; ++k) {
@@ -317,8 +333,9 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
                 ModuleVariableEvent e = scan.reports[i];
                 const bool first = reported_variables_.wlock([&](auto& seen) {
                     const std::pair<uint64_t, uint64_t> key{e.agent, e.address};
-                    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+                    if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
                         return false;
+                    }
                     seen.push_back(key);
                     return true;
                 });
@@ -328,10 +345,12 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
                 }
             }
         }
-        for (const SnapshotRegion& r : s.regions)
+        for (const SnapshotRegion& r : s.regions) {
             s.footprint += r.size;
-        if (!s.ok)
+        }
+        if (!s.ok) {
             return;
+        }
         // 3. Placement and copies; 4. the chunk hashes (dirty restores only). Also under the inventory's
         //    read lock, as restore() copies (lock order: the agent's store lock, the registry, the
         //    inventory; docs/replay-window.md, "Snapshot stores"): a concurrent free of a tracked
@@ -340,23 +359,27 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
         inventory_.rlock([&](const AllocationInventory::Map& m) {
             const size_t listed = s.regions.size();
             std::erase_if(s.regions, [&](const SnapshotRegion& r) {
-                if (r.kind != RegionKind::allocation)
+                if (r.kind != RegionKind::allocation) {
                     return false;
+                }
                 const auto it = m.find(r.address);
                 return it == m.end() || it->second.id != r.allocation_id || it->second.size < r.size;
             });
             if (s.regions.size() != listed) {
                 s.footprint = 0;
-                for (const SnapshotRegion& r : s.regions)
+                for (const SnapshotRegion& r : s.regions) {
                     s.footprint += r.size;
+                }
             }
             place_and_copy(s, agent, dispatch_id, options, stores);
-            if (s.ok && !s.over_budget && options.restore != RestoreMode::full)
+            if (s.ok && !s.over_budget && options.restore != RestoreMode::full) {
                 hash_snapshot(s, agent, dispatch_id, options.restore, options.chunk_size, hasher);
+            }
         });
     });
-    for (const SnapshotFailureEvent& f : s.failures)
+    for (const SnapshotFailureEvent& f : s.failures) {
         sink_.snapshot_failure(f);
+    }
     return s;
 }
 
@@ -422,8 +445,9 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
     std::string unverified;
     size_t unverified_named = 0, unverified_regions = 0;
     auto not_verified = [&](const SnapshotRegion& r, uint32_t chunks) {
-        if (chunks == 0)
+        if (chunks == 0) {
             return;
+        }
         const bool same_region = result.unverified_chunks > 0 && last_unverified == &r;
         result.unverified_chunks += chunks;
         last_unverified = &r;
@@ -453,8 +477,9 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         // device-store copy into `copy`; `reference` is then the copy's bytes. False when a read failed.
         auto read = [&](uint64_t offset, uint64_t bytes, const std::byte*& reference) {
             if (hsa().core.hsa_memory_copy_fn(live.get(), reinterpret_cast<const void*>(r.address + offset),
-                                              bytes) != HSA_STATUS_SUCCESS)
+                                              bytes) != HSA_STATUS_SUCCESS) {
                 return false;
+            }
             if (r.store == StoreKind::host) {
                 reference = r.host_view + offset;
                 return true;
@@ -475,26 +500,29 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                     read_failed = !read(start + piece, n, reference);
                     differs = !read_failed && std::memcmp(live.get(), reference, n) != 0;
                 }
-                if (read_failed)
+                if (read_failed) {
                     not_verified(r, 1);
-                else if (differs)
+                } else if (differs) {
                     copied = miss(r, k) || copied;
+                }
                 ++k;
                 continue;
             }
             // The chunks k .. end-1 that fit one slice together.
             uint32_t end = k;
             uint64_t bytes = 0;
-            while (end < r.chunks && bytes + snapshot.chunks[r.first_chunk + end].bytes <= kVerifySlice)
+            while (end < r.chunks && bytes + snapshot.chunks[r.first_chunk + end].bytes <= kVerifySlice) {
                 bytes += snapshot.chunks[r.first_chunk + end++].bytes;
+            }
             if (!read(start, bytes, reference)) {
                 not_verified(r, end - k);
             } else {
                 for (uint32_t j = k; j < end; ++j) {
                     const ChunkSpan& c = snapshot.chunks[r.first_chunk + j];
                     const uint64_t at = c.address - first.address;
-                    if (std::memcmp(live.get() + at, reference + at, c.bytes) != 0)
+                    if (std::memcmp(live.get() + at, reference + at, c.bytes) != 0) {
                         copied = miss(r, j) || copied;
+                    }
                 }
             }
             k = end;
@@ -513,15 +541,17 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
             for (const SnapshotRegion* r : set) {
                 result.total_chunks += r->chunks;
                 result.dirty_chunks += r->chunks;
-                if (copy_back(*r, r->address, r->size))
+                if (copy_back(*r, r->address, r->size)) {
                     ++result.regions_restored;
+                }
             }
             return;
         }
         spans.clear();
-        for (const SnapshotRegion* r : set)
+        for (const SnapshotRegion* r : set) {
             spans.insert(spans.end(), snapshot.chunks.begin() + r->first_chunk,
                          snapshot.chunks.begin() + r->first_chunk + r->chunks);
+        }
         now.assign(spans.size(), 0); // 0: not hashed, so dirty
         uint64_t ns = 0;
         bool hashed = spans.empty();
@@ -533,11 +563,12 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         }
         if (!hashed) {
             std::fill(now.begin(), now.end(), 0);
-            if (first_for_agent(WarningCode::device_hash_unavailable, snapshot.agent))
+            if (first_for_agent(WarningCode::device_hash_unavailable, snapshot.agent)) {
                 sink_.warning(WarningCode::device_hash_unavailable, dispatch_id,
                               "device-hash-unavailable: hashing the current contents failed before pass " +
                                   std::to_string(pass_index) +
                                   "; that restore and the following ones write every chunk back");
+            }
         }
         size_t offset = 0;
         for (const SnapshotRegion* r : set) {
@@ -553,8 +584,9 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
             }
             // The verification's copy-backs count in the restored bytes and regions (they crossed), and
             // their chunks in missed_chunks, not in dirty_chunks.
-            if (verify)
+            if (verify) {
                 copied = verify_region(*r) || copied;
+            }
             result.regions_restored += copied ? 1 : 0;
         }
     };
@@ -571,9 +603,11 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
             restore_set(set);
         } catch (const std::bad_alloc&) {
             // The host could not hold the chunk lists: restore those regions whole.
-            for (const SnapshotRegion* r : set)
-                if (copy_back(*r, r->address, r->size))
+            for (const SnapshotRegion* r : set) {
+                if (copy_back(*r, r->address, r->size)) {
                     ++result.regions_restored;
+                }
+            }
         }
     };
     // Adds `r` to the set; a region the host has no memory to list is restored whole at once.
@@ -581,8 +615,9 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
         try {
             set.push_back(&r);
         } catch (const std::bad_alloc&) {
-            if (copy_back(r, r.address, r.size))
+            if (copy_back(r, r.address, r.size)) {
                 ++result.regions_restored;
+            }
         }
     };
     // Tracked allocations: lookup, hashing and copies under one read lock, so a concurrent free waits
@@ -590,15 +625,17 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
     inventory_.rlock([&](const AllocationInventory::Map& m) {
         set.clear();
         for (const SnapshotRegion& r : snapshot.regions) {
-            if (r.kind != RegionKind::allocation)
+            if (r.kind != RegionKind::allocation) {
                 continue;
+            }
             auto it = m.find(r.address);
-            if (it == m.end())
+            if (it == m.end()) {
                 skip(r, RestoreSkipReason::freed);
-            else if (it->second.id != r.allocation_id || it->second.size < r.size)
+            } else if (it->second.id != r.allocation_id || it->second.size < r.size) {
                 skip(r, RestoreSkipReason::reallocated);
-            else
+            } else {
                 add_to_set(r);
+            }
         }
         run_set();
     });
@@ -606,16 +643,18 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
     executables_.rlock([&](const ExecutableRegistry::State& state) {
         set.clear();
         for (const SnapshotRegion& r : snapshot.regions) {
-            if (r.kind != RegionKind::module_variable)
+            if (r.kind != RegionKind::module_variable) {
                 continue;
-            if (!state.executables.contains(r.executable))
+            }
+            if (!state.executables.contains(r.executable)) {
                 skip(r, RestoreSkipReason::freed);
-            else
+            } else {
                 add_to_set(r);
+            }
         }
         run_set();
     });
-    if (result.missed_chunks > 0)
+    if (result.missed_chunks > 0) {
         sink_.warning(WarningCode::restore_missed_chunk, dispatch_id,
                       "restore-missed-chunk: the dirty restore before pass " + std::to_string(pass_index) +
                           " left " + std::to_string(result.missed_chunks) +
@@ -623,7 +662,8 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                           (result.missed_chunks > missed_named
                                ? " and " + std::to_string(result.missed_chunks - missed_named) + " more"
                                : std::string()));
-    if (result.unverified_chunks > 0)
+    }
+    if (result.unverified_chunks > 0) {
         sink_.warning(
             WarningCode::restore_not_verified, dispatch_id,
             "restore-not-verified: the fidelity check of the dirty restore before pass " +
@@ -633,6 +673,7 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
                      ? " and " + std::to_string(unverified_regions - unverified_named) + " more region(s)"
                      : std::string()) +
                 ": those chunks are not verified (the restore itself is complete)");
+    }
     return result;
 }
 
@@ -649,14 +690,16 @@ std::vector<uint64_t> MemorySnapshotter::hash_regions(const DeviceSnapshot& snap
         const bool read = inventory_.rlock([&](const AllocationInventory::Map& m) {
             if (r.kind == RegionKind::allocation) {
                 auto it = m.find(r.address);
-                if (it == m.end() || it->second.id != r.allocation_id)
+                if (it == m.end() || it->second.id != r.allocation_id) {
                     return false;
+                }
             }
             return hsa().core.hsa_memory_copy_fn(scratch.data(), reinterpret_cast<const void*>(r.address),
                                                  r.size) == HSA_STATUS_SUCCESS;
         });
-        if (read)
+        if (read) {
             hashes[i] = XXH3_64bits(scratch.data(), r.size);
+        }
     }
     return hashes;
 }

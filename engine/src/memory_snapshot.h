@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // snap(agent) / restore(): docs/mechanism.md#what-a-snapshot-captures, #failure-handling and #restore.
 // One copy per region into the agent's device or host store (hsa_memory_copy, original, un-wrapped), a
 // 64-bit hash per chunk, and restores that copy back only the dirty runs; the restore contract (retries,
@@ -82,8 +83,9 @@ struct DeviceSnapshot {
 
     /// host, device or mixed (host when nothing was placed).
     SnapshotStore store() const {
-        if (device_bytes == 0)
+        if (device_bytes == 0) {
             return SnapshotStore::host;
+        }
         return host_bytes == 0 ? SnapshotStore::device : SnapshotStore::mixed;
     }
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "memory_tracker.h"
 
 #include "engine.h"
@@ -11,21 +12,25 @@ namespace {
 
 void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool_flags,
                   AllocationApi api) noexcept {
-    if (g_finalized.load(std::memory_order_acquire))
+    if (g_finalized.load(std::memory_order_acquire)) {
         return;
+    }
     Engine* e = engine();
-    if (!e || !ptr)
+    if (!e || !ptr) {
         return;
+    }
     try {
         const Classification c = e->classifier.classify(ptr, size, allocate_flags, pool_flags);
         const uint64_t id = e->inventory.next_id();
-        if (c.classification == AllocationClass::tracked)
+        if (c.classification == AllocationClass::tracked) {
             e->inventory.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
-        else if (c.classification == AllocationClass::excluded_fine_grained && c.agent != 0)
+        } else if (c.classification == AllocationClass::excluded_fine_grained && c.agent != 0) {
             e->watched.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
+        }
         if (c.classification == AllocationClass::excluded_fine_grained ||
-            c.classification == AllocationClass::excluded_host)
+            c.classification == AllocationClass::excluded_host) {
             e->unrestorable.add({id, reinterpret_cast<uintptr_t>(ptr), size, c.agent});
+        }
         e->sink->allocation({id, reinterpret_cast<uint64_t>(ptr), size, c.agent, c.pool_flags, api,
                              c.pointer_type, c.classification});
     } catch (...) {
@@ -35,17 +40,20 @@ void record_alloc(void* ptr, size_t size, uint32_t allocate_flags, uint32_t pool
 }
 
 void record_free(void* ptr) noexcept {
-    if (!ptr || g_finalized.load(std::memory_order_acquire))
+    if (!ptr || g_finalized.load(std::memory_order_acquire)) {
         return;
+    }
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return;
+    }
     try {
         (void)e->unrestorable.remove(reinterpret_cast<uintptr_t>(ptr));
-        if (auto a = e->inventory.remove(reinterpret_cast<uintptr_t>(ptr)))
+        if (auto a = e->inventory.remove(reinterpret_cast<uintptr_t>(ptr))) {
             e->sink->free({a->id, a->address});
-        else if (auto w = e->watched.remove(reinterpret_cast<uintptr_t>(ptr)))
+        } else if (auto w = e->watched.remove(reinterpret_cast<uintptr_t>(ptr))) {
             e->sink->free({w->id, w->address});
+        }
     } catch (...) {
         note_internal_error(*e, "free tracking");
     }
@@ -54,11 +62,13 @@ void record_free(void* ptr) noexcept {
 } // namespace
 
 bool reclaimed_after(hsa_status_t st, uint64_t handle, bool region, uint64_t bytes) noexcept {
-    if (st != HSA_STATUS_ERROR_OUT_OF_RESOURCES || g_finalized.load(std::memory_order_acquire))
+    if (st != HSA_STATUS_ERROR_OUT_OF_RESOURCES || g_finalized.load(std::memory_order_acquire)) {
         return false;
+    }
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return false;
+    }
     return e->agents.reclaim_device_store(handle, region, bytes, e->config.pass_timeout + kReclaimSlack);
 }
 
@@ -66,8 +76,9 @@ namespace {
 
 hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t flags, void** ptr) {
     hsa_status_t st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
-    if (reclaimed_after(st, pool.handle, false, size))
+    if (reclaimed_after(st, pool.handle, false, size)) {
         st = hsa().amd.hsa_amd_memory_pool_allocate_fn(pool, size, flags, ptr);
+    }
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t pool_flags = 0;
         (void)hsa().amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
@@ -79,15 +90,17 @@ hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t fla
 
 hsa_status_t pool_free(void* ptr) {
     // Forget first: once freed, another thread may be handed the same address.
-    if (g_recording.load(std::memory_order_relaxed))
+    if (g_recording.load(std::memory_order_relaxed)) {
         record_free(ptr);
+    }
     return hsa().amd.hsa_amd_memory_pool_free_fn(ptr);
 }
 
 hsa_status_t memory_allocate(hsa_region_t region, size_t size, void** ptr) {
     hsa_status_t st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
-    if (reclaimed_after(st, region.handle, true, size))
+    if (reclaimed_after(st, region.handle, true, size)) {
         st = hsa().core.hsa_memory_allocate_fn(region, size, ptr);
+    }
     if (st == HSA_STATUS_SUCCESS && ptr && g_recording.load(std::memory_order_relaxed)) {
         uint32_t region_flags = 0; // HSA_REGION_GLOBAL_FLAG_* share the pool flags' bit values
         (void)hsa().core.hsa_region_get_info_fn(region, HSA_REGION_INFO_GLOBAL_FLAGS, &region_flags);
@@ -97,16 +110,18 @@ hsa_status_t memory_allocate(hsa_region_t region, size_t size, void** ptr) {
 }
 
 hsa_status_t memory_free(void* ptr) {
-    if (g_recording.load(std::memory_order_relaxed))
+    if (g_recording.load(std::memory_order_relaxed)) {
         record_free(ptr);
+    }
     return hsa().core.hsa_memory_free_fn(ptr);
 }
 
 } // namespace
 
 void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd) {
-    if (amd.hsa_amd_memory_pool_allocate_fn == pool_allocate)
+    if (amd.hsa_amd_memory_pool_allocate_fn == pool_allocate) {
         return; // already ours
+    }
     amd.hsa_amd_memory_pool_allocate_fn = pool_allocate;
     amd.hsa_amd_memory_pool_free_fn = pool_free;
     core.hsa_memory_allocate_fn = memory_allocate;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Wrappers over the four allocate/free entry points (docs/mechanism.md#allocation-tracking).
 #pragma once
 

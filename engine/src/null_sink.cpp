@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sink that discards every event (no collector, no log): make_null_sink().
 #include "event_sink.h"
 

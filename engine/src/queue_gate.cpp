@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "queue_gate.h"
 
 #include "agent_context.h"
@@ -5,9 +6,11 @@
 namespace rs::engine {
 
 bool QueueGates::has_gate_of(const Window* window) const {
-    for (const GateRecord& g : gates)
-        if (g.window.get() == window)
+    for (const GateRecord& g : gates) {
+        if (g.window.get() == window) {
             return true;
+        }
+    }
     return false;
 }
 
@@ -49,19 +52,22 @@ void forget(GateRecord& g, std::vector<hsa_signal_t>& unreferenced) {
 } // namespace
 
 void QueueGates::prune(std::vector<hsa_signal_t>& unreferenced) {
-    if (gates.empty())
+    if (gates.empty()) {
         return;
+    }
     const auto v = static_cast<uint64_t>(hsa().core.hsa_signal_load_scacquire_fn(in_flight));
     const uint64_t completed = v <= counted ? counted - v : 0;
     size_t done = 0;
-    while (done < gates.size() && gates[done].position < completed)
+    while (done < gates.size() && gates[done].position < completed) {
         forget(gates[done++], unreferenced);
+    }
     gates.erase(gates.begin(), gates.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 void QueueGates::drop_all(std::vector<hsa_signal_t>& unreferenced) {
-    for (GateRecord& g : gates)
+    for (GateRecord& g : gates) {
         forget(g, unreferenced);
+    }
     gates.clear();
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Gates and the per-queue count of writing packets in flight: the bookkeeping that lets a replay window
 // know when an agent is drained and keeps every later application packet behind the window's release
 // (docs/replay-window.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "queue_interceptor.h"
 
 #include "agent_context.h"
@@ -74,8 +75,9 @@ bool windows_over(const Engine& e) {
 /// gate to `slot` (recorded; without a record, and the window's release signal kept until unload, when
 /// no room could be reserved) and returns true.
 bool gate_current(AgentContext::State& st, QueueContext& q, hsa_barrier_and_packet_t& slot) noexcept {
-    if (!st.gating || q.gates.has_gate_of(st.gating.get()))
+    if (!st.gating || q.gates.has_gate_of(st.gating.get())) {
         return false;
+    }
     try {
         q.gates.gates.reserve(q.gates.gates.size() + 1);
         q.gates.add_gate(st.gating);
@@ -144,8 +146,9 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
         }
         // Nothing below throws: the records match the packets written.
         w->priority = q.priority;
-        if (gate_current(st, q, batch.slots[n]))
+        if (gate_current(st, q, batch.slots[n])) {
             ++n;
+        }
         batch.slots[n++] = make_barrier_and(hsa_signal_t{0}, w->fence);
         q.gates.add_gate(w);
         batch.slots[n++] = make_gate(w->release, q.gates.in_flight);
@@ -171,8 +174,9 @@ bool part_of_batch(QueueContext& q, uint64_t index) {
     bool batch = index < q.batch_end;
     if (write > index + 1) {
         batch = true;
-        if (write > q.batch_end)
+        if (write > q.batch_end) {
             q.batch_end = write;
+        }
     }
     return batch;
 }
@@ -207,10 +211,11 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             decision = DispatchDecision::declined_multi_packet;
         } else if (graph_launch_active()) {
             decision = DispatchDecision::declined_graph_launch;
-            if (first_graph_launch_decline())
+            if (first_graph_launch_decline()) {
                 e->sink->warning(
                     WarningCode::graph_launch, id,
                     "HIP graph launches are not replayed: their dispatches run once (warned once)");
+            }
         } else if (is_runtime_kernel(kernel)) {
             decision = DispatchDecision::declined_runtime_kernel;
         } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
@@ -218,8 +223,9 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
         } else if (kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable)) {
             decision = DispatchDecision::declined_unrestorable_memory;
         }
-        if (decision == DispatchDecision::replayed && open_window(*e, *q, id, p, kernel, writer, decision))
+        if (decision == DispatchDecision::replayed && open_window(*e, *q, id, p, kernel, writer, decision)) {
             return; // the worker reports the dispatch and closes the window
+        }
     } catch (const std::bad_alloc&) {
         // Only reachable before the writer was called.
         decision = DispatchDecision::declined_out_of_memory;
@@ -241,14 +247,16 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
                                               group_segment_size, queue);
     };
     Engine* e = engine();
-    if (!e || g_finalized.load(std::memory_order_acquire) || !e->config.replay_enabled() || !queue)
+    if (!e || g_finalized.load(std::memory_order_acquire) || !e->config.replay_enabled() || !queue) {
         return original();
+    }
     AgentContext* ctx = nullptr;
     std::unique_ptr<QueueContext> q;
     try {
         ctx = e->agents.get(agent, e->config);
-        if (!ctx || !ctx->selected())
+        if (!ctx || !ctx->selected()) {
             return original();
+        }
         q = std::make_unique<QueueContext>();
     } catch (...) {
         note_internal_error(*e, "hsa_queue_create wrapper (the queue is created unintercepted)");
@@ -288,14 +296,16 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
             throw;
         }
     } catch (...) {
-        if (q)
+        if (q) {
             destroy_signal(q->gates.in_flight);
+        }
         note_internal_error(*e, "hsa_queue_create wrapper (a plain proxy queue without handler)");
         return HSA_STATUS_SUCCESS; // a plain proxy without handler: packets pass straight through
     }
-    if (amd.hsa_amd_queue_intercept_register_fn(*queue, intercept_handler, raw) != HSA_STATUS_SUCCESS)
+    if (amd.hsa_amd_queue_intercept_register_fn(*queue, intercept_handler, raw) != HSA_STATUS_SUCCESS) {
         e->sink->warning(WarningCode::queue_intercept_failed, 0,
                          "hsa_amd_queue_intercept_register failed: queue not replayed");
+    }
     return HSA_STATUS_SUCCESS;
 }
 
@@ -331,8 +341,9 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
     const bool drained = !context || wait_signal_eq(context->gates.in_flight, 0,
                                                     Clock::now() + std::chrono::milliseconds(200));
     const hsa_status_t st = hsa().core.hsa_queue_destroy_fn(queue);
-    if (context && !drained)
+    if (context && !drained) {
         (void)context.release(); // leaked on purpose: a late completion must find valid signals
+    }
     if (context) {
         // Every packet that referenced the queue's signals has completed.
         std::vector<hsa_signal_t> unreferenced;
@@ -341,8 +352,9 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
             context->gates.drop_all(unreferenced);
         } catch (...) {
         }
-        for (hsa_signal_t s : unreferenced)
+        for (hsa_signal_t s : unreferenced) {
             destroy_signal(s);
+        }
         destroy_signal(context->gates.in_flight);
     }
     return st;
@@ -351,9 +363,11 @@ hsa_status_t queue_destroy(hsa_queue_t* queue) {
 /// Finds the intercepted queue of `proxy` (nullptr when not intercepted).
 QueueContext* find_queue(Engine& e, const hsa_queue_t* proxy) {
     return e.queues.rlock([&](const auto& list) -> QueueContext* {
-        for (const auto& q : list)
-            if (q->proxy == proxy)
+        for (const auto& q : list) {
+            if (q->proxy == proxy) {
                 return q.get();
+            }
+        }
         return nullptr;
     });
 }
@@ -362,14 +376,16 @@ hsa_status_t queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_co
                                const uint32_t* cu_mask) {
     const hsa_status_t st = hsa().amd.hsa_amd_queue_cu_set_mask_fn(queue, num_cu_mask_count, cu_mask);
     Engine* e = engine();
-    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire))
+    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire)) {
         return st;
+    }
     try {
         if (QueueContext* q = find_queue(*e, queue)) {
             // num_cu_mask_count counts bits, a multiple of 32 (hsa_ext_amd.h).
             std::vector<uint32_t> mask;
-            if (cu_mask)
+            if (cu_mask) {
                 mask.assign(cu_mask, cu_mask + num_cu_mask_count / 32);
+            }
             std::lock_guard lock(q->agent->mutex());
             q->cu_mask = std::move(mask);
         }
@@ -382,8 +398,9 @@ hsa_status_t queue_cu_set_mask(const hsa_queue_t* queue, uint32_t num_cu_mask_co
 hsa_status_t queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priority_t priority) {
     const hsa_status_t st = hsa().amd.hsa_amd_queue_set_priority_fn(queue, priority);
     Engine* e = engine();
-    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire))
+    if (st != HSA_STATUS_SUCCESS || !e || g_finalized.load(std::memory_order_acquire)) {
         return st;
+    }
     try {
         if (QueueContext* q = find_queue(*e, queue)) {
             std::lock_guard lock(q->agent->mutex());
@@ -399,13 +416,15 @@ hsa_status_t queue_set_priority(hsa_queue_t* queue, hsa_amd_queue_priority_t pri
 
 void release_intercepted_queues() {
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return;
+    }
     std::vector<hsa_signal_t> unreferenced;
     e->queues.wlock([&](auto& list) {
         // The workers read the queue contexts: stop them first (pending windows are released).
-        for (auto& q : list)
+        for (auto& q : list) {
             (void)q->agent->stop_worker();
+        }
         for (auto& q : list) {
             std::lock_guard lock(q->agent->mutex());
             q->agent->state().queues.clear();
@@ -420,8 +439,9 @@ void release_intercepted_queues() {
         }
         list.clear();
     });
-    for (hsa_signal_t s : unreferenced)
+    for (hsa_signal_t s : unreferenced) {
         destroy_signal(s);
+    }
 }
 
 void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept_packet_writer writer,
@@ -439,8 +459,9 @@ void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept
     uint32_t n = 0;
     {
         std::lock_guard lock(agent.mutex());
-        if (gate_current(agent.state(), q, batch.slots[n]))
+        if (gate_current(agent.state(), q, batch.slots[n])) {
             ++n;
+        }
         std::memcpy(&batch.slots[n++], packet, 64);
         if (writing) {
             q.gates.add_writes(1);
@@ -459,10 +480,12 @@ void install_queue_interceptor(CoreApiTable& core) {
 
 void install_queue_interceptor(CoreApiTable& core, AmdExtTable& amd) {
     install_queue_interceptor(core);
-    if (amd.hsa_amd_queue_cu_set_mask_fn && amd.hsa_amd_queue_cu_set_mask_fn != queue_cu_set_mask)
+    if (amd.hsa_amd_queue_cu_set_mask_fn && amd.hsa_amd_queue_cu_set_mask_fn != queue_cu_set_mask) {
         amd.hsa_amd_queue_cu_set_mask_fn = queue_cu_set_mask;
-    if (amd.hsa_amd_queue_set_priority_fn && amd.hsa_amd_queue_set_priority_fn != queue_set_priority)
+    }
+    if (amd.hsa_amd_queue_set_priority_fn && amd.hsa_amd_queue_set_priority_fn != queue_set_priority) {
         amd.hsa_amd_queue_set_priority_fn = queue_set_priority;
+    }
 }
 
 } // namespace rs::engine

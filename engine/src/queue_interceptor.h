@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns the application's GPU queues into intercept queues and decides, per AQL packet, whether a
 // dispatch is replayed (docs/rocm-behaviour.md#intercept-queues-in-rocr-523).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "replay_window.h"
 
 #include "agent_context.h"
@@ -81,8 +82,9 @@ bool ReplayWindow::drain() {
         {
             std::lock_guard lock(agent_.mutex());
             AgentContext::State& st = agent_.state();
-            if (st.stopping)
+            if (st.stopping) {
                 return false;
+            }
             for (QueueContext* q : st.queues) {
                 q->gates.prune(unreferenced);
                 if (!q->gates.drained()) {
@@ -97,13 +99,16 @@ bool ReplayWindow::drain() {
                 gating = true;
             }
         }
-        for (hsa_signal_t s : unreferenced)
+        for (hsa_signal_t s : unreferenced) {
             destroy_signal(s);
+        }
         unreferenced.clear();
-        if (drained)
+        if (drained) {
             return true;
-        if (Clock::now() >= deadline)
+        }
+        if (Clock::now() >= deadline) {
             return false;
+        }
         std::this_thread::sleep_for(slice);
         slice = std::min<std::chrono::microseconds>(slice * 2, std::chrono::milliseconds(2));
     }
@@ -122,8 +127,9 @@ DispatchDecision ReplayWindow::replay() {
     // "Snapshot stores"): a device-store reclaim by an allocation wrapper waits for them, bounded.
     // An allocation wrapper waiting for the device store (a reclaim requested) goes first: it polls the
     // lock every millisecond, so a short yield here lets it in instead of making it wait a whole window.
-    for (int i = 0; i < 100 && agent_.stores().reclaim_requested(); ++i)
+    for (int i = 0; i < 100 && agent_.stores().reclaim_requested(); ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     std::unique_lock<std::timed_mutex> stores_lock(agent_.stores().lock());
     const Configuration& config = engine_.config;
     SnapshotOptions options;
@@ -134,8 +140,9 @@ DispatchDecision ReplayWindow::replay() {
     options.chunk_size = config.chunk_size;
     try {
         uint64_t generation = 0;
-        for (const TrackedAllocation& a : engine_.watched.owned_by(agent_.agent().handle, generation))
+        for (const TrackedAllocation& a : engine_.watched.owned_by(agent_.agent().handle, generation)) {
             options.watched_bytes += a.size;
+        }
     } catch (const std::bad_alloc&) {
         // Estimated without the watched bytes (only used where the runtime has no free-memory query).
     }
@@ -160,11 +167,13 @@ DispatchDecision ReplayWindow::replay() {
     ev.hash_path = snapshot.hash_path;
     ev.host_pinned = snapshot.host_pinned;
     engine_.sink->snapshot(ev);
-    if (ev.store == SnapshotStore::mixed)
-        for (const SnapshotRegion& r : snapshot.regions)
+    if (ev.store == SnapshotStore::mixed) {
+        for (const SnapshotRegion& r : snapshot.regions) {
             engine_.sink->snapshot_placement(
                 {w.dispatch_id, r.address, r.size,
                  r.store == StoreKind::device ? SnapshotStore::device : SnapshotStore::host});
+        }
+    }
     if (snapshot.over_budget) {
         engine_.sink->warning(WarningCode::footprint_budget, w.dispatch_id,
                               "footprint-budget: snapshot of " + std::to_string(snapshot.footprint) +
@@ -178,8 +187,9 @@ DispatchDecision ReplayWindow::replay() {
         for (const auto& f : snapshot.failures) {
             // Separator and name appended apart: a `"" + std::string` temporary makes GCC 12 -O3 report
             // a false -Wrestrict inside std::string.
-            if (!reasons.empty())
+            if (!reasons.empty()) {
                 reasons += ',';
+            }
             reasons += name(f.reason);
         }
         engine_.sink->warning(WarningCode::snapshot_incomplete, w.dispatch_id,
@@ -192,10 +202,13 @@ DispatchDecision ReplayWindow::replay() {
 
 bool ReplayWindow::wait_out(hsa_signal_t pass_signal, Clock::time_point deadline) {
     for (;;) {
-        if (wait_signal_eq(pass_signal, 0, std::min(deadline, Clock::now() + std::chrono::milliseconds(100))))
+        if (wait_signal_eq(pass_signal, 0,
+                           std::min(deadline, Clock::now() + std::chrono::milliseconds(100)))) {
             return true;
-        if (stopping() || Clock::now() >= deadline)
+        }
+        if (stopping() || Clock::now() >= deadline) {
             return false;
+        }
     }
 }
 
@@ -205,8 +218,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     const uint64_t id = w.dispatch_id;
     DispatchDecision decision = DispatchDecision::replayed;
     std::optional<FidelityCheck> fidelity;
-    if (config.fidelity_check)
+    if (config.fidelity_check) {
         fidelity.emplace(engine_.snapshotter, engine_.watched, snapshot, agent_.agent(), id);
+    }
     hsa_queue_t* queue = agent_.private_queue(w.queue_type, w.cu_mask, w.priority);
     if (!queue) {
         engine_.sink->warning(WarningCode::no_private_queue, id,
@@ -226,8 +240,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     // An application allocation refused while this window holds the device store waits for it: no
     // further pass then, only the final restore (docs/replay-window.md, "Snapshot stores").
     const auto cut_short = [&](uint32_t next) {
-        if (!agent_.stores().reclaim_requested())
+        if (!agent_.stores().reclaim_requested()) {
             return false;
+        }
         engine_.sink->warning(WarningCode::device_store_reclaimed, id,
                               "device-store-reclaimed: passes cut short after " + std::to_string(next) +
                                   " of " + std::to_string(config.passes) +
@@ -241,8 +256,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         if (i > 0) {
             // Checked before the restore (which the pass follows at once): the restore before pass i and
             // the final one would otherwise share pass index i.
-            if (cut_short(i))
+            if (cut_short(i)) {
                 break;
+            }
             restored = restore(snapshot, i, false);
             restore_ns = restored_ns_;
             if (restored.failed) {
@@ -285,13 +301,14 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                 destroy_signal(pass_signal);
             } else {
                 // Its signal stays alive (leaked): the late pass still completes it.
-                if (!stopping())
+                if (!stopping()) {
                     engine_.sink->warning(
                         WarningCode::pass_timeout, id,
                         "pass-timeout: pass " + std::to_string(i) +
                             " still running after ten more REPLAYSCOPE_PASS_TIMEOUT_MS; the "
                             "window is released with it running (its writes may overlap "
                             "the dispatch's own execution)");
+                }
                 return decision; // no restore under a running pass
             }
             break;
@@ -311,15 +328,18 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         pass.fidelity = -1;
         std::vector<FidelityMismatchEvent> mismatches;
         std::string differing;
-        if (fidelity)
+        if (fidelity) {
             pass.fidelity = fidelity->after_pass(i, mismatches, differing);
+        }
         engine_.sink->pass(pass);
-        for (const FidelityMismatchEvent& m : mismatches)
+        for (const FidelityMismatchEvent& m : mismatches) {
             engine_.sink->fidelity_mismatch(m);
-        if (!differing.empty())
+        }
+        if (!differing.empty()) {
             engine_.sink->warning(WarningCode::fidelity_mismatch, id,
                                   "pass " + std::to_string(i) +
                                       " output differs from pass 0 in: " + differing);
+        }
     }
     if (passes_run > 0) {
         // P itself runs next, on its own queue: it must see the pre-dispatch inputs.
@@ -358,8 +378,9 @@ RestoreResult ReplayWindow::restore(const DeviceSnapshot& snapshot, uint32_t pas
 void ReplayWindow::release() noexcept {
     std::lock_guard lock(agent_.mutex());
     AgentContext::State& st = agent_.state();
-    if (st.gating == window_)
+    if (st.gating == window_) {
         st.gating.reset();
+    }
     window_->released = true;
     // P (and every packet and copy held behind W's gates) may start now.
     hsa().core.hsa_signal_store_screlease_fn(window_->release, 0);
@@ -387,13 +408,15 @@ void ReplayWindow::report(DispatchDecision decision) noexcept {
 
 void ReplayWindow::report_inventory(const DeviceSnapshot& snapshot) noexcept {
     uint64_t& reported = agent_.reported_generation();
-    if (reported == snapshot.generation)
+    if (reported == snapshot.generation) {
         return;
+    }
     try {
         std::vector<InventoryRegion> regions;
         regions.reserve(snapshot.regions.size());
-        for (const SnapshotRegion& r : snapshot.regions)
+        for (const SnapshotRegion& r : snapshot.regions) {
             regions.push_back({r.address, r.size, r.allocation_id, r.kind});
+        }
         engine_.sink->inventory({agent_.agent().handle, snapshot.generation, regions.data(), regions.size()});
         reported = snapshot.generation;
     } catch (...) {

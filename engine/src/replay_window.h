@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The replay window of one dispatch P, run by its agent's worker thread (docs/replay-window.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which processes of a run record (replayscope-run --follow-children, docs/session-schema.md "Target
 // environment"): with REPLAYSCOPE_FOLLOW_CHILDREN=0 the first engine of the run to load claims the
 // session and every later one stays inert.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "snapshot_store.h"
 
 #include "hsa_api.h"
@@ -32,8 +33,9 @@ bool needs_new_block(uint64_t bytes, uint64_t capacity) {
 std::string status_text(hsa_status_t status) {
     const char* text = nullptr;
     if (hsa().core.hsa_status_string_fn &&
-        hsa().core.hsa_status_string_fn(status, &text) == HSA_STATUS_SUCCESS && text)
+        hsa().core.hsa_status_string_fn(status, &text) == HSA_STATUS_SUCCESS && text) {
         return text;
+    }
     return hex(static_cast<uint64_t>(status));
 }
 
@@ -49,14 +51,16 @@ hsa_status_t collect_pool(hsa_amd_memory_pool_t pool, void* data) {
     auto* search = static_cast<PoolSearch*>(data);
     const auto& amd = hsa().amd;
     uint32_t flags = 0;
-    if (!allocatable_global_pool(pool, flags))
+    if (!allocatable_global_pool(pool, flags)) {
         return HSA_STATUS_SUCCESS;
+    }
     if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) != 0 && search->coarse.handle == 0) {
         search->coarse = pool;
         size_t size = 0;
         if (amd.hsa_amd_memory_pool_get_info_fn(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size) ==
-            HSA_STATUS_SUCCESS)
+            HSA_STATUS_SUCCESS) {
             search->coarse_size = size;
+        }
     } else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED) != 0 &&
                (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) == 0 && search->fine.handle == 0) {
         search->fine = pool;
@@ -65,8 +69,9 @@ hsa_status_t collect_pool(hsa_amd_memory_pool_t pool, void* data) {
 }
 
 hsa_status_t find_cpu(hsa_agent_t agent, void* data) {
-    if (device_type(agent) != HSA_DEVICE_TYPE_CPU)
+    if (device_type(agent) != HSA_DEVICE_TYPE_CPU) {
         return HSA_STATUS_SUCCESS;
+    }
     *static_cast<hsa_agent_t*>(data) = agent;
     return HSA_STATUS_INFO_BREAK;
 }
@@ -76,8 +81,9 @@ hsa_status_t find_cpu(hsa_agent_t agent, void* data) {
 hsa_amd_memory_pool_t system_pool() {
     hsa_agent_t cpu{0};
     (void)hsa().core.hsa_iterate_agents_fn(find_cpu, &cpu);
-    if (cpu.handle == 0)
+    if (cpu.handle == 0) {
         return {0};
+    }
     PoolSearch search;
     (void)hsa().amd.hsa_amd_agent_iterate_memory_pools_fn(cpu, collect_pool, &search);
     return search.coarse.handle != 0 ? search.coarse : search.fine;
@@ -93,10 +99,12 @@ HostStore::~HostStore() {
 }
 
 std::byte* HostStore::reserve(uint64_t bytes) noexcept {
-    if (bytes == 0)
+    if (bytes == 0) {
         bytes = 1;
-    if (block_ && !needs_new_block(bytes, capacity_))
+    }
+    if (block_ && !needs_new_block(bytes, capacity_)) {
         return block_;
+    }
     release();
     const auto& amd = hsa().amd;
     const uint64_t rounded = (bytes + kPage - 1) / kPage * kPage;
@@ -142,7 +150,7 @@ std::byte* HostStore::reserve(uint64_t bytes) noexcept {
     // 2. and 3. Host memory (page-aligned, whole pages) from operator new, so that an exhausted heap
     //    surfaces as it does for every other engine allocation; registered with hsa_amd_memory_lock if
     //    the cap allows.
-    void* p = ::operator new (rounded, std::align_val_t{kPage}, std::nothrow);
+    void* p = ::operator new(rounded, std::align_val_t{kPage}, std::nothrow);
     if (!p) {
         pin_failure_ = why;
         return nullptr;
@@ -174,11 +182,11 @@ void HostStore::release() noexcept {
             break;
         case Kind::locked:
             (void)hsa().amd.hsa_amd_memory_unlock_fn(block_);
-            ::operator delete (block_, std::align_val_t{kPage});
+            ::operator delete(block_, std::align_val_t{kPage});
             break;
         case Kind::pageable:
         case Kind::none:
-            ::operator delete (block_, std::align_val_t{kPage});
+            ::operator delete(block_, std::align_val_t{kPage});
             break;
         }
     }
@@ -191,12 +199,14 @@ void HostStore::release() noexcept {
 }
 
 uint64_t HostStore::pin_limit() noexcept {
-    if (const uint64_t set = g_pin_limit.load(std::memory_order_acquire); set != 0)
+    if (const uint64_t set = g_pin_limit.load(std::memory_order_acquire); set != 0) {
         return set;
+    }
     const long pages = ::sysconf(_SC_PHYS_PAGES);
     const long page = ::sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0)
+    if (pages <= 0 || page <= 0) {
         return UINT64_MAX; // unknown: no cap
+    }
     return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) / 4;
 }
 
@@ -226,8 +236,9 @@ bool DeviceStore::find_pool() noexcept {
 }
 
 uint64_t DeviceStore::available(uint64_t reserve, uint64_t tracked_bytes) noexcept {
-    if (!find_pool())
+    if (!find_pool()) {
         return 0;
+    }
     const uint64_t held = capacity();
     uint64_t usable = 0; // free device memory plus what the store holds
     uint64_t free_bytes = 0;
@@ -242,13 +253,16 @@ uint64_t DeviceStore::available(uint64_t reserve, uint64_t tracked_bytes) noexce
 }
 
 std::byte* DeviceStore::reserve(uint64_t bytes) noexcept {
-    if (bytes == 0)
+    if (bytes == 0) {
         bytes = 1;
-    if (block_ && !needs_new_block(bytes, capacity()))
+    }
+    if (block_ && !needs_new_block(bytes, capacity())) {
         return block_;
+    }
     release();
-    if (!find_pool())
+    if (!find_pool()) {
         return nullptr;
+    }
     // Published before the allocation: an application allocation that fails while this one holds the
     // memory sees a store to reclaim (and waits for the window's lock) rather than nothing.
     capacity_.store(bytes, std::memory_order_release);
@@ -262,8 +276,9 @@ std::byte* DeviceStore::reserve(uint64_t bytes) noexcept {
 }
 
 void DeviceStore::release() noexcept {
-    if (block_)
+    if (block_) {
         (void)hsa().amd.hsa_amd_memory_pool_free_fn(block_);
+    }
     block_ = nullptr;
     capacity_.store(0, std::memory_order_release);
 }
@@ -271,8 +286,9 @@ void DeviceStore::release() noexcept {
 // --- AgentStores -------------------------------------------------------------------------------------
 
 bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
-    if (device_.capacity() == 0)
+    if (device_.capacity() == 0) {
         return false;
+    }
     // Polls try_lock() in 1 ms slices rather than try_lock_for(): libstdc++ implements the latter with
     // pthread_mutex_clocklock, which ThreadSanitizer (GCC 12) does not intercept, so it would see the
     // unlock of a mutex it never saw locked. This path runs only after an allocation was refused.
@@ -282,11 +298,13 @@ bool AgentStores::reclaim_device(std::chrono::milliseconds wait) noexcept {
         reclaim_waiters_.fetch_add(1, std::memory_order_acq_rel);
         const auto deadline = std::chrono::steady_clock::now() + wait;
         bool locked = false;
-        while (!(locked = lock.try_lock()) && std::chrono::steady_clock::now() < deadline)
+        while (!(locked = lock.try_lock()) && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
         reclaim_waiters_.fetch_sub(1, std::memory_order_acq_rel);
-        if (!locked)
+        if (!locked) {
             return false;
+        }
     }
     // Under the lock the store is settled (no reserve() in progress): capacity() is the block's size.
     const uint64_t held = device_.capacity();

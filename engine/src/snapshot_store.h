@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where one agent's snapshot copies live between windows: a page-locked host store and a device store of
 // coarse-grained memory of the agent itself, both allocated by the engine through the saved originals
 // (hsa()), so never tracked and never in the inventory (docs/mechanism.md#snapshot-stores). The lock a

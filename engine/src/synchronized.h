@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A value behind a reader/writer lock, reachable only through rlock()/wlock() (like
 // rocprofiler-sdk's `common::Synchronized`: no bare mutex at call sites;
 // docs/mechanism.md#allocation-tracking).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sink that forwards every event to two others (the emitter and the stderr log): make_tee_sink().
 #include "event_sink.h"
 
@@ -14,10 +15,12 @@ class TeeSink final : public EventSink {
         : a_(std::move(a)), b_(std::move(b)) {}
     template <typename Fn>
     void both(Fn&& fn) noexcept {
-        if (a_)
+        if (a_) {
             fn(*a_);
-        if (b_)
+        }
+        if (b_) {
             fn(*b_);
+        }
     }
     void session_start(std::string_view c) noexcept override {
         both([&](EventSink& s) { s.session_start(c); });
@@ -87,10 +90,12 @@ class TeeSink final : public EventSink {
 } // namespace
 
 std::unique_ptr<EventSink> make_tee_sink(std::unique_ptr<EventSink> a, std::unique_ptr<EventSink> b) {
-    if (!a)
+    if (!a) {
         return b ? std::move(b) : make_null_sink();
-    if (!b)
+    }
+    if (!b) {
         return a;
+    }
     return std::make_unique<TeeSink>(std::move(a), std::move(b));
 }
 

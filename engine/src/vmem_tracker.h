@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Virtual-memory mappings (ROCr 6.x, hsa_amd_vmem_*), which the original design does not track
 // (docs/mechanism.md#known-limitations-of-the-original-design). Memory that becomes addressable through
 // hsa_amd_vmem_map (how hipMallocAsync's stream-ordered pools work) joins the allocation inventory like an

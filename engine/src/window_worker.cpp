@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "window_worker.h"
 
 #include "agent_context.h"
@@ -40,53 +41,59 @@ WorkerRegistry& registry() {
 }
 
 void register_agent(AgentContext* agent) {
-    if (g_registry_gone.load(std::memory_order_acquire))
+    if (g_registry_gone.load(std::memory_order_acquire)) {
         return;
+    }
     WorkerRegistry& r = registry();
     std::lock_guard lock(r.mutex);
     r.agents.push_back(agent);
 }
 
 void unregister_agent(AgentContext* agent) {
-    if (g_registry_gone.load(std::memory_order_acquire))
+    if (g_registry_gone.load(std::memory_order_acquire)) {
         return;
+    }
     WorkerRegistry& r = registry();
     std::lock_guard lock(r.mutex);
     r.agents.erase(std::remove(r.agents.begin(), r.agents.end(), agent), r.agents.end());
 }
 
 uint64_t ticks_per_ms() {
-    static const uint64_t ticks = [] {
+    static const uint64_t kTicks = [] {
         uint64_t frequency = 0;
         if (hsa().core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency) !=
                 HSA_STATUS_SUCCESS ||
-            frequency == 0)
+            frequency == 0) {
             frequency = 1'000'000'000;
+        }
         return std::max<uint64_t>(frequency / 1000, 1);
     }();
-    return ticks;
+    return kTicks;
 }
 
 } // namespace
 
 void stop_all_workers() noexcept {
-    if (g_registry_gone.exchange(true, std::memory_order_acq_rel))
+    if (g_registry_gone.exchange(true, std::memory_order_acq_rel)) {
         return;
+    }
     std::vector<AgentContext*> agents;
     {
         WorkerRegistry& r = registry();
         std::lock_guard lock(r.mutex);
         agents.swap(r.agents);
     }
-    for (AgentContext* a : agents)
+    for (AgentContext* a : agents) {
         a->stop_worker();
+    }
 }
 
 WindowWorker::WindowWorker(AgentContext& agent) : agent_(agent), done_(std::make_shared<Done>()) {}
 
 WindowWorker::~WindowWorker() {
-    if (thread_.joinable())
+    if (thread_.joinable()) {
         thread_.detach();
+    }
 }
 
 bool WindowWorker::start() noexcept {
@@ -113,10 +120,12 @@ bool WindowWorker::stop() noexcept {
         unregister_agent(&agent_);
     } catch (...) {
     }
-    if (detached_)
+    if (detached_) {
         return false;
-    if (!thread_.joinable())
+    }
+    if (!thread_.joinable()) {
         return true;
+    }
     bool finished = false;
     {
         std::unique_lock lock(done_->mutex);
@@ -133,8 +142,9 @@ bool WindowWorker::stop() noexcept {
 
 void WindowWorker::loop() noexcept {
     Engine* e = engine();
-    if (!e)
+    if (!e) {
         return;
+    }
     for (;;) {
         try {
             run(*e);
@@ -154,8 +164,9 @@ void WindowWorker::run(Engine& engine_state) {
     std::vector<hsa_signal_t> unreferenced;
     std::unique_lock lock(agent_.mutex());
     while (!st.stopping) {
-        for (QueueContext* q : st.queues)
+        for (QueueContext* q : st.queues) {
             q->gates.prune(unreferenced);
+        }
         for (auto it = st.unfired_fences.begin(); it != st.unfired_fences.end();) {
             if (hsa().core.hsa_signal_load_scacquire_fn(*it) == 0) {
                 unreferenced.push_back(*it);
@@ -166,8 +177,9 @@ void WindowWorker::run(Engine& engine_state) {
         }
         if (!unreferenced.empty()) {
             lock.unlock();
-            for (hsa_signal_t s : unreferenced)
+            for (hsa_signal_t s : unreferenced) {
                 destroy_signal(s);
+            }
             unreferenced.clear();
             lock.lock();
             continue;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-agent worker thread that runs replay windows (docs/replay-window.md). Application threads only
 // append windows and return; every wait of a window happens here, bounded.
 #pragma once

@@ -1,9 +1,10 @@
-#include "replayscope/ipc/collector.hpp"
+// SPDX-License-Identifier: MIT
+#include "replayscope/ipc/collector.h"
 
 #include "ingest_limits.h"
 
 #include "replayscope/ipc/frame_decoder.h"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -29,7 +30,7 @@ namespace {
 constexpr auto kCommitInterval = std::chrono::milliseconds(200);
 } // namespace
 
-std::string makeSessionToken() {
+std::string make_session_token() {
     unsigned char bytes[32];
     std::size_t have = 0;
     while (have < sizeof bytes) {
@@ -77,7 +78,7 @@ constexpr const char* kPidFile = "collector.pid";
 constexpr const char* kDirectoryPrefix = "replayscope-";
 
 /// Removes the non-directory entries of `directory` (a private socket directory), then the directory.
-bool removeSocketDirectory(const std::string& directory) {
+bool remove_socket_directory(const std::string& directory) {
     if (DIR* d = ::opendir(directory.c_str())) {
         const int dfd = ::dirfd(d);
         while (const dirent* e = ::readdir(d)) {
@@ -92,7 +93,7 @@ bool removeSocketDirectory(const std::string& directory) {
 }
 
 /// The pid in `directory`/collector.pid, 0 when there is none or it is not a number.
-pid_t readCollectorPid(const std::string& directory) {
+pid_t read_collector_pid(const std::string& directory) {
     const int fd =
         ::open((directory + "/" + kPidFile).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
@@ -111,7 +112,7 @@ pid_t readCollectorPid(const std::string& directory) {
 
 /// True when some process holds a flock on `directory`/collector.pid (a live collector); false when
 /// the lock could be taken (then released) or the file cannot be opened.
-bool pidFileLocked(const std::string& directory) {
+bool pid_file_locked(const std::string& directory) {
     const int fd =
         ::open((directory + "/" + kPidFile).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
@@ -124,9 +125,9 @@ bool pidFileLocked(const std::string& directory) {
 
 } // namespace
 
-std::string SessionSocket::baseDirectory() {
+std::string SessionSocket::base_directory() {
     if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg != nullptr && xdg[0] == '/') {
-        struct stat st {};
+        struct stat st{};
         if (::stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) && ::access(xdg, W_OK | X_OK) == 0) {
             return xdg;
         }
@@ -134,7 +135,7 @@ std::string SessionSocket::baseDirectory() {
     return "/tmp";
 }
 
-std::size_t SessionSocket::removeStaleSocketDirectories(const std::string& base) {
+std::size_t SessionSocket::remove_stale_socket_directories(const std::string& base) {
     std::size_t removed = 0;
     DIR* d = ::opendir(base.c_str());
     if (d == nullptr) {
@@ -147,27 +148,27 @@ std::size_t SessionSocket::removeStaleSocketDirectories(const std::string& base)
             continue;
         }
         const std::string directory = base + "/" + name;
-        struct stat st {};
+        struct stat st{};
         if (::lstat(directory.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) {
             continue; // not ours, or not a plain directory (a symlink is never followed)
         }
-        const pid_t pid = readCollectorPid(directory);
+        const pid_t pid = read_collector_pid(directory);
         // A live collector holds an exclusive flock on its pid file for its whole life; the lock is
         // seen from any pid namespace, where kill(pid, 0) may name another process or none.
-        if (pid > 0 && !pidFileLocked(directory) && ::kill(pid, 0) != 0 && errno == ESRCH) {
+        if (pid > 0 && !pid_file_locked(directory) && ::kill(pid, 0) != 0 && errno == ESRCH) {
             stale.push_back(directory);
         }
     }
     ::closedir(d);
     for (const auto& directory : stale) {
-        removed += removeSocketDirectory(directory) ? 1 : 0;
+        removed += remove_socket_directory(directory) ? 1 : 0;
     }
     return removed;
 }
 
 std::unique_ptr<SessionSocket> SessionSocket::create(std::string& error) {
-    const std::string base = baseDirectory();
-    removeStaleSocketDirectories(base);
+    const std::string base = base_directory();
+    remove_stale_socket_directories(base);
     std::string templ = base + "/" + kDirectoryPrefix + "XXXXXX";
     if (::mkdtemp(templ.data()) == nullptr) {
         error = "cannot create a private socket directory under " + base + ": " + std::strerror(errno);
@@ -220,7 +221,7 @@ SessionSocket::~SessionSocket() {
         ::close(pid_fd_);
     }
     if (!directory_.empty()) {
-        removeSocketDirectory(directory_);
+        remove_socket_directory(directory_);
     }
 }
 
@@ -249,7 +250,7 @@ std::unique_ptr<Collector> Collector::create(CollectorOptions options, std::stri
         return nullptr;
     }
     try {
-        c->token_ = makeSessionToken();
+        c->token_ = make_session_token();
     } catch (const std::exception& e) {
         error = e.what();
         return nullptr;
@@ -268,7 +269,7 @@ Collector::~Collector() {
     finish(std::chrono::milliseconds(0));
 }
 
-const std::string& Collector::socketPath() const noexcept {
+const std::string& Collector::socket_path() const noexcept {
     return socket_->path();
 }
 
@@ -280,7 +281,7 @@ void Collector::log(const std::string& line) const {
     }
 }
 
-bool Collector::logLimited(const std::string& reason, const std::string& line) {
+bool Collector::log_limited(const std::string& reason, const std::string& line) {
     std::uint64_t count = 0;
     try {
         count = ++log_counts_[reason];
@@ -299,7 +300,7 @@ bool Collector::logLimited(const std::string& reason, const std::string& line) {
 
 void Collector::refuse(const std::string& reason, const std::string& line) {
     ++refused_;
-    logLimited(reason, line);
+    log_limited(reason, line);
 }
 
 bool Collector::start() {
@@ -315,12 +316,12 @@ bool Collector::start() {
     return true;
 }
 
-bool Collector::canAccept() const noexcept {
+bool Collector::can_accept() const noexcept {
     return pending_open_ < kMaxPendingConnections &&
            authenticated_open_ + pending_open_ < kMaxAuthenticatedConnections;
 }
 
-Collector::Connection* Collector::acceptConnection(bool& more) {
+Collector::Connection* Collector::accept_connection(bool& more) {
     more = false;
     const int fd = ::accept4(socket_->fd(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
@@ -329,8 +330,8 @@ Collector::Connection* Collector::acceptConnection(bool& more) {
         } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
             // Out of descriptors: the connection stays in the kernel's backlog (never is an accepted one
             // closed unread to make room); listen again shortly, once connections have ended.
-            logLimited("accept failed", std::string("accept failed (") + std::strerror(errno) +
-                                            "): new connections wait in the backlog");
+            log_limited("accept failed", std::string("accept failed (") + std::strerror(errno) +
+                                             "): new connections wait in the backlog");
             accept_backoff_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
         }
         return nullptr;
@@ -366,7 +367,7 @@ Collector::Connection* Collector::acceptConnection(bool& more) {
     return connections_.back().get();
 }
 
-void Collector::closeConnection(Connection& c, const std::string& reason) {
+void Collector::close_connection(Connection& c, const std::string& reason) {
     if (c.fd < 0) {
         return;
     }
@@ -394,14 +395,14 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
     if (diff != 0) {
         refuse("wrong token",
                "refused connection from pid " + std::to_string(c.peer_pid) + ": wrong session token");
-        closeConnection(c, "wrong session token");
+        close_connection(c, "wrong session token");
         return false;
     }
     if (authenticated_open_ >= kMaxAuthenticatedConnections) {
         refuse("too many connections", "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
                                            std::to_string(kMaxAuthenticatedConnections) +
                                            " target connections are open already");
-        closeConnection(c, "too many connections");
+        close_connection(c, "too many connections");
         return false;
     }
     // The instance is the process's key: a Hello without one (protocol 1-3 senders, or forged) or with
@@ -414,7 +415,7 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
                         ? std::string("hello without a process instance")
                         : "protocol version " + std::to_string(hello.hello.protocol_version) +
                               " is older than " + std::to_string(kProtocolVersion)));
-        closeConnection(c, "hello without instance");
+        close_connection(c, "hello without instance");
         return false;
     }
     if (const auto known = instance_peers_.find(hello.hello.instance);
@@ -422,21 +423,21 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
         refuse("instance of another pid", "refused connection from pid " + std::to_string(c.peer_pid) +
                                               ": process instance " + std::to_string(hello.hello.instance) +
                                               " belongs to pid " + std::to_string(known->second));
-        closeConnection(c, "instance of another process");
+        close_connection(c, "instance of another process");
         return false;
     }
     const ProcessIdentity identity{hello.hello.instance, hello.hello.pid, hello.hello.ppid};
     const std::int64_t process = store_->process(identity);
     if (process <= 0) {
-        log("session file write failed: " + store_->lastError());
-        summary_.error = store_->lastError();
-        closeConnection(c, "session file write failed");
+        log("session file write failed: " + store_->last_error());
+        summary_.error = store_->last_error();
+        close_connection(c, "session file write failed");
         return false;
     }
     try {
         instance_peers_.emplace(hello.hello.instance, c.peer_pid);
     } catch (...) {
-        closeConnection(c, "out of memory");
+        close_connection(c, "out of memory");
         return false;
     }
     c.authenticated = true;
@@ -450,7 +451,7 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
     return true;
 }
 
-std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open) {
+std::size_t Collector::consume_frames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open) {
     std::size_t offset = 0;
     Record record;
     FrameHeader header{};
@@ -458,12 +459,12 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
     while (offset < size) {
         std::size_t frame_bytes = 0;
         const FrameError err =
-            decodeFrame(data + offset, size - offset, options_.max_payload, record, header, frame_bytes);
+            decode_frame(data + offset, size - offset, options_.max_payload, record, header, frame_bytes);
         if (err == FrameError::incomplete) {
             break;
         }
         if (err != FrameError::none) {
-            store_->noteRejectedFrame(c.authenticated ? c.process : 0);
+            store_->note_rejected_frame(c.authenticated ? c.process : 0);
             if (c.authenticated) {
                 log("closing connection of pid " + std::to_string(c.pid) + ": " + describe(err, header) +
                     " at stream offset +" + std::to_string(offset) + "; the events before it are kept");
@@ -471,7 +472,7 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
                 refuse("bad first frame", "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
                                               describe(err, header));
             }
-            closeConnection(c, "invalid frame: " + describe(err, header));
+            close_connection(c, "invalid frame: " + describe(err, header));
             open = false;
             return offset;
         }
@@ -479,8 +480,8 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
             if (record.type != EventType::hello) {
                 refuse("first frame not hello", "refused connection from pid " + std::to_string(c.peer_pid) +
                                                     ": the first frame must be hello, got " +
-                                                    std::string(eventTypeName(record.type)));
-                closeConnection(c, "first frame was not hello");
+                                                    std::string(event_type_name(record.type)));
+                close_connection(c, "first frame was not hello");
                 open = false;
                 return offset;
             }
@@ -489,30 +490,30 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
                 return offset;
             }
         } else if (record.type == EventType::hello) {
-            store_->noteRejectedFrame(c.process);
+            store_->note_rejected_frame(c.process);
             log("closing connection of pid " + std::to_string(c.pid) + ": unexpected second hello frame");
-            closeConnection(c, "unexpected hello");
+            close_connection(c, "unexpected hello");
             open = false;
             return offset;
         } else {
-            const SequenceVerdict verdict = store_->checkSequence(c.process, record.sequence);
+            const SequenceVerdict verdict = store_->check_sequence(c.process, record.sequence);
             if (verdict == SequenceVerdict::out_of_window) {
-                store_->noteRejectedFrame(c.process);
+                store_->note_rejected_frame(c.process);
                 log("closing connection of pid " + std::to_string(c.pid) + ": " +
-                    std::string(eventTypeName(record.type)) + " frame with sequence " +
+                    std::string(event_type_name(record.type)) + " frame with sequence " +
                     std::to_string(record.sequence) +
                     " is outside the process's sequence window (more than " +
                     std::to_string(kSequenceWindow) + " past the highest received)");
-                closeConnection(c, "sequence outside the window");
+                close_connection(c, "sequence outside the window");
                 open = false;
                 return offset;
             }
             c.saw_end = c.saw_end || record.type == EventType::session_end;
             if (verdict == SequenceVerdict::fresh) {
                 if (!store_->insert(c.process, record)) {
-                    log("session file write failed: " + store_->lastError());
-                    summary_.error = store_->lastError();
-                    closeConnection(c, "session file write failed");
+                    log("session file write failed: " + store_->last_error());
+                    summary_.error = store_->last_error();
+                    close_connection(c, "session file write failed");
                     open = false;
                     return offset;
                 }
@@ -527,7 +528,7 @@ std::size_t Collector::consumeFrames(Connection& c, const std::uint8_t* data, st
     return offset;
 }
 
-bool Collector::readConnection(Connection& c) {
+bool Collector::read_connection(Connection& c) {
     for (int rounds = 0; rounds < 16 && c.fd >= 0; ++rounds) {
         // The carried partial frame (< header + max payload) first, 8-aligned at the buffer's start.
         const std::size_t carried = c.partial.size();
@@ -539,15 +540,15 @@ bool Collector::readConnection(Connection& c) {
         if (n > 0) {
             const std::size_t size = carried + static_cast<std::size_t>(n);
             bool open = true;
-            const std::size_t used = consumeFrames(c, buffer_.data(), size, open);
-            progress_events_.store(store_->eventsStored(), std::memory_order_relaxed);
+            const std::size_t used = consume_frames(c, buffer_.data(), size, open);
+            progress_events_.store(store_->events_stored(), std::memory_order_relaxed);
             if (!open) {
                 return false;
             }
             try {
                 c.partial.assign(buffer_.data() + used, buffer_.data() + size);
             } catch (...) {
-                closeConnection(c, "out of memory");
+                close_connection(c, "out of memory");
                 return false;
             }
             if (rows_since_commit_ >= kCommitRows) {
@@ -560,7 +561,7 @@ bool Collector::readConnection(Connection& c) {
                 refuse("closed before hello", "refused connection from pid " + std::to_string(c.peer_pid) +
                                                   (c.partial.empty() ? ": closed before its hello"
                                                                      : ": closed inside its first frame"));
-                closeConnection(c, "closed before hello");
+                close_connection(c, "closed before hello");
             } else if (!c.partial.empty()) {
                 FrameHeader header{};
                 std::memcpy(&header, c.partial.data(), std::min(c.partial.size(), kFrameHeaderBytes));
@@ -569,10 +570,10 @@ bool Collector::readConnection(Connection& c) {
                     (c.partial.size() >= kFrameHeaderBytes ? std::to_string(kFrameHeaderBytes + header.length)
                                                            : "?") +
                     " bytes); the events before it are kept");
-                closeConnection(c, "truncated frame at end of stream");
+                close_connection(c, "truncated frame at end of stream");
             } else {
-                closeConnection(c,
-                                c.saw_end ? "session end received" : "connection closed without session end");
+                close_connection(c, c.saw_end ? "session end received"
+                                              : "connection closed without session end");
             }
             return false;
         }
@@ -583,31 +584,31 @@ bool Collector::readConnection(Connection& c) {
             return true;
         }
         log("connection error: " + std::string(std::strerror(errno)));
-        closeConnection(c, std::string("connection error: ") + std::strerror(errno));
+        close_connection(c, std::string("connection error: ") + std::strerror(errno));
         return false;
     }
     return true;
 }
 
-void Collector::closeExpiredPending() {
+void Collector::close_expired_pending() {
     const auto now = std::chrono::steady_clock::now();
     for (auto& c : connections_) {
         if (c->fd >= 0 && !c->authenticated && now - c->accepted_at >= kHelloTimeout) {
             refuse("hello timeout", "refused connection from pid " + std::to_string(c->peer_pid) +
                                         ": no valid hello within " + std::to_string(kHelloTimeout.count()) +
                                         " ms");
-            closeConnection(*c, "no hello");
+            close_connection(*c, "no hello");
         }
     }
 }
 
-void Collector::commitIfDue(bool force) {
+void Collector::commit_if_due(bool force) {
     const auto now = std::chrono::steady_clock::now();
     if (rows_since_commit_ >= kCommitRows ||
         (rows_since_commit_ > 0 && (force || now - last_commit_ >= kCommitInterval))) {
         if (!store_->commit()) {
-            log("session file commit failed: " + store_->lastError());
-            summary_.error = store_->lastError();
+            log("session file commit failed: " + store_->last_error());
+            summary_.error = store_->last_error();
         }
         rows_since_commit_ = 0;
         last_commit_ = now;
@@ -629,29 +630,29 @@ void Collector::run() {
             // on its way (the emitter sends its hello right after connect), and none may delay the end.
             drain_started_ = true;
             bool more = true;
-            for (int i = 0; i < 64 && more && canAccept(); ++i) {
-                if (Connection* c = acceptConnection(more)) {
-                    readConnection(*c);
+            for (int i = 0; i < 64 && more && can_accept(); ++i) {
+                if (Connection* c = accept_connection(more)) {
+                    read_connection(*c);
                 }
             }
             for (auto& c : connections_) {
                 if (c->fd >= 0 && !c->authenticated) {
-                    readConnection(*c);
+                    read_connection(*c);
                 }
             }
-            commitIfDue(false);
+            commit_if_due(false);
             for (auto& c : connections_) {
                 if (c->fd >= 0 && !c->authenticated) {
                     refuse("no hello before the end", "refused connection from pid " +
                                                           std::to_string(c->peer_pid) +
                                                           ": no hello before the session ended");
-                    closeConnection(*c, "no hello");
+                    close_connection(*c, "no hello");
                 }
             }
         }
         const auto now = std::chrono::steady_clock::now();
         // A full pending set stops accepting: the connections wait in the backlog, none is dropped unread.
-        const bool listening = now >= accept_backoff_until_ && canAccept();
+        const bool listening = now >= accept_backoff_until_ && can_accept();
         fds.push_back({listening ? socket_->fd() : -1, POLLIN, 0});
         for (auto& c : connections_) {
             if (c->fd >= 0) {
@@ -666,34 +667,34 @@ void Collector::run() {
         // The connections already accepted are read before any new one is accepted.
         for (std::size_t i = 0; rc > 0 && i < polled.size(); ++i) {
             if (polled[i]->fd >= 0 && (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR))) {
-                readConnection(*polled[i]);
+                read_connection(*polled[i]);
                 activity = activity || polled[i]->authenticated;
-                commitIfDue(false);
+                commit_if_due(false);
             }
         }
         if (rc > 0 && (fds[0].revents & POLLIN)) {
             // Everything queued on the listening socket, up to a bound per round; each new connection is
             // read at once (its hello is normally there already).
             bool more = true;
-            for (int i = 0; i < 64 && more && canAccept(); ++i) {
-                if (Connection* c = acceptConnection(more)) {
-                    readConnection(*c);
+            for (int i = 0; i < 64 && more && can_accept(); ++i) {
+                if (Connection* c = accept_connection(more)) {
+                    read_connection(*c);
                     activity = activity || c->authenticated;
-                    commitIfDue(false);
+                    commit_if_due(false);
                 }
             }
         }
-        closeExpiredPending();
+        close_expired_pending();
         // Closed connections leave the list (their process rows stay in the store).
         connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
                                           [](const std::unique_ptr<Connection>& c) { return c->fd < 0; }),
                            connections_.end());
-        commitIfDue(false);
+        commit_if_due(false);
         if (draining) {
             idle_.store(!activity && authenticated_open_ == 0, std::memory_order_release);
         }
     }
-    commitIfDue(true);
+    commit_if_due(true);
 }
 
 CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
@@ -723,27 +724,27 @@ CollectorSummary Collector::finish(std::chrono::milliseconds drain) {
         if (!c->authenticated) {
             ++refused_;
         }
-        closeConnection(*c, "collector stopped before the connection ended");
+        close_connection(*c, "collector stopped before the connection ended");
     }
     connections_.clear();
     if (end_reason_.empty()) {
         end_reason_ = ever_authenticated_.load() ? "session end received" : "no target connected";
     }
     if (!store_->finish(end_reason_)) {
-        summary_.error = store_->lastError();
-        log("session file could not be finalized: " + store_->lastError());
+        summary_.error = store_->last_error();
+        log("session file could not be finalized: " + store_->last_error());
     }
     summary_.processes = store_->processes();
-    summary_.events_stored = store_->committedEvents();
+    summary_.events_stored = store_->committed_events();
     summary_.dispatches = 0;
     summary_.complete = !summary_.processes.empty();
     for (const auto& p : summary_.processes) {
         summary_.dispatches += p.dispatches;
         summary_.complete = summary_.complete && p.complete;
     }
-    summary_.last_sequence = store_->lastSequence();
+    summary_.last_sequence = store_->last_sequence();
     summary_.gaps = store_->gaps().size();
-    summary_.rejected_frames = store_->rejectedFrames();
+    summary_.rejected_frames = store_->rejected_frames();
     summary_.refused_connections = refused_;
     summary_.log_counts.assign(log_counts_.begin(), log_counts_.end());
     std::string totals;

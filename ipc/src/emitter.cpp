@@ -1,9 +1,10 @@
-#include "replayscope/ipc/emitter.hpp"
+// SPDX-License-Identifier: MIT
+#include "replayscope/ipc/emitter.h"
 
-#include "record_queue.hpp"
-#include "replayscope/ipc/environment.hpp"
+#include "record_queue.h"
+#include "replayscope/ipc/environment.h"
 #include "replayscope/ipc/frame_encoder.h"
-#include "spool_writer.hpp"
+#include "spool_writer.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -35,13 +36,13 @@ constexpr std::uint64_t kNoGeneration = ~std::uint64_t{0};
 
 enum class State : int { idle, running, stopping, stopped, forked_child };
 
-void sleepNs(long ns) {
+void sleep_ns(long ns) {
     timespec ts{0, ns};
     nanosleep(&ts, nullptr);
 }
 
 /// A random, non-zero instance id (getrandom; falls back to clock and pid mixing when it fails).
-std::uint64_t drawInstance() noexcept {
+std::uint64_t draw_instance() noexcept {
     std::uint64_t value = 0;
     for (int attempt = 0; attempt < 4 && value == 0; ++attempt) {
         if (::getrandom(&value, sizeof value, GRND_NONBLOCK) != static_cast<ssize_t>(sizeof value)) {
@@ -51,7 +52,7 @@ std::uint64_t drawInstance() noexcept {
     }
     if (value == 0) { // splitmix64 of the clocks and the pid
         std::uint64_t z =
-            monotonicNs() ^ (wallClockNs() << 1) ^ (static_cast<std::uint64_t>(::getpid()) << 40);
+            monotonic_ns() ^ (wall_clock_ns() << 1) ^ (static_cast<std::uint64_t>(::getpid()) << 40);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         value = (z ^ (z >> 31)) | 1;
@@ -60,7 +61,7 @@ std::uint64_t drawInstance() noexcept {
 }
 
 /// `path` with every "%p" replaced by `pid`.
-std::string expandPid(std::string path, pid_t pid) {
+std::string expand_pid(std::string path, pid_t pid) {
     const std::string text = std::to_string(pid);
     for (std::size_t at = path.find("%p"); at != std::string::npos; at = path.find("%p", at + text.size())) {
         path.replace(at, 2, text);
@@ -70,7 +71,7 @@ std::string expandPid(std::string path, pid_t pid) {
 
 } // namespace
 
-EmitterConfig EmitterConfig::fromEnvironment() {
+EmitterConfig EmitterConfig::from_environment() {
     EmitterConfig config;
     if (const char* v = std::getenv(env::kSocket)) {
         config.socket_path = v;
@@ -94,22 +95,22 @@ EmitterConfig EmitterConfig::fromEnvironment() {
 class EmitterCore {
   public:
     EmitterCore(const EmitterConfig& config)
-        : config_(config), queue_(config.queue_capacity), spool_(expandPid(config.spool_path, ::getpid())),
-          instance_(drawInstance()) {
+        : config_(config), queue_(config.queue_capacity), spool_(expand_pid(config.spool_path, ::getpid())),
+          instance_(draw_instance()) {
         for (auto& slot : inventory_) {
             slot.agent.store(0, std::memory_order_relaxed);
             slot.generation.store(kNoGeneration, std::memory_order_relaxed);
         }
-        spool_.setHello(helloRecord(std::string(HelloRecord::kTokenBytes, '0')));
+        spool_.set_hello(hello_record(std::string(HelloRecord::kTokenBytes, '0')));
     }
 
-    bool startThread() noexcept;
+    bool start_thread() noexcept;
     bool push(EventType type, const void* payload, std::size_t bytes) noexcept;
     bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors,
               std::int32_t exit_status) noexcept;
     std::uint64_t instance() const noexcept { return instance_; }
     StringId intern(std::string_view text) noexcept;
-    bool inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept;
+    bool inventory_changed(std::uint64_t agent, std::uint64_t generation) noexcept;
     Emitter::Stats stats() const noexcept {
         // Every accepted record took exactly one sequence number (session_end included).
         return {next_sequence_.load(std::memory_order_relaxed) - 1, sent_.load(std::memory_order_relaxed),
@@ -118,32 +119,32 @@ class EmitterCore {
     }
     State state() const noexcept { return state_.load(std::memory_order_acquire); }
 
-    // Fork handling (see emitter.hpp).
-    void prepareFork() noexcept {
+    // Fork handling (see emitter.h).
+    void prepare_fork() noexcept {
         intern_mutex_.lock();
-        spool_.lockForFork();
+        spool_.lock_for_fork();
     }
-    void parentAfterFork() noexcept {
-        spool_.unlockAfterFork();
+    void parent_after_fork() noexcept {
+        spool_.unlock_after_fork();
         intern_mutex_.unlock();
     }
-    void childAfterFork() noexcept {
-        spool_.unlockAfterFork();
+    void child_after_fork() noexcept {
+        spool_.unlock_after_fork();
         intern_mutex_.unlock();
         state_.store(State::forked_child, std::memory_order_release);
         const int fd = socket_.exchange(-1);
         if (fd >= 0) {
             ::close(fd);
         }
-        spool_.closeInChild();
+        spool_.close_in_child();
         thread_started_ = false; // the sender thread does not exist in the child: never join it
     }
 
   private:
-    static void* senderMain(void* self) noexcept;
-    Record helloRecord(std::string_view token) const noexcept;
-    void abandonSocket() noexcept;
-    void senderLoop() noexcept;
+    static void* sender_main(void* self) noexcept;
+    Record hello_record(std::string_view token) const noexcept;
+    void abandon_socket() noexcept;
+    void sender_loop() noexcept;
     void connect() noexcept;
     /// Sends the batch (`records` frames, highest sequence `batch_last_sequence`) to the socket, or
     /// what the socket did not take to the spool.
@@ -152,16 +153,16 @@ class EmitterCore {
     /// True when `sequence` may go to the socket: within kSequenceWindow of the last one sent there.
     /// deliver() of a batch whose frame at byte `jump_bytes` (record `jump_records`) is beyond the
     /// window: the frames before it go to the socket, it and the rest to the spool, the socket is closed.
-    void deliverAroundJump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
-                           std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
-                           std::uint64_t before_highest, std::uint64_t highest) noexcept;
-    bool withinWindow(std::uint64_t sequence) const noexcept {
+    void deliver_around_jump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                             std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
+                             std::uint64_t before_highest, std::uint64_t highest) noexcept;
+    bool within_window(std::uint64_t sequence) const noexcept {
         return sequence <= socket_sequence_ + window_;
     }
-    bool sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept;
-    bool pastDeadline() const noexcept {
+    bool send_all(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept;
+    bool past_deadline() const noexcept {
         const std::uint64_t d = deadline_ns_.load(std::memory_order_acquire);
-        return d != 0 && monotonicNs() > d;
+        return d != 0 && monotonic_ns() > d;
     }
 
     EmitterConfig config_;
@@ -209,25 +210,25 @@ constexpr int kMaxCores = 8;
 std::atomic<EmitterCore*> g_cores[kMaxCores];
 std::once_flag g_atfork_once;
 
-void forEachCore(void (EmitterCore::*fn)()) {
+void for_each_core(void (EmitterCore::*fn)()) {
     for (auto& slot : g_cores) {
         if (EmitterCore* core = slot.load(std::memory_order_acquire)) {
             (core->*fn)();
         }
     }
 }
-void atforkPrepare() {
-    forEachCore(&EmitterCore::prepareFork);
+void atfork_prepare() {
+    for_each_core(&EmitterCore::prepare_fork);
 }
-void atforkParent() {
-    forEachCore(&EmitterCore::parentAfterFork);
+void atfork_parent() {
+    for_each_core(&EmitterCore::parent_after_fork);
 }
-void atforkChild() {
-    forEachCore(&EmitterCore::childAfterFork);
+void atfork_child() {
+    for_each_core(&EmitterCore::child_after_fork);
 }
 
-bool registerCore(EmitterCore* core) {
-    std::call_once(g_atfork_once, [] { pthread_atfork(atforkPrepare, atforkParent, atforkChild); });
+bool register_core(EmitterCore* core) {
+    std::call_once(g_atfork_once, [] { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); });
     for (auto& slot : g_cores) {
         EmitterCore* expected = nullptr;
         if (slot.compare_exchange_strong(expected, core)) {
@@ -236,7 +237,7 @@ bool registerCore(EmitterCore* core) {
     }
     return false;
 }
-void unregisterCore(EmitterCore* core) {
+void unregister_core(EmitterCore* core) {
     for (auto& slot : g_cores) {
         EmitterCore* expected = core;
         slot.compare_exchange_strong(expected, nullptr);
@@ -253,7 +254,7 @@ bool EmitterCore::push(EventType type, const void* payload, std::size_t bytes) n
         return false;
     }
     const std::uint64_t sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed);
-    const std::uint64_t now = monotonicNs();
+    const std::uint64_t now = monotonic_ns();
     auto fill = [&](Record& r) {
         r.type = type;
         r.sequence = sequence;
@@ -261,10 +262,10 @@ bool EmitterCore::push(EventType type, const void* payload, std::size_t bytes) n
         std::memcpy(static_cast<void*>(&r.hello), payload, bytes);
     };
     bool ok = true;
-    if (!queue_.tryPush(fill)) {
+    if (!queue_.try_push(fill)) {
         Record overflow;
         fill(overflow);
-        if (spool_.appendRecord(overflow)) {
+        if (spool_.append_record(overflow)) {
             spooled_.fetch_add(1, std::memory_order_relaxed);
             overflow_counts_[static_cast<std::size_t>(type)].fetch_add(1, std::memory_order_relaxed);
         } else {
@@ -302,7 +303,7 @@ StringId EmitterCore::intern(std::string_view text) noexcept {
     return id;
 }
 
-bool EmitterCore::inventoryChanged(std::uint64_t agent, std::uint64_t generation) noexcept {
+bool EmitterCore::inventory_changed(std::uint64_t agent, std::uint64_t generation) noexcept {
     for (auto& slot : inventory_) {
         std::uint64_t owner = slot.agent.load(std::memory_order_acquire);
         if (owner == 0) {
@@ -322,27 +323,27 @@ bool EmitterCore::inventoryChanged(std::uint64_t agent, std::uint64_t generation
 
 // ---- sender thread -----------------------------------------------------------------------------------
 
-bool EmitterCore::startThread() noexcept {
-    if (!registerCore(this)) {
+bool EmitterCore::start_thread() noexcept {
+    if (!register_core(this)) {
         return false;
     }
     state_.store(State::running, std::memory_order_release);
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous); // the sender inherits a fully blocked mask
-    const int rc = pthread_create(&thread_, nullptr, &EmitterCore::senderMain, this);
+    const int rc = pthread_create(&thread_, nullptr, &EmitterCore::sender_main, this);
     pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (rc != 0) {
         state_.store(State::stopped, std::memory_order_release);
-        unregisterCore(this);
+        unregister_core(this);
         return false;
     }
     thread_started_ = true;
     return true;
 }
 
-void* EmitterCore::senderMain(void* self) noexcept {
-    static_cast<EmitterCore*>(self)->senderLoop();
+void* EmitterCore::sender_main(void* self) noexcept {
+    static_cast<EmitterCore*>(self)->sender_loop();
     return nullptr;
 }
 
@@ -368,13 +369,13 @@ void EmitterCore::connect() noexcept {
     timeval send_timeout{0, 50 * 1000}; // blocking sends wake every 50 ms to look at the deadline
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
     socket_.store(fd);
-    const Record hello = helloRecord(config_.token);
+    const Record hello = hello_record(config_.token);
     try {
         flatbuffers::FlatBufferBuilder builder(256);
         std::vector<std::uint8_t> frame;
-        appendFrame(hello, builder, frame);
+        append_frame(hello, builder, frame);
         std::size_t sent = 0;
-        if (sendAll(frame.data(), frame.size(), sent)) {
+        if (send_all(frame.data(), frame.size(), sent)) {
             connected_.store(true, std::memory_order_relaxed);
             return;
         }
@@ -385,7 +386,7 @@ void EmitterCore::connect() noexcept {
     }
 }
 
-Record EmitterCore::helloRecord(std::string_view token) const noexcept {
+Record EmitterCore::hello_record(std::string_view token) const noexcept {
     Record hello{};
     hello.type = EventType::hello;
     std::memset(hello.hello.token, 0, sizeof hello.hello.token);
@@ -397,7 +398,7 @@ Record EmitterCore::helloRecord(std::string_view token) const noexcept {
     return hello;
 }
 
-void EmitterCore::abandonSocket() noexcept {
+void EmitterCore::abandon_socket() noexcept {
     connected_.store(false, std::memory_order_relaxed);
     if (const int fd = socket_.exchange(-1); fd >= 0) {
         ::shutdown(fd, SHUT_RDWR);
@@ -405,7 +406,7 @@ void EmitterCore::abandonSocket() noexcept {
     }
 }
 
-bool EmitterCore::sendAll(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept {
+bool EmitterCore::send_all(const std::uint8_t* data, std::size_t size, std::size_t& sent_bytes) noexcept {
     sent_bytes = 0;
     const int fd = socket_.load();
     if (fd < 0) {
@@ -420,7 +421,7 @@ bool EmitterCore::sendAll(const std::uint8_t* data, std::size_t size, std::size_
         if (n < 0 && errno == EINTR) {
             continue;
         }
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !pastDeadline()) {
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !past_deadline()) {
             continue; // collector busy: keep trying until the stop deadline
         }
         return false;
@@ -431,8 +432,8 @@ bool EmitterCore::sendAll(const std::uint8_t* data, std::size_t size, std::size_
 void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
                           std::size_t records, std::uint64_t batch_last_sequence) noexcept {
     std::size_t sent_bytes = 0;
-    if (socket_.load() >= 0 && !pastDeadline()) {
-        if (sendAll(frames.data(), frames.size(), sent_bytes)) {
+    if (socket_.load() >= 0 && !past_deadline()) {
+        if (send_all(frames.data(), frames.size(), sent_bytes)) {
             sent_.fetch_add(records, std::memory_order_relaxed);
             socket_sequence_ = std::max(socket_sequence_, batch_last_sequence);
             frames.clear();
@@ -440,7 +441,7 @@ void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::si
             return;
         }
         // Collector gone or too slow at stop: from here on everything goes to the spool.
-        abandonSocket();
+        abandon_socket();
     }
     // Frames fully sent stay sent; the frame cut in the middle and the rest go to the spool whole.
     std::size_t first_unsent = 0, frame_start = 0, sent_records = 0;
@@ -455,7 +456,7 @@ void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::si
     first_unsent = frame_start;
     sent_.fetch_add(sent_records, std::memory_order_relaxed);
     const std::size_t unsent_records = records - sent_records;
-    if (spool_.appendFrames(frames.data() + first_unsent, frames.size() - first_unsent)) {
+    if (spool_.append_frames(frames.data() + first_unsent, frames.size() - first_unsent)) {
         spooled_.fetch_add(unsent_records, std::memory_order_relaxed);
     } else {
         lost_.fetch_add(unsent_records, std::memory_order_relaxed);
@@ -464,7 +465,7 @@ void EmitterCore::deliver(std::vector<std::uint8_t>& frames, std::vector<std::si
     frame_ends.clear();
 }
 
-void EmitterCore::senderLoop() noexcept {
+void EmitterCore::sender_loop() noexcept {
     connect();
     std::vector<std::uint8_t> frames;
     std::vector<std::size_t> frame_ends;
@@ -490,13 +491,13 @@ void EmitterCore::senderLoop() noexcept {
         const bool on_socket = socket_.load(std::memory_order_relaxed) >= 0;
         try {
             while (frames.size() < kSendBatchBytes && jump_bytes == kNoJump &&
-                   queue_.tryConsume([&](const Record& r) {
+                   queue_.try_consume([&](const Record& r) {
                        if (on_socket && r.sequence > highest + window_) {
                            jump_bytes = frames.size();
                            jump_records = records;
                            jump_highest = highest;
                        }
-                       appendFrame(r, *builder, frames);
+                       append_frame(r, *builder, frames);
                        frame_ends.push_back(frames.size());
                        ++sender_counts_[static_cast<std::size_t>(r.type)];
                        highest = std::max(highest, r.sequence);
@@ -508,7 +509,7 @@ void EmitterCore::senderLoop() noexcept {
             lost_.fetch_add(1, std::memory_order_relaxed);
         }
         if (jump_bytes != kNoJump) {
-            deliverAroundJump(frames, frame_ends, records, jump_bytes, jump_records, jump_highest, highest);
+            deliver_around_jump(frames, frame_ends, records, jump_bytes, jump_records, jump_highest, highest);
             idle_rounds = 0;
             continue;
         }
@@ -521,13 +522,13 @@ void EmitterCore::senderLoop() noexcept {
         if (state == State::stopping && in_flight_.load(std::memory_order_acquire) == 0 && queue_.empty()) {
             break;
         }
-        sleepNs(++idle_rounds < 20 ? 50 * 1000 : 250 * 1000);
+        sleep_ns(++idle_rounds < 20 ? 50 * 1000 : 250 * 1000);
     }
     // Session end: everything accepted, by type, and where it went.
     Record end{};
     end.type = EventType::session_end;
     end.sequence = next_sequence_.fetch_add(1, std::memory_order_relaxed);
-    end.timestamp_ns = monotonicNs();
+    end.timestamp_ns = monotonic_ns();
     for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
         end.session_end.counts[i] = sender_counts_[i] + overflow_counts_[i].load(std::memory_order_relaxed);
     }
@@ -537,22 +538,22 @@ void EmitterCore::senderLoop() noexcept {
     end.session_end.internal_errors = internal_errors_.load(std::memory_order_acquire);
     end.session_end.exit_status = exit_status_.load(std::memory_order_acquire);
     try {
-        if (!withinWindow(end.sequence)) {
-            abandonSocket(); // the session end follows the spooled records into the spool
+        if (!within_window(end.sequence)) {
+            abandon_socket(); // the session end follows the spooled records into the spool
         }
-        appendFrame(end, *builder, frames);
+        append_frame(end, *builder, frames);
         frame_ends.push_back(frames.size());
         deliver(frames, frame_ends, 1, end.sequence);
     } catch (...) {
         lost_.fetch_add(1, std::memory_order_relaxed);
     }
-    abandonSocket();
+    abandon_socket();
     sender_done_.store(true, std::memory_order_release);
 }
 
-void EmitterCore::deliverAroundJump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
-                                    std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
-                                    std::uint64_t before_highest, std::uint64_t highest) noexcept {
+void EmitterCore::deliver_around_jump(std::vector<std::uint8_t>& frames, std::vector<std::size_t>& frame_ends,
+                                      std::size_t records, std::size_t jump_bytes, std::size_t jump_records,
+                                      std::uint64_t before_highest, std::uint64_t highest) noexcept {
     std::vector<std::uint8_t> tail;
     std::vector<std::size_t> tail_ends;
     try {
@@ -562,7 +563,7 @@ void EmitterCore::deliverAroundJump(std::vector<std::uint8_t>& frames, std::vect
         }
     } catch (...) {
         // No memory for the split: the whole batch goes to the spool (nothing beyond the window is sent).
-        abandonSocket();
+        abandon_socket();
         deliver(frames, frame_ends, records, highest);
         return;
     }
@@ -571,7 +572,7 @@ void EmitterCore::deliverAroundJump(std::vector<std::uint8_t>& frames, std::vect
     if (jump_records > 0) {
         deliver(frames, frame_ends, jump_records, before_highest);
     }
-    abandonSocket();
+    abandon_socket();
     deliver(tail, tail_ends, records - jump_records, highest);
 }
 
@@ -588,13 +589,13 @@ bool EmitterCore::stop(std::chrono::milliseconds timeout, std::uint64_t internal
         return expected == State::stopped;
     }
     const auto ms = static_cast<std::uint64_t>(std::max<std::int64_t>(timeout.count(), 0));
-    deadline_ns_.store(monotonicNs() + ms * 1000000ull, std::memory_order_release);
+    deadline_ns_.store(monotonic_ns() + ms * 1000000ull, std::memory_order_release);
     if (thread_started_) {
         pthread_join(thread_, nullptr);
         thread_started_ = false;
     }
     state_.store(State::stopped, std::memory_order_release);
-    unregisterCore(this);
+    unregister_core(this);
     return lost_.load() == 0;
 }
 
@@ -606,7 +607,7 @@ Emitter::~Emitter() {
     if (core_ && core_->state() == State::running) {
         core_->stop(std::chrono::milliseconds(500), 0, -1);
     } else if (core_ && core_->state() == State::forked_child) {
-        unregisterCore(core_.get());
+        unregister_core(core_.get());
         (void)core_.release(); // inherited from the parent: its queue may hold half-written slots; leak it
     }
 }
@@ -620,7 +621,7 @@ bool Emitter::start(const EmitterConfig& config) noexcept {
     } catch (...) {
         return false;
     }
-    if (!core_->startThread()) {
+    if (!core_->start_thread()) {
         core_.reset();
         return false;
     }
@@ -640,7 +641,7 @@ bool Emitter::running() const noexcept {
     return core_ && core_->state() == State::running;
 }
 
-StringId Emitter::internString(std::string_view text) noexcept {
+StringId Emitter::intern_string(std::string_view text) noexcept {
     return core_ ? core_->intern(text) : 0;
 }
 
@@ -648,80 +649,81 @@ bool Emitter::push(EventType type, const void* payload, std::size_t bytes) noexc
     return core_ && core_->push(type, payload, bytes);
 }
 
-bool Emitter::emitSessionStart(std::string_view executable, std::string_view argv, std::string_view hostname,
-                               std::string_view engine_version, std::string_view configuration) noexcept {
+bool Emitter::emit_session_start(std::string_view executable, std::string_view argv,
+                                 std::string_view hostname, std::string_view engine_version,
+                                 std::string_view configuration) noexcept {
     SessionStartRecord s{};
     s.pid = static_cast<std::uint32_t>(::getpid());
     s.protocol_version = kProtocolVersion;
-    s.wall_clock_ns = wallClockNs();
-    s.executable = internString(executable);
-    s.argv = internString(argv);
-    s.hostname = internString(hostname);
-    s.engine_version = internString(engine_version);
-    s.configuration = internString(configuration);
+    s.wall_clock_ns = wall_clock_ns();
+    s.executable = intern_string(executable);
+    s.argv = intern_string(argv);
+    s.hostname = intern_string(hostname);
+    s.engine_version = intern_string(engine_version);
+    s.configuration = intern_string(configuration);
     return push(EventType::session_start, &s, sizeof s);
 }
 
-bool Emitter::emitEvent(const AgentRecord& r) noexcept {
+bool Emitter::emit_event(const AgentRecord& r) noexcept {
     return push(EventType::agent, &r, sizeof r);
 }
-bool Emitter::emitEvent(const AllocationRecord& r) noexcept {
+bool Emitter::emit_event(const AllocationRecord& r) noexcept {
     return push(EventType::allocation, &r, sizeof r);
 }
-bool Emitter::emitEvent(const FreeRecord& r) noexcept {
+bool Emitter::emit_event(const FreeRecord& r) noexcept {
     return push(EventType::free, &r, sizeof r);
 }
-bool Emitter::emitEvent(const ExecutableRecord& r) noexcept {
+bool Emitter::emit_event(const ExecutableRecord& r) noexcept {
     return push(EventType::executable_loaded, &r, sizeof r);
 }
-bool Emitter::emitEvent(const ModuleVariableRecord& r) noexcept {
+bool Emitter::emit_event(const ModuleVariableRecord& r) noexcept {
     return push(EventType::module_variable, &r, sizeof r);
 }
-bool Emitter::emitEvent(const DispatchRecord& r) noexcept {
+bool Emitter::emit_event(const DispatchRecord& r) noexcept {
     return push(EventType::dispatch, &r, sizeof r);
 }
-bool Emitter::emitEvent(const SnapshotRecord& r) noexcept {
+bool Emitter::emit_event(const SnapshotRecord& r) noexcept {
     return push(EventType::snapshot, &r, sizeof r);
 }
-bool Emitter::emitEvent(const SnapshotFailureRecord& r) noexcept {
+bool Emitter::emit_event(const SnapshotFailureRecord& r) noexcept {
     return push(EventType::snapshot_failure, &r, sizeof r);
 }
-bool Emitter::emitEvent(const PassRecord& r) noexcept {
+bool Emitter::emit_event(const PassRecord& r) noexcept {
     return push(EventType::pass, &r, sizeof r);
 }
-bool Emitter::emitEvent(const RestoreSkipRecord& r) noexcept {
+bool Emitter::emit_event(const RestoreSkipRecord& r) noexcept {
     return push(EventType::restore_skip, &r, sizeof r);
 }
-bool Emitter::emitEvent(const WarningRecord& r) noexcept {
+bool Emitter::emit_event(const WarningRecord& r) noexcept {
     return push(EventType::warning, &r, sizeof r);
 }
-bool Emitter::emitEvent(const FidelityMismatchRecord& r) noexcept {
+bool Emitter::emit_event(const FidelityMismatchRecord& r) noexcept {
     return push(EventType::fidelity_mismatch, &r, sizeof r);
 }
-bool Emitter::emitEvent(const AsyncCopyRecord& r) noexcept {
+bool Emitter::emit_event(const AsyncCopyRecord& r) noexcept {
     return push(EventType::async_copy, &r, sizeof r);
 }
-bool Emitter::emitEvent(const RestoreFailureRecord& r) noexcept {
+bool Emitter::emit_event(const RestoreFailureRecord& r) noexcept {
     return push(EventType::restore_failure, &r, sizeof r);
 }
-bool Emitter::emitEvent(const SnapshotPlacementRecord& r) noexcept {
+bool Emitter::emit_event(const SnapshotPlacementRecord& r) noexcept {
     return push(EventType::snapshot_placement, &r, sizeof r);
 }
-bool Emitter::emitEvent(const RestoreRecord& r) noexcept {
+bool Emitter::emit_event(const RestoreRecord& r) noexcept {
     return push(EventType::restore, &r, sizeof r);
 }
-bool Emitter::emitEvent(const RestoreMissRecord& r) noexcept {
+bool Emitter::emit_event(const RestoreMissRecord& r) noexcept {
     return push(EventType::restore_miss, &r, sizeof r);
 }
 
-bool Emitter::emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
-    WarningRecord w{dispatch_id, internString(text), code};
-    return emitEvent(w);
+bool Emitter::emit_warning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
+    WarningRecord w{dispatch_id, intern_string(text), code};
+    return emit_event(w);
 }
 
-bool Emitter::emitInventory(std::uint64_t agent, std::uint64_t generation,
-                            std::span<const InventoryRegion> regions) noexcept {
-    if (!running() || !core_->inventoryChanged(agent, generation)) {
+bool Emitter::emit_inventory(std::uint64_t agent, std::uint64_t generation,
+                             std::span<const InventoryRegion> regions) noexcept {
+    if (!running() || !core_->inventory_changed(agent, generation)) {
         return false;
     }
     InventoryRecord inv{agent, generation, 0, static_cast<std::uint32_t>(regions.size())};

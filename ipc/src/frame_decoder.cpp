@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frame decoding and verification (frame_decoder.h): the header rules, then the FlatBuffers verifier, then
 // one small function per event type that copies the verified table into the record and checks the
 // fields' ranges. Collector side only.
@@ -27,7 +28,7 @@ const T* verified(const std::uint8_t* payload, std::size_t length) {
 /// Copies the elements of a verified vector of 8-byte scalars into `out` (room for `vector.size()`
 /// elements) byte-wise: no aligned load of the elements, which the verifier does not guarantee.
 template <typename T>
-void copyScalars(const flatbuffers::Vector<T>& vector, T* out) {
+void copy_scalars(const flatbuffers::Vector<T>& vector, T* out) {
     // FlatBuffers stores scalars little-endian, which is this machine's layout (as for the frame header).
     static_assert(std::is_arithmetic_v<T> && FLATBUFFERS_LITTLEENDIAN);
     if (vector.size() > 0) {
@@ -37,8 +38,8 @@ void copyScalars(const flatbuffers::Vector<T>& vector, T* out) {
 
 /// Decodes a wire value into E, rejecting values above E's list (vocabulary.h).
 template <typename E>
-bool toEnum(std::uint32_t value, E& out) {
-    if (value > enumMax<E>()) {
+bool to_enum(std::uint32_t value, E& out) {
+    if (value > enum_max<E>()) {
         return false;
     }
     out = static_cast<E>(value);
@@ -98,7 +99,7 @@ bool decode_agent(const fb::Agent* t, Record& r) {
     a.name = t->name();
     a.isa = t->isa();
     a.node = t->node();
-    return toEnum(t->device_type(), a.device_type);
+    return to_enum(t->device_type(), a.device_type);
 }
 
 bool decode_allocation(const fb::Allocation* t, Record& r) {
@@ -109,8 +110,8 @@ bool decode_allocation(const fb::Allocation* t, Record& r) {
     a.size = t->size();
     a.agent = t->agent();
     a.pool_flags = t->pool_flags();
-    return toEnum(t->api(), a.api) && toEnum(t->pointer_type(), a.pointer_type) &&
-           toEnum(t->classification(), a.classification);
+    return to_enum(t->api(), a.api) && to_enum(t->pointer_type(), a.pointer_type) &&
+           to_enum(t->classification(), a.classification);
 }
 
 bool decode_free(const fb::Free* t, Record& r) {
@@ -138,7 +139,7 @@ bool decode_module_variable(const fb::ModuleVariable* t, Record& r) {
     v.address = t->address();
     v.size = t->size();
     v.symbol = t->symbol();
-    return toEnum(t->status(), v.status);
+    return to_enum(t->status(), v.status);
 }
 
 bool decode_dispatch(const fb::Dispatch* t, Record& r) {
@@ -155,7 +156,7 @@ bool decode_dispatch(const fb::Dispatch* t, Record& r) {
     d.workgroup[0] = t->workgroup_x();
     d.workgroup[1] = t->workgroup_y();
     d.workgroup[2] = t->workgroup_z();
-    return toEnum(t->decision(), d.decision);
+    return to_enum(t->decision(), d.decision);
 }
 
 bool decode_inventory(const fb::Inventory* t, Record& r) {
@@ -177,7 +178,7 @@ bool decode_inventory_region(const fb::InventoryRegion* t, Record& r) {
     g.size = t->size();
     g.allocation_id = t->allocation_id();
     g.index = t->index();
-    return toEnum(t->kind(), g.kind);
+    return to_enum(t->kind(), g.kind);
 }
 
 bool decode_snapshot(const fb::Snapshot* t, Record& r) {
@@ -196,7 +197,7 @@ bool decode_snapshot(const fb::Snapshot* t, Record& r) {
     s.hash_ns = t->hash_ns();
     s.total_chunks = t->total_chunks();
     s.host_pinned = t->host_pinned();
-    return toEnum(t->store(), s.store) && toEnum(t->hash_path(), s.hash_path);
+    return to_enum(t->store(), s.store) && to_enum(t->hash_path(), s.hash_path);
 }
 
 bool decode_snapshot_placement(const fb::SnapshotPlacement* t, Record& r) {
@@ -206,7 +207,7 @@ bool decode_snapshot_placement(const fb::SnapshotPlacement* t, Record& r) {
     s.address = t->address();
     s.size = t->size();
     // A region is in one store: host or device, never mixed.
-    return toEnum(t->store(), s.store) && s.store != SnapshotStore::mixed;
+    return to_enum(t->store(), s.store) && s.store != SnapshotStore::mixed;
 }
 
 bool decode_restore(const fb::Restore* t, Record& r) {
@@ -245,7 +246,7 @@ bool decode_snapshot_failure(const fb::SnapshotFailure* t, Record& r) {
     f.address = t->address();
     f.size = t->size();
     f.allocation_id = t->allocation_id();
-    return toEnum(t->reason(), f.reason);
+    return to_enum(t->reason(), f.reason);
 }
 
 bool decode_pass(const fb::Pass* t, Record& r) {
@@ -283,7 +284,7 @@ bool decode_async_copy(const fb::AsyncCopy* t, Record& r) {
     c.size = t->size();
     c.dispatch_id = t->dispatch_id();
     c.waited_ns = t->waited_ns();
-    return toEnum(t->outcome(), c.outcome);
+    return to_enum(t->outcome(), c.outcome);
 }
 
 bool decode_restore_failure(const fb::RestoreFailure* t, Record& r) {
@@ -300,7 +301,7 @@ bool decode_restore_failure(const fb::RestoreFailure* t, Record& r) {
     // A restore follows a pass (pass_index >= 1), the region holds the pass before it, and a failure
     // took at least one copy.
     return f.pass_index >= 1 && f.holds_pass_index == f.pass_index - 1 && f.attempts >= 1 &&
-           toEnum(t->kind(), f.kind);
+           to_enum(t->kind(), f.kind);
 }
 
 bool decode_restore_skip(const fb::RestoreSkip* t, Record& r) {
@@ -311,14 +312,14 @@ bool decode_restore_skip(const fb::RestoreSkip* t, Record& r) {
     s.size = t->size();
     s.allocation_id = t->allocation_id();
     s.pass_index = t->pass_index();
-    return toEnum(t->reason(), s.reason);
+    return to_enum(t->reason(), s.reason);
 }
 
 bool decode_warning(const fb::Warning* t, Record& r) {
     r.timestamp_ns = t->ts();
     r.warning.dispatch_id = t->dispatch_id();
     r.warning.text = t->text();
-    return toEnum(t->code(), r.warning.code);
+    return to_enum(t->code(), r.warning.code);
 }
 
 bool decode_session_end(const fb::SessionEnd* t, Record& r) {
@@ -332,7 +333,7 @@ bool decode_session_end(const fb::SessionEnd* t, Record& r) {
         // The verifier checks a vector's alignment to 4 bytes only (FlatBuffers 2.0 Verifier::
         // VerifyVectorOrString aligns the length field), so 8-byte elements may sit at 4 mod 8: copy
         // their bytes instead of reading them as uint64 (Vector::Get would be a misaligned load).
-        copyScalars(*t->counts(), e.counts);
+        copy_scalars(*t->counts(), e.counts);
     }
     e.spooled = t->spooled();
     e.last_sequence = t->last_sequence();
@@ -409,7 +410,7 @@ static_assert(
     "kPayloadDecoderList: one decoder per EventType");
 
 /// Verifies and decodes a payload of `type` into `r`; false when invalid.
-bool decodePayload(EventType type, const std::uint8_t* p, std::size_t n, Record& r) {
+bool decode_payload(EventType type, const std::uint8_t* p, std::size_t n, Record& r) {
     r.type = type;
     const auto value = static_cast<std::size_t>(type);
     if (value >= kEventTypeSlots || kPayloadDecoders[value] == nullptr) {
@@ -445,21 +446,21 @@ std::string describe(FrameError error, const FrameHeader& header) {
         std::snprintf(text, sizeof text,
                       "bad frame header: %s frame with sequence %llu, reserved 0x%08x (want reserved 0, "
                       "sequence 0 for hello, 1 to 2^48-1 otherwise)",
-                      std::string(eventTypeName(static_cast<EventType>(header.type))).c_str(),
+                      std::string(event_type_name(static_cast<EventType>(header.type))).c_str(),
                       static_cast<unsigned long long>(header.sequence), header.reserved);
         return text;
     case FrameError::invalid_payload:
         std::snprintf(text, sizeof text,
                       "invalid %s payload (%u bytes, sequence %llu) rejected by the verifier",
-                      std::string(eventTypeName(static_cast<EventType>(header.type))).c_str(), header.length,
-                      static_cast<unsigned long long>(header.sequence));
+                      std::string(event_type_name(static_cast<EventType>(header.type))).c_str(),
+                      header.length, static_cast<unsigned long long>(header.sequence));
         return text;
     }
     return "unknown frame error";
 }
 
-FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
-                       FrameHeader& header, std::size_t& frame_bytes) noexcept {
+FrameError decode_frame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
+                        FrameHeader& header, std::size_t& frame_bytes) noexcept {
     if (size < kFrameHeaderBytes) {
         return FrameError::incomplete;
     }
@@ -508,7 +509,7 @@ FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t
         payload = reinterpret_cast<const std::uint8_t*>(aligned.data());
     }
     record.sequence = header.sequence;
-    if (!decodePayload(static_cast<EventType>(header.type), payload, header.length, record)) {
+    if (!decode_payload(static_cast<EventType>(header.type), payload, header.length, record)) {
         return FrameError::invalid_payload;
     }
     // Engines before protocol 5 copied every snapshot into (pageable) host memory and hashed nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frame encoding (frame_encoder.h): a record into its FlatBuffers payload behind the frame header.
 #include "replayscope/ipc/frame_encoder.h"
 
@@ -16,7 +17,7 @@ std::uint8_t u8(E e) {
 }
 
 /// Builds the FlatBuffers payload of `r` into `b` (finished).
-void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
+void encode_payload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
     const std::uint64_t ts = r.timestamp_ns;
     switch (r.type) {
     case EventType::hello: {
@@ -159,10 +160,10 @@ void encodePayload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
 
 } // namespace
 
-void appendFrame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
-                 std::vector<std::uint8_t>& out) {
+void append_frame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
+                  std::vector<std::uint8_t>& out) {
     builder.Clear();
-    encodePayload(record, builder);
+    encode_payload(record, builder);
     const std::size_t padded = (builder.GetSize() + 7) & ~std::size_t{7}; // keeps the next frame 8-aligned
     FrameHeader header{kFrameMagic,
                        kProtocolVersion,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the collector (collector.cpp) and the spool importer (spool_importer.cpp) share about writing
 // what they receive into the session file.
 #pragma once

@@ -1,4 +1,5 @@
-#include "sequence_space.hpp"
+// SPDX-License-Identifier: MIT
+#include "sequence_space.h"
 
 #include <algorithm>
 #include <iterator>
@@ -21,11 +22,11 @@ bool SequenceSpace::insert(std::uint64_t sequence) {
     if (contains(sequence)) {
         return false;
     }
-    insertRange(sequence, sequence);
+    insert_range(sequence, sequence);
     return true;
 }
 
-void SequenceSpace::insertRange(std::uint64_t first, std::uint64_t last) {
+void SequenceSpace::insert_range(std::uint64_t first, std::uint64_t last) {
     if (last < first) {
         return;
     }
@@ -68,7 +69,7 @@ bool SequenceSpace::erase(std::uint64_t sequence) {
     return true;
 }
 
-void SequenceSpace::eraseRange(std::uint64_t first, std::uint64_t last) {
+void SequenceSpace::erase_range(std::uint64_t first, std::uint64_t last) {
     if (last < first) {
         return;
     }

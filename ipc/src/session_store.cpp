@@ -1,4 +1,5 @@
-#include "replayscope/ipc/session_store.hpp"
+// SPDX-License-Identifier: MIT
+#include "replayscope/ipc/session_store.h"
 
 #include "replayscope/session/format.h"
 #include "replayscope/session/write_statements.h"
@@ -8,7 +9,7 @@
 #include "replayscope/session/restore_totals_queries.h"
 #include "replayscope/session/sqlite_scalar.h"
 
-#include "sequence_space.hpp"
+#include "sequence_space.h"
 
 #include <sqlite3.h>
 
@@ -34,7 +35,7 @@ namespace {
 // offsets and durations, small refs for agent/queue/kernel-object handles); `dispatches`, `snapshots`
 // and `passes` are views with the documented columns. Version 4 adds where each snapshot lives and what
 // each restore moved: the snapshot's store and the restores before pass 1 and after it (the two of a
-// replayed dispatch of two passes) fold into the same row (`s_store`, `r1`, `rf`; foldOrSpill), the
+// replayed dispatch of two passes) fold into the same row (`s_store`, `r1`, `rf`; fold_or_spill), the
 // others go to `snapshot_store_rows` / `restore_rows`, and `snapshot_stores` / `restores` are views over
 // both; the `snapshot_placements` of mixed snapshots and `restore_misses` are tables.
 // Statement texts and the dispatch_rows layout: session/ (write_statements.h); schema: session/schema/.
@@ -43,10 +44,10 @@ using session::kDispatchKeyShift;
 using session::kMaxDispatchId;
 using session::kRowColumns;
 
-/// Writes the enum_names rows of every list of vocabulary.h (records.hpp's kEnumTables); INSERT OR
+/// Writes the enum_names rows of every list of vocabulary.h (records.h's kEnumTables); INSERT OR
 /// IGNORE, so that reopening a file written by an older build adds the values it did not know.
 /// Returns false with `error` set on an SQLite error.
-bool insertEnumNames(sqlite3* db, std::string& error) {
+bool insert_enum_names(sqlite3* db, std::string& error) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db, session::kInsertEnumName, -1, &st, nullptr) != SQLITE_OK) {
         error = sqlite3_errmsg(db);
@@ -93,7 +94,7 @@ constexpr InsertSql kInserts[] = {
     {EventType::fidelity_mismatch, session::kInsertFidelityMismatch},
     {EventType::async_copy, session::kInsertAsyncCopy},
     {EventType::restore_failure, session::kInsertRestoreFailure},
-    // The snapshot's store columns when they do not fold into its dispatch row (foldOrSpill).
+    // The snapshot's store columns when they do not fold into its dispatch row (fold_or_spill).
     {EventType::snapshot, session::kInsertSnapshotStore},
     {EventType::snapshot_placement, session::kInsertSnapshotPlacement},
     {EventType::restore, session::kInsertRestore},
@@ -105,15 +106,15 @@ inline void bind(sqlite3_stmt* s, int i, std::uint64_t v) {
     sqlite3_bind_int64(s, i, static_cast<sqlite3_int64>(v));
 }
 template <typename E>
-inline void bindEnum(sqlite3_stmt* s, int i, E v) {
+inline void bind_enum(sqlite3_stmt* s, int i, E v) {
     sqlite3_bind_int(s, i, static_cast<int>(v));
 }
-/// One parameter by its value's type: enums through bindEnum, text (bound in place: it must outlive the
+/// One parameter by its value's type: enums through bind_enum, text (bound in place: it must outlive the
 /// step) as text, signed integers as themselves, unsigned ones through bind().
 template <typename T>
-inline void bindValue(sqlite3_stmt* s, int i, const T& v) {
+inline void bind_value(sqlite3_stmt* s, int i, const T& v) {
     if constexpr (std::is_enum_v<T>) {
-        bindEnum(s, i, v);
+        bind_enum(s, i, v);
     } else if constexpr (std::is_same_v<T, std::string_view>) {
         sqlite3_bind_text(s, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
     } else if constexpr (std::is_signed_v<T>) {
@@ -124,9 +125,9 @@ inline void bindValue(sqlite3_stmt* s, int i, const T& v) {
 }
 /// Binds `values` to consecutive parameters from `first` (the columns of one row, in order).
 template <typename... T>
-inline void bindColumns(sqlite3_stmt* s, int first, const T&... values) {
+inline void bind_columns(sqlite3_stmt* s, int first, const T&... values) {
     int i = first;
-    (bindValue(s, i++, values), ...);
+    (bind_value(s, i++, values), ...);
 }
 
 } // namespace
@@ -161,9 +162,9 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
             return nullptr;
         }
         if (mode == Mode::overwrite) {
-            struct stat st {};
+            struct stat st{};
             if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-                error = path + ": " + session::fileKind(st.st_mode) + ", not overwritten";
+                error = path + ": " + session::file_kind(st.st_mode) + ", not overwritten";
                 return nullptr;
             }
             ::unlink(path.c_str());
@@ -184,9 +185,9 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
             fresh = false;
         }
     } else {
-        struct stat st {};
+        struct stat st{};
         if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-            error = path + ": " + session::fileKind(st.st_mode) + ", not a session file";
+            error = path + ": " + session::file_kind(st.st_mode) + ", not a session file";
             return nullptr;
         }
     }
@@ -232,16 +233,16 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
                       session::kApplicationId, session::kFormatVersion);
         char row[160];
         std::snprintf(row, sizeof row, session::kInsertSessionRowFormat, session::kFormatVersion,
-                      static_cast<long long>(wallClockNs()));
+                      static_cast<long long>(wall_clock_ns()));
         if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(session::tables_sql()) ||
             !store->exec(session::views_sql()) || !store->exec(row) ||
-            !insertEnumNames(store->db_, store->error_) || !store->exec("COMMIT")) {
+            !insert_enum_names(store->db_, store->error_) || !store->exec("COMMIT")) {
             return fail(path + ": " + store->error_);
         }
-    } else if (!insertEnumNames(store->db_, store->error_)) {
+    } else if (!insert_enum_names(store->db_, store->error_)) {
         return fail(path + ": " + store->error_);
     }
-    if (!store->prepareAll() || (!fresh && !store->loadState())) {
+    if (!store->prepare_all() || (!fresh && !store->load_state())) {
         // An existing file was not created here: fail() removes only the -wal/-shm this call made.
         return fail(path + ": " + store->error_);
     }
@@ -276,7 +277,7 @@ bool SessionStore::exec(const char* sql) {
     return true;
 }
 
-bool SessionStore::prepareAll() {
+bool SessionStore::prepare_all() {
     for (const auto& insert : kInserts) {
         if (sqlite3_prepare_v3(db_, insert.sql, -1, SQLITE_PREPARE_PERSISTENT,
                                &statements_[static_cast<std::size_t>(insert.type)], nullptr) != SQLITE_OK) {
@@ -301,24 +302,24 @@ bool SessionStore::prepareAll() {
         }
     }
     // Wide: every column. Narrow: the dispatch part only (declined dispatches; fewer bindings).
-    auto rowInsert = [](int rows, int columns) {
+    auto row_insert = [](int rows, int columns) {
         return session::dispatch_row_insert(rows, columns != kRowColumns);
     };
-    if (sqlite3_prepare_v3(db_, rowInsert(1, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+    if (sqlite3_prepare_v3(db_, row_insert(1, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
                            &row_single_, nullptr) != SQLITE_OK ||
-        sqlite3_prepare_v3(db_, rowInsert(kRowBatch, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+        sqlite3_prepare_v3(db_, row_insert(kRowBatch, kRowColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
                            &row_batch_, nullptr) != SQLITE_OK ||
-        sqlite3_prepare_v3(db_, rowInsert(1, kDispatchColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
+        sqlite3_prepare_v3(db_, row_insert(1, kDispatchColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
                            &narrow_single_, nullptr) != SQLITE_OK ||
-        sqlite3_prepare_v3(db_, rowInsert(kRowBatch, kDispatchColumns).c_str(), -1, SQLITE_PREPARE_PERSISTENT,
-                           &narrow_batch_, nullptr) != SQLITE_OK) {
+        sqlite3_prepare_v3(db_, row_insert(kRowBatch, kDispatchColumns).c_str(), -1,
+                           SQLITE_PREPARE_PERSISTENT, &narrow_batch_, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
     }
     return true;
 }
 
-std::int64_t SessionStore::handleRef(std::uint64_t handle) {
+std::int64_t SessionStore::handle_ref(std::uint64_t handle) {
     const auto it = refs_.find(handle);
     if (it != refs_.end()) {
         return it->second;
@@ -326,7 +327,7 @@ std::int64_t SessionStore::handleRef(std::uint64_t handle) {
     const auto ref = static_cast<std::int64_t>(refs_.size()) + 1;
     refs_.emplace(handle, ref);
     new_refs_.push_back(handle);
-    bindColumns(handle_insert_, 1, ref, handle);
+    bind_columns(handle_insert_, 1, ref, handle);
     if (sqlite3_step(handle_insert_) != SQLITE_DONE) {
         error_ = sqlite3_errmsg(db_);
     }
@@ -334,7 +335,7 @@ std::int64_t SessionStore::handleRef(std::uint64_t handle) {
     return ref;
 }
 
-SessionStore::PendingRow* SessionStore::findPendingRow(std::int64_t process, std::uint64_t dispatch_id) {
+SessionStore::PendingRow* SessionStore::find_pending_row(std::int64_t process, std::uint64_t dispatch_id) {
     const std::size_t n = pending_.size();
     for (std::size_t i = n; i > 0 && i + 64 > n; --i) {
         if (pending_[i - 1].id == dispatch_id && pending_[i - 1].process == process) {
@@ -344,7 +345,7 @@ SessionStore::PendingRow* SessionStore::findPendingRow(std::int64_t process, std
     return nullptr;
 }
 
-SessionStore::PendingRow& SessionStore::pendingRow(std::int64_t process, std::uint64_t dispatch_id) {
+SessionStore::PendingRow& SessionStore::pending_row(std::int64_t process, std::uint64_t dispatch_id) {
     // Parts of one dispatch arrive close together: look at the most recent rows only.
     const std::size_t n = pending_.size();
     for (std::size_t i = n; i > 0 && i + 64 > n; --i) {
@@ -358,10 +359,10 @@ SessionStore::PendingRow& SessionStore::pendingRow(std::int64_t process, std::ui
     return row;
 }
 
-void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool narrow) {
+void SessionStore::bind_row(sqlite3_stmt* s, int first, const PendingRow& r, bool narrow) {
     auto null = [&](int column) { sqlite3_bind_null(s, first + column); };
     auto value = [&](int column, std::uint64_t v) { bind(s, first + column, v); };
-    auto signedValue = [&](int column, std::int64_t v) { sqlite3_bind_int64(s, first + column, v); };
+    auto signed_value = [&](int column, std::int64_t v) { sqlite3_bind_int64(s, first + column, v); };
     // Anchor: the dispatch part, else the earliest part present.
     std::uint64_t anchor_seq = 0, anchor_ts = 0;
     if (r.has_dispatch) {
@@ -380,14 +381,14 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
         consider(r.has_pass[1], r.pass_seq[1], r.pass_ts[1]);
     }
     auto delta = [](std::uint64_t a, std::uint64_t b) { return static_cast<std::int64_t>(a - b); };
-    signedValue(0, (r.process << kDispatchKeyShift) | static_cast<std::int64_t>(r.id));
+    signed_value(0, (r.process << kDispatchKeyShift) | static_cast<std::int64_t>(r.id));
     value(1, anchor_seq);
     value(2, anchor_ts);
     if (r.has_dispatch) {
         const auto& d = r.dispatch;
-        signedValue(3, handleRef(d.agent));
-        signedValue(4, handleRef(d.queue));
-        signedValue(5, handleRef(d.kernel_object));
+        signed_value(3, handle_ref(d.agent));
+        signed_value(4, handle_ref(d.queue));
+        signed_value(5, handle_ref(d.kernel_object));
         value(6, d.kernel_name);
         for (int i = 0; i < 3; ++i) {
             value(7 + i, d.grid[i]);
@@ -404,12 +405,12 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
     }
     if (r.has_snapshot) {
         const auto& x = r.snapshot;
-        signedValue(14, delta(r.snapshot_seq, anchor_seq));
-        signedValue(15, delta(r.snapshot_ts, anchor_ts));
+        signed_value(14, delta(r.snapshot_seq, anchor_seq));
+        signed_value(15, delta(r.snapshot_ts, anchor_ts));
         if (r.has_dispatch && r.dispatch.agent == x.agent) {
             null(16);
         } else {
-            signedValue(16, handleRef(x.agent));
+            signed_value(16, handle_ref(x.agent));
         }
         value(17, x.generation);
         value(18, x.regions);
@@ -431,7 +432,7 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
             continue;
         }
         const auto& x = r.pass[p];
-        signedValue(c, delta(r.pass_seq[p], anchor_seq));
+        signed_value(c, delta(r.pass_seq[p], anchor_seq));
         // Pass 1 starts as an offset from pass 0 when both are here (else absolute; see kRowUpsert).
         value(c + 1, p == 1 && r.has_pass[0] ? x.start_tick - r.pass[0].start_tick : x.start_tick);
         value(c + 2, x.end_tick - x.start_tick);
@@ -449,10 +450,10 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
         if (x.fidelity == kFidelityNotChecked) {
             null(c + 7);
         } else {
-            signedValue(c + 7, x.fidelity);
+            signed_value(c + 7, x.fidelity);
         }
     }
-    // Folded parts (foldOrSpill decided): the snapshot's store, the restore before pass 1, the final one.
+    // Folded parts (fold_or_spill decided): the snapshot's store, the restore before pass 1, the final one.
     if (r.fold_store) {
         const auto& x = r.snapshot;
         // s_store: store (2 bits), hash path (2), host store pageable (1), total chunks (32), hash_ns (26).
@@ -473,7 +474,7 @@ void SessionStore::bindRow(sqlite3_stmt* s, int first, const PendingRow& r, bool
     }
 }
 
-bool SessionStore::foldOrSpill(PendingRow& r) {
+bool SessionStore::fold_or_spill(PendingRow& r) {
     const SnapshotRecord& x = r.snapshot;
     r.fold_store = false;
     r.fold_restore[0] = r.fold_restore[1] = false;
@@ -485,8 +486,8 @@ bool SessionStore::foldOrSpill(PendingRow& r) {
                         (x.store == SnapshotStore::device && x.device_bytes == x.bytes && x.host_bytes == 0));
         if (!r.fold_store) {
             sqlite3_stmt* st = statement(EventType::snapshot);
-            bindColumns(st, 1, r.process, x.dispatch_id, x.host_bytes, x.device_bytes, x.hash_ns,
-                        x.total_chunks, x.store, x.hash_path, x.host_pinned ? 1 : 0);
+            bind_columns(st, 1, r.process, x.dispatch_id, x.host_bytes, x.device_bytes, x.hash_ns,
+                         x.total_chunks, x.store, x.hash_path, x.host_pinned ? 1 : 0);
             if (!step(st)) {
                 return false;
             }
@@ -525,10 +526,10 @@ bool SessionStore::foldOrSpill(PendingRow& r) {
         }
         const RestoreRecord& e = r.restore[k];
         sqlite3_stmt* st = statement(EventType::restore);
-        bindColumns(st, 1, r.process, e.dispatch_id, e.pass_index, e.final_restore ? 1 : 0,
-                    e.restored_bytes_host, e.restored_bytes_device, e.hash_ns, e.restore_ns,
-                    e.regions_restored, e.dirty_chunks, e.total_chunks, e.missed_chunks, r.restore_seq[k],
-                    r.restore_ts[k]);
+        bind_columns(st, 1, r.process, e.dispatch_id, e.pass_index, e.final_restore ? 1 : 0,
+                     e.restored_bytes_host, e.restored_bytes_device, e.hash_ns, e.restore_ns,
+                     e.regions_restored, e.dirty_chunks, e.total_chunks, e.missed_chunks, r.restore_seq[k],
+                     r.restore_ts[k]);
         if (!step(st)) {
             return false;
         }
@@ -546,38 +547,38 @@ bool SessionStore::step(sqlite3_stmt* s) {
     return true;
 }
 
-bool SessionStore::flushRows(bool final) {
+bool SessionStore::flush_rows(bool final) {
     // In order (rows append to the table's b-tree): runs of dispatch-only rows (declined dispatches)
     // through the narrow statements, the others wide; kRowBatch rows per execution, the rest singly.
     // When the buffer is merely full, the most recent rows stay: their parts are probably still coming.
     const std::size_t keep = final ? 0 : std::min<std::size_t>(pending_.size(), 64);
     const std::size_t n = pending_.size() - keep;
-    auto narrowRow = [](const PendingRow& row) {
+    auto narrow_row = [](const PendingRow& row) {
         return row.has_dispatch && !row.has_snapshot && !row.has_pass[0] && !row.has_pass[1];
     };
     bool ok = true;
     for (std::size_t k = 0; ok && k < n; ++k) {
-        ok = foldOrSpill(pending_[k]);
+        ok = fold_or_spill(pending_[k]);
     }
     std::size_t i = 0;
     while (ok && i < n) {
-        const bool narrow = narrowRow(pending_[i]);
+        const bool narrow = narrow_row(pending_[i]);
         std::size_t run_end = i;
         while (run_end < n && run_end - i < static_cast<std::size_t>(kRowBatch) &&
-               narrowRow(pending_[run_end]) == narrow) {
+               narrow_row(pending_[run_end]) == narrow) {
             ++run_end;
         }
         const int columns = narrow ? kDispatchColumns : kRowColumns;
         if (run_end - i == static_cast<std::size_t>(kRowBatch)) {
             sqlite3_stmt* batch = narrow ? narrow_batch_ : row_batch_;
             for (int k = 0; k < kRowBatch; ++k) {
-                bindRow(batch, 1 + columns * k, pending_[i + static_cast<std::size_t>(k)], narrow);
+                bind_row(batch, 1 + columns * k, pending_[i + static_cast<std::size_t>(k)], narrow);
             }
             ok = step(batch);
         } else {
             sqlite3_stmt* single = narrow ? narrow_single_ : row_single_;
             for (std::size_t k = i; ok && k < run_end; ++k) {
-                bindRow(single, 1, pending_[k], narrow);
+                bind_row(single, 1, pending_[k], narrow);
                 ok = step(single);
             }
         }
@@ -587,7 +588,7 @@ bool SessionStore::flushRows(bool final) {
     return ok;
 }
 
-bool SessionStore::loadState() {
+bool SessionStore::load_state() {
     // Processes and their sequence spaces: [1, last_sequence] less the recorded gaps (O(gaps), never a
     // walk over sequence numbers).
     sqlite3_stmt* st = nullptr;
@@ -609,7 +610,7 @@ bool SessionStore::loadState() {
         p->dispatches = static_cast<std::uint64_t>(sqlite3_column_int64(st, 8));
         p->end_last_sequence = p->saw_end ? last : 0;
         if (last > 0) {
-            p->space.insertRange(1, last);
+            p->space.insert_range(1, last);
         }
         p->row_written = true;
         process_rejected += p->rejected;
@@ -631,7 +632,7 @@ bool SessionStore::loadState() {
         const auto first = static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
         const auto last = static_cast<std::uint64_t>(sqlite3_column_int64(st, 2));
         if (p != nullptr && first >= 1 && first <= last) {
-            p->space.eraseRange(first, last);
+            p->space.erase_range(first, last);
         }
     }
     sqlite3_finalize(st);
@@ -643,7 +644,7 @@ bool SessionStore::loadState() {
     }
     for (auto& p : processes_) {
         p->committed = {p->saw_end,    p->end_last_sequence, p->stored,
-                        p->dispatches, spaceEnd(*p),         p->space.missing(spaceEnd(*p))};
+                        p->dispatches, space_end(*p),        p->space.missing(space_end(*p))};
     }
     if (sqlite3_prepare_v2(db_, session::kSelectHandles, -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
@@ -663,7 +664,7 @@ SessionStore::ProcessState* SessionStore::state(std::int64_t process) const {
     return processes_[static_cast<std::size_t>(process - 1)].get();
 }
 
-std::uint64_t SessionStore::spaceEnd(const ProcessState& p) {
+std::uint64_t SessionStore::space_end(const ProcessState& p) {
     const std::uint64_t highest = p.space.highest();
     // A session_end may say that numbers after the highest received were sent (and lost): believed
     // only within the window, so a forged last_sequence cannot claim billions of missing events.
@@ -673,7 +674,7 @@ std::uint64_t SessionStore::spaceEnd(const ProcessState& p) {
     return highest;
 }
 
-void SessionStore::markSequence(ProcessState& p, std::uint64_t sequence) {
+void SessionStore::mark_sequence(ProcessState& p, std::uint64_t sequence) {
     const std::uint64_t highest = p.space.highest();
     if (p.space.insert(sequence)) {
         p.uncommitted.push_back(sequence);
@@ -692,16 +693,16 @@ bool SessionStore::begin() {
         }
         in_transaction_ = true;
     }
-    return persistProcesses();
+    return persist_processes();
 }
 
-bool SessionStore::persistProcesses() {
+bool SessionStore::persist_processes() {
     for (auto& p : processes_) {
         if (p->row_written) {
             continue;
         }
-        bindColumns(process_insert_, 1, p->index, p->identity.instance, p->identity.pid,
-                    p->identity.parent_pid);
+        bind_columns(process_insert_, 1, p->index, p->identity.instance, p->identity.pid,
+                     p->identity.parent_pid);
         if (!step(process_insert_)) {
             return false;
         }
@@ -734,12 +735,12 @@ std::int64_t SessionStore::process(const ProcessIdentity& identity) {
     processes_.push_back(std::move(p));
     // The row is written with the open transaction, or the next one (commit() starts one for it).
     if (in_transaction_) {
-        persistProcesses();
+        persist_processes();
     }
     return static_cast<std::int64_t>(processes_.size());
 }
 
-SequenceVerdict SessionStore::checkSequence(std::int64_t process, std::uint64_t sequence) const {
+SequenceVerdict SessionStore::check_sequence(std::int64_t process, std::uint64_t sequence) const {
     const ProcessState* p = state(process);
     if (p == nullptr || sequence == 0) {
         return SequenceVerdict::out_of_window;
@@ -752,7 +753,7 @@ SequenceVerdict SessionStore::checkSequence(std::int64_t process, std::uint64_t 
                                                                         : SequenceVerdict::out_of_window;
 }
 
-void SessionStore::noteRejectedFrame(std::int64_t process) {
+void SessionStore::note_rejected_frame(std::int64_t process) {
     ++rejected_;
     if (ProcessState* p = state(process)) {
         ++p->rejected;
@@ -772,7 +773,7 @@ bool SessionStore::insert(const Record& r) {
     }
     // A refused first frame creates no process: it is counted for the session only.
     if (by_instance_.count(0) == 0 && (r.sequence == 0 || r.sequence > kSequenceWindow)) {
-        noteRejectedFrame(0);
+        note_rejected_frame(0);
         return true;
     }
     return insert(process(identity), r);
@@ -787,11 +788,11 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
         error_ = "no process " + std::to_string(process) + " in this session";
         return false;
     }
-    switch (checkSequence(process, r.sequence)) {
+    switch (check_sequence(process, r.sequence)) {
     case SequenceVerdict::duplicate:
         return true; // spool imported twice, or a frame both sent and spooled
     case SequenceVerdict::out_of_window:
-        noteRejectedFrame(process);
+        note_rejected_frame(process);
         return true;
     case SequenceVerdict::fresh:
         break;
@@ -862,21 +863,21 @@ bool SessionStore::store_row(ProcessState& p, sqlite3_stmt* s, std::uint64_t seq
         rollback();
         return false;
     }
-    markSequence(p, sequence);
+    mark_sequence(p, sequence);
     return true;
 }
 
 bool SessionStore::dispatch_id_fits(std::int64_t process, std::uint64_t id) {
     if (id > kMaxDispatchId) { // no emitter counts that far: a forged id (it would not fit the key)
-        noteRejectedFrame(process);
+        note_rejected_frame(process);
         return false;
     }
     return true;
 }
 
 bool SessionStore::buffer_part(ProcessState& p, std::uint64_t sequence) {
-    markSequence(p, sequence);
-    if (pending_.size() < kMaxPendingRows || flushRows(false)) {
+    mark_sequence(p, sequence);
+    if (pending_.size() < kMaxPendingRows || flush_rows(false)) {
         return true;
     }
     rollback();
@@ -889,7 +890,7 @@ bool SessionStore::insert_dispatch(std::int64_t process, ProcessState& p, const 
     if (!dispatch_id_fits(process, r.dispatch.id)) {
         return true;
     }
-    PendingRow* row = &pendingRow(process, r.dispatch.id);
+    PendingRow* row = &pending_row(process, r.dispatch.id);
     if (row->has_dispatch) { // the same id again (not a duplicate sequence): merged by the upsert
         row = &pending_.emplace_back();
         row->process = process;
@@ -907,7 +908,7 @@ bool SessionStore::insert_snapshot(std::int64_t process, ProcessState& p, const 
     if (!dispatch_id_fits(process, r.snapshot.dispatch_id)) {
         return true;
     }
-    PendingRow& row = pendingRow(process, r.snapshot.dispatch_id);
+    PendingRow& row = pending_row(process, r.snapshot.dispatch_id);
     row.has_snapshot = true;
     row.snapshot = r.snapshot;
     row.snapshot_seq = r.sequence;
@@ -919,14 +920,14 @@ bool SessionStore::insert_pass(std::int64_t process, ProcessState& p, const Reco
     const auto& x = r.pass;
     if (x.index >= 2) { // passes 0 and 1 belong to the dispatch's row, later ones to extra_passes
         sqlite3_stmt* s = row_statement(EventType::pass, process);
-        bindColumns(s, 2, x.dispatch_id, x.index, r.sequence, r.timestamp_ns, x.start_tick, x.end_tick,
-                    x.restore_ns, x.regions_restored, x.bytes_restored, x.skips, x.fidelity);
+        bind_columns(s, 2, x.dispatch_id, x.index, r.sequence, r.timestamp_ns, x.start_tick, x.end_tick,
+                     x.restore_ns, x.regions_restored, x.bytes_restored, x.skips, x.fidelity);
         return store_row(p, s, r.sequence);
     }
     if (!dispatch_id_fits(process, x.dispatch_id)) {
         return true;
     }
-    PendingRow& row = pendingRow(process, x.dispatch_id);
+    PendingRow& row = pending_row(process, x.dispatch_id);
     const auto i = x.index;
     row.has_pass[i] = true;
     row.pass[i] = x;
@@ -937,32 +938,32 @@ bool SessionStore::insert_pass(std::int64_t process, ProcessState& p, const Reco
 
 bool SessionStore::insert_restore(std::int64_t process, ProcessState& p, const Record& r) {
     // The restore before pass 1 and the final restore after pass 1 wait in their dispatch's pending
-    // row (foldOrSpill decides at flush whether the row holds them); others go to restore_rows now.
+    // row (fold_or_spill decides at flush whether the row holds them); others go to restore_rows now.
     const auto& x = r.restore;
     const int slot = x.pass_index == 1 && !x.final_restore  ? 0
                      : x.pass_index == 2 && x.final_restore ? 1
                                                             : -1;
-    PendingRow* row = slot < 0 ? nullptr : findPendingRow(process, x.dispatch_id);
+    PendingRow* row = slot < 0 ? nullptr : find_pending_row(process, x.dispatch_id);
     if (row != nullptr && !row->has_restore[slot]) {
         row->has_restore[slot] = true;
         row->restore[slot] = x;
         row->restore_seq[slot] = r.sequence;
         row->restore_ts[slot] = r.timestamp_ns;
-        markSequence(p, r.sequence);
+        mark_sequence(p, r.sequence);
         return true;
     }
     sqlite3_stmt* s = row_statement(EventType::restore, process);
-    bindColumns(s, 2, x.dispatch_id, x.pass_index, x.final_restore ? 1 : 0, x.restored_bytes_host,
-                x.restored_bytes_device, x.hash_ns, x.restore_ns, x.regions_restored, x.dirty_chunks,
-                x.total_chunks, x.missed_chunks, r.sequence, r.timestamp_ns);
+    bind_columns(s, 2, x.dispatch_id, x.pass_index, x.final_restore ? 1 : 0, x.restored_bytes_host,
+                 x.restored_bytes_device, x.hash_ns, x.restore_ns, x.regions_restored, x.dirty_chunks,
+                 x.total_chunks, x.missed_chunks, r.sequence, r.timestamp_ns);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_session_start(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.session_start;
     sqlite3_stmt* s = row_statement(EventType::session_start, process);
-    bindColumns(s, 2, x.protocol_version, x.pid, x.executable, x.argv, x.hostname, x.engine_version,
-                x.configuration, r.sequence, r.timestamp_ns, x.wall_clock_ns);
+    bind_columns(s, 2, x.protocol_version, x.pid, x.executable, x.argv, x.hostname, x.engine_version,
+                 x.configuration, r.sequence, r.timestamp_ns, x.wall_clock_ns);
     if (p.identity.pid == 0) {
         p.identity.pid = x.pid;
     }
@@ -971,22 +972,22 @@ bool SessionStore::insert_session_start(std::int64_t process, ProcessState& p, c
 
 bool SessionStore::insert_string(std::int64_t process, ProcessState& p, const Record& r) {
     sqlite3_stmt* s = row_statement(EventType::string, process);
-    bindColumns(s, 2, r.string.id, r.string.view(), r.string.original_length, r.sequence);
+    bind_columns(s, 2, r.string.id, r.string.view(), r.string.original_length, r.sequence);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_agent(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.agent;
     sqlite3_stmt* s = row_statement(EventType::agent, process);
-    bindColumns(s, 2, x.handle, r.sequence, r.timestamp_ns, x.name, x.isa, x.device_type, x.node);
+    bind_columns(s, 2, x.handle, r.sequence, r.timestamp_ns, x.name, x.isa, x.device_type, x.node);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_allocation(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.allocation;
     sqlite3_stmt* s = row_statement(EventType::allocation, process);
-    bindColumns(s, 2, x.id, r.sequence, r.timestamp_ns, x.address, x.size, x.agent, x.api, x.pool_flags,
-                x.pointer_type, x.classification);
+    bind_columns(s, 2, x.id, r.sequence, r.timestamp_ns, x.address, x.size, x.agent, x.api, x.pool_flags,
+                 x.pointer_type, x.classification);
     return store_row(p, s, r.sequence);
 }
 
@@ -994,115 +995,116 @@ bool SessionStore::insert_free(std::int64_t process, ProcessState& p, const Reco
     const std::uint64_t seq = r.sequence, ts = r.timestamp_ns;
     // Normally the allocation row exists: set its free sequence. Otherwise (its allocation event is
     // still to come, e.g. in a spool) a placeholder row keeps the free; the allocation upsert fills it.
-    bindColumns(free_update_, 1, process, r.free.allocation_id, seq, ts);
+    bind_columns(free_update_, 1, process, r.free.allocation_id, seq, ts);
     if (!step(free_update_)) {
         rollback();
         return false;
     }
     if (sqlite3_changes(db_) > 0) {
-        markSequence(p, seq);
+        mark_sequence(p, seq);
         return true;
     }
     sqlite3_stmt* s = row_statement(EventType::free, process);
-    bindColumns(s, 2, r.free.allocation_id, r.free.address, seq, ts);
+    bind_columns(s, 2, r.free.allocation_id, r.free.address, seq, ts);
     return store_row(p, s, seq);
 }
 
 bool SessionStore::insert_executable(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.executable;
     sqlite3_stmt* s = row_statement(EventType::executable_loaded, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.code_object, x.agent, x.uri);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.code_object, x.agent, x.uri);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_module_variable(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.module_variable;
     sqlite3_stmt* s = row_statement(EventType::module_variable, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.agent, x.address, x.size, x.symbol,
-                x.status);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.executable, x.agent, x.address, x.size, x.symbol,
+                 x.status);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_inventory(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.inventory;
     sqlite3_stmt* s = row_statement(EventType::inventory, process);
-    bindColumns(s, 2, x.agent, x.generation, r.sequence, r.timestamp_ns, x.bytes, x.regions);
+    bind_columns(s, 2, x.agent, x.generation, r.sequence, r.timestamp_ns, x.bytes, x.regions);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_inventory_region(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.inventory_region;
     sqlite3_stmt* s = row_statement(EventType::inventory_region, process);
-    bindColumns(s, 2, x.agent, x.generation, x.index, r.sequence, x.address, x.size, x.allocation_id, x.kind);
+    bind_columns(s, 2, x.agent, x.generation, x.index, r.sequence, x.address, x.size, x.allocation_id,
+                 x.kind);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_snapshot_failure(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.snapshot_failure;
     sqlite3_stmt* s = row_statement(EventType::snapshot_failure, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.address, x.size, x.allocation_id,
-                x.reason);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.address, x.size, x.allocation_id,
+                 x.reason);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_snapshot_placement(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.snapshot_placement;
     sqlite3_stmt* s = row_statement(EventType::snapshot_placement, process);
-    bindColumns(s, 2, x.dispatch_id, x.address, x.size, enumName(x.store), r.sequence, r.timestamp_ns);
+    bind_columns(s, 2, x.dispatch_id, x.address, x.size, enum_name(x.store), r.sequence, r.timestamp_ns);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_restore_miss(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.restore_miss;
     sqlite3_stmt* s = row_statement(EventType::restore_miss, process);
-    bindColumns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, r.sequence,
-                r.timestamp_ns);
+    bind_columns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, r.sequence,
+                 r.timestamp_ns);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_fidelity_mismatch(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.fidelity_mismatch;
     sqlite3_stmt* s = row_statement(EventType::fidelity_mismatch, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
-                x.allocation_id);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
+                 x.allocation_id);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_restore_failure(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.restore_failure;
     sqlite3_stmt* s = row_statement(EventType::restore_failure, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.holds_pass_index, x.address,
-                x.size, x.allocation_id, x.kind, x.attempts, x.status);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.holds_pass_index, x.address,
+                 x.size, x.allocation_id, x.kind, x.attempts, x.status);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_async_copy(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.async_copy;
     sqlite3_stmt* s = row_statement(EventType::async_copy, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns,
-                x.outcome);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.agent, x.dst, x.src, x.size, x.dispatch_id, x.waited_ns,
+                 x.outcome);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_restore_skip(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.restore_skip;
     sqlite3_stmt* s = row_statement(EventType::restore_skip, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
-                x.allocation_id, x.reason);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.dispatch_id, x.pass_index, x.address, x.size,
+                 x.allocation_id, x.reason);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_warning(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.warning;
     sqlite3_stmt* s = row_statement(EventType::warning, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.code, x.dispatch_id, x.text);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.code, x.dispatch_id, x.text);
     return store_row(p, s, r.sequence);
 }
 
 bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.session_end;
     sqlite3_stmt* s = row_statement(EventType::session_end, process);
-    bindColumns(s, 2, r.sequence, r.timestamp_ns, x.spooled, x.internal_errors);
+    bind_columns(s, 2, r.sequence, r.timestamp_ns, x.spooled, x.internal_errors);
     if (x.exit_status >= 0 && x.exit_status <= 255) {
         sqlite3_bind_int(s, 6, x.exit_status);
     } else {
@@ -1111,8 +1113,8 @@ bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, con
     // Sent counts are kept for finish(); the row is written in event_counts there.
     bool ok = true;
     for (std::size_t i = 2; ok && i < kEventTypeSlots; ++i) {
-        const auto name = eventTypeName(static_cast<EventType>(i));
-        bindColumns(end_counts_, 1, process, static_cast<int>(i), name, x.counts[i]);
+        const auto name = event_type_name(static_cast<EventType>(i));
+        bind_columns(end_counts_, 1, process, static_cast<int>(i), name, x.counts[i]);
         ok = step(end_counts_);
     }
     if (!ok) {
@@ -1125,7 +1127,7 @@ bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, con
     return store_row(p, s, r.sequence);
 }
 
-bool SessionStore::writeGaps(bool all) {
+bool SessionStore::write_gaps(bool all) {
     sqlite3_stmt* del = nullptr;
     sqlite3_stmt* ins = nullptr;
     bool ok = sqlite3_prepare_v2(db_, session::kDeleteGaps, -1, &del, nullptr) == SQLITE_OK &&
@@ -1138,11 +1140,11 @@ bool SessionStore::writeGaps(bool all) {
         }
         sqlite3_bind_int64(del, 1, p->index);
         ok = step(del);
-        for (const auto& [first, last] : p->space.gaps(spaceEnd(*p))) {
+        for (const auto& [first, last] : p->space.gaps(space_end(*p))) {
             if (!ok) {
                 break;
             }
-            bindColumns(ins, 1, p->index, first, last);
+            bind_columns(ins, 1, p->index, first, last);
             ok = step(ins);
         }
         p->gaps_dirty = !ok; // a failed transaction is rolled back, which marks every process again
@@ -1155,20 +1157,20 @@ bool SessionStore::writeGaps(bool all) {
     return ok;
 }
 
-bool SessionStore::updateProcessRows() {
+bool SessionStore::update_process_rows() {
     for (auto& p : processes_) {
         if (!p->dirty) {
             continue;
         }
-        const std::uint64_t end = spaceEnd(*p);
+        const std::uint64_t end = space_end(*p);
         const std::uint64_t missing = p->space.missing(end);
-        bindColumns(process_update_, 1, p->index, p->identity.pid, p->identity.parent_pid, end, p->stored,
-                    missing, p->rejected, p->saw_end && missing == 0 ? 1 : 0);
+        bind_columns(process_update_, 1, p->index, p->identity.pid, p->identity.parent_pid, end, p->stored,
+                     missing, p->rejected, p->saw_end && missing == 0 ? 1 : 0);
         if (!step(process_update_)) {
             return false;
         }
     }
-    bindColumns(session_update_, 1, rejected_);
+    bind_columns(session_update_, 1, rejected_);
     return step(session_update_);
 }
 
@@ -1180,8 +1182,8 @@ bool SessionStore::commit() {
     if (!in_transaction_ && !pending_processes) {
         return true;
     }
-    if (!begin() || (!pending_.empty() && !flushRows(true)) || !writeGaps(false) || !updateProcessRows() ||
-        !exec("COMMIT")) {
+    if (!begin() || (!pending_.empty() && !flush_rows(true)) || !write_gaps(false) ||
+        !update_process_rows() || !exec("COMMIT")) {
         const std::string why = error_;
         rollback();
         error_ = why;
@@ -1193,7 +1195,7 @@ bool SessionStore::commit() {
     for (auto& p : processes_) {
         p->uncommitted.clear();
         p->row_in_txn = false;
-        const std::uint64_t end = spaceEnd(*p);
+        const std::uint64_t end = space_end(*p);
         p->committed = {p->saw_end, p->end_last_sequence, p->stored, p->dispatches,
                         end,        p->space.missing(end)};
         p->dirty = false;
@@ -1234,26 +1236,22 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> SessionStore::gaps(std::int
     std::vector<std::pair<std::uint64_t, std::uint64_t>> result;
     for (const auto& p : processes_) {
         if (process == 0 || p->index == process) {
-            const auto g = p->space.gaps(spaceEnd(*p));
+            const auto g = p->space.gaps(space_end(*p));
             result.insert(result.end(), g.begin(), g.end());
         }
     }
     return result;
 }
 
-std::uint64_t SessionStore::lastSequence() const noexcept {
+std::uint64_t SessionStore::last_sequence() const noexcept {
     std::uint64_t last = 0;
     for (const auto& p : processes_) {
-        last = std::max(last, spaceEnd(*p));
+        last = std::max(last, space_end(*p));
     }
     return last;
 }
 
-bool SessionStore::sawSessionEnd() const noexcept {
-    return std::any_of(processes_.begin(), processes_.end(), [](const auto& p) { return p->saw_end; });
-}
-
-bool SessionStore::allProcessesEnded() const noexcept {
+bool SessionStore::all_processes_ended() const noexcept {
     return !processes_.empty() &&
            std::all_of(processes_.begin(), processes_.end(), [](const auto& p) { return p->saw_end; });
 }
@@ -1289,7 +1287,7 @@ std::vector<ProcessSummary> SessionStore::processes() const {
 }
 
 bool SessionStore::finish(const std::string& end_reason) {
-    if (!begin() || (!pending_.empty() && !flushRows(true))) {
+    if (!begin() || (!pending_.empty() && !flush_rows(true))) {
         const std::string why = error_;
         rollback();
         error_ = why;
@@ -1332,7 +1330,7 @@ bool SessionStore::finish(const std::string& end_reason) {
         if (!ok) {
             break;
         }
-        const std::uint64_t missing = p->space.missing(spaceEnd(*p));
+        const std::uint64_t missing = p->space.missing(space_end(*p));
         complete = complete && p->saw_end && missing == 0;
         const std::string reason =
             !p->saw_end   ? "no session end"
@@ -1367,7 +1365,7 @@ bool SessionStore::finish(const std::string& end_reason) {
         error_ = why;
         return false;
     }
-    if (!writeGaps(true) || !commit()) {
+    if (!write_gaps(true) || !commit()) {
         return false;
     }
     // One self-contained file: the WAL checkpointed into it, then a rollback journal, so that readers
@@ -1380,8 +1378,8 @@ bool SessionStore::finish(const std::string& end_reason) {
     return true;
 }
 
-bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
-                      std::string& error) {
+bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
+                        std::string& error) {
     const session::FileCheck check = session::check_session_file(path);
     if (!check.ok) {
         error = check.message;
@@ -1432,7 +1430,7 @@ bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_
     return ok;
 }
 
-bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error) {
+bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error) {
     totals = RestoreTotals{};
     const session::FileCheck check = session::check_session_file(path);
     if (!check.ok) {
@@ -1487,8 +1485,8 @@ bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::stri
     return ok;
 }
 
-bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error) {
-    return recordExitStatus(path, 0, exit_status, exit_signal, error);
+bool record_exit_status(const std::string& path, int exit_status, int exit_signal, std::string& error) {
+    return record_exit_status(path, 0, exit_status, exit_signal, error);
 }
 
 } // namespace rs::ipc

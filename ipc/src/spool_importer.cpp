@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 // Spool import (spool_importer.h): a spool file's frames, decoded and checked like the collector's, into
 // a session file through one bounded read buffer.
 #include "replayscope/ipc/spool_importer.h"
 
 #include "ingest_limits.h"
-#include "regular_file.hpp"
+#include "regular_file.h"
 
 #include "replayscope/ipc/frame_decoder.h"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,7 +33,7 @@ class BoundedReader {
 
     const std::uint8_t* data() const noexcept { return buffer_.data() + begin_; }
     std::size_t available() const noexcept { return end_ - begin_; }
-    bool atEnd() const noexcept { return eof_; }
+    bool at_end() const noexcept { return eof_; }
     /// File offset of data()[0].
     std::uint64_t offset() const noexcept { return base_ + begin_; }
     void consume(std::size_t bytes) noexcept { begin_ += std::min(bytes, available()); }
@@ -75,12 +76,12 @@ class BoundedReader {
 
 } // namespace
 
-bool SpoolImporter::writerAlive(const std::string& spool_path) noexcept {
+bool SpoolImporter::writer_alive(const std::string& spool_path) noexcept {
     const int fd = ::open(spool_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         return false;
     }
-    struct flock probe {};
+    struct flock probe{};
     probe.l_type = F_WRLCK;
     probe.l_whence = SEEK_SET;
     probe.l_start = 0;
@@ -92,8 +93,9 @@ bool SpoolImporter::writerAlive(const std::string& spool_path) noexcept {
 
 SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const std::string& session_path) {
     Result result;
-    struct stat spool_identity {};
-    const int fd = openRegularFile(spool_path, "not a regular file: refused", spool_identity, result.message);
+    struct stat spool_identity{};
+    const int fd =
+        open_regular_file(spool_path, "not a regular file: refused", spool_identity, result.message);
     if (fd < 0) {
         return result;
     }
@@ -111,13 +113,13 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         result.message = error;
         return result;
     }
-    const std::uint64_t stored_before = store->eventsStored();
+    const std::uint64_t stored_before = store->events_stored();
     // Frames before the first Hello (spools of protocol 1-3) are a process of their own, one per spool
     // file: never process 1 or another source's, whose sequence space they would share (their events
     // would be dropped as duplicates). Its instance is derived from the file's identity (device, inode),
     // so importing the same file again finds the same process; bit 63 keeps it apart from small test ids.
     std::int64_t process = 0;
-    auto defaultProcess = [&]() -> std::int64_t {
+    auto default_process = [&]() -> std::int64_t {
         std::uint64_t instance = 0xcbf29ce484222325ull; // FNV-1a over device and inode
         for (const std::uint64_t word : {static_cast<std::uint64_t>(spool_identity.st_dev),
                                          static_cast<std::uint64_t>(spool_identity.st_ino)}) {
@@ -142,8 +144,8 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         }
         std::size_t frame_bytes = 0;
         FrameError err =
-            decodeFrame(reader->data(), reader->available(), kMaxPayloadBytes, record, header, frame_bytes);
-        if (err == FrameError::incomplete && !reader->atEnd() && reader->available() >= kFrameHeaderBytes) {
+            decode_frame(reader->data(), reader->available(), kMaxPayloadBytes, record, header, frame_bytes);
+        if (err == FrameError::incomplete && !reader->at_end() && reader->available() >= kFrameHeaderBytes) {
             // The header tells how much the frame needs (bounded: an oversized length is refused below).
             const std::size_t want =
                 kFrameHeaderBytes + std::min<std::size_t>(header.length, kMaxPayloadBytes);
@@ -151,9 +153,9 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
                 result.message = spool_path + ": " + error;
                 break;
             }
-            err = decodeFrame(reader->data(), reader->available(), kMaxPayloadBytes, record, header,
-                              frame_bytes);
-        } else if (err == FrameError::incomplete && !reader->atEnd()) {
+            err = decode_frame(reader->data(), reader->available(), kMaxPayloadBytes, record, header,
+                               frame_bytes);
+        } else if (err == FrameError::incomplete && !reader->at_end()) {
             if (!reader->fill(kFrameHeaderBytes, error)) {
                 result.message = spool_path + ": " + error;
                 break;
@@ -163,7 +165,7 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         const std::uint64_t at = reader->offset();
         const bool skippable = err == FrameError::invalid_payload || err == FrameError::unknown_type ||
                                err == FrameError::bad_header;
-        if (err != FrameError::none && skippable && !reader->atEnd() &&
+        if (err != FrameError::none && skippable && !reader->at_end() &&
             reader->available() < kFrameHeaderBytes + static_cast<std::size_t>(header.length) &&
             !reader->fill(kFrameHeaderBytes + std::min<std::size_t>(header.length, kMaxPayloadBytes),
                           error)) {
@@ -173,7 +175,7 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         if (err != FrameError::none && skippable &&
             reader->available() >= kFrameHeaderBytes + static_cast<std::size_t>(header.length)) {
             // The header frames it: skip this frame, count it, go on with the next.
-            store->noteRejectedFrame(process);
+            store->note_rejected_frame(process);
             ++result.rejected_frames;
             if (first_rejection.empty()) {
                 first_rejection = describe(err, header) + " at offset " + std::to_string(at);
@@ -219,25 +221,25 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
         if (record.type == EventType::hello) {
             process = store->process({record.hello.instance, record.hello.pid, record.hello.ppid});
             if (process <= 0) {
-                result.message = session_path + ": " + store->lastError();
+                result.message = session_path + ": " + store->last_error();
                 return result;
             }
             continue;
         }
         ++result.frames_read;
         if (process == 0) {
-            process = defaultProcess();
+            process = default_process();
             if (process <= 0) {
-                result.message = session_path + ": " + store->lastError();
+                result.message = session_path + ": " + store->last_error();
                 return result;
             }
         }
-        const SequenceVerdict verdict = store->checkSequence(process, record.sequence);
+        const SequenceVerdict verdict = store->check_sequence(process, record.sequence);
         if (verdict == SequenceVerdict::out_of_window) {
-            store->noteRejectedFrame(process);
+            store->note_rejected_frame(process);
             ++result.rejected_frames;
             if (first_rejection.empty()) {
-                first_rejection = std::string(eventTypeName(record.type)) + " frame with sequence " +
+                first_rejection = std::string(event_type_name(record.type)) + " frame with sequence " +
                                   std::to_string(record.sequence) +
                                   " outside its process's window at offset " + std::to_string(at);
             }
@@ -247,12 +249,12 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
             continue;
         }
         if (!store->insert(process, record)) {
-            result.message = session_path + ": " + store->lastError();
+            result.message = session_path + ": " + store->last_error();
             return result;
         }
         if (++rows_since_commit >= kCommitRows) {
             if (!store->commit()) {
-                result.message = session_path + ": " + store->lastError();
+                result.message = session_path + ": " + store->last_error();
                 return result;
             }
             rows_since_commit = 0;
@@ -270,12 +272,12 @@ SpoolImporter::Result SpoolImporter::import(const std::string& spool_path, const
                                  " bad frame(s) skipped (first: " + first_rejection + ")";
         result.message = result.message.empty() ? note : note + "; " + result.message;
     }
-    if (!store->finish(store->allProcessesEnded() ? "session end received"
-                                                  : "connection closed without session end")) {
-        result.message = session_path + ": " + store->lastError();
+    if (!store->finish(store->all_processes_ended() ? "session end received"
+                                                    : "connection closed without session end")) {
+        result.message = session_path + ": " + store->last_error();
         return result;
     }
-    result.events_stored = store->committedEvents() - std::min(store->committedEvents(), stored_before);
+    result.events_stored = store->committed_events() - std::min(store->committed_events(), stored_before);
     result.processes = store->processes();
     result.complete = !result.processes.empty();
     for (const auto& p : result.processes) {

@@ -1,4 +1,5 @@
-#include "spool_writer.hpp"
+// SPDX-License-Identifier: MIT
+#include "spool_writer.h"
 
 #include "replayscope/ipc/frame_encoder.h"
 
@@ -16,7 +17,7 @@ SpoolWriter::~SpoolWriter() {
     }
 }
 
-bool SpoolWriter::openLocked() noexcept {
+bool SpoolWriter::open_locked() noexcept {
     if (fd_ >= 0) {
         return true;
     }
@@ -28,8 +29,8 @@ bool SpoolWriter::openLocked() noexcept {
     failed_ = fd_ < 0;
     if (fd_ >= 0) {
         // For as long as this writer lives: a shared open-file-description lock on byte 0 says "still
-        // being written" (SpoolImporter::writerAlive). Independent of the flock the writes take.
-        struct flock alive {};
+        // being written" (SpoolImporter::writer_alive). Independent of the flock the writes take.
+        struct flock alive{};
         alive.l_type = F_RDLCK;
         alive.l_whence = SEEK_SET;
         alive.l_start = 0;
@@ -39,18 +40,18 @@ bool SpoolWriter::openLocked() noexcept {
     return fd_ >= 0;
 }
 
-void SpoolWriter::setHello(const Record& hello) noexcept {
+void SpoolWriter::set_hello(const Record& hello) noexcept {
     std::lock_guard lock(mutex_);
     try {
         hello_frame_.clear();
-        appendFrame(hello, builder_, hello_frame_);
+        append_frame(hello, builder_, hello_frame_);
     } catch (...) {
         hello_frame_.clear();
     }
 }
 
-bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexcept {
-    if (!openLocked()) {
+bool SpoolWriter::write_locked(const std::uint8_t* data, std::size_t size) noexcept {
+    if (!open_locked()) {
         return false;
     }
     // Another writer of the same file (another process given the same path) may append between our
@@ -59,12 +60,12 @@ bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexce
     // the size before this write the end of the last complete frame, to go back to after a short write.
     while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
     }
-    struct stat st {};
+    struct stat st{};
     const off_t before = ::fstat(fd_, &st) == 0 ? st.st_size : -1;
     const bool other_writer =
         !hello_frame_.empty() && (end_after_last_write_ < 0 || before != end_after_last_write_);
-    bool ok = !other_writer || writeAllLocked(hello_frame_.data(), hello_frame_.size());
-    ok = ok && writeAllLocked(data, size);
+    bool ok = !other_writer || write_all_locked(hello_frame_.data(), hello_frame_.size());
+    ok = ok && write_all_locked(data, size);
     if (!ok && before >= 0) {
         // A short write (ENOSPC, EFBIG, EIO) left a torn frame: cut the file back to the last complete
         // frame, so that what is appended once the error clears still reads. The records of this write
@@ -79,7 +80,7 @@ bool SpoolWriter::writeLocked(const std::uint8_t* data, std::size_t size) noexce
     return ok;
 }
 
-bool SpoolWriter::writeAllLocked(const std::uint8_t* data, std::size_t size) noexcept {
+bool SpoolWriter::write_all_locked(const std::uint8_t* data, std::size_t size) noexcept {
     while (size > 0) {
         const ssize_t n = ::write(fd_, data, size);
         if (n < 0) {
@@ -94,23 +95,23 @@ bool SpoolWriter::writeAllLocked(const std::uint8_t* data, std::size_t size) noe
     return true;
 }
 
-bool SpoolWriter::appendFrames(const std::uint8_t* data, std::size_t size) noexcept {
+bool SpoolWriter::append_frames(const std::uint8_t* data, std::size_t size) noexcept {
     std::lock_guard lock(mutex_);
-    return writeLocked(data, size);
+    return write_locked(data, size);
 }
 
-bool SpoolWriter::appendRecord(const Record& record) noexcept {
+bool SpoolWriter::append_record(const Record& record) noexcept {
     std::lock_guard lock(mutex_);
     try {
         frame_.clear();
-        appendFrame(record, builder_, frame_);
+        append_frame(record, builder_, frame_);
     } catch (...) {
         return false;
     }
-    return writeLocked(frame_.data(), frame_.size());
+    return write_locked(frame_.data(), frame_.size());
 }
 
-void SpoolWriter::closeInChild() noexcept {
+void SpoolWriter::close_in_child() noexcept {
     if (fd_ >= 0) {
         ::close(fd_);
         fd_ = -1;

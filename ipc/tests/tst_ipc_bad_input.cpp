@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // Bad input on the socket: each refused with its logged message, nothing valid before it lost.
-#include "test_support.hpp"
+#include "test_support.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -22,7 +23,7 @@ namespace {
 
 /// Hello + `n` valid dispatch frames (sequences 1..n).
 std::vector<std::uint8_t> validPrefix(const std::string& token, std::uint64_t n) {
-    std::vector<Record> records{rs::test::helloRecord(token)};
+    std::vector<Record> records{rs::test::hello_record(token)};
     for (std::uint64_t i = 1; i <= n; ++i) {
         records.push_back(rs::test::dispatchRecord(i, i));
     }
@@ -70,7 +71,7 @@ std::vector<std::uint8_t> misalignedSessionEndPayload(const std::uint64_t (&coun
     return p;
 }
 
-/// What decodeFrame made of one frame.
+/// What decode_frame made of one frame.
 struct Decoded {
     FrameError error = FrameError::none;
     Record record{};
@@ -85,7 +86,7 @@ Decoded decodeAt(const std::vector<std::uint8_t>& frame, std::size_t shift) {
     auto* at = reinterpret_cast<std::uint8_t*>(storage.data()) + shift;
     std::memcpy(at, frame.data(), frame.size());
     Decoded d;
-    d.error = decodeFrame(at, frame.size(), kMaxPayloadBytes, d.record, d.header, d.consumed);
+    d.error = decode_frame(at, frame.size(), kMaxPayloadBytes, d.record, d.header, d.consumed);
     return d;
 }
 
@@ -118,7 +119,7 @@ class BadInputTest : public QObject {
                                  bool close_after) {
         Session s;
         QVERIFY(s.collector);
-        const int fd = connectTo(s.collector->socketPath());
+        const int fd = connectTo(s.collector->socket_path());
         QVERIFY(fd >= 0);
         auto bytes = validPrefix(s.collector->token(), 5);
         bytes.insert(bytes.end(), bad.begin(), bad.end());
@@ -230,7 +231,7 @@ class BadInputTest : public QObject {
         QFETCH(quint32, reserved);
         QFETCH(bool, accepted);
         Record record = type == static_cast<int>(EventType::hello)
-                            ? rs::test::helloRecord(std::string(64, 'a'))
+                            ? rs::test::hello_record(std::string(64, 'a'))
                             : rs::test::dispatchRecord(1, 1);
         auto frame = rs::test::frames({record});
         std::memcpy(frame.data() + offsetof(FrameHeader, reserved), &reserved, 4);
@@ -238,7 +239,7 @@ class BadInputTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        const FrameError err = decodeFrame(frame.data(), frame.size(), kMaxPayloadBytes, r, h, n);
+        const FrameError err = decode_frame(frame.data(), frame.size(), kMaxPayloadBytes, r, h, n);
         QCOMPARE(err, accepted ? FrameError::none : FrameError::bad_header);
         if (accepted) {
             QCOMPARE(r.sequence, sequence);
@@ -248,7 +249,7 @@ class BadInputTest : public QObject {
                      qPrintable(text));
         }
         // The header alone decides: a bad header is refused even before the payload has arrived.
-        const FrameError head_only = decodeFrame(frame.data(), kFrameHeaderBytes, kMaxPayloadBytes, r, h, n);
+        const FrameError head_only = decode_frame(frame.data(), kFrameHeaderBytes, kMaxPayloadBytes, r, h, n);
         QCOMPARE(head_only, accepted ? FrameError::incomplete : FrameError::bad_header);
     }
     void hugeSequenceOnTheSocket() {
@@ -260,7 +261,7 @@ class BadInputTest : public QObject {
     }
     void wrongToken() {
         Session s;
-        const int fd = connectTo(s.collector->socketPath());
+        const int fd = connectTo(s.collector->socket_path());
         QVERIFY(fd >= 0);
         auto bytes = validPrefix(std::string(64, 'f'), 3);
         QVERIFY(sendBytes(fd, bytes));
@@ -274,7 +275,7 @@ class BadInputTest : public QObject {
     }
     void firstFrameMustBeHello() {
         Session s;
-        const int fd = connectTo(s.collector->socketPath());
+        const int fd = connectTo(s.collector->socket_path());
         QVERIFY(sendBytes(fd, rs::test::frames({rs::test::dispatchRecord(1, 1)})));
         char c;
         QVERIFY(::recv(fd, &c, 1, 0) <= 0); // closed by the collector (EOF or reset)
@@ -287,12 +288,12 @@ class BadInputTest : public QObject {
         // A silent client and a wrong-token client connect before the target: neither counts (no slot, no
         // process, no wait at finish) and the target loses nothing.
         Session s;
-        const int silent = connectTo(s.collector->socketPath());
+        const int silent = connectTo(s.collector->socket_path());
         QVERIFY(silent >= 0);
-        const int impostor = connectTo(s.collector->socketPath());
+        const int impostor = connectTo(s.collector->socket_path());
         QVERIFY(impostor >= 0);
         QVERIFY(sendBytes(impostor, validPrefix(std::string(64, 'f'), 3)));
-        const int target = connectTo(s.collector->socketPath());
+        const int target = connectTo(s.collector->socket_path());
         QVERIFY(target >= 0);
         QVERIFY(sendBytes(target, validPrefix(s.collector->token(), 200)));
         ::close(target);
@@ -313,14 +314,14 @@ class BadInputTest : public QObject {
         Session s;
         std::vector<int> fds;
         for (const std::uint64_t instance : {0x1111ull, 0x2222ull}) {
-            Record hello = rs::test::helloRecord(s.collector->token());
+            Record hello = rs::test::hello_record(s.collector->token());
             hello.hello.instance = instance;
             hello.hello.pid = static_cast<std::uint32_t>(instance);
             std::vector<Record> records{hello};
             for (std::uint64_t i = 1; i <= 4; ++i) {
                 records.push_back(rs::test::dispatchRecord(i, i));
             }
-            fds.push_back(connectTo(s.collector->socketPath()));
+            fds.push_back(connectTo(s.collector->socket_path()));
             QVERIFY(fds.back() >= 0);
             QVERIFY(sendBytes(fds.back(), rs::test::frames(records)));
         }
@@ -342,7 +343,7 @@ class BadInputTest : public QObject {
         Session s;
         // Open the private directory so that the other uid reaches SO_PEERCRED (normally 0700 stops it
         // first).
-        const std::string path = s.collector->socketPath();
+        const std::string path = s.collector->socket_path();
         const std::string directory = path.substr(0, path.rfind('/'));
         QCOMPARE(::chmod(directory.c_str(), 0755), 0);
         QCOMPARE(::chmod(path.c_str(), 0777), 0);

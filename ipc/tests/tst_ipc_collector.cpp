@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // The real emitter driving the real collector through the socket; the session file is then queried
 // and every row asserted. Also: N events sent == N stored.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -26,75 +27,77 @@ class CollectorTest : public QObject {
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
         // Socket in a private directory.
-        struct stat st {};
-        QCOMPARE(::stat(QFileInfo(QString::fromStdString(collector->socketPath())).path().toLocal8Bit(), &st),
-                 0);
+        struct stat st{};
+        QCOMPARE(
+            ::stat(QFileInfo(QString::fromStdString(collector->socket_path())).path().toLocal8Bit(), &st), 0);
         QCOMPARE(st.st_mode & 0777, 0700u);
         QCOMPARE(collector->token().size(), 64u);
 
         Emitter e;
-        EmitterConfig config{collector->socketPath(), collector->token(), collector->spoolPath(), 1024};
+        EmitterConfig config{collector->socket_path(), collector->token(), collector->spool_path(), 1024};
         QVERIFY(e.start(config));
         QVERIFY(!e.start(config)); // only once
-        QVERIFY(e.emitSessionStart("/bin/app", "app --x 1", "host1", "0.1.0", "REPLAYSCOPE_PASSES=3\n"));
-        const StringId name = e.internString("gfx90a");
-        QCOMPARE(e.internString("gfx90a"), name); // deduplicated
-        const StringId isa = e.internString("amdgcn-amd-amdhsa--gfx90a");
-        QVERIFY(e.emitEvent(AgentRecord{0xa1, name, isa, DeviceType::gpu, 1}));
-        QVERIFY(e.emitEvent(AllocationRecord{1, 0x10000, 4096, 0xa1, 0x2, AllocationApi::memory_pool_allocate,
-                                             PointerType::hsa, AllocationClass::tracked}));
-        QVERIFY(e.emitEvent(AllocationRecord{2, 0x20000, 256, 0xa1, 0x1, AllocationApi::memory_pool_allocate,
-                                             PointerType::hsa, AllocationClass::excluded_kernarg}));
-        QVERIFY(e.emitEvent(FreeRecord{2, 0x20000}));
-        const StringId uri = e.internString("file:///app#offset=0&size=100");
-        QVERIFY(e.emitEvent(ExecutableRecord{0xe1, 0xc1, 0xa1, uri}));
-        const StringId sym = e.internString("counter");
-        QVERIFY(e.emitEvent(ModuleVariableRecord{0xe1, 0xa1, 0x30000, 4, sym, VariableStatus::captured}));
+        QVERIFY(e.emit_session_start("/bin/app", "app --x 1", "host1", "0.1.0", "REPLAYSCOPE_PASSES=3\n"));
+        const StringId name = e.intern_string("gfx90a");
+        QCOMPARE(e.intern_string("gfx90a"), name); // deduplicated
+        const StringId isa = e.intern_string("amdgcn-amd-amdhsa--gfx90a");
+        QVERIFY(e.emit_event(AgentRecord{0xa1, name, isa, DeviceType::gpu, 1}));
+        QVERIFY(
+            e.emit_event(AllocationRecord{1, 0x10000, 4096, 0xa1, 0x2, AllocationApi::memory_pool_allocate,
+                                          PointerType::hsa, AllocationClass::tracked}));
+        QVERIFY(e.emit_event(AllocationRecord{2, 0x20000, 256, 0xa1, 0x1, AllocationApi::memory_pool_allocate,
+                                              PointerType::hsa, AllocationClass::excluded_kernarg}));
+        QVERIFY(e.emit_event(FreeRecord{2, 0x20000}));
+        const StringId uri = e.intern_string("file:///app#offset=0&size=100");
+        QVERIFY(e.emit_event(ExecutableRecord{0xe1, 0xc1, 0xa1, uri}));
+        const StringId sym = e.intern_string("counter");
+        QVERIFY(e.emit_event(ModuleVariableRecord{0xe1, 0xa1, 0x30000, 4, sym, VariableStatus::captured}));
         const InventoryRegion regions[] = {{0x10000, 4096, 1, RegionKind::allocation},
                                            {0x30000, 4, 0, RegionKind::module_variable}};
-        QVERIFY(e.emitInventory(0xa1, 7, regions));
-        QVERIFY(!e.emitInventory(0xa1, 7, regions)); // unchanged generation: not sent again
-        const StringId kernel = e.internString("accumulate(float*)");
-        QVERIFY(e.emitEvent(DispatchRecord{
+        QVERIFY(e.emit_inventory(0xa1, 7, regions));
+        QVERIFY(!e.emit_inventory(0xa1, 7, regions)); // unchanged generation: not sent again
+        const StringId kernel = e.intern_string("accumulate(float*)");
+        QVERIFY(e.emit_event(DispatchRecord{
             100, 0xa1, 0x51, 0xb1, kernel, {1024, 1, 1}, {256, 1, 1}, DispatchDecision::replayed}));
-        QVERIFY(e.emitEvent(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true, 4100, 0, 0, 0,
-                                           SnapshotStore::host, ChunkHashPath::none, true}));
-        QVERIFY(e.emitEvent(PassRecord{100, 10, 20, 0, 0, 0, 0, 0, kFidelityNotChecked}));
-        QVERIFY(e.emitEvent(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1, kFidelityMatched}));
-        QVERIFY(e.emitEvent(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
-        QVERIFY(e.emitEvent(PassRecord{100, 60, 80, 950, 4100, 2, 2, 0, kFidelityDiffered})); // extra_passes
-        QVERIFY(e.emitEvent(FidelityMismatchRecord{100, 2, 0x10000, 4096, 1}));
-        QVERIFY(e.emitEvent(
+        QVERIFY(e.emit_event(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true, 4100, 0, 0, 0,
+                                            SnapshotStore::host, ChunkHashPath::none, true}));
+        QVERIFY(e.emit_event(PassRecord{100, 10, 20, 0, 0, 0, 0, 0, kFidelityNotChecked}));
+        QVERIFY(e.emit_event(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1, kFidelityMatched}));
+        QVERIFY(e.emit_event(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
+        QVERIFY(e.emit_event(PassRecord{100, 60, 80, 950, 4100, 2, 2, 0, kFidelityDiffered})); // extra_passes
+        QVERIFY(e.emit_event(FidelityMismatchRecord{100, 2, 0x10000, 4096, 1}));
+        QVERIFY(e.emit_event(
             RestoreFailureRecord{100, 0x10000, 4096, 1, 3, 2, 3, 0x1000, RegionKind::allocation}));
         // The engine's order: snapshot and passes first, the dispatch (with its decision) last.
-        QVERIFY(e.emitEvent(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true, 0, 4100, 0, 0,
-                                           SnapshotStore::device, ChunkHashPath::none, false}));
-        QVERIFY(e.emitEvent(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
-        QVERIFY(e.emitEvent(PassRecord{102, 1500, 1620, 800, 4100, 1, 2, 0, kFidelityDiffered}));
-        QVERIFY(e.emitEvent(FidelityMismatchRecord{102, 1, 0x30000, 4, 0}));
-        QVERIFY(e.emitEvent(
+        QVERIFY(e.emit_event(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true, 0, 4100, 0, 0,
+                                            SnapshotStore::device, ChunkHashPath::none, false}));
+        QVERIFY(e.emit_event(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
+        QVERIFY(e.emit_event(PassRecord{102, 1500, 1620, 800, 4100, 1, 2, 0, kFidelityDiffered}));
+        QVERIFY(e.emit_event(FidelityMismatchRecord{102, 1, 0x30000, 4, 0}));
+        QVERIFY(e.emit_event(
             AsyncCopyRecord{0xa1, 0x10000, 0x90000, 4096, 102, 125000, AsyncCopyOutcome::waited}));
-        QVERIFY(e.emitEvent(DispatchRecord{
+        QVERIFY(e.emit_event(DispatchRecord{
             102, 0xa1, 0x52, 0xb2, kernel, {64, 1, 1}, {64, 1, 1}, DispatchDecision::replayed}));
-        QVERIFY(e.emitEvent(AsyncCopyRecord{0xa1, 0x90000, 0x10000, 64, 0, 0, AsyncCopyOutcome::not_fenced}));
-        QVERIFY(e.emitEvent(AllocationRecord{3, 0x7f0000000000, 1 << 21, 0xa1, 0x1, AllocationApi::vmem_map,
-                                             PointerType::hsa, AllocationClass::tracked}));
-        QVERIFY(e.emitEvent(FreeRecord{3, 0x7f0000000000}));
-        QVERIFY(e.emitEvent(DispatchRecord{101,
-                                           0xa1,
-                                           0x51,
-                                           0xb1,
-                                           kernel,
-                                           {8, 1, 1},
-                                           {8, 1, 1},
-                                           DispatchDecision::declined_snapshot_incomplete}));
-        QVERIFY(e.emitEvent(SnapshotRecord{101, 0xa1, 7, 0, 10, 1, 1, false, 0, 0, 0, 0, SnapshotStore::host,
-                                           ChunkHashPath::none, false}));
         QVERIFY(
-            e.emitEvent(SnapshotFailureRecord{101, 0x10000, 4096, 1, SnapshotFailureReason::copy_failed}));
-        QVERIFY(e.emitWarning(WarningCode::snapshot_incomplete, 101, "copy failed for 1 region"));
+            e.emit_event(AsyncCopyRecord{0xa1, 0x90000, 0x10000, 64, 0, 0, AsyncCopyOutcome::not_fenced}));
+        QVERIFY(e.emit_event(AllocationRecord{3, 0x7f0000000000, 1 << 21, 0xa1, 0x1, AllocationApi::vmem_map,
+                                              PointerType::hsa, AllocationClass::tracked}));
+        QVERIFY(e.emit_event(FreeRecord{3, 0x7f0000000000}));
+        QVERIFY(e.emit_event(DispatchRecord{101,
+                                            0xa1,
+                                            0x51,
+                                            0xb1,
+                                            kernel,
+                                            {8, 1, 1},
+                                            {8, 1, 1},
+                                            DispatchDecision::declined_snapshot_incomplete}));
+        QVERIFY(e.emit_event(SnapshotRecord{101, 0xa1, 7, 0, 10, 1, 1, false, 0, 0, 0, 0, SnapshotStore::host,
+                                            ChunkHashPath::none, false}));
+        QVERIFY(
+            e.emit_event(SnapshotFailureRecord{101, 0x10000, 4096, 1, SnapshotFailureReason::copy_failed}));
+        QVERIFY(e.emit_warning(WarningCode::snapshot_incomplete, 101, "copy failed for 1 region"));
         QVERIFY(e.stop(std::chrono::seconds(5)));
-        QVERIFY(!e.emitEvent(FreeRecord{1, 0x10000})); // stopped
+        QVERIFY(!e.emit_event(FreeRecord{1, 0x10000})); // stopped
         const auto stats = e.stats();
         QCOMPARE(stats.lost, 0u);
         QCOMPARE(stats.spooled, 0u);
@@ -110,8 +113,8 @@ class CollectorTest : public QObject {
 
         SessionDb db(session);
         QVERIFY(db.ok());
-        QCOMPARE(db.integer("PRAGMA application_id"), kSessionApplicationId);
-        QCOMPARE(db.integer("PRAGMA user_version"), kSessionFormatVersion);
+        QCOMPARE(db.integer("PRAGMA application_id"), rs::session::kApplicationId);
+        QCOMPARE(db.integer("PRAGMA user_version"), rs::session::kFormatVersion);
         QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete")); // finished: one self-contained file
         auto str = [&](const char* column) {
             return db.text(std::string("SELECT s.text FROM session JOIN strings s ON s.id = session.") +
@@ -233,17 +236,17 @@ class CollectorTest : public QObject {
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
         Emitter e;
-        QVERIFY(e.start({collector->socketPath(), collector->token(), collector->spoolPath(), 4096}));
+        QVERIFY(e.start({collector->socket_path(), collector->token(), collector->spool_path(), 4096}));
         constexpr std::uint64_t kN = 50000;
         for (std::uint64_t i = 1; i <= kN; ++i) {
-            QVERIFY(e.emitEvent(DispatchRecord{i,
-                                               0xa1,
-                                               0x51,
-                                               0xb1,
-                                               0,
-                                               {static_cast<std::uint32_t>(i), 1, 1},
-                                               {64, 1, 1},
-                                               DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(DispatchRecord{i,
+                                                0xa1,
+                                                0x51,
+                                                0xb1,
+                                                0,
+                                                {static_cast<std::uint32_t>(i), 1, 1},
+                                                {64, 1, 1},
+                                                DispatchDecision::replayed}));
         }
         QVERIFY(e.stop(std::chrono::seconds(10)));
         const auto stats = e.stats();
@@ -252,7 +255,7 @@ class CollectorTest : public QObject {
         auto summary = collector->finish(std::chrono::seconds(10));
         if (stats.spooled > 0) { // queue overflow: the rest is in the spool, imported as replayscope-run does
             const auto imported =
-                SpoolImporter::import(rs::test::expandSpool(collector->spoolPath()), session);
+                SpoolImporter::import(rs::test::expandSpool(collector->spool_path()), session);
             QVERIFY2(imported.ok, imported.message.c_str());
             QCOMPARE(imported.events_stored, stats.spooled);
         } else {
@@ -275,8 +278,8 @@ class CollectorTest : public QObject {
         Emitter e;
         QVERIFY(e.start({(dir.path() + "/nobody.sock").toStdString(), std::string(64, '0'), spool, 64}));
         for (std::uint64_t i = 1; i <= 500; ++i) {
-            QVERIFY(
-                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(
+                DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
         }
         QVERIFY(e.stop(std::chrono::seconds(5)));
         QCOMPARE(e.stats().spooled, 501u);
@@ -298,11 +301,11 @@ class CollectorTest : public QObject {
         const std::string spool = (dir.path() + "/f.spool").toStdString();
         Emitter e;
         QVERIFY(e.start({std::string(), std::string(), spool, 64}));
-        QVERIFY(e.emitEvent(FreeRecord{1, 2}));
+        QVERIFY(e.emit_event(FreeRecord{1, 2}));
         const pid_t child = ::fork();
         if (child == 0) {
             // The child: no lock held, no sender thread; emits refused; stop returns at once.
-            const bool emitted = e.emitEvent(FreeRecord{3, 4});
+            const bool emitted = e.emit_event(FreeRecord{3, 4});
             const bool stopped = e.stop(std::chrono::milliseconds(100));
             ::_exit(!emitted && !stopped && !e.running() ? 0 : 1);
         }
@@ -310,7 +313,7 @@ class CollectorTest : public QObject {
         QCOMPARE(::waitpid(child, &status, 0), child);
         QVERIFY(WIFEXITED(status));
         QCOMPARE(WEXITSTATUS(status), 0);
-        QVERIFY(e.emitEvent(FreeRecord{5, 6})); // the parent carries on
+        QVERIFY(e.emit_event(FreeRecord{5, 6})); // the parent carries on
         QVERIFY(e.stop(std::chrono::seconds(2)));
         QCOMPARE(e.stats().spooled, 3u); // two frees + session end, none from the child
     }

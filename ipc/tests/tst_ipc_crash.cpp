@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // Crash consistency: the sender killed with SIGKILL mid-stream, and the collector killed mid-stream.
-#include "test_support.hpp"
+#include "test_support.h"
 
 #include <QScopeGuard>
 #include <QTemporaryDir>
@@ -28,9 +29,9 @@ class CrashTest : public QObject {
         // 41517 of 43951), so the sender paces 100,000/s and has room for 262,144 records.
         QVERIFY(sender.start(
             RS_TEST_SENDER, {"100000000", "1000"}, // would run for minutes
-            {"REPLAYSCOPE_QUEUE_CAPACITY=262144", "REPLAYSCOPE_SOCKET=" + collector->socketPath(),
-             "REPLAYSCOPE_TOKEN=" + collector->token(), "REPLAYSCOPE_SPOOL=" + collector->spoolPath()}));
-        QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= 3000, 15000);
+            {"REPLAYSCOPE_QUEUE_CAPACITY=262144", "REPLAYSCOPE_SOCKET=" + collector->socket_path(),
+             "REPLAYSCOPE_TOKEN=" + collector->token(), "REPLAYSCOPE_SPOOL=" + collector->spool_path()}));
+        QTRY_VERIFY_WITH_TIMEOUT(collector->events_stored() >= 3000, 15000);
         ::kill(sender.pid(), SIGKILL);
         const int status = sender.wait();
         QVERIFY(WIFSIGNALED(status));
@@ -53,7 +54,7 @@ class CrashTest : public QObject {
         // The spool file is created by the first record that overflows the queue.
         QVERIFY2(
             !QFileInfo::exists(
-                QString::fromStdString(collector->spoolPath()).replace("%p", QString::number(sender.pid()))),
+                QString::fromStdString(collector->spool_path()).replace("%p", QString::number(sender.pid()))),
             "the sender's queue overflowed into the spool: the no-hole checks do not apply");
         QVERIFY(dispatches >= 2990);
         QCOMPARE(db.integer("SELECT max(id) FROM dispatches"), dispatches);
@@ -75,10 +76,11 @@ class CrashTest : public QObject {
         const bool had_runtime = qEnvironmentVariableIsSet("XDG_RUNTIME_DIR");
         qputenv("XDG_RUNTIME_DIR", runtime.path().toLocal8Bit());
         const auto restore_runtime = qScopeGuard([&] {
-            if (had_runtime)
+            if (had_runtime) {
                 qputenv("XDG_RUNTIME_DIR", saved_runtime);
-            else
+            } else {
                 qunsetenv("XDG_RUNTIME_DIR");
+            }
         });
         const QString session = dir.path() + "/collector-killed.rsdb";
         rs::test::ChildProcess collector;
@@ -87,12 +89,15 @@ class CrashTest : public QObject {
         while (spool.isEmpty()) {
             const QString line = QString::fromStdString(collector.readLine(10000));
             QVERIFY(!line.isEmpty());
-            if (line.startsWith("SOCKET "))
+            if (line.startsWith("SOCKET ")) {
                 socket = line.mid(7);
-            if (line.startsWith("TOKEN "))
+            }
+            if (line.startsWith("TOKEN ")) {
                 token = line.mid(6);
-            if (line.startsWith("SPOOL "))
+            }
+            if (line.startsWith("SPOOL ")) {
                 spool = line.mid(6);
+            }
         }
         // The emitter of this process replaces %p by its pid.
         spool = QString::fromStdString(rs::test::expandSpool(spool.toStdString()));
@@ -100,8 +105,8 @@ class CrashTest : public QObject {
         std::string error;
         QVERIFY(e.start({socket.toStdString(), token.toStdString(), spool.toStdString(), 1024}));
         for (std::uint64_t i = 1; i <= 1000; ++i) {
-            QVERIFY(
-                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(
+                DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
         }
         // Wait until the collector has committed the first 1000, then kill it.
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -110,8 +115,8 @@ class CrashTest : public QObject {
         QVERIFY(WIFSIGNALED(collector.wait()));
         // The sender process (this one) carries on normally; the rest goes to the spool.
         for (std::uint64_t i = 1001; i <= 2000; ++i) {
-            QVERIFY(
-                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(
+                DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
         }
         QVERIFY(e.stop(std::chrono::seconds(5)));
         const auto stats = e.stats();
@@ -145,7 +150,7 @@ class CrashTest : public QObject {
             {(dir.path() + "/next.rsdb").toStdString(), false, {}, kMaxPayloadBytes}, error);
         QVERIFY2(next, error.c_str());
         QVERIFY(!QFileInfo::exists(directory));
-        QVERIFY(QFileInfo::exists(QString::fromStdString(next->socketPath())));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(next->socket_path())));
     }
 };
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Processes as a dimension of the session pipeline: several emitters (threads of this process, and
 // separate processes) into one collector, clients that connect before the target with a wrong token or
 // say nothing, frames whose sequence number lies far outside the sender's window (live and in a spool),
 // special files given as a spool, and the socket directory a killed collector leaves.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -40,7 +41,7 @@ bool closedByPeer(int fd, int timeout_ms) {
 }
 
 Record hello(const std::string& token, std::uint64_t instance, std::uint32_t pid) {
-    Record r = rs::test::helloRecord(token);
+    Record r = rs::test::hello_record(token);
     r.hello.instance = instance;
     r.hello.pid = pid;
     r.hello.ppid = 1;
@@ -49,9 +50,9 @@ Record hello(const std::string& token, std::uint64_t instance, std::uint32_t pid
 
 /// Emits session_start and `n` dispatches through `e`, then stops it.
 void emitDispatches(Emitter& e, std::uint64_t n, const std::string& command) {
-    e.emitSessionStart("/bin/test", command, "host", "test", "");
+    e.emit_session_start("/bin/test", command, "host", "test", "");
     for (std::uint64_t i = 1; i <= n; ++i) {
-        e.emitEvent(DispatchRecord{
+        e.emit_event(DispatchRecord{
             i, 1, 2, 3, 0, {static_cast<std::uint32_t>(i), 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
     }
     e.stop(std::chrono::seconds(20), 0, 0);
@@ -191,13 +192,13 @@ class ProcessesTest : public QObject {
         auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
-        const int wrong = connectTo(collector->socketPath());
-        const int silent = connectTo(collector->socketPath());
+        const int wrong = connectTo(collector->socket_path());
+        const int silent = connectTo(collector->socket_path());
         QVERIFY(wrong >= 0 && silent >= 0);
         QVERIFY(sendBytes(wrong, rs::test::frames({hello(std::string(64, 'f'), 77, 777)})));
         Emitter e;
         const std::string spool = (dir.path() + "/early.spool").toStdString();
-        QVERIFY(e.start({collector->socketPath(), collector->token(), spool, 1 << 16}));
+        QVERIFY(e.start({collector->socket_path(), collector->token(), spool, 1 << 16}));
         emitDispatches(e, 200000, "target");
         const auto stats = e.stats();
         QCOMPARE(stats.lost, 0u);
@@ -205,7 +206,7 @@ class ProcessesTest : public QObject {
         QVERIFY(stats.sent > 0); // the target's connection was served, not refused
         QVERIFY(closedByPeer(wrong, 2000));
         // Once the target's stream is read, ending the session waits for nothing the clients hold.
-        QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= stats.sent, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(collector->events_stored() >= stats.sent, 60000);
         QElapsedTimer timer;
         timer.start();
         const auto summary = collector->finish(std::chrono::seconds(10));
@@ -244,7 +245,7 @@ class ProcessesTest : public QObject {
             {(dir.path() + "/silent.rsdb").toStdString(), false, log.function(), kMaxPayloadBytes}, error);
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
-        const int silent = connectTo(collector->socketPath());
+        const int silent = connectTo(collector->socket_path());
         QVERIFY(silent >= 0);
         QElapsedTimer timer;
         timer.start();
@@ -273,7 +274,7 @@ class ProcessesTest : public QObject {
         for (std::uint64_t i = 0; i < kClients; ++i) {
             streams.push_back(processStream(collector->token(), 1000 + i, 0, 10 + 3 * i));
         }
-        const auto pids = forkClients(collector->socketPath(), streams);
+        const auto pids = forkClients(collector->socket_path(), streams);
         int failed = 0;
         for (const pid_t pid : pids) {
             int status = 0;
@@ -317,13 +318,13 @@ class ProcessesTest : public QObject {
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
         Emitter good;
-        QVERIFY(good.start({collector->socketPath(), collector->token(), std::string(), 1 << 16}));
+        QVERIFY(good.start({collector->socket_path(), collector->token(), std::string(), 1 << 16}));
         std::vector<Record> records{hello(collector->token(), instance, 555)};
         records[0].hello.protocol_version = static_cast<std::uint16_t>(protocol);
         for (std::uint64_t i = 1; i <= 100; ++i) {
             records.push_back(rs::test::dispatchRecord(i, i));
         }
-        const int old = connectTo(collector->socketPath());
+        const int old = connectTo(collector->socket_path());
         QVERIFY(old >= 0);
         QVERIFY(sendBytes(old, rs::test::frames(records)));
         QVERIFY(closedByPeer(old, 3000));
@@ -350,12 +351,12 @@ class ProcessesTest : public QObject {
         auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
-        const int first = connectTo(collector->socketPath());
+        const int first = connectTo(collector->socket_path());
         QVERIFY(first >= 0);
         QVERIFY(sendBytes(first, processStream(collector->token(), 0xabcd, 1, 50)));
-        QTRY_VERIFY_WITH_TIMEOUT(collector->eventsStored() >= 51, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(collector->events_stored() >= 51, 5000);
         const auto pids =
-            forkClients(collector->socketPath(), {processStream(collector->token(), 0xabcd, 2, 80)});
+            forkClients(collector->socket_path(), {processStream(collector->token(), 0xabcd, 2, 80)});
         int status = 0;
         ::waitpid(pids[0], &status, 0);
         QVERIFY(WIFEXITED(status));
@@ -408,7 +409,7 @@ class ProcessesTest : public QObject {
         QVERIFY(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
         Emitter e;
         QVERIFY(e.start({std::string(), std::string(), spool, 64}));
-        e.emitSessionStart("/bin/short", "short", "host", "test", "");
+        e.emit_session_start("/bin/short", "short", "host", "test", "");
         rlimit small = saved;
         small.rlim_cur = 50000; // not a multiple of any frame size: the write at the limit is short
         QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
@@ -417,18 +418,18 @@ class ProcessesTest : public QObject {
         timer.start();
         while (e.stats().lost == 0 && timer.elapsed() < 5000) {
             ++id;
-            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            e.emit_event(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
         }
         for (int i = 0; i < 100; ++i) { // more that fail while the limit holds
             ++id;
-            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            e.emit_event(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
         }
         QVERIFY(::setrlimit(RLIMIT_FSIZE, &saved) == 0);
         std::signal(SIGXFSZ, old_handler);
         QVERIFY(e.stats().lost > 0);
         for (int i = 0; i < 3000; ++i) {
             ++id;
-            e.emitEvent(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            e.emit_event(DispatchRecord{id, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
         }
         e.stop(std::chrono::seconds(5), 0, 0);
         const auto stats = e.stats();
@@ -459,8 +460,8 @@ class ProcessesTest : public QObject {
             Record r;
             FrameHeader h{};
             std::size_t used = 0;
-            return decodeFrame(bytes.data() + offsets[index], bytes.size() - offsets[index], kMaxPayloadBytes,
-                               r, h, used) == FrameError::none &&
+            return decode_frame(bytes.data() + offsets[index], bytes.size() - offsets[index],
+                                kMaxPayloadBytes, r, h, used) == FrameError::none &&
                            r.type == EventType::dispatch
                        ? static_cast<long long>(r.dispatch.id)
                        : -1;
@@ -499,13 +500,13 @@ class ProcessesTest : public QObject {
         const std::string spool = (dir.path() + "/live.spool").toStdString();
         auto e = std::make_unique<Emitter>();
         QVERIFY(e->start({std::string(), std::string(), spool, 64}));
-        e->emitSessionStart("/bin/live", "live", "host", "test", "");
+        e->emit_session_start("/bin/live", "live", "host", "test", "");
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(QString::fromStdString(spool)).size() > 0, 5000);
-        QVERIFY(SpoolImporter::writerAlive(spool));
+        QVERIFY(SpoolImporter::writer_alive(spool));
         e->stop(std::chrono::seconds(5), 0, 0);
         e.reset();
-        QVERIFY(!SpoolImporter::writerAlive(spool));
-        QVERIFY(!SpoolImporter::writerAlive(spool + ".none"));
+        QVERIFY(!SpoolImporter::writer_alive(spool));
+        QVERIFY(!SpoolImporter::writer_alive(spool + ".none"));
     }
 
     /// Two and three emitters at once (sequence numbers overlap: each counts from 1), of different sizes,
@@ -530,7 +531,7 @@ class ProcessesTest : public QObject {
         std::vector<std::thread> threads;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
             emitters.push_back(std::make_unique<Emitter>());
-            QVERIFY(emitters.back()->start({collector->socketPath(), collector->token(),
+            QVERIFY(emitters.back()->start({collector->socket_path(), collector->token(),
                                             (dir.path() + "/e" + QString::number(i) + ".spool").toStdString(),
                                             1 << 16}));
         }
@@ -589,7 +590,7 @@ class ProcessesTest : public QObject {
         auto collector = Collector::create({session, false, log.function(), kMaxPayloadBytes}, error);
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
-        const std::vector<std::string> env{"REPLAYSCOPE_SOCKET=" + collector->socketPath(),
+        const std::vector<std::string> env{"REPLAYSCOPE_SOCKET=" + collector->socket_path(),
                                            "REPLAYSCOPE_TOKEN=" + collector->token(),
                                            "REPLAYSCOPE_SPOOL=" + (dir.path() + "/p.spool.%p").toStdString()};
         rs::test::ChildProcess a, b;
@@ -633,8 +634,8 @@ class ProcessesTest : public QObject {
         QVERIFY2(collector, error.c_str());
         QVERIFY(collector->start());
         Emitter good;
-        QVERIFY(good.start({collector->socketPath(), collector->token(), std::string(), 1 << 16}));
-        const int bad = connectTo(collector->socketPath());
+        QVERIFY(good.start({collector->socket_path(), collector->token(), std::string(), 1 << 16}));
+        const int bad = connectTo(collector->socket_path());
         QVERIFY(bad >= 0);
         std::vector<Record> records{hello(collector->token(), 0x1234, 4321)};
         for (std::uint64_t i = 1; i <= 10; ++i) {
@@ -711,12 +712,12 @@ class ProcessesTest : public QObject {
         Emitter a, b;
         QVERIFY(a.start({std::string(), std::string(), spool, 64}));
         QVERIFY(b.start({std::string(), std::string(), spool, 64}));
-        a.emitSessionStart("/bin/a", "a", "host", "test", "");
-        b.emitSessionStart("/bin/b", "b", "host", "test", "");
+        a.emit_session_start("/bin/a", "a", "host", "test", "");
+        b.emit_session_start("/bin/b", "b", "host", "test", "");
         for (std::uint64_t i = 1; i <= 3000; ++i) {
-            a.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+            a.emit_event(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
             if (i <= 1000) {
-                b.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
+                b.emit_event(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed});
             }
         }
         a.stop(std::chrono::seconds(5), 0, 0);
@@ -764,8 +765,8 @@ class ProcessesTest : public QObject {
         QVERIFY(peer >= 0);
         // Phase 1: nobody reads; the socket buffer fills, the queue fills, the rest is spooled.
         for (std::uint64_t i = 1; i <= 200000; ++i) {
-            QVERIFY(
-                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(
+                DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
         }
         QVERIFY(e.stats().spooled > 100000);
         // Phase 2: the peer reads; new records have sequence numbers far past what the socket carried.
@@ -781,8 +782,8 @@ class ProcessesTest : public QObject {
             }
         });
         for (std::uint64_t i = 200001; i <= 201000; ++i) {
-            QVERIFY(
-                e.emitEvent(DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
+            QVERIFY(e.emit_event(
+                DispatchRecord{i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, DispatchDecision::replayed}));
         }
         QVERIFY(e.stop(std::chrono::seconds(10)));
         reader.join();
@@ -824,7 +825,7 @@ class ProcessesTest : public QObject {
         QTemporaryDir dir;
         Emitter e;
         QVERIFY(e.start({std::string(), std::string(), (dir.path() + "/x.spool.%p").toStdString(), 64}));
-        QVERIFY(e.emitEvent(FreeRecord{1, 2}));
+        QVERIFY(e.emit_event(FreeRecord{1, 2}));
         QVERIFY(e.stop(std::chrono::seconds(2)));
         QVERIFY(QFileInfo::exists(dir.path() + "/x.spool." + QString::number(::getpid())));
         QVERIFY(!QFileInfo::exists(dir.path() + "/x.spool.%p"));
@@ -892,14 +893,14 @@ class ProcessesTest : public QObject {
         QFile leftover(stale + "/session.sock");
         QVERIFY(leftover.open(QIODevice::WriteOnly));
         leftover.close();
-        QCOMPARE(SessionSocket::removeStaleSocketDirectories(base.path().toStdString()), std::size_t{1});
+        QCOMPARE(SessionSocket::remove_stale_socket_directories(base.path().toStdString()), std::size_t{1});
         QVERIFY(!QFileInfo::exists(stale));
         QVERIFY(QFileInfo::exists(live));
         QVERIFY(QFileInfo::exists(nopid));
         QVERIFY(QFileInfo::exists(other));
         QVERIFY(QFileInfo::exists(foreign));
         ::close(foreign_lock);
-        QCOMPARE(SessionSocket::removeStaleSocketDirectories(base.path().toStdString()), std::size_t{1});
+        QCOMPARE(SessionSocket::remove_stale_socket_directories(base.path().toStdString()), std::size_t{1});
         QVERIFY(!QFileInfo::exists(foreign));
         // A real socket directory carries the pid file and is gone with its socket.
         std::string error;

@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // Round trip of every event type through the frame codec, and frame-header checks.
-#include "test_support.hpp"
+#include "test_support.h"
 
 #include <QtTest>
 
@@ -104,14 +105,14 @@ class ProtocolTest : public QObject {
             FrameHeader header{};
             std::size_t n = 0;
             const auto err =
-                decodeFrame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, got, header, n);
+                decode_frame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, got, header, n);
             QVERIFY2(err == FrameError::none, describe(err, header).c_str());
             QCOMPARE(header.magic, kFrameMagic);
             QCOMPARE(header.version, kProtocolVersion);
             QCOMPARE(header.type, static_cast<std::uint16_t>(expected.type));
             QCOMPARE(header.sequence, expected.sequence);
             QCOMPARE(header.length % 8, 0u);
-            QVERIFY2(recordsEqual(expected, got), std::string(eventTypeName(expected.type)).c_str());
+            QVERIFY2(records_equal(expected, got), std::string(event_type_name(expected.type)).c_str());
             offset += n;
         }
         QCOMPARE(offset, bytes.size());
@@ -121,7 +122,7 @@ class ProtocolTest : public QObject {
         auto records = everyType();
         Record changed = records[8]; // dispatch
         changed.dispatch.workgroup[2] = 9;
-        QVERIFY(!recordsEqual(records[8], changed));
+        QVERIFY(!records_equal(records[8], changed));
     }
 
     void truncatedFrameIsIncomplete() {
@@ -129,8 +130,8 @@ class ProtocolTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        QCOMPARE(decodeFrame(bytes.data(), 10, kMaxPayloadBytes, r, h, n), FrameError::incomplete);
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size() - 1, kMaxPayloadBytes, r, h, n),
+        QCOMPARE(decode_frame(bytes.data(), 10, kMaxPayloadBytes, r, h, n), FrameError::incomplete);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size() - 1, kMaxPayloadBytes, r, h, n),
                  FrameError::incomplete);
     }
 
@@ -141,24 +142,25 @@ class ProtocolTest : public QObject {
         std::size_t n = 0;
         auto bad = bytes;
         bad[0] = 'X';
-        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_magic);
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_magic);
         QVERIFY(QString::fromStdString(describe(FrameError::bad_magic, h)).contains("wrong magic"));
         bad = bytes;
         bad[4] = 99; // version
-        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_version);
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_version);
         bad = bytes;
         const std::uint32_t huge = 1u << 30;
         std::memcpy(bad.data() + 8, &huge, 4);
-        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::oversized);
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::oversized);
         QVERIFY(QString::fromStdString(describe(FrameError::oversized, h)).contains("oversized"));
         bad = bytes;
         bad[6] = 200; // type
-        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::unknown_type);
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::unknown_type);
         bad = bytes;
         for (std::size_t i = kFrameHeaderBytes; i < bad.size(); ++i) {
             bad[i] = 0xff;
         }
-        QCOMPARE(decodeFrame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::invalid_payload);
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n),
+                 FrameError::invalid_payload);
     }
 
     void vmemMapAllocationRoundTrips() {
@@ -171,9 +173,9 @@ class ProtocolTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QCOMPARE(r.allocation.api, AllocationApi::vmem_map);
-        QVERIFY(recordsEqual(rec, r));
+        QVERIFY(records_equal(rec, r));
     }
 
     /// Protocol 4: Hello names the process (ppid, instance), SessionEnd carries the exit status; frames
@@ -194,14 +196,14 @@ class ProtocolTest : public QObject {
         FrameHeader h{};
         std::size_t n = 0;
         auto bytes = rs::test::frames({hello});
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QCOMPARE(r.hello.ppid, 99u);
         QCOMPARE(r.hello.instance, 0xfedc'ba98'7654'3210ull);
         Record other = hello;
         other.hello.instance = 1;
-        QVERIFY(!recordsEqual(hello, other));
+        QVERIFY(!records_equal(hello, other));
         bytes = rs::test::frames({end});
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QCOMPARE(r.session_end.exit_status, 255);
         // A protocol-3 sender wrote neither field: the payload is the one of the defaults.
         hello.hello.ppid = 0;
@@ -210,8 +212,8 @@ class ProtocolTest : public QObject {
         for (Record* old : {&hello, &end}) {
             bytes = rs::test::frames({*old});
             bytes[4] = 3; // header version 3
-            QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
-            QVERIFY(recordsEqual(r, *old));
+            QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+            QVERIFY(records_equal(r, *old));
         }
         QCOMPARE(r.session_end.exit_status, -1);
     }
@@ -228,7 +230,7 @@ class ProtocolTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QCOMPARE(r.pass.fidelity, kFidelityNotChecked);
         Record copy{};
         copy.type = EventType::async_copy;
@@ -236,7 +238,7 @@ class ProtocolTest : public QObject {
         copy.async_copy = {1, 2, 3, 4, 0, 0, AsyncCopyOutcome::not_fenced};
         bytes = rs::test::frames({copy});
         bytes[4] = 1;
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
     }
 
@@ -255,7 +257,7 @@ class ProtocolTest : public QObject {
         const auto decode = [&](const Record& rec, std::uint8_t version = kProtocolVersion) {
             auto b = rs::test::frames({rec});
             b[4] = version;
-            return decodeFrame(b.data(), b.size(), kMaxPayloadBytes, r, h, n);
+            return decode_frame(b.data(), b.size(), kMaxPayloadBytes, r, h, n);
         };
         const Record restore = find(EventType::restore);
         QCOMPARE(decode(restore), FrameError::none);
@@ -304,13 +306,13 @@ class ProtocolTest : public QObject {
         bad = find(EventType::restore_miss);
         bad.restore_miss.pass_index = 0;
         QCOMPARE(decode(bad), FrameError::invalid_payload);
-        // recordsEqual sees every new field.
+        // records_equal sees every new field.
         Record other = restore;
         other.restore.missed_chunks = 0;
-        QVERIFY(!recordsEqual(restore, other));
+        QVERIFY(!records_equal(restore, other));
         other = snap;
         other.snapshot.host_pinned = false;
-        QVERIFY(!recordsEqual(snap, other));
+        QVERIFY(!records_equal(snap, other));
     }
 
     /// A restore_failure must name a restore after a pass (pass_index >= 1), the pass before it as the
@@ -324,16 +326,16 @@ class ProtocolTest : public QObject {
         FrameHeader h{};
         std::size_t n = 0;
         auto bytes = rs::test::frames({good});
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
-        QVERIFY(recordsEqual(good, r));
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QVERIFY(records_equal(good, r));
         bytes[4] = 2; // header version 2: the type did not exist yet
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
         const auto invalid = [&](void (*spoil)(RestoreFailureRecord&)) {
             Record bad = good;
             spoil(bad.restore_failure);
             const auto b = rs::test::frames({bad});
-            return decodeFrame(b.data(), b.size(), kMaxPayloadBytes, r, h, n) == FrameError::invalid_payload;
+            return decode_frame(b.data(), b.size(), kMaxPayloadBytes, r, h, n) == FrameError::invalid_payload;
         };
         QVERIFY(invalid([](RestoreFailureRecord& f) { f.pass_index = 0, f.holds_pass_index = 0; }));
         QVERIFY(invalid([](RestoreFailureRecord& f) { f.holds_pass_index = 1; }));
@@ -348,7 +350,7 @@ class ProtocolTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::invalid_payload);
     }
 };

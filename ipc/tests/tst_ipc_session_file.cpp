@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Foreign, corrupt and newer-version session files are refused with a clear message; special files
 // (FIFOs, devices, directories) are refused before anything reads them; a version-2 file still reads; a
 // session with a write-ahead log beside it is judged by SQLite (and can be read through a copy); the
 // exit status lands in the session row and in the root process's row.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -141,7 +142,7 @@ class SessionFileTest : public QObject {
         const QString path = dir.path() + "/exit.rsdb";
         QCOMPARE(makeSession(path), std::string());
         std::string error;
-        QVERIFY2(recordExitStatus(path.toStdString(), 0u, 128 + 9, 9, error), error.c_str());
+        QVERIFY2(record_exit_status(path.toStdString(), 0u, 128 + 9, 9, error), error.c_str());
         sqlite3* db = nullptr;
         sqlite3_open(path.toLocal8Bit().constData(), &db);
         sqlite3_stmt* st = nullptr;
@@ -173,7 +174,7 @@ class SessionFileTest : public QObject {
             QVERIFY(store->insert(execd, rs::test::dispatchRecord(1, 1)));
             QVERIFY(store->finish("test"));
         }
-        QVERIFY2(recordExitStatus(path.toStdString(), 500u, 3, 0, error), error.c_str());
+        QVERIFY2(record_exit_status(path.toStdString(), 500u, 3, 0, error), error.c_str());
         rs::test::SessionDb db(path.toStdString());
         QCOMPARE(db.integer("SELECT exit_status FROM session"), 3);
         QCOMPARE(db.integer("SELECT exit_signal FROM session"), -1); // NULL: no signal
@@ -213,7 +214,7 @@ class SessionFileTest : public QObject {
         QVERIFY(returnsPromptly(
             fifo, [&] { (void)SessionStore::open(path, SessionStore::Mode::overwrite, error); }));
         QVERIFY2(QString::fromStdString(error).contains("a FIFO"), error.c_str());
-        struct stat st {};
+        struct stat st{};
         QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
         QVERIFY(S_ISFIFO(st.st_mode)); // still there, untouched
     }
@@ -260,7 +261,7 @@ class SessionFileTest : public QObject {
         const auto check = rs::session::check_session_file(left.toStdString());
         QVERIFY2(check.ok, check.message.c_str());
         QVERIFY(check.has_wal);
-        QCOMPARE(check.format_version, kSessionFormatVersion);
+        QCOMPARE(check.format_version, rs::session::kFormatVersion);
         const std::string copy = rs::session::openable_session_copy(left.toStdString(), error, true);
         QVERIFY2(!copy.empty(), error.c_str());
         QVERIFY(copy != left.toStdString());

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 // Sessions on a disk that fills up (the ENOSPC shim of tests/support, preloaded: this suite re-executes
 // itself under it). A disk full before the start leaves no file; after a full disk the store's counts,
 // the runner's summary and the rows of the file agree (only committed rows count); a session whose
 // final checkpoint was cut short (the database header already names the new page count, the file is
 // shorter, the WAL holds the pages) is read by SQLite and accepted by check_session_file.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "full_disk_session.hpp"
-#include "replayscope/ipc/session_store.hpp"
+#include "full_disk_session.h"
+#include "replayscope/ipc/session_store.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -53,7 +54,7 @@ std::uint64_t writeSession(const std::string& path, std::uint64_t dispatches, bo
     std::uint64_t s = 1;
     for (; s <= dispatches; ++s) {
         if (!store->insert(p, rs::test::dispatchRecord(s, s)) || (s % 1000 == 0 && !store->commit())) {
-            error = store->lastError();
+            error = store->last_error();
             break;
         }
     }
@@ -61,12 +62,12 @@ std::uint64_t writeSession(const std::string& path, std::uint64_t dispatches, bo
         finished =
             store->insert(p, rs::test::sessionEndRecord(s, s)) && store->finish("session end received");
         if (!finished) {
-            error = store->lastError();
+            error = store->last_error();
         }
     }
-    const std::uint64_t committed = store->committedEvents();
+    const std::uint64_t committed = store->committed_events();
     if (store->processes().empty() || store->processes()[0].events_stored != committed) {
-        error += "; processes() disagrees with committedEvents()";
+        error += "; processes() disagrees with committed_events()";
     }
     return committed;
 }
@@ -173,8 +174,8 @@ class StoreFullDiskTest : public QObject {
     void runnerSummaryCountsCommittedRows() {
         QTemporaryDir dir;
         const QString session = dir.path() + "/run.rsdb";
-        const auto run = rs::test::recordFullDiskSession(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session,
-                                                         400 * 1024, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
+        const auto run = rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session,
+                                                            400 * 1024, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
         QVERIFY2(run.shim_injected, qPrintable(run.output));
         QVERIFY2(run.summary_events >= 0, qPrintable(run.output));
         const auto check = rs::session::check_session_file(session.toStdString());
@@ -189,8 +190,8 @@ class StoreFullDiskTest : public QObject {
     void runnerFullBeforeTheStartLeavesNoFile() {
         QTemporaryDir dir;
         const QString session = dir.path() + "/none.rsdb";
-        const auto run = rs::test::recordFullDiskSession(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session, 0,
-                                                         {RS_WORKLOAD_ACCUMULATE_N, "5"});
+        const auto run = rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session, 0,
+                                                            {RS_WORKLOAD_ACCUMULATE_N, "5"});
         QVERIFY2(run.exit_code != 0, qPrintable(run.output));
         QVERIFY2(!QFile::exists(session), qPrintable(run.output));
         QVERIFY(!QFile::exists(session + "-wal"));

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Session format 4: where snapshots live and what restores moved. Every protocol-5 record goes through
 // the frame codec and the session store, and the views return it (snapshots.store, passes.restored_*,
-// dispatches.footprint, process_totals); readRestoreTotals sums it for the terminal summary, and reads
+// dispatches.footprint, process_totals); read_restore_totals sums it for the terminal summary, and reads
 // files of formats 2 and 3 (written by earlier builds) with zero device bytes and no chunks.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -107,9 +108,9 @@ class StoreRestoresTest : public QObject {
             FrameHeader h{};
             std::size_t n = 0;
             const auto err =
-                decodeFrame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, r, h, n);
+                decode_frame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, r, h, n);
             QVERIFY2(err == FrameError::none, describe(err, h).c_str());
-            QVERIFY2(recordsEqual(sent[received.size()], r), std::string(eventTypeName(r.type)).c_str());
+            QVERIFY2(records_equal(sent[received.size()], r), std::string(event_type_name(r.type)).c_str());
             received.push_back(r);
             offset += n;
         }
@@ -117,9 +118,9 @@ class StoreRestoresTest : public QObject {
         auto store = SessionStore::open(path, SessionStore::Mode::create, error);
         QVERIFY2(store, error.c_str());
         for (const Record& r : received) {
-            QVERIFY2(store->insert(r), store->lastError().c_str());
+            QVERIFY2(store->insert(r), store->last_error().c_str());
         }
-        QVERIFY2(store->finish("test"), store->lastError().c_str());
+        QVERIFY2(store->finish("test"), store->last_error().c_str());
         store.reset();
 
         rs::test::SessionDb db(path);
@@ -172,7 +173,7 @@ class StoreRestoresTest : public QObject {
         QCOMPARE(db.integer("SELECT count(*) FROM enum_names WHERE enum = 'chunk_hash_path'"), 3);
 
         RestoreTotals t;
-        QVERIFY2(readRestoreTotals(path, t, error), error.c_str());
+        QVERIFY2(read_restore_totals(path, t, error), error.c_str());
         QCOMPARE(t.format_version, 4);
         QCOMPARE(t.snapshots, 2u);
         QCOMPARE(t.footprint_bytes, 335872u);
@@ -233,9 +234,9 @@ class StoreRestoresTest : public QObject {
         auto store = SessionStore::open(path, SessionStore::Mode::create, error);
         QVERIFY2(store, error.c_str());
         for (const Record& r : b.records) {
-            QVERIFY2(store->insert(r), store->lastError().c_str());
+            QVERIFY2(store->insert(r), store->last_error().c_str());
         }
-        QVERIFY2(store->finish("test"), store->lastError().c_str());
+        QVERIFY2(store->finish("test"), store->last_error().c_str());
         store.reset();
         rs::test::SessionDb db(path);
         using Rows = std::vector<QStringList>;
@@ -278,7 +279,7 @@ class StoreRestoresTest : public QObject {
         QCOMPARE(db.query("SELECT event_type, sent IS NULL, stored FROM event_counts WHERE event_type = 22"),
                  (Rows{{"22", "1", "6"}}));
         RestoreTotals t;
-        QVERIFY2(readRestoreTotals(path, t, error), error.c_str());
+        QVERIFY2(read_restore_totals(path, t, error), error.c_str());
         QCOMPARE(t.restores, 6u);
         QCOMPARE(t.restored_bytes_host, 8192u);
         QCOMPARE(t.restored_bytes_device, 327680u);
@@ -301,13 +302,13 @@ class StoreRestoresTest : public QObject {
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
-        QCOMPARE(decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
+        QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         std::string error;
         auto store = SessionStore::open(path, SessionStore::Mode::create, error);
         QVERIFY2(store, error.c_str());
         QVERIFY(store->insert(b.records.front()));
         QVERIFY(store->insert(r));
-        QVERIFY2(store->finish("test"), store->lastError().c_str());
+        QVERIFY2(store->finish("test"), store->last_error().c_str());
         store.reset();
         rs::test::SessionDb db(path);
         QCOMPARE(db.query("SELECT store, host_bytes, device_bytes, host_pinned, hash_path, total_chunks FROM "
@@ -330,7 +331,7 @@ class StoreRestoresTest : public QObject {
         QVERIFY2(QString::fromStdString(error).contains("version 3 can be read but not appended to"),
                  error.c_str());
         RestoreTotals t;
-        QVERIFY2(readRestoreTotals(path.toStdString(), t, error), error.c_str());
+        QVERIFY2(read_restore_totals(path.toStdString(), t, error), error.c_str());
         QCOMPARE(t.format_version, 3);
         QCOMPARE(t.snapshots, 4u);
         QCOMPARE(t.footprint_bytes, 4096u);
@@ -354,7 +355,7 @@ class StoreRestoresTest : public QObject {
     void formatTwoFileReads() {
         RestoreTotals t;
         std::string error;
-        QVERIFY2(readRestoreTotals(RS_APP_TEST_DATA "/format2.rsdb", t, error), error.c_str());
+        QVERIFY2(read_restore_totals(RS_APP_TEST_DATA "/format2.rsdb", t, error), error.c_str());
         QCOMPARE(t.format_version, 2);
         QCOMPARE(t.snapshots, 51u);
         QCOMPARE(t.footprint_bytes, 2104531200u);
@@ -372,7 +373,7 @@ class StoreRestoresTest : public QObject {
         f.close();
         RestoreTotals t;
         std::string error;
-        QVERIFY(!readRestoreTotals(path.toStdString(), t, error));
+        QVERIFY(!read_restore_totals(path.toStdString(), t, error));
         QVERIFY2(QString::fromStdString(error).contains("not a SQLite database"), error.c_str());
     }
 };

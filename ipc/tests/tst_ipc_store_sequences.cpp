@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 // The session store's sequence spaces and processes: a sequence number a frame merely claims costs
 // nothing (2^62 and 2^34 are refused as out of the window, in bounded time and memory, with no absurd
 // missing count), processes with the same sequence numbers stay apart, gaps and completeness are per
 // process, and a failed commit leaves the counts at what the file holds.
-#include "test_support.hpp"
+#include "test_support.h"
 
-#include "replayscope/ipc/collector.hpp"
-#include "replayscope/ipc/session_store.hpp"
-#include "sequence_space.hpp"
+#include "replayscope/ipc/collector.h"
+#include "replayscope/ipc/session_store.h"
+#include "sequence_space.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -50,11 +51,11 @@ class StoreSequencesTest : public QObject {
         QVERIFY(space.erase(3));
         QVERIFY(!space.erase(3));
         QCOMPARE(space.gaps(0), (Gaps{{3, 3}}));
-        space.insertRange(1, 100);
+        space.insert_range(1, 100);
         QCOMPARE(space.intervals(), std::size_t{1});
         QCOMPARE(space.count(), std::uint64_t{100});
-        space.eraseRange(10, 19);
-        space.eraseRange(50, 200);
+        space.erase_range(10, 19);
+        space.erase_range(50, 200);
         QCOMPARE(space.gaps(0), (Gaps{{10, 19}}));
         QCOMPARE(space.highest(), std::uint64_t{49});
         QCOMPARE(space.count(), std::uint64_t{39});
@@ -87,18 +88,18 @@ class StoreSequencesTest : public QObject {
             for (std::uint64_t s = 1; s <= 3; ++s) {
                 QVERIFY(store->insert(p, rs::test::dispatchRecord(s, s)));
             }
-            QCOMPARE(store->checkSequence(p, sequence), SequenceVerdict::out_of_window);
-            QCOMPARE(store->checkSequence(p, 0), SequenceVerdict::out_of_window);
-            QCOMPARE(store->checkSequence(p, 2), SequenceVerdict::duplicate);
-            QCOMPARE(store->checkSequence(p, 4), SequenceVerdict::fresh);
-            QCOMPARE(store->checkSequence(p, 3 + kSequenceWindow), SequenceVerdict::fresh);
-            QCOMPARE(store->checkSequence(99, 4), SequenceVerdict::out_of_window); // no such process
+            QCOMPARE(store->check_sequence(p, sequence), SequenceVerdict::out_of_window);
+            QCOMPARE(store->check_sequence(p, 0), SequenceVerdict::out_of_window);
+            QCOMPARE(store->check_sequence(p, 2), SequenceVerdict::duplicate);
+            QCOMPARE(store->check_sequence(p, 4), SequenceVerdict::fresh);
+            QCOMPARE(store->check_sequence(p, 3 + kSequenceWindow), SequenceVerdict::fresh);
+            QCOMPARE(store->check_sequence(99, 4), SequenceVerdict::out_of_window); // no such process
             // insert() checks too: the compatibility path (the spool importer) cannot be sized either.
             QVERIFY(store->insert(p, rs::test::dispatchRecord(sequence, 4)));
             QVERIFY(store->insert(rs::test::dispatchRecord(sequence, 5)));
             QVERIFY(store->insert(p, rs::test::sessionEndRecord(4, 4)));
-            QCOMPARE(store->rejectedFrames(), std::uint64_t{2});
-            QCOMPARE(store->lastSequence(), std::uint64_t{4});
+            QCOMPARE(store->rejected_frames(), std::uint64_t{2});
+            QCOMPARE(store->last_sequence(), std::uint64_t{4});
             QVERIFY(store->finish("session end received"));
             const auto processes = store->processes();
             QCOMPARE(processes.size(), std::size_t{1}); // insert(record) made no instance-0 process for
@@ -198,7 +199,7 @@ class StoreSequencesTest : public QObject {
             for (std::uint64_t s = 1; s <= sizes[1]; ++s) {
                 for (int i = 0; i < 2; ++i) {
                     if (s <= sizes[i]) {
-                        QCOMPARE(store->checkSequence(p[i], s), SequenceVerdict::fresh);
+                        QCOMPARE(store->check_sequence(p[i], s), SequenceVerdict::fresh);
                         QVERIFY(store->insert(p[i], rs::test::dispatchRecord(s, s)));
                     }
                 }
@@ -210,7 +211,7 @@ class StoreSequencesTest : public QObject {
                 QVERIFY(store->insert(p[i], rs::test::sessionEndRecord(sizes[i] + 1, sizes[i] + 1)));
             }
             QVERIFY(store->finish("session end received"));
-            QCOMPARE(store->committedEvents(), sizes[0] + sizes[1] + 2);
+            QCOMPARE(store->committed_events(), sizes[0] + sizes[1] + 2);
             const auto processes = store->processes();
             QCOMPARE(processes.size(), std::size_t{2});
             for (int i = 0; i < 2; ++i) {
@@ -292,13 +293,13 @@ class StoreSequencesTest : public QObject {
             const auto a = store->process({5, 0, 0});
             QCOMPARE(a, 1);
             QCOMPARE(b, 2);
-            QCOMPARE(store->checkSequence(a, 4), SequenceVerdict::fresh);
-            QCOMPARE(store->checkSequence(a, 5), SequenceVerdict::duplicate);
+            QCOMPARE(store->check_sequence(a, 4), SequenceVerdict::fresh);
+            QCOMPARE(store->check_sequence(a, 5), SequenceVerdict::duplicate);
             QVERIFY(store->insert(a, rs::test::dispatchRecord(4, 4)));
             QVERIFY(store->insert(a, rs::test::dispatchRecord(5, 5))); // duplicate: skipped
             QVERIFY(store->insert(a, rs::test::sessionEndRecord(11, 11)));
             QVERIFY(store->insert(b, rs::test::sessionEndRecord(11, 11)));
-            QCOMPARE(store->eventsStored(), std::uint64_t{3});
+            QCOMPARE(store->events_stored(), std::uint64_t{3});
             QVERIFY(store->finish("session end received"));
         }
         rs::test::SessionDb db(path);
@@ -322,7 +323,7 @@ class StoreSequencesTest : public QObject {
             QVERIFY(store->insert(p, rs::test::dispatchRecord(s, s)));
         }
         QVERIFY(store->commit());
-        QCOMPARE(store->committedEvents(), std::uint64_t{100});
+        QCOMPARE(store->committed_events(), std::uint64_t{100});
         sqlite3* other = nullptr;
         QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
         QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
@@ -330,8 +331,8 @@ class StoreSequencesTest : public QObject {
             store->insert(p, rs::test::dispatchRecord(s, s)); // buffered: may succeed
         }
         QVERIFY(!store->commit());
-        QCOMPARE(store->committedEvents(), std::uint64_t{100});
-        QCOMPARE(store->eventsStored(), std::uint64_t{100});
+        QCOMPARE(store->committed_events(), std::uint64_t{100});
+        QCOMPARE(store->events_stored(), std::uint64_t{100});
         QCOMPARE(store->processes()[0].events_stored, std::uint64_t{100});
         QCOMPARE(store->processes()[0].dispatches, std::uint64_t{100});
         QCOMPARE(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
@@ -341,7 +342,7 @@ class StoreSequencesTest : public QObject {
         }
         QVERIFY(store->insert(p, rs::test::sessionEndRecord(201, 201)));
         QVERIFY(store->finish("session end received"));
-        QCOMPARE(store->committedEvents(), std::uint64_t{151});
+        QCOMPARE(store->committed_events(), std::uint64_t{151});
         const auto processes = store->processes();
         QCOMPARE(processes[0].events_stored, std::uint64_t{151});
         QCOMPARE(processes[0].missing, std::uint64_t{50});

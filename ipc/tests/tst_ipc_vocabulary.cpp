@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // The one vocabulary (vocabulary.h): every enum value has a name, frame validation accepts exactly the
 // listed values, and the session file's enum_names table is the list, row for row.
-#include "test_support.hpp"
+#include "test_support.h"
 
 #include "replayscope/ipc/frame_decoder.h"
 #include "replayscope/ipc/frame_encoder.h"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <flatbuffers/flatbuffers.h>
 #include <sqlite3.h>
@@ -66,10 +67,10 @@ QString scalarText(const QString& path, const char* query) {
 FrameError roundTrip(const Record& r, Record& decoded) {
     flatbuffers::FlatBufferBuilder builder;
     std::vector<std::uint8_t> bytes;
-    appendFrame(r, builder, bytes);
+    append_frame(r, builder, bytes);
     FrameHeader header{};
     std::size_t used = 0;
-    return decodeFrame(bytes.data(), bytes.size(), kMaxPayloadBytes, decoded, header, used);
+    return decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, decoded, header, used);
 }
 
 /// Names are lower case, digits, '-' or '_' (the HSA entry points of AllocationApi), never empty.
@@ -105,63 +106,65 @@ class VocabularyTest : public QObject {
         QCOMPARE(tables.size(), std::size(kEnumTables));
     }
     void namesOfTheNewValues() {
-        QCOMPARE(enumMax<DispatchDecision>(), 14u);
-        QCOMPARE(enumName(DispatchDecision::declined_pass_timeout), std::string_view("pass-timeout"));
-        QCOMPARE(enumName(DispatchDecision::declined_no_private_queue), std::string_view("no-private-queue"));
-        QCOMPARE(enumName(DispatchDecision::declined_out_of_memory), std::string_view("out-of-memory"));
-        QCOMPARE(enumName(DispatchDecision::declined_signal_unavailable),
+        QCOMPARE(enum_max<DispatchDecision>(), 14u);
+        QCOMPARE(enum_name(DispatchDecision::declined_pass_timeout), std::string_view("pass-timeout"));
+        QCOMPARE(enum_name(DispatchDecision::declined_no_private_queue),
+                 std::string_view("no-private-queue"));
+        QCOMPARE(enum_name(DispatchDecision::declined_out_of_memory), std::string_view("out-of-memory"));
+        QCOMPARE(enum_name(DispatchDecision::declined_signal_unavailable),
                  std::string_view("signal-unavailable"));
         QCOMPARE(static_cast<int>(DispatchDecision::declined_signal_unavailable), 13);
-        QCOMPARE(enumName(DispatchDecision::declined_internal_error), std::string_view("internal-error"));
-        QCOMPARE(enumMax<AsyncCopyOutcome>(), 3u);
-        QCOMPARE(enumName(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enumMax<WarningCode>(), 20u);
-        QCOMPARE(enumName(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
-        QCOMPARE(enumName(WarningCode::internal_error), std::string_view("internal-error"));
-        QCOMPARE(enumName(WarningCode::pinned_host_store_unavailable),
+        QCOMPARE(enum_name(DispatchDecision::declined_internal_error), std::string_view("internal-error"));
+        QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
+        QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
+        QCOMPARE(enum_max<WarningCode>(), 20u);
+        QCOMPARE(enum_name(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
+        QCOMPARE(enum_name(WarningCode::internal_error), std::string_view("internal-error"));
+        QCOMPARE(enum_name(WarningCode::pinned_host_store_unavailable),
                  std::string_view("pinned-host-store-unavailable"));
-        QCOMPARE(enumName(WarningCode::device_hash_unavailable), std::string_view("device-hash-unavailable"));
+        QCOMPARE(enum_name(WarningCode::device_hash_unavailable),
+                 std::string_view("device-hash-unavailable"));
         QCOMPARE(static_cast<int>(WarningCode::restore_missed_chunk), 17);
-        QCOMPARE(enumName(WarningCode::restore_missed_chunk), std::string_view("restore-missed-chunk"));
+        QCOMPARE(enum_name(WarningCode::restore_missed_chunk), std::string_view("restore-missed-chunk"));
         QCOMPARE(static_cast<int>(WarningCode::device_store_short), 19);
-        QCOMPARE(enumName(WarningCode::device_store_short), std::string_view("device-store-short"));
+        QCOMPARE(enum_name(WarningCode::device_store_short), std::string_view("device-store-short"));
         QCOMPARE(static_cast<int>(WarningCode::restore_not_verified), 20);
-        QCOMPARE(enumName(WarningCode::restore_not_verified), std::string_view("restore-not-verified"));
-        QCOMPARE(enumMax<SnapshotStore>(), 2u);
-        QCOMPARE(enumName(SnapshotStore::mixed), std::string_view("mixed"));
-        QCOMPARE(enumName(SnapshotStore::device), std::string_view("device"));
-        QCOMPARE(enumMax<ChunkHashPath>(), 2u);
-        QCOMPARE(enumName(ChunkHashPath::none), std::string_view("none"));
-        QCOMPARE(enumName(ChunkHashPath::host), std::string_view("host"));
-        QCOMPARE(enumName(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
+        QCOMPARE(enum_name(WarningCode::restore_not_verified), std::string_view("restore-not-verified"));
+        QCOMPARE(enum_max<SnapshotStore>(), 2u);
+        QCOMPARE(enum_name(SnapshotStore::mixed), std::string_view("mixed"));
+        QCOMPARE(enum_name(SnapshotStore::device), std::string_view("device"));
+        QCOMPARE(enum_max<ChunkHashPath>(), 2u);
+        QCOMPARE(enum_name(ChunkHashPath::none), std::string_view("none"));
+        QCOMPARE(enum_name(ChunkHashPath::host), std::string_view("host"));
+        QCOMPARE(enum_name(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
         // Outside the list (e.g. a value from a newer build).
-        QCOMPARE(enumName(static_cast<DispatchDecision>(15)), std::string_view("unknown"));
-        QCOMPARE(enumName(static_cast<WarningCode>(200)), std::string_view("unknown"));
+        QCOMPARE(enum_name(static_cast<DispatchDecision>(15)), std::string_view("unknown"));
+        QCOMPARE(enum_name(static_cast<WarningCode>(200)), std::string_view("unknown"));
     }
     void existingNamesAreStable() {
         // Session files written by earlier builds hold these codes; their names never change.
-        QCOMPARE(enumName(DispatchDecision::declined_drain_timeout), std::string_view("drain-timeout"));
+        QCOMPARE(enum_name(DispatchDecision::declined_drain_timeout), std::string_view("drain-timeout"));
         QCOMPARE(static_cast<int>(DispatchDecision::declined_drain_timeout), 5);
-        QCOMPARE(enumName(DispatchDecision::declined_unrestorable_memory),
+        QCOMPARE(enum_name(DispatchDecision::declined_unrestorable_memory),
                  std::string_view("unrestorable-memory"));
-        QCOMPARE(enumName(AllocationClass::excluded_unknown_pointer), std::string_view("unknown-pointer"));
-        QCOMPARE(enumName(AllocationApi::vmem_map), std::string_view("hsa_amd_vmem_map"));
-        QCOMPARE(enumName(WarningCode::general), std::string_view("general"));
+        QCOMPARE(enum_name(AllocationClass::excluded_unknown_pointer), std::string_view("unknown-pointer"));
+        QCOMPARE(enum_name(AllocationApi::vmem_map), std::string_view("hsa_amd_vmem_map"));
+        QCOMPARE(enum_name(WarningCode::general), std::string_view("general"));
         // Reserved (never sent): the value keeps its name and is never reused.
-        QCOMPARE(enumName(WarningCode::retired_emitter), std::string_view("emitter"));
+        QCOMPARE(enum_name(WarningCode::retired_emitter), std::string_view("emitter"));
         QCOMPARE(static_cast<int>(WarningCode::retired_emitter), 6);
-        QCOMPARE(enumName(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
+        QCOMPARE(enum_name(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
     }
     void eventTypesComeFromTheList() {
         QCOMPARE(kEventTypeSlots, std::size_t{24});
         QCOMPARE(static_cast<int>(EventType::snapshot_placement), 21);
-        QCOMPARE(eventTypeName(EventType::restore), std::string_view("restore"));
+        QCOMPARE(event_type_name(EventType::restore), std::string_view("restore"));
         QCOMPARE(static_cast<int>(EventType::restore_miss), 23);
-        QCOMPARE(eventTypeName(EventType::hello), std::string_view("hello"));
-        QCOMPARE(eventTypeName(EventType::restore_failure), std::string_view("restore_failure"));
+        QCOMPARE(event_type_name(EventType::hello), std::string_view("hello"));
+        QCOMPARE(event_type_name(EventType::restore_failure), std::string_view("restore_failure"));
         QCOMPARE(static_cast<int>(EventType::restore_failure), 20);
-        QCOMPARE(eventTypeName(static_cast<EventType>(0)), std::string_view("unknown"));
-        QCOMPARE(eventTypeName(static_cast<EventType>(kEventTypeSlots)), std::string_view("unknown"));
+        QCOMPARE(event_type_name(static_cast<EventType>(0)), std::string_view("unknown"));
+        QCOMPARE(event_type_name(static_cast<EventType>(kEventTypeSlots)), std::string_view("unknown"));
         std::set<std::string_view> names;
         for (const EnumName& n : kEventTypeNames) {
             QVERIFY(wellFormed(n.name));
@@ -174,7 +177,7 @@ class VocabularyTest : public QObject {
         r.dispatch.decision = DispatchDecision::declined_signal_unavailable;
         QCOMPARE(roundTrip(r, out), FrameError::none);
         QCOMPARE(out.dispatch.decision, DispatchDecision::declined_signal_unavailable);
-        r.dispatch.decision = static_cast<DispatchDecision>(enumMax<DispatchDecision>() + 1);
+        r.dispatch.decision = static_cast<DispatchDecision>(enum_max<DispatchDecision>() + 1);
         QCOMPARE(roundTrip(r, out), FrameError::invalid_payload);
 
         Record w{};
@@ -183,7 +186,7 @@ class VocabularyTest : public QObject {
         w.warning = {7, 0, WarningCode::internal_error};
         QCOMPARE(roundTrip(w, out), FrameError::none);
         QCOMPARE(out.warning.code, WarningCode::internal_error);
-        w.warning.code = static_cast<WarningCode>(enumMax<WarningCode>() + 1);
+        w.warning.code = static_cast<WarningCode>(enum_max<WarningCode>() + 1);
         QCOMPARE(roundTrip(w, out), FrameError::invalid_payload);
 
         Record c{};
@@ -224,7 +227,7 @@ class VocabularyTest : public QObject {
         while (st != nullptr && sqlite3_step(st) == SQLITE_ROW) {
             const auto type = static_cast<EventType>(sqlite3_column_int(st, 0));
             QCOMPARE(std::string_view(reinterpret_cast<const char*>(sqlite3_column_text(st, 1))),
-                     eventTypeName(type));
+                     event_type_name(type));
             counted.emplace("", sqlite3_column_int(st, 0), "");
         }
         sqlite3_finalize(st);
@@ -235,7 +238,7 @@ class VocabularyTest : public QObject {
 
         // A file written before the new values existed gains them when it is opened for appending.
         execSql(path, "DELETE FROM enum_names WHERE (enum='decision' AND code>=10) OR enum='warning'");
-        QCOMPARE(enumRows(path).size(), expected.size() - (enumMax<DispatchDecision>() - 9) -
+        QCOMPARE(enumRows(path).size(), expected.size() - (enum_max<DispatchDecision>() - 9) -
                                             std::size(EnumVocabulary<WarningCode>::names));
         {
             auto store = SessionStore::open(path.toStdString(), SessionStore::Mode::append, error);
@@ -254,7 +257,7 @@ class VocabularyTest : public QObject {
         Record out{};
         QCOMPARE(roundTrip(end, out), FrameError::none);
         QCOMPARE(out.session_end.internal_errors, std::uint64_t{7});
-        QVERIFY(recordsEqual(end, out));
+        QVERIFY(records_equal(end, out));
 
         QTemporaryDir dir;
         const QString path = dir.path() + "/e.rsdb";

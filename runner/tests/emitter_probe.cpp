@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stand-in for the engine in replayscope-run's end-to-end test: starts the emitter from the
 // environment, records the variables replayscope-run set as the session configuration, emits N
 // dispatches, then exits with the given status (or kills itself with the given signal).
@@ -9,7 +10,7 @@
 // RS_PROBE_EARLY_CLIENTS=drip: a forked child keeps 8 connections open for 10 s, each started with the
 // header of a large frame and then fed one byte per millisecond, reconnecting whenever one is closed
 // (pending clients that never finish a hello but are never quiet either).
-#include "replayscope/ipc/emitter.hpp"
+#include "replayscope/ipc/emitter.h"
 #include "replayscope/ipc/frame_encoder.h"
 
 #include <flatbuffers/flatbuffers.h>
@@ -80,7 +81,7 @@ void startEarlyClients() {
         hello.hello.protocol_version = rs::ipc::kProtocolVersion;
         flatbuffers::FlatBufferBuilder builder;
         std::vector<std::uint8_t> frame;
-        rs::ipc::appendFrame(hello, builder, frame);
+        rs::ipc::append_frame(hello, builder, frame);
         if (wrong >= 0) {
             (void)!::send(wrong, frame.data(), frame.size(), MSG_NOSIGNAL);
         }
@@ -139,7 +140,7 @@ int main(int argc, char** argv) {
     } else if (early != nullptr && std::strcmp(early, "drip") == 0) {
         startDrippingClients();
     }
-    auto emitter_config = rs::ipc::EmitterConfig::fromEnvironment();
+    auto emitter_config = rs::ipc::EmitterConfig::from_environment();
     if (const char* queue = std::getenv("RS_PROBE_QUEUE")) {
         emitter_config.queue_capacity = std::strtoull(queue, nullptr, 10);
     }
@@ -174,9 +175,9 @@ int main(int argc, char** argv) {
             }
         }
     }
-    emitter.emitSessionStart(argv[0], std::string("probe ") + argv[1], "localhost", "probe", config);
+    emitter.emit_session_start(argv[0], std::string("probe ") + argv[1], "localhost", "probe", config);
     for (unsigned long long i = 1; i <= n; ++i) {
-        emitter.emitEvent(rs::ipc::DispatchRecord{
+        emitter.emit_event(rs::ipc::DispatchRecord{
             i, 1, 2, 3, 0, {1, 1, 1}, {1, 1, 1}, rs::ipc::DispatchDecision::declined_filtered});
     }
     if (signal != 0) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A do-nothing HSA tool library: stands in for the engine when a test only checks which runtime
 // replayscope-run selected (OnLoad accepts; no table is touched).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The -o placeholders of replayscope-run (%r rank, %p pid, %%): one session file per rank of an MPI or
 // Slurm job. The expansion itself, then end to end with the emitter probe standing in for the engine.
 #include "output_pattern.h"
@@ -41,22 +42,23 @@ class OutputPatternTest : public QObject {
         QFETCH(QString, variable);
         QFETCH(QString, rank);
         const auto lookup = environment({{variable.toStdString(), rank.toStdString()}});
-        QCOMPARE(rs::runner::expandOutputPattern("run-%r.rsdb", 4242, lookup),
+        QCOMPARE(rs::runner::expand_output_pattern("run-%r.rsdb", 4242, lookup),
                  "run-" + rank.toStdString() + ".rsdb");
     }
     void openMpiRankComesFirst() {
         const auto lookup = environment({{"SLURM_PROCID", "0"}, {"OMPI_COMM_WORLD_RANK", "7"}});
-        QCOMPARE(rs::runner::expandOutputPattern("r%r", 1, lookup), std::string("r7"));
+        QCOMPARE(rs::runner::expand_output_pattern("r%r", 1, lookup), std::string("r7"));
     }
     void rankFallsBackToThePid() {
         const auto lookup = environment({{"PMI_RANK", ""}});
-        QCOMPARE(rs::runner::expandOutputPattern("run-%r.rsdb", 4242, lookup), std::string("run-4242.rsdb"));
+        QCOMPARE(rs::runner::expand_output_pattern("run-%r.rsdb", 4242, lookup),
+                 std::string("run-4242.rsdb"));
     }
     void pidPercentAndUnknownSequences() {
         const auto lookup = environment({{"PMI_RANK", "2"}});
-        QCOMPARE(rs::runner::expandOutputPattern("/d/%r/%p-%%r-%x-50%", 99, lookup),
+        QCOMPARE(rs::runner::expand_output_pattern("/d/%r/%p-%%r-%x-50%", 99, lookup),
                  std::string("/d/2/99-%r-%x-50%"));
-        QCOMPARE(rs::runner::expandOutputPattern("plain.rsdb", 99, lookup), std::string("plain.rsdb"));
+        QCOMPARE(rs::runner::expand_output_pattern("plain.rsdb", 99, lookup), std::string("plain.rsdb"));
     }
     void replayscopeRunWritesOneFilePerRank() {
         QTemporaryDir dir;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope-run end to end: environment handed to the target, session recorded, exit status
 // propagated (128+signal when killed), clear errors for a missing engine / refused session file.
 #include <QDir>
@@ -130,8 +131,9 @@ class ReplayScopeRunTest : public QObject {
             const QString session = dir.filePath("preload.rsdb");
             const Run r = run(options + QStringList{"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE,
                                                     "1", "0", "0", argument});
-            if (r.exit_code != 0)
+            if (r.exit_code != 0) {
                 return QString("exit %1: %2").arg(r.exit_code).arg(r.err);
+            }
             const QString config = scalar(
                 session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id");
             return config.contains("LD_PRELOAD=" + engine) ? QString("preloaded") : QString("not preloaded");

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // The store and restore options of replayscope-run (--snapshot-store, --device-store-reserve, --restore,
 // --restore-chunk-size): parsing, their errors, the REPLAYSCOPE_* variables they become and the settings
 // a session records; the engine's chunk-hash stand-in under --simulate; the terminal summary of restores.
 #include "byte_size.h"
 #include "replay_options.h"
-#include "replayscope/ipc/environment.hpp"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/environment.h"
+#include "replayscope/ipc/session_store.h"
 #include "restore_summary.h"
 #include "standins.h"
 #include "target_environment.h"
@@ -22,11 +23,11 @@ namespace {
 using rs::runner::ReplayOptions;
 using rs::runner::StoreOptionText;
 
-/// parseStoreOptions on `text`: the error ("" when accepted) and the options it produced.
+/// parse_store_options on `text`: the error ("" when accepted) and the options it produced.
 std::pair<std::string, ReplayOptions> parse(const StoreOptionText& text) {
     ReplayOptions options;
     std::string error;
-    if (!rs::runner::parseStoreOptions(text, options, error)) {
+    if (!rs::runner::parse_store_options(text, options, error)) {
         return {error.empty() ? std::string("(no message)") : error, options};
     }
     return {std::string(), options};
@@ -71,19 +72,19 @@ class RunnerOptionsTest : public QObject {
     Q_OBJECT
   private slots:
     void sizesTakeBinarySuffixes() {
-        using rs::runner::parseBytes;
-        QCOMPARE(parseBytes("65536"), std::optional<std::uint64_t>(65536));
-        QCOMPARE(parseBytes("64K"), std::optional<std::uint64_t>(65536));
-        QCOMPARE(parseBytes("64KiB"), std::optional<std::uint64_t>(65536));
-        QCOMPARE(parseBytes("2M"), std::optional<std::uint64_t>(2u << 20));
-        QCOMPARE(parseBytes("1GiB"), std::optional<std::uint64_t>(1u << 30));
-        QCOMPARE(parseBytes("3T"), std::optional<std::uint64_t>(3ull << 40));
-        QCOMPARE(parseBytes("12B"), std::optional<std::uint64_t>(12));
+        using rs::runner::parse_bytes;
+        QCOMPARE(parse_bytes("65536"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parse_bytes("64K"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parse_bytes("64KiB"), std::optional<std::uint64_t>(65536));
+        QCOMPARE(parse_bytes("2M"), std::optional<std::uint64_t>(2u << 20));
+        QCOMPARE(parse_bytes("1GiB"), std::optional<std::uint64_t>(1u << 30));
+        QCOMPARE(parse_bytes("3T"), std::optional<std::uint64_t>(3ull << 40));
+        QCOMPARE(parse_bytes("12B"), std::optional<std::uint64_t>(12));
         for (const char* bad : {"", "K", "-4K", "4 K", "4k", "4KB", "4X", "1.5G", "99999999999999999999",
                                 "17179869184G" /* 2^64 */}) {
-            QVERIFY2(!parseBytes(bad), bad);
+            QVERIFY2(!parse_bytes(bad), bad);
         }
-        QCOMPARE(parseBytes("16777215T"), std::optional<std::uint64_t>(16777215ull << 40)); // below 2^64
+        QCOMPARE(parse_bytes("16777215T"), std::optional<std::uint64_t>(16777215ull << 40)); // below 2^64
     }
 
     void defaultsAreAutoAndDirty() {
@@ -168,7 +169,7 @@ class RunnerOptionsTest : public QObject {
         ReplayOptions options;
         options.restore = "unchanged";
         std::string error;
-        QVERIFY(!rs::runner::parseStoreOptions(
+        QVERIFY(!rs::runner::parse_store_options(
             {store.toStdString(), reserve.toStdString(), restore.toStdString(), chunk.toStdString()}, options,
             error));
         QVERIFY2(QString::fromStdString(error).startsWith(message), error.c_str());
@@ -179,16 +180,16 @@ class RunnerOptionsTest : public QObject {
         namespace env = rs::ipc::env;
         rs::runner::TargetEnvironment e;
         ReplayOptions o = parse({"host", "256M", "full", "128K"}).second;
-        e.setReplayOptions(o);
+        e.set_replay_options(o);
         QCOMPARE(e.get(env::kSnapshotStore), std::optional<std::string>("host"));
         QCOMPARE(e.get(env::kRestore), std::optional<std::string>("full"));
         QCOMPARE(e.get(env::kDeviceStoreReserve), std::optional<std::string>("268435456"));
         QCOMPARE(e.get(env::kRestoreChunkSize), std::optional<std::string>("131072"));
-        QVERIFY(QString::fromStdString(e.describeReplayOptions())
+        QVERIFY(QString::fromStdString(e.describe_replay_options())
                     .contains("REPLAYSCOPE_RESTORE_CHUNK_SIZE=131072"));
         // Sizes not given are left to the engine's defaults.
         rs::runner::TargetEnvironment d;
-        d.setReplayOptions(ReplayOptions{});
+        d.set_replay_options(ReplayOptions{});
         QCOMPARE(d.get(env::kSnapshotStore), std::optional<std::string>("auto"));
         QCOMPARE(d.get(env::kRestore), std::optional<std::string>("dirty"));
         QVERIFY(!d.get(env::kDeviceStoreReserve));
@@ -196,25 +197,25 @@ class RunnerOptionsTest : public QObject {
     }
 
     void chunkHashStandinIsAppendedOnce() {
-        using rs::runner::withChunkHashStandin;
-        QCOMPARE(withChunkHashStandin("", "/l/c.so"), std::string("/l/c.so"));
-        QCOMPARE(withChunkHashStandin("/a/p.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
-        QCOMPARE(withChunkHashStandin("/a/p.so:/l/c.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
-        QCOMPARE(withChunkHashStandin("/l/c.so.old", "/l/c.so"), std::string("/l/c.so.old:/l/c.so"));
-        QCOMPARE(withChunkHashStandin("/a/p.so", ""), std::string("/a/p.so"));
+        using rs::runner::with_chunk_hash_standin;
+        QCOMPARE(with_chunk_hash_standin("", "/l/c.so"), std::string("/l/c.so"));
+        QCOMPARE(with_chunk_hash_standin("/a/p.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
+        QCOMPARE(with_chunk_hash_standin("/a/p.so:/l/c.so", "/l/c.so"), std::string("/a/p.so:/l/c.so"));
+        QCOMPARE(with_chunk_hash_standin("/l/c.so.old", "/l/c.so"), std::string("/l/c.so.old:/l/c.so"));
+        QCOMPARE(with_chunk_hash_standin("/a/p.so", ""), std::string("/a/p.so"));
         QTemporaryDir dir;
-        QCOMPARE(rs::runner::chunkHashStandin((dir.path() + "/libreplayscope_engine.so").toStdString()),
+        QCOMPARE(rs::runner::chunk_hash_standin((dir.path() + "/libreplayscope_engine.so").toStdString()),
                  std::string());
         QFile lib(dir.filePath("libreplayscope_chunk_hash_standins.so"));
         QVERIFY(lib.open(QIODevice::WriteOnly));
         lib.close();
-        QCOMPARE(rs::runner::chunkHashStandin((dir.path() + "/libreplayscope_engine.so").toStdString()),
+        QCOMPARE(rs::runner::chunk_hash_standin((dir.path() + "/libreplayscope_engine.so").toStdString()),
                  QFileInfo(lib.fileName()).canonicalFilePath().toStdString());
     }
 
     void summaryTotalsMovedAgainstFootprint() {
         rs::ipc::RestoreTotals t;
-        QCOMPARE(rs::runner::restoreSummary(t), std::string()); // no snapshot: nothing to say
+        QCOMPARE(rs::runner::restore_summary(t), std::string()); // no snapshot: nothing to say
         t.format_version = 4;
         t.snapshots = 4;
         t.footprint_bytes = 256u << 20;
@@ -230,7 +231,7 @@ class RunnerOptionsTest : public QObject {
         t.hash_ns = 1'500'000;
         t.restore_ns = 2'250'000;
         QCOMPARE(
-            rs::runner::restoreSummary(t),
+            rs::runner::restore_summary(t),
             std::string("snapshots: 4, footprint 256.0 MiB; stores: 3 device, 1 mixed\n"
                         "restores: 8, footprint x restores 512.0 MiB, moved 5.1 MiB (1.0%): 64.0 KiB over "
                         "the host link, 5.0 MiB inside the device\n"
@@ -244,7 +245,7 @@ class RunnerOptionsTest : public QObject {
         old.full_restore_bytes = old.restored_bytes_host = 2048;
         old.restore_ns = 4000;
         QCOMPARE(
-            rs::runner::restoreSummary(old),
+            rs::runner::restore_summary(old),
             std::string("snapshots: 2, footprint 2.0 KiB; stores: 2 host, 2 with a pageable (not "
                         "page-locked) host store\n"
                         "restores: 2, footprint x restores 2.0 KiB, moved 2.0 KiB (100.0%): 2.0 KiB over "

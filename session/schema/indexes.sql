@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Indexes of a ReplayScope session file, built when the session is finished (rows go in faster without
 -- them). IF NOT EXISTS: finishing a file that has them already (a spool appended to it) keeps them.
 CREATE INDEX IF NOT EXISTS allocations_address ON allocations(process, address);

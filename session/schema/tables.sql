@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Tables of a ReplayScope session file (format 4; docs/session-schema.md). Run once when a file is created,
 -- before views.sql. A dispatch, its snapshot, its first two passes and the folded restores share one
 -- dispatch_rows row; the views give them the documented columns.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- Views of a ReplayScope session file (format 4; docs/session-schema.md), created after tables.sql: the
 -- documented columns over the physical rows.
 CREATE VIEW snapshot_stores AS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one validation of a session file (file_check.h).
 #include "replayscope/session/file_check.h"
 
@@ -18,18 +19,18 @@ namespace rs::session {
 
 namespace {
 
-/// What openRegularFile says a refused session file was needed as.
+/// What open_regular_file says a refused session file was needed as.
 constexpr const char* kRefusal = "not a session file (refused before reading)";
 
-/// Opens the regular file `path` as a session file to read (openRegularFile with the check's refusal).
-int openRegularFile(const std::string& path, std::string& error) {
-    struct stat identity {};
-    return rs::session::openRegularFile(path, kRefusal, identity, error);
+/// Opens the regular file `path` as a session file to read (open_regular_file with the check's refusal).
+int open_regular_file(const std::string& path, std::string& error) {
+    struct stat identity{};
+    return rs::session::open_regular_file(path, kRefusal, identity, error);
 }
 
 /// Copies the regular file `from` to `to` (created 0600). False with `error` set.
-bool copyFile(const std::string& from, const std::string& to, std::string& error) {
-    const int in = openRegularFile(from, error);
+bool copy_file(const std::string& from, const std::string& to, std::string& error) {
+    const int in = open_regular_file(from, error);
     if (in < 0) {
         return false;
     }
@@ -160,7 +161,7 @@ FileCheck check_session_header(const std::string& path) {
     FileCheck check;
     // stat(2) first: a FIFO or device must be refused before anything opens it (an open for reading
     // blocks on a FIFO without a writer, and reads from a device never end).
-    struct stat st {};
+    struct stat st{};
     if (::stat(path.c_str(), &st) != 0) {
         check.error_number = errno;
         check.kind = errno == ENOENT || errno == ENOTDIR ? FileCheckKind::missing : FileCheckKind::unreadable;
@@ -169,16 +170,16 @@ FileCheck check_session_header(const std::string& path) {
     }
     if (!S_ISREG(st.st_mode)) {
         check.kind = S_ISDIR(st.st_mode) ? FileCheckKind::directory : FileCheckKind::not_regular;
-        check.file_kind = fileKind(st.st_mode);
+        check.file_kind = file_kind(st.st_mode);
         check.message = path + ": " + check.file_kind + ", " + kRefusal;
         return check;
     }
     // SQLite opens the -wal beside the file too: it must be a regular file as well.
-    struct stat wal {};
+    struct stat wal{};
     if (::stat((path + "-wal").c_str(), &wal) == 0) {
         if (!S_ISREG(wal.st_mode)) {
             check.kind = FileCheckKind::not_regular;
-            check.file_kind = fileKind(wal.st_mode);
+            check.file_kind = file_kind(wal.st_mode);
             check.wal_refused = true;
             check.message = path + "-wal: " + check.file_kind + ", not a session file's write-ahead log (" +
                             path + " refused before reading)";
@@ -187,8 +188,8 @@ FileCheck check_session_header(const std::string& path) {
         check.has_wal = wal.st_size > 0;
     }
     // O_NONBLOCK and fstat: a file swapped for a FIFO after the stat above still cannot block the open.
-    struct stat identity {};
-    const int fd = openRegularFile(path, kRefusal, identity, check.message);
+    struct stat identity{};
+    const int fd = open_regular_file(path, kRefusal, identity, check.message);
     if (fd < 0) {
         check.error_number = errno;
         check.kind = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) ? FileCheckKind::not_regular
@@ -280,7 +281,7 @@ FileCheck check_session_file(const std::string& path) {
 }
 
 std::string openable_session_copy(const std::string& path, std::string& error, bool always_copy) {
-    const int fd = openRegularFile(path, error);
+    const int fd = open_regular_file(path, error);
     if (fd < 0) {
         return {};
     }
@@ -308,7 +309,7 @@ std::string openable_session_copy(const std::string& path, std::string& error, b
         return {};
     }
     const std::string copy = dir + "/session.rsdb";
-    if (!copyFile(path, copy, error) || !copyFile(path + "-wal", copy + "-wal", error)) {
+    if (!copy_file(path, copy, error) || !copy_file(path + "-wal", copy + "-wal", error)) {
         ::unlink(copy.c_str());
         ::unlink((copy + "-wal").c_str());
         ::rmdir(dir.c_str());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL queries a reader of a session file runs (read_queries.h). The texts are the inspector's, moved
 // here unchanged but for the process column and the dispatch order, which the layout fills in.
 #include "replayscope/session/read_queries.h"

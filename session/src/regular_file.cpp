@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "replayscope/session/regular_file.h"
 
 #include <cerrno>
@@ -7,7 +8,7 @@
 
 namespace rs::session {
 
-const char* fileKind(mode_t mode) {
+const char* file_kind(mode_t mode) {
     if (S_ISFIFO(mode)) {
         return "a FIFO";
     }
@@ -26,14 +27,15 @@ const char* fileKind(mode_t mode) {
     return "not a regular file";
 }
 
-int openRegularFile(const std::string& path, const char* refusal, struct stat& identity, std::string& error) {
-    struct stat st {};
+int open_regular_file(const std::string& path, const char* refusal, struct stat& identity,
+                      std::string& error) {
+    struct stat st{};
     if (::stat(path.c_str(), &st) != 0) {
         error = path + ": cannot be opened: " + std::strerror(errno);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        error = path + ": " + fileKind(st.st_mode) + ", " + refusal;
+        error = path + ": " + file_kind(st.st_mode) + ", " + refusal;
         return -1;
     }
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -42,7 +44,7 @@ int openRegularFile(const std::string& path, const char* refusal, struct stat& i
         return -1;
     }
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error = path + ": " + fileKind(st.st_mode) + ", " + refusal;
+        error = path + ": " + file_kind(st.st_mode) + ", " + refusal;
         ::close(fd);
         return -1;
     }
@@ -51,12 +53,12 @@ int openRegularFile(const std::string& path, const char* refusal, struct stat& i
 }
 
 bool file_has_content(const std::string& path) {
-    struct stat st {};
+    struct stat st{};
     return ::stat(path.c_str(), &st) == 0 && st.st_size > 0;
 }
 
 bool path_exists(const std::string& path) {
-    struct stat st {};
+    struct stat st{};
     return ::lstat(path.c_str(), &st) == 0;
 }
 

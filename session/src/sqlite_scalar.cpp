@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "replayscope/session/sqlite_scalar.h"
 
 namespace rs::session {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer's statements (write_statements.h).
 #include "replayscope/session/write_statements.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The session format's contract (docs/session-schema.md): the readers and the writer's library outside
 # session/ name no physical storage and compare no stored enum column against a literal value. Run as
 #   cmake -DSOURCE_DIR=<repository> -P session/tests/check_contract.cmake

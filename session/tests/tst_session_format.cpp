@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: MIT
 // The session format module on its own terms: the embedded schema builds a database (tables, views,
 // indexes) that the writer stamps with the module's application id and version, every view reads an empty
 // session, and check_session_file names each kind of unusable file.
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/format.h"
 
 #include <QtCore/QFile>
-#include <QtCore/QtEndian>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QtEndian>
 #include <QtTest/QtTest>
 
 #include <sqlite3.h>
@@ -61,7 +62,7 @@ std::string make_session(const std::string& path) {
     if (!store) {
         return error;
     }
-    return store->finish("test") ? std::string() : store->lastError();
+    return store->finish("test") ? std::string() : store->last_error();
 }
 
 bool write_file(const QString& path, const QByteArray& bytes) {

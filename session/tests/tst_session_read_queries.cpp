@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The readers' queries against the schemas they read: the layout probe finds what each schema has, every
 // query of that layout prepares on it and returns exactly the columns of its column enum, and the tables a
 // reader requires are the ones the writer creates. Databases are made with sqlite3 from the module's own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated agents and their memory pools (also presented as regions for hsa_memory_allocate).
 #pragma once
 

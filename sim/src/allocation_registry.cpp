@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "allocation_registry.h"
 
 #include <mutex>
@@ -12,8 +13,9 @@ void AllocationRegistry::insert(const Allocation& a) {
 std::optional<Allocation> AllocationRegistry::erase(uintptr_t base) {
     std::unique_lock lock(mutex_);
     auto it = by_base_.find(base);
-    if (it == by_base_.end())
+    if (it == by_base_.end()) {
         return std::nullopt;
+    }
     Allocation a = std::move(it->second);
     by_base_.erase(it);
     return a;
@@ -21,8 +23,9 @@ std::optional<Allocation> AllocationRegistry::erase(uintptr_t base) {
 
 const Allocation* AllocationRegistry::locate(uintptr_t p) const {
     auto it = by_base_.upper_bound(p);
-    if (it == by_base_.begin())
+    if (it == by_base_.begin()) {
         return nullptr;
+    }
     --it;
     const Allocation& a = it->second;
     size_t extent = a.size == 0 ? 1 : a.size;
@@ -36,8 +39,9 @@ Allocation* AllocationRegistry::locate(uintptr_t p) {
 std::optional<Allocation> AllocationRegistry::find(const void* ptr) const {
     std::shared_lock lock(mutex_);
     const Allocation* a = locate(reinterpret_cast<uintptr_t>(ptr));
-    if (!a)
+    if (!a) {
         return std::nullopt;
+    }
     return *a;
 }
 
@@ -45,8 +49,9 @@ std::vector<Allocation> AllocationRegistry::drain() {
     std::unique_lock lock(mutex_);
     std::vector<Allocation> out;
     out.reserve(by_base_.size());
-    for (auto& [base, a] : by_base_)
+    for (auto& [base, a] : by_base_) {
         out.push_back(std::move(a));
+    }
     by_base_.clear();
     return out;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every address range the simulated runtime hands out, for hsa_amd_pointer_info and copy classification.
 #pragma once
 
@@ -17,11 +18,11 @@ struct MemoryPool;
 
 /// One allocation as ROCr's pointer-info map would know it.
 struct Allocation {
-    enum class Source { Pool, Locked, CodeObject, VmemMapping };
+    enum class Source { pool, locked, code_object, vmem_mapping };
     uintptr_t base = 0;
     size_t size = 0;     ///< bytes requested
     size_t capacity = 0; ///< bytes of the underlying block
-    Source source = Source::Pool;
+    Source source = Source::pool;
     hsa_amd_pointer_type_t type = HSA_EXT_POINTER_TYPE_HSA;
     Agent* owner = nullptr;
     MemoryPool* pool = nullptr; ///< null for locked and code-object memory
@@ -33,7 +34,7 @@ struct Allocation {
 
 /// Thread-safe map of live allocations keyed by base address.
 class AllocationRegistry {
-public:
+  public:
     void insert(const Allocation& a);
     /// Removes the allocation starting exactly at `base`; returns it, or nullopt when none starts there.
     std::optional<Allocation> erase(uintptr_t base);
@@ -44,15 +45,16 @@ public:
     bool update(const void* ptr, Fn&& fn) {
         std::unique_lock lock(mutex_);
         auto* a = locate(reinterpret_cast<uintptr_t>(ptr));
-        if (!a)
+        if (!a) {
             return false;
+        }
         fn(*a);
         return true;
     }
     /// Removes and returns everything (hsa_shut_down).
     std::vector<Allocation> drain();
 
-private:
+  private:
     Allocation* locate(uintptr_t p);
     const Allocation* locate(uintptr_t p) const;
     mutable std::shared_mutex mutex_;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulator's HSA entry points: one list per API table, used three ways (declarations of the
 // implementations in sim::api, the runtime's dispatch table, and the exported trampolines).
 // An entry is implemented by sim::api::NAME with exactly the type of the header's ::NAME.

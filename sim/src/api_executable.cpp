@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Code objects, executables and symbols (HSA 1.2 §2.9) over simulated code objects
 // (sim/include/hsa_sim/code_object.h) and AMDGPU ELF code objects (elf_loader.h).
 #include "api.h"
@@ -55,8 +56,9 @@ void* open_library(const std::vector<uint8_t>& bytes, std::string& error) {
     char path[64];
     std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
     void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
+    if (!lib) {
         error = dlerror();
+    }
     close(fd);
     return lib;
 }
@@ -132,11 +134,13 @@ hsa_status_t elf_symbol_info(const Symbol& s, hsa_executable_symbol_info_t attri
 hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
                                                      hsa_code_object_reader_t* code_object_reader) {
     SIM_REQUIRE_INIT();
-    if (!code_object_reader)
+    if (!code_object_reader) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    struct stat st {};
-    if (fstat(file, &st) != 0 || !S_ISREG(st.st_mode))
+    }
+    struct stat st{};
+    if (fstat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
         return HSA_STATUS_ERROR_INVALID_FILE;
+    }
     auto* r = new CodeObjectReader();
     r->bytes.resize(static_cast<size_t>(st.st_size));
     size_t done = 0;
@@ -158,8 +162,9 @@ hsa_status_t hsa_code_object_reader_create_from_file(hsa_file_t file,
 hsa_status_t hsa_code_object_reader_create_from_memory(const void* code_object, size_t size,
                                                        hsa_code_object_reader_t* code_object_reader) {
     SIM_REQUIRE_INIT();
-    if (!code_object || size == 0 || !code_object_reader)
+    if (!code_object || size == 0 || !code_object_reader) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     auto* r = new CodeObjectReader();
     const auto* b = static_cast<const uint8_t*>(code_object);
     r->bytes.assign(b, b + size);
@@ -172,8 +177,9 @@ hsa_status_t hsa_code_object_reader_create_from_memory(const void* code_object, 
 hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t code_object_reader) {
     SIM_REQUIRE_INIT();
     CodeObjectReader* r = reader_of(code_object_reader);
-    if (!r)
+    if (!r) {
         return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
+    }
     r->magic = 0;
     delete r;
     return HSA_STATUS_SUCCESS;
@@ -182,8 +188,9 @@ hsa_status_t hsa_code_object_reader_destroy(hsa_code_object_reader_t code_object
 hsa_status_t hsa_executable_create_alt(hsa_profile_t profile, hsa_default_float_rounding_mode_t rounding,
                                        const char*, hsa_executable_t* executable) {
     SIM_REQUIRE_INIT();
-    if (!executable)
+    if (!executable) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     auto& reg = ExecutableRegistry::instance();
     auto e = std::make_unique<Executable>();
     e->profile = profile;
@@ -204,10 +211,12 @@ hsa_status_t hsa_executable_destroy(hsa_executable_t executable) {
     auto& reg = ExecutableRegistry::instance();
     std::unique_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    for (auto& l : e->code_objects)
+    }
+    for (auto& l : e->code_objects) {
         reg.unload(*l);
+    }
     e->magic = 0;
     auto& list = reg.executables();
     for (auto it = list.begin(); it != list.end(); ++it) {
@@ -225,18 +234,22 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
     SIM_REQUIRE_INIT();
     auto& rt = Runtime::instance();
     Agent* agent = rt.agent(agent_handle);
-    if (!agent || !agent->is_gpu())
+    if (!agent || !agent->is_gpu()) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
+    }
     CodeObjectReader* reader = reader_of(code_object_reader);
-    if (!reader)
+    if (!reader) {
         return HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER;
+    }
     auto& reg = ExecutableRegistry::instance();
     std::unique_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    if (e->frozen)
+    }
+    if (e->frozen) {
         return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+    }
     std::string error;
     if (elf::is_amdgpu_elf(reader->bytes.data(), reader->bytes.size())) {
         std::unique_ptr<LoadedCodeObject> loaded;
@@ -245,8 +258,9 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
             std::fprintf(stderr, "hsa_sim: LoaderError: %s: %s\n", reader->uri.c_str(), error.c_str());
             return st;
         }
-        if (loaded_code_object)
+        if (loaded_code_object) {
             *loaded_code_object = loaded->handle();
+        }
         e->code_objects.push_back(std::move(loaded));
         return HSA_STATUS_SUCCESS;
     }
@@ -288,8 +302,9 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
             return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
         }
         std::memset(storage, 0, bytes == 0 ? 4096 : bytes);
-        if (v.initial_bytes && v.size)
+        if (v.initial_bytes && v.size) {
             std::memcpy(storage, v.initial_bytes, v.size);
+        }
         lco->variable_storage.push_back(storage);
         lco->variable_sizes.push_back(v.size);
         addresses.push_back(storage);
@@ -297,7 +312,7 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
         a.base = reinterpret_cast<uintptr_t>(storage);
         a.size = v.size == 0 ? 1 : v.size;
         a.capacity = bytes;
-        a.source = Allocation::Source::CodeObject;
+        a.source = Allocation::Source::code_object;
         a.type = HSA_EXT_POINTER_TYPE_HSA;
         a.owner = agent;
         a.global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
@@ -338,11 +353,13 @@ hsa_status_t hsa_executable_load_agent_code_object(hsa_executable_t executable, 
     if (!lco->variable_storage.empty()) {
         lco->load_base = reinterpret_cast<uintptr_t>(lco->variable_storage.front());
         lco->load_size = 0;
-        for (uint64_t s : lco->variable_sizes)
+        for (uint64_t s : lco->variable_sizes) {
             lco->load_size += (s + 4095) / 4096 * 4096;
+        }
     }
-    if (loaded_code_object)
+    if (loaded_code_object) {
         *loaded_code_object = lco->handle();
+    }
     e->code_objects.push_back(std::move(lco));
     return HSA_STATUS_SUCCESS;
 }
@@ -352,10 +369,12 @@ hsa_status_t hsa_executable_freeze(hsa_executable_t executable, const char*) {
     auto& reg = ExecutableRegistry::instance();
     std::unique_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    if (e->frozen)
+    }
+    if (e->frozen) {
         return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
+    }
     e->frozen = true;
     return HSA_STATUS_SUCCESS;
 }
@@ -364,10 +383,12 @@ hsa_status_t hsa_executable_validate_alt(hsa_executable_t executable, const char
     SIM_REQUIRE_INIT();
     auto& reg = ExecutableRegistry::instance();
     std::shared_lock lock(reg.mutex());
-    if (!reg.find(executable))
+    if (!reg.find(executable)) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    if (!result)
+    }
+    if (!result) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     *result = 0;
     return HSA_STATUS_SUCCESS;
 }
@@ -378,10 +399,12 @@ hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable
     auto& reg = ExecutableRegistry::instance();
     std::shared_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     switch (attribute) {
     case HSA_EXECUTABLE_INFO_PROFILE:
         return put(value, e->profile);
@@ -397,19 +420,23 @@ hsa_status_t hsa_executable_get_info(hsa_executable_t executable, hsa_executable
 hsa_status_t hsa_executable_get_symbol_by_name(hsa_executable_t executable, const char* symbol_name,
                                                const hsa_agent_t* agent, hsa_executable_symbol_t* symbol) {
     SIM_REQUIRE_INIT();
-    if (!symbol_name || !symbol)
+    if (!symbol_name || !symbol) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     auto& reg = ExecutableRegistry::instance();
     std::shared_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+    }
     for (auto& l : e->code_objects) {
-        if (agent && l->agent->handle().handle != agent->handle)
+        if (agent && l->agent->handle().handle != agent->handle) {
             continue;
+        }
         // ROCr keeps every symbol of a v2+ code object per agent: without an agent none is found.
-        if (!agent && l->elf)
+        if (!agent && l->elf) {
             continue;
+        }
         for (auto& s : l->symbols) {
             if (s->name == symbol_name) {
                 *symbol = s->handle();
@@ -429,12 +456,15 @@ hsa_status_t hsa_executable_symbol_get_info(hsa_executable_symbol_t executable_s
                                             hsa_executable_symbol_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
     Symbol* s = symbol_of(executable_symbol);
-    if (!s)
+    if (!s) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL;
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (s->elf)
+    }
+    if (s->elf) {
         return elf_symbol_info(*s, attribute, value);
+    }
     const bool kernel = s->kind == HSA_SYMBOL_KIND_KERNEL;
     const bool frozen = s->code_object->executable->frozen;
     switch (attribute) {
@@ -494,8 +524,9 @@ using SymbolCallback = hsa_status_t (*)(hsa_executable_t, hsa_agent_t, hsa_execu
 bool refuses_iteration(const Executable& e) {
     auto& cfg = Runtime::instance().config();
     for (auto& l : e.code_objects) {
-        if (cfg.refuses_symbol_iteration(l->uri))
+        if (cfg.refuses_symbol_iteration(l->uri)) {
             return true;
+        }
     }
     return false;
 }
@@ -503,29 +534,35 @@ bool refuses_iteration(const Executable& e) {
 hsa_status_t iterate(hsa_executable_t executable, const hsa_agent_t* agent, SymbolCallback agent_cb,
                      hsa_status_t (*plain_cb)(hsa_executable_t, hsa_executable_symbol_t, void*), void* data) {
     SIM_REQUIRE_INIT();
-    if (!agent_cb && !plain_cb)
+    if (!agent_cb && !plain_cb) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     auto& reg = ExecutableRegistry::instance();
     std::vector<std::pair<hsa_agent_t, hsa_executable_symbol_t>> symbols;
     {
         std::shared_lock lock(reg.mutex());
         Executable* e = reg.find(executable);
-        if (!e)
+        if (!e) {
             return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
-        if (refuses_iteration(*e))
+        }
+        if (refuses_iteration(*e)) {
             return HSA_STATUS_ERROR;
+        }
         for (auto& l : e->code_objects) {
-            if (agent && l->agent->handle().handle != agent->handle)
+            if (agent && l->agent->handle().handle != agent->handle) {
                 continue;
-            for (auto& s : l->symbols)
+            }
+            for (auto& s : l->symbols) {
                 symbols.emplace_back(l->agent->handle(), s->handle());
+            }
         }
     }
     // Callbacks run without the registry lock so they may query symbols and executables.
     for (auto& [a, s] : symbols) {
         hsa_status_t st = agent_cb ? agent_cb(executable, a, s, data) : plain_cb(executable, s, data);
-        if (st != HSA_STATUS_SUCCESS)
+        if (st != HSA_STATUS_SUCCESS) {
             return st;
+        }
     }
     return HSA_STATUS_SUCCESS;
 }
@@ -534,8 +571,9 @@ hsa_status_t iterate(hsa_executable_t executable, const hsa_agent_t* agent, Symb
 
 hsa_status_t hsa_executable_iterate_agent_symbols(hsa_executable_t executable, hsa_agent_t agent,
                                                   SymbolCallback callback, void* data) {
-    if (!Runtime::instance().agent(agent))
+    if (!Runtime::instance().agent(agent)) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
+    }
     return iterate(executable, &agent, callback, nullptr, data);
 }
 
@@ -553,13 +591,15 @@ hsa_status_t hsa_executable_iterate_program_symbols(hsa_executable_t executable,
     // Simulated code objects have agent-allocation symbols only: there is nothing to iterate, but the
     // fault injection still applies.
     SIM_REQUIRE_INIT();
-    if (!callback)
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     auto& reg = ExecutableRegistry::instance();
     std::shared_lock lock(reg.mutex());
     Executable* e = reg.find(executable);
-    if (!e)
+    if (!e) {
         return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
+    }
     return refuses_iteration(*e) ? HSA_STATUS_ERROR : HSA_STATUS_SUCCESS;
 }
 

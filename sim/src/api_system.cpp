@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runtime, system, agent, ISA, region and pool queries (HSA 1.2 §2.1, §2.2, §2.8; hsa_ext_amd.h).
 #include "api.h"
 #include "api_table.h"
@@ -32,10 +33,12 @@ hsa_isa_t gpu_isa() {
 
 /// The ISA behind a handle, or nullptr.
 const SimIsa* isa_of(hsa_isa_t isa) {
-    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa))
+    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa)) {
         return &g_gpu_isa;
-    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa_any))
+    }
+    if (isa.handle == reinterpret_cast<uint64_t>(&g_gpu_isa_any)) {
         return &g_gpu_isa_any;
+    }
     return nullptr;
 }
 
@@ -56,11 +59,13 @@ hsa_status_t put(void* value, T v) {
 template <typename Range, typename HandleOf, typename Callback>
 hsa_status_t for_each(const Range& items, HandleOf handle_of, Callback callback, void* data) {
     for (auto* item : items) {
-        if (!item)
+        if (!item) {
             continue;
+        }
         hsa_status_t s = callback(handle_of(item), data);
-        if (s != HSA_STATUS_SUCCESS)
+        if (s != HSA_STATUS_SUCCESS) {
             return s;
+        }
     }
     return HSA_STATUS_SUCCESS;
 }
@@ -76,8 +81,9 @@ hsa_status_t hsa_shut_down() {
 
 hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
-    if (!value)
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     switch (static_cast<int>(attribute)) {
     case HSA_SYSTEM_INFO_VERSION_MAJOR:
         return put<uint16_t>(value, 1);
@@ -119,8 +125,9 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
 hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version_major, uint16_t,
                                             bool* result) {
     SIM_REQUIRE_INIT();
-    if (!result)
+    if (!result) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     *result =
         (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
     return HSA_STATUS_SUCCESS;
@@ -129,8 +136,9 @@ hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version
 hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t version_major,
                                                   uint16_t* version_minor, bool* result) {
     SIM_REQUIRE_INIT();
-    if (!result || !version_minor)
+    if (!result || !version_minor) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     *result =
         (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
     *version_minor = *result && extension == HSA_EXTENSION_AMD_LOADER ? 3 : 0;
@@ -147,20 +155,24 @@ hsa_status_t hsa_system_get_extension_table(uint16_t extension, uint16_t version
 hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t version_major,
                                                   size_t table_length, void* table) {
     SIM_REQUIRE_INIT();
-    if (!table || table_length == 0)
+    if (!table || table_length == 0) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     if (extension == HSA_EXTENSION_IMAGES && version_major == 1) {
         const hsa_ext_images_1_pfn_t images = image_extension_table();
-        if (table_length > sizeof(images))
+        if (table_length > sizeof(images)) {
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        }
         std::memcpy(table, &images, table_length);
         return HSA_STATUS_SUCCESS;
     }
-    if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1)
+    if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     hsa_ven_amd_loader_1_03_pfn_t full = loader_extension_table();
-    if (table_length > sizeof(full))
+    if (table_length > sizeof(full)) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     std::memcpy(table, &full, table_length);
     return HSA_STATUS_SUCCESS;
 }
@@ -169,8 +181,9 @@ hsa_status_t hsa_agent_major_extension_supported(uint16_t extension, hsa_agent_t
                                                  uint16_t version_major, uint16_t* version_minor,
                                                  bool* result) {
     SIM_REQUIRE_INIT();
-    if (!Runtime::instance().agent(agent))
+    if (!Runtime::instance().agent(agent)) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
+    }
     return api::hsa_system_major_extension_supported(extension, version_major, version_minor, result);
 }
 
@@ -182,19 +195,21 @@ hsa_status_t hsa_agent_extension_supported(uint16_t extension, hsa_agent_t agent
 
 hsa_status_t hsa_iterate_agents(hsa_status_t (*callback)(hsa_agent_t agent, void* data), void* data) {
     SIM_REQUIRE_INIT();
-    if (!callback)
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    return for_each(
-        Runtime::instance().agents(), [](Agent* a) { return a->handle(); }, callback, data);
+    }
+    return for_each(Runtime::instance().agents(), [](Agent* a) { return a->handle(); }, callback, data);
 }
 
 hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent_handle);
-    if (!a)
+    if (!a) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     const bool gpu = a->is_gpu();
     switch (static_cast<int>(attribute)) {
     case HSA_AGENT_INFO_NAME:
@@ -258,8 +273,9 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         // ROCr 5.2.3 GpuAgent::GetInfo: a GPU with the image library names HSA_EXTENSION_IMAGES (ROCclr
         // reads this bit to report image support, which hipMallocPitch/hipMalloc3D require); CPU: none.
         uint8_t bits[128] = {};
-        if (gpu)
+        if (gpu) {
             bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
+        }
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
@@ -349,8 +365,9 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
 
 hsa_status_t hsa_isa_from_name(const char* name, hsa_isa_t* isa) {
     SIM_REQUIRE_INIT();
-    if (!name || !isa)
+    if (!name || !isa) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     if (std::strcmp(name, kGpuIsaName) == 0) {
         *isa = gpu_isa();
         return HSA_STATUS_SUCCESS;
@@ -366,20 +383,24 @@ hsa_status_t hsa_agent_iterate_isas(hsa_agent_t agent, hsa_status_t (*callback)(
                                     void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
-    if (!a)
+    if (!a) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!callback)
+    }
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     return a->is_gpu() ? callback(gpu_isa(), data) : HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
-    if (!value)
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     const SimIsa* object = isa_of(isa);
-    if (!object)
+    if (!object) {
         return HSA_STATUS_ERROR_INVALID_ISA;
+    }
     // Values as ROCr 5.2.3 src/core/runtime/isa.cpp (Isa::GetInfo) answers them for gfx9.
     const bool rounding_modes[3] = {false, false, true}; // indexed by hsa_default_float_rounding_mode_t
     switch (static_cast<int>(attribute)) {
@@ -430,19 +451,23 @@ hsa_status_t hsa_isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void*
 
 hsa_status_t hsa_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, uint32_t index, void* value) {
     SIM_REQUIRE_INIT();
-    if (!value)
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (index != 0)
+    }
+    if (index != 0) {
         return HSA_STATUS_ERROR_INVALID_INDEX;
+    }
     return api::hsa_isa_get_info_alt(isa, attribute, value);
 }
 
 hsa_status_t hsa_isa_get_exception_policies(hsa_isa_t isa, hsa_profile_t profile, uint16_t* mask) {
     SIM_REQUIRE_INIT();
-    if (!mask || (profile != HSA_PROFILE_BASE && profile != HSA_PROFILE_FULL))
+    if (!mask || (profile != HSA_PROFILE_BASE && profile != HSA_PROFILE_FULL)) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (!isa_of(isa))
+    }
+    if (!isa_of(isa)) {
         return HSA_STATUS_ERROR_INVALID_ISA;
+    }
     *mask = 0; // as ROCr: no exception policy is supported
     return HSA_STATUS_SUCCESS;
 }
@@ -452,10 +477,12 @@ hsa_status_t hsa_isa_get_round_method(hsa_isa_t isa, hsa_fp_type_t fp_type, hsa_
     SIM_REQUIRE_INIT();
     if (!round_method ||
         (fp_type != HSA_FP_TYPE_16 && fp_type != HSA_FP_TYPE_32 && fp_type != HSA_FP_TYPE_64) ||
-        (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ))
+        (flush_mode != HSA_FLUSH_MODE_FTZ && flush_mode != HSA_FLUSH_MODE_NON_FTZ)) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (!isa_of(isa))
+    }
+    if (!isa_of(isa)) {
         return HSA_STATUS_ERROR_INVALID_ISA;
+    }
     *round_method = HSA_ROUND_METHOD_SINGLE;
     return HSA_STATUS_SUCCESS;
 }
@@ -464,32 +491,39 @@ hsa_status_t hsa_isa_iterate_wavefronts(hsa_isa_t isa,
                                         hsa_status_t (*callback)(hsa_wavefront_t wavefront, void* data),
                                         void* data) {
     SIM_REQUIRE_INIT();
-    if (!callback)
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (!isa_of(isa))
+    }
+    if (!isa_of(isa)) {
         return HSA_STATUS_ERROR_INVALID_ISA;
+    }
     return callback(hsa_wavefront_t{reinterpret_cast<uint64_t>(&g_wavefront)}, data);
 }
 
 hsa_status_t hsa_wavefront_get_info(hsa_wavefront_t wavefront, hsa_wavefront_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
-    if (!value)
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (wavefront.handle != reinterpret_cast<uint64_t>(&g_wavefront))
+    }
+    if (wavefront.handle != reinterpret_cast<uint64_t>(&g_wavefront)) {
         return HSA_STATUS_ERROR_INVALID_WAVEFRONT;
-    if (attribute != HSA_WAVEFRONT_INFO_SIZE)
+    }
+    if (attribute != HSA_WAVEFRONT_INFO_SIZE) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     return put<uint32_t>(value, g_wavefront.size);
 }
 
 hsa_status_t hsa_isa_compatible(hsa_isa_t code_object_isa, hsa_isa_t agent_isa, bool* result) {
     SIM_REQUIRE_INIT();
-    if (!result)
+    if (!result) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     const SimIsa* object = isa_of(code_object_isa);
     const SimIsa* agent = isa_of(agent_isa);
-    if (!object || !agent)
+    if (!object || !agent) {
         return HSA_STATUS_ERROR_INVALID_ISA;
+    }
     *result = isa_compatible(object->name, agent->name);
     return HSA_STATUS_SUCCESS;
 }
@@ -499,27 +533,31 @@ hsa_status_t hsa_agent_iterate_regions(hsa_agent_t agent,
                                        void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
-    if (!a)
+    if (!a) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!callback)
+    }
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     // Like ROCr, the fine-grained device pool is not offered as a region (the GROUP pool is).
     std::vector<MemoryPool*> regions;
     for (MemoryPool* p : a->pools) {
-        if (!(a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED))
+        if (!(a->is_gpu() && p->global_flags == HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)) {
             regions.push_back(p);
+        }
     }
-    return for_each(
-        regions, [](MemoryPool* p) { return p->region_handle(); }, callback, data);
+    return for_each(regions, [](MemoryPool* p) { return p->region_handle(); }, callback, data);
 }
 
 hsa_status_t hsa_region_get_info(hsa_region_t region, hsa_region_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
     MemoryPool* p = Runtime::instance().pool(region.handle);
-    if (!p)
+    if (!p) {
         return HSA_STATUS_ERROR_INVALID_REGION;
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     // The GROUP (LDS) pool answers as ROCr's LDS region: no flags, not allocatable, granule and alignment 0.
     const bool group = p->segment == HSA_AMD_SEGMENT_GROUP;
     switch (static_cast<int>(attribute)) {
@@ -552,22 +590,25 @@ hsa_status_t hsa_amd_agent_iterate_memory_pools(
     hsa_agent_t agent, hsa_status_t (*callback)(hsa_amd_memory_pool_t pool, void* data), void* data) {
     SIM_REQUIRE_INIT();
     Agent* a = Runtime::instance().agent(agent);
-    if (!a)
+    if (!a) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!callback)
+    }
+    if (!callback) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    return for_each(
-        a->pools, [](MemoryPool* p) { return p->pool_handle(); }, callback, data);
+    }
+    return for_each(a->pools, [](MemoryPool* p) { return p->pool_handle(); }, callback, data);
 }
 
 hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
                                           hsa_amd_memory_pool_info_t attribute, void* value) {
     SIM_REQUIRE_INIT();
     MemoryPool* p = Runtime::instance().pool(memory_pool.handle);
-    if (!p)
+    if (!p) {
         return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     const bool group = p->segment == HSA_AMD_SEGMENT_GROUP;
     switch (attribute) {
     case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
@@ -596,21 +637,25 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memor
     auto& rt = Runtime::instance();
     Agent* a = rt.agent(agent);
     MemoryPool* p = rt.pool(memory_pool.handle);
-    if (!a)
+    if (!a) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
-    if (!p)
+    }
+    if (!p) {
         return static_cast<hsa_status_t>(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
-    if (!value)
+    }
+    if (!value) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     // As ROCr's MemoryRegion::GetAccessInfo: the owner always may; another agent never may reach a GROUP
     // pool, needs hsa_amd_agents_allow_access for device memory, and reaches system memory by default
     // when it is the CPU (a GPU needs allow_access there too, as on ROCr; the simulator does not enforce it).
     hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
     if (p->owner != a) {
-        if (p->segment == HSA_AMD_SEGMENT_GROUP)
+        if (p->segment == HSA_AMD_SEGMENT_GROUP) {
             access = HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
-        else if (p->device)
+        } else if (p->device) {
             access = HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
+        }
     }
     const uint32_t hops = (p->owner == a || access == HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED) ? 0 : 1;
     switch (attribute) {
@@ -641,8 +686,9 @@ hsa_status_t hsa_amd_agent_memory_pool_get_info(hsa_agent_t agent, hsa_amd_memor
 }
 
 hsa_status_t hsa_status_string(hsa_status_t status, const char** status_string) {
-    if (!status_string)
+    if (!status_string) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
     switch (status) {
     case HSA_STATUS_SUCCESS:
         *status_string = "HSA_STATUS_SUCCESS: The function has been executed successfully.";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "api_table.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulator's live HSA API table: what OnLoad receives and what every exported trampoline calls.
 #pragma once
 
@@ -11,7 +12,7 @@ namespace sim {
 /// Tools patch entries in place; reset() restores the simulator's own entries (done at hsa_shut_down,
 /// after OnUnload, as ROCr resets its table).
 class ApiTable {
-public:
+  public:
     /// The process-wide table (constructed on first use, never destroyed).
     static ApiTable& instance();
 
@@ -24,7 +25,7 @@ public:
     /// implement are null.
     void reset();
 
-private:
+  private:
     ApiTable();
     HsaApiTable root_{};
     CoreApiTable core_{};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "background_worker.h"
 
 namespace sim {
@@ -18,16 +19,18 @@ void BackgroundWorker::stop() {
         stopping_ = true;
         cv_.notify_all();
     }
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id())
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) {
         thread_.join();
+    }
 }
 
 void BackgroundWorker::run() {
     std::unique_lock lock(mutex_);
     for (;;) {
         cv_.wait(lock, [&] { return stopping_ || !tasks_.empty(); });
-        if (tasks_.empty())
+        if (tasks_.empty()) {
             return;
+        }
         auto task = std::move(tasks_.front());
         tasks_.pop_front();
         lock.unlock();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A single thread running queued tasks in order: the simulator's copy engine (async copies) and its
 // deferred-doorbell thread (doorbell stores made from inside an intercept handler).
 #pragma once
@@ -11,7 +12,7 @@
 namespace sim {
 
 class BackgroundWorker {
-public:
+  public:
     BackgroundWorker() = default;
     BackgroundWorker(const BackgroundWorker&) = delete;
     BackgroundWorker& operator=(const BackgroundWorker&) = delete;
@@ -22,7 +23,7 @@ public:
     /// Runs what is queued, then joins the thread. Safe to call twice.
     void stop();
 
-private:
+  private:
     void run();
     std::mutex mutex_;
     std::condition_variable cv_;

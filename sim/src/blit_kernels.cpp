@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "blit_kernels.h"
 
 #include <algorithm>
@@ -31,8 +32,9 @@ class Args {
   public:
     Args(const hsa_sim_standin_launch_t& launch, const elf::KernelMetadata& md) : launch_(launch) {
         for (const elf::KernelArg& a : md.args) {
-            if (a.value_kind.rfind("hidden_", 0) != 0)
+            if (a.value_kind.rfind("hidden_", 0) != 0) {
                 args_.push_back(&a);
+            }
         }
     }
 
@@ -119,11 +121,13 @@ int fill_buffer_aligned(const hsa_sim_standin_launch_t& l, const elf::KernelMeta
     BLIT_ARG(args, 7, size);
     char* dst = nullptr;
     size_t w = 0;
-    if (!fill_target(uc, us, ui, ul, dst, w) || (!pattern && pattern_size))
+    if (!fill_target(uc, us, ui, ul, dst, w) || (!pattern && pattern_size)) {
         return failure(error, error_size, "null buffer or pattern");
+    }
     const uint64_t n = std::min(grid(l, 0), size);
-    for (uint64_t i = 0; i < n; ++i)
+    for (uint64_t i = 0; i < n; ++i) {
         std::memcpy(dst + (i * pattern_size + offset) * w, pattern, pattern_size * w);
+    }
     return 0;
 }
 
@@ -148,12 +152,14 @@ int fill_buffer_aligned_2d(const hsa_sim_standin_launch_t& l, const elf::KernelM
     BLIT_ARG(args, 9, pitch);
     char* dst = nullptr;
     size_t w = 0;
-    if (!fill_target(uc, us, ui, ul, dst, w) || (!pattern && pattern_size))
+    if (!fill_target(uc, us, ui, ul, dst, w) || (!pattern && pattern_size)) {
         return failure(error, error_size, "null buffer or pattern");
+    }
     const uint64_t nx = std::min(grid(l, 0), width), ny = std::min(grid(l, 1), height);
     for (uint64_t y = 0; y < ny; ++y) {
-        for (uint64_t x = 0; x < nx; ++x)
+        for (uint64_t x = 0; x < nx; ++x) {
             std::memcpy(dst + (y * pitch + x + offset) * w, pattern, pattern_size * w);
+        }
     }
     return 0;
 }
@@ -174,21 +180,24 @@ int copy_buffer(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata& md
     BLIT_ARG(args, 3, dst_origin);
     BLIT_ARG(args, 4, size);
     BLIT_ARG(args, 5, remain);
-    if (!src || !dst)
+    if (!src || !dst) {
         return failure(error, error_size, "null buffer");
+    }
     const char* s = src + src_origin;
     char* d = dst + dst_origin;
     const uint64_t n = std::min(grid(l, 0), size);
-    if (n == 0)
+    if (n == 0) {
         return 0;
+    }
     if (remain == 8) {
         std::memmove(d, s, n);
         return 0;
     }
     const uint64_t words = std::min(n, size - 1);
     std::memmove(d, s, words * 4);
-    if (n == size)
+    if (n == size) {
         std::memmove(d + (size - 1) * 4, s + (size - 1) * 4, remain);
+    }
     return 0;
 }
 
@@ -207,8 +216,9 @@ int copy_buffer_aligned(const hsa_sim_standin_launch_t& l, const elf::KernelMeta
     BLIT_ARG(args, 3, dst_origin);
     BLIT_ARG(args, 4, size);
     BLIT_ARG(args, 5, alignment);
-    if (!src || !dst)
+    if (!src || !dst) {
         return failure(error, error_size, "null buffer");
+    }
     const uint64_t w = alignment == 16 ? 16 : 4;
     const uint64_t n = std::min(grid(l, 0), size);
     std::memmove(dst + dst_origin * w, src + src_origin * w, n * w);
@@ -229,8 +239,9 @@ int copy_rect(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata& md, 
     BLIT_ARG(args, 2, src_rect);
     BLIT_ARG(args, 3, dst_rect);
     BLIT_ARG(args, 4, size);
-    if (!src || !dst)
+    if (!src || !dst) {
         return failure(error, error_size, "null buffer");
+    }
     const uint64_t w = !aligned ? 1 : (size.v[3] == 16 ? 16 : 4);
     const uint64_t nx = std::min(grid(l, 0), size.v[0]), ny = std::min(grid(l, 1), size.v[1]),
                    nz = std::min(grid(l, 2), size.v[2]);
@@ -265,12 +276,13 @@ int stream_ops_write(const hsa_sim_standin_launch_t& l, const elf::KernelMetadat
     BLIT_ARG(args, 0, p32);
     BLIT_ARG(args, 1, p64);
     BLIT_ARG(args, 2, value);
-    if (p32)
+    if (p32) {
         __atomic_store_n(p32, static_cast<uint32_t>(value), __ATOMIC_SEQ_CST);
-    else if (p64)
+    } else if (p64) {
         __atomic_store_n(p64, value, __ATOMIC_SEQ_CST);
-    else
+    } else {
         return failure(error, error_size, "null pointer");
+    }
     return 0;
 }
 
@@ -289,8 +301,9 @@ int stream_ops_wait(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata
     BLIT_ARG(args, 2, value);
     BLIT_ARG(args, 3, flags);
     BLIT_ARG(args, 4, mask);
-    if (!p32 && !p64)
+    if (!p32 && !p64) {
         return failure(error, error_size, "null pointer");
+    }
     if (p32) {
         value &= 0xffffffffu;
         mask &= 0xffffffffu;
@@ -313,8 +326,9 @@ int stream_ops_wait(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata
     };
     auto pause = std::chrono::microseconds(20);
     while (!satisfied()) {
-        if (cancelled && cancelled())
+        if (cancelled && cancelled()) {
             return 2;
+        }
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::microseconds(1000));
     }
@@ -368,8 +382,9 @@ constexpr Builtin kBuiltins[] = {
 
 BuiltinKernelFn find_builtin_kernel(std::string_view symbol) {
     for (const Builtin& b : kBuiltins) {
-        if (symbol == b.symbol)
+        if (symbol == b.symbol) {
             return b.fn;
+        }
     }
     return nullptr;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Built-in stand-ins for the blit kernels ROCclr 5.2.3 compiles at device creation (its blit program
 // source, kept as strings in libamdhip64: fill/copy buffer kernels, stream operations, GWS init, images,
 // scheduler), with the semantics of ROCm-Device-Libs 5.2's opencl/src/misc/amdblit.cl. Arguments are read

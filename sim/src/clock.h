@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulator's single time base: CLOCK_MONOTONIC in ns. It is the HSA system timestamp
 // (HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY = 1 GHz), as ROCr on Linux reports it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "code_object_uri.h"
 
 #include <cctype>
@@ -39,12 +40,14 @@ std::string uri_from_file(int fd, size_t offset, size_t size, bool complete_file
     std::snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
     char target[PATH_MAX];
     const ssize_t n = readlink(link, target, sizeof(target) - 1);
-    if (n <= 0)
+    if (n <= 0) {
         return memory_uri(memory, size);
+    }
     target[n] = '\0';
     std::string uri = encode_path(target);
-    if (!complete_file)
+    if (!complete_file) {
         uri += "#offset=" + std::to_string(offset) + "&size=" + std::to_string(size);
+    }
     return uri;
 }
 
@@ -64,16 +67,18 @@ std::string uri_from_memory(const void* memory, size_t size) {
             const uintptr_t relative = s->address - info->dlpi_addr;
             for (int i = 0; i < info->dlpi_phnum; ++i) {
                 const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-                if (ph.p_type != PT_LOAD || relative < ph.p_vaddr || relative - ph.p_vaddr >= ph.p_memsz)
+                if (ph.p_type != PT_LOAD || relative < ph.p_vaddr || relative - ph.p_vaddr >= ph.p_memsz) {
                     continue;
+                }
                 if (info->dlpi_name && info->dlpi_name[0]) {
                     s->path = info->dlpi_name;
                 } else if (index == 0) {
                     // The first entry is the program itself.
                     char exe[PATH_MAX];
                     const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-                    if (n <= 0)
+                    if (n <= 0) {
                         return 1;
+                    }
                     exe[n] = '\0';
                     s->path = exe;
                 }
@@ -84,8 +89,9 @@ std::string uri_from_memory(const void* memory, size_t size) {
             return 0;
         },
         &search);
-    if (!search.found)
+    if (!search.found) {
         return memory_uri(memory, size);
+    }
     return encode_path(search.path.c_str()) + "#offset=" + std::to_string(search.file_offset) +
            "&size=" + std::to_string(size);
 }

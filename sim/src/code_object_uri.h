@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Code object URIs (hsa_ven_amd_loader.h HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI) formed as ROCr
 // 5.2.3 forms them (src/core/runtime/amd_hsa_loader.cpp): see docs/sim-fidelity.md.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The launch geometry of an AQL kernel-dispatch packet, copied into what a kernel sees of its dispatch.
 #pragma once
 

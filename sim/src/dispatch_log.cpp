@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dispatch_log.h"
 
 #include "runtime.h"
@@ -33,8 +34,9 @@ const char* type_name(hsa_queue_type32_t type) {
 
 void append_dispatch_log(const DispatchLogRecord& r) {
     const std::string& path = Runtime::instance().config().dispatch_log_path;
-    if (path.empty())
+    if (path.empty()) {
         return;
+    }
     std::string line = "dispatch queue=" + std::to_string(r.queue_id) +
                        " agent=" + std::to_string(r.agent_index) + " type=" + type_name(r.type) + " cu_mask=";
     if (r.cu_mask.empty()) {
@@ -58,9 +60,10 @@ void append_dispatch_log(const DispatchLogRecord& r) {
         g_log_fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
         g_log_path = path;
         if (g_log_fd < 0) {
-            if (!g_log_error_reported)
+            if (!g_log_error_reported) {
                 std::fprintf(stderr, "hsa_sim: HSA_SIM_DISPATCH_LOG: cannot open '%s': %s\n", path.c_str(),
                              std::strerror(errno));
+            }
             g_log_error_reported = true;
             return;
         }
@@ -74,8 +77,9 @@ void append_dispatch_log(const DispatchLogRecord& r) {
 
 void close_dispatch_log() {
     std::lock_guard lock(g_log_mutex);
-    if (g_log_fd >= 0)
+    if (g_log_fd >= 0) {
         ::close(g_log_fd);
+    }
     g_log_fd = -1;
     g_log_path.clear();
     g_log_error_reported = false;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HSA_SIM_DISPATCH_LOG: one line per completed kernel dispatch packet, for tests that must tell on which
 // queue, with which queue settings and when a dispatch really ran.
 #pragma once

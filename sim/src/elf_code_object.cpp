@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "elf_code_object.h"
 
 #include <gelf.h>
@@ -53,26 +54,30 @@ constexpr Processor kProcessors[] = {
 
 const Processor* processor(uint32_t mach) {
     for (const Processor& p : kProcessors) {
-        if (p.mach == mach)
+        if (p.mach == mach) {
             return &p;
+        }
     }
     return nullptr;
 }
 
 bool isa_name_of(uint32_t version, uint32_t flags, std::string& name) {
     const Processor* p = processor(flags & kMachMask);
-    if (!p)
+    if (!p) {
         return false;
+    }
     name = std::string("amdgcn-amd-amdhsa--") + p->name;
     if (version == 3) {
-        if (flags & kSrameccV3)
+        if (flags & kSrameccV3) {
             name += ":sramecc+";
-        else if (p->sramecc)
+        } else if (p->sramecc) {
             name += ":sramecc-";
-        if (flags & kXnackV3)
+        }
+        if (flags & kXnackV3) {
             name += ":xnack+";
-        else if (p->xnack)
+        } else if (p->xnack) {
             name += ":xnack-";
+        }
         return true;
     }
     // v4, v5: "any" and "unsupported" leave the feature out of the name.
@@ -110,29 +115,33 @@ bool in_range(uint64_t offset, uint64_t length, uint64_t limit) {
 // --- msgpack metadata -------------------------------------------------------------------------------
 
 const msgpack::object* find_key(const msgpack::object& map, std::string_view key) {
-    if (map.type != msgpack::type::MAP)
+    if (map.type != msgpack::type::MAP) {
         return nullptr;
+    }
     for (uint32_t i = 0; i < map.via.map.size; ++i) {
         const msgpack::object_kv& kv = map.via.map.ptr[i];
         if (kv.key.type == msgpack::type::STR &&
-            std::string_view(kv.key.via.str.ptr, kv.key.via.str.size) == key)
+            std::string_view(kv.key.via.str.ptr, kv.key.via.str.size) == key) {
             return &kv.val;
+        }
     }
     return nullptr;
 }
 
 bool get_string(const msgpack::object& map, std::string_view key, std::string& out) {
     const msgpack::object* v = find_key(map, key);
-    if (!v || v->type != msgpack::type::STR)
+    if (!v || v->type != msgpack::type::STR) {
         return false;
+    }
     out.assign(v->via.str.ptr, v->via.str.size);
     return true;
 }
 
 bool get_uint(const msgpack::object& map, std::string_view key, uint64_t& out) {
     const msgpack::object* v = find_key(map, key);
-    if (!v || v->type != msgpack::type::POSITIVE_INTEGER)
+    if (!v || v->type != msgpack::type::POSITIVE_INTEGER) {
         return false;
+    }
     out = v->via.u64;
     return true;
 }
@@ -149,8 +158,9 @@ bool parse_metadata(const char* data, size_t size, std::vector<KernelMetadata>& 
         msgpack::object_handle handle = msgpack::unpack(data, size, nullptr, nullptr, limit);
         const msgpack::object& root = handle.get();
         const msgpack::object* list = find_key(root, "amdhsa.kernels");
-        if (!list)
+        if (!list) {
             return true; // an object without kernels
+        }
         if (list->type != msgpack::type::ARRAY) {
             error = "amdhsa.kernels is not an array";
             return false;
@@ -163,14 +173,18 @@ bool parse_metadata(const char* data, size_t size, std::vector<KernelMetadata>& 
                 error = "kernel metadata without .name or .symbol";
                 return false;
             }
-            if (get_uint(k, ".kernarg_segment_size", v))
+            if (get_uint(k, ".kernarg_segment_size", v)) {
                 m.kernarg_segment_size = clamp32(v);
-            if (get_uint(k, ".kernarg_segment_align", v))
+            }
+            if (get_uint(k, ".kernarg_segment_align", v)) {
                 m.kernarg_segment_align = clamp32(v);
-            if (get_uint(k, ".group_segment_fixed_size", v))
+            }
+            if (get_uint(k, ".group_segment_fixed_size", v)) {
                 m.group_segment_fixed_size = clamp32(v);
-            if (get_uint(k, ".private_segment_fixed_size", v))
+            }
+            if (get_uint(k, ".private_segment_fixed_size", v)) {
                 m.private_segment_fixed_size = clamp32(v);
+            }
             if (const msgpack::object* args = find_key(k, ".args")) {
                 if (args->type != msgpack::type::ARRAY) {
                     error = "kernel " + m.name + ": .args is not an array";
@@ -206,26 +220,30 @@ hsa_status_t fail(std::string& error, std::string reason) {
 
 const KernelArg* KernelMetadata::arg_at(uint64_t offset) const {
     for (const KernelArg& a : args) {
-        if (a.offset == offset)
+        if (a.offset == offset) {
             return &a;
+        }
     }
     return nullptr;
 }
 
 const KernelMetadata* CodeObjectImage::metadata_for(std::string_view kd_symbol) const {
     for (const KernelMetadata& k : kernels) {
-        if (k.symbol == kd_symbol)
+        if (k.symbol == kd_symbol) {
             return &k;
+        }
     }
     return nullptr;
 }
 
 bool is_amdgpu_elf(const void* data, size_t size) {
-    if (!data || size < sizeof(Elf64_Ehdr))
+    if (!data || size < sizeof(Elf64_Ehdr)) {
         return false;
+    }
     const auto* b = static_cast<const unsigned char*>(data);
-    if (std::memcmp(b, ELFMAG, SELFMAG) != 0)
+    if (std::memcmp(b, ELFMAG, SELFMAG) != 0) {
         return false;
+    }
     uint16_t machine = 0;
     std::memcpy(&machine, b + offsetof(Elf64_Ehdr, e_machine), sizeof(machine));
     return machine == kMachineAmdgpu;
@@ -233,15 +251,19 @@ bool is_amdgpu_elf(const void* data, size_t size) {
 
 hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::string& error) {
     out = CodeObjectImage{};
-    if (!data || size < sizeof(Elf64_Ehdr))
+    if (!data || size < sizeof(Elf64_Ehdr)) {
         return fail(error, "shorter than an ELF header");
+    }
     const auto* bytes = static_cast<const unsigned char*>(data);
-    if (std::memcmp(bytes, ELFMAG, SELFMAG) != 0)
+    if (std::memcmp(bytes, ELFMAG, SELFMAG) != 0) {
         return fail(error, "not an ELF image");
-    if (bytes[EI_CLASS] != ELFCLASS64 || bytes[EI_DATA] != ELFDATA2LSB)
+    }
+    if (bytes[EI_CLASS] != ELFCLASS64 || bytes[EI_DATA] != ELFDATA2LSB) {
         return fail(error, "not a 64-bit little-endian ELF");
-    if (bytes[EI_OSABI] != kOsAbiAmdgpuHsa)
+    }
+    if (bytes[EI_OSABI] != kOsAbiAmdgpuHsa) {
         return fail(error, "OS ABI is not AMDGPU HSA");
+    }
     switch (bytes[EI_ABIVERSION]) {
     case 1:
         out.version = 3;
@@ -261,49 +283,63 @@ hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::str
     // libelf wants a mutable image; it works on a private copy so the caller's bytes stay untouched.
     std::vector<char> image(static_cast<const char*>(data), static_cast<const char*>(data) + size);
     std::unique_ptr<Elf, ElfCloser> elf(elf_memory(image.data(), image.size()));
-    if (!elf || elf_kind(elf.get()) != ELF_K_ELF)
+    if (!elf || elf_kind(elf.get()) != ELF_K_ELF) {
         return fail(error, std::string("libelf: ") + elf_errmsg(-1));
+    }
     GElf_Ehdr eh;
-    if (!gelf_getehdr(elf.get(), &eh))
+    if (!gelf_getehdr(elf.get(), &eh)) {
         return fail(error, std::string("libelf: ") + elf_errmsg(-1));
-    if (eh.e_machine != kMachineAmdgpu)
+    }
+    if (eh.e_machine != kMachineAmdgpu) {
         return fail(error, "e_machine is not EM_AMDGPU");
-    if (eh.e_type != ET_DYN)
+    }
+    if (eh.e_type != ET_DYN) {
         return fail(error, "not a shared object (ET_DYN)");
+    }
     out.e_flags = static_cast<uint32_t>(eh.e_flags);
-    if (!isa_name_of(out.version, out.e_flags, out.isa_name))
+    if (!isa_name_of(out.version, out.e_flags, out.isa_name)) {
         return fail(error, "unknown processor in e_flags");
+    }
 
     // Program headers: PT_LOAD segments, each inside the file, together at most kMaxImageSize.
     size_t phnum = 0;
-    if (elf_getphdrnum(elf.get(), &phnum) != 0)
+    if (elf_getphdrnum(elf.get(), &phnum) != 0) {
         return fail(error, std::string("libelf: ") + elf_errmsg(-1));
-    if (!in_range(eh.e_phoff, static_cast<uint64_t>(phnum) * sizeof(Elf64_Phdr), size))
+    }
+    if (!in_range(eh.e_phoff, static_cast<uint64_t>(phnum) * sizeof(Elf64_Phdr), size)) {
         return fail(error, "program headers outside the image");
+    }
     for (size_t i = 0; i < phnum; ++i) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(elf.get(), static_cast<int>(i), &ph))
+        if (!gelf_getphdr(elf.get(), static_cast<int>(i), &ph)) {
             return fail(error, std::string("libelf: ") + elf_errmsg(-1));
-        if (ph.p_type != PT_LOAD)
+        }
+        if (ph.p_type != PT_LOAD) {
             continue;
-        if (!in_range(ph.p_offset, ph.p_filesz, size))
+        }
+        if (!in_range(ph.p_offset, ph.p_filesz, size)) {
             return fail(error, "PT_LOAD segment outside the file");
-        if (ph.p_filesz > ph.p_memsz || !in_range(ph.p_vaddr, ph.p_memsz, kMaxImageSize))
+        }
+        if (ph.p_filesz > ph.p_memsz || !in_range(ph.p_vaddr, ph.p_memsz, kMaxImageSize)) {
             return fail(error, "PT_LOAD segment with impossible sizes or addresses");
+        }
         out.segments.push_back({ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz});
         out.image_size = std::max<uint64_t>(out.image_size, ph.p_vaddr + ph.p_memsz);
     }
-    if (out.segments.empty())
+    if (out.segments.empty()) {
         return fail(error, "no PT_LOAD segment");
+    }
 
     size_t shstrndx = 0, shnum = 0;
-    if (elf_getshdrstrndx(elf.get(), &shstrndx) != 0 || elf_getshdrnum(elf.get(), &shnum) != 0)
+    if (elf_getshdrstrndx(elf.get(), &shstrndx) != 0 || elf_getshdrnum(elf.get(), &shnum) != 0) {
         return fail(error, std::string("libelf: ") + elf_errmsg(-1));
+    }
     {
         GElf_Shdr names;
         Elf_Scn* scn = shstrndx < shnum ? elf_getscn(elf.get(), shstrndx) : nullptr;
-        if (!scn || !gelf_getshdr(scn, &names) || names.sh_type != SHT_STRTAB)
+        if (!scn || !gelf_getshdr(scn, &names) || names.sh_type != SHT_STRTAB) {
             return fail(error, "section name table index is not a string table");
+        }
     }
 
     // Sections: notes (metadata), the symbol table, dynamic relocations.
@@ -313,41 +349,47 @@ hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::str
     bool have_metadata = false;
     for (Elf_Scn* scn = elf_nextscn(elf.get(), nullptr); scn; scn = elf_nextscn(elf.get(), scn)) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh))
+        if (!gelf_getshdr(scn, &sh)) {
             return fail(error, std::string("libelf: ") + elf_errmsg(-1));
-        if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL && !in_range(sh.sh_offset, sh.sh_size, size))
+        }
+        if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL && !in_range(sh.sh_offset, sh.sh_size, size)) {
             return fail(error, "section outside the file");
-        if (sh.sh_type == SHT_SYMTAB)
+        }
+        if (sh.sh_type == SHT_SYMTAB) {
             symtab = scn;
-        else if (sh.sh_type == SHT_DYNSYM)
+        } else if (sh.sh_type == SHT_DYNSYM) {
             dynsym = scn;
-        else if (sh.sh_type == SHT_RELA)
+        } else if (sh.sh_type == SHT_RELA) {
             relas.push_back(scn);
-        else if (sh.sh_type == SHT_NOTE) {
+        } else if (sh.sh_type == SHT_NOTE) {
             Elf_Data* d = elf_getdata(scn, nullptr);
-            if (!d)
+            if (!d) {
                 return fail(error, std::string("libelf: ") + elf_errmsg(-1));
+            }
             size_t offset = 0;
             GElf_Nhdr nh;
             size_t name_off = 0, desc_off = 0;
             while (offset < d->d_size) {
                 size_t next = gelf_getnote(d, offset, &nh, &name_off, &desc_off);
-                if (next == 0)
+                if (next == 0) {
                     return fail(error, "malformed note");
+                }
                 const char* base = static_cast<const char*>(d->d_buf);
                 if (nh.n_type == kNoteAmdgpuMetadata && nh.n_namesz == 7 &&
                     std::memcmp(base + name_off, "AMDGPU", 7) == 0) {
                     std::string why;
-                    if (!parse_metadata(base + desc_off, nh.n_descsz, out.kernels, why))
+                    if (!parse_metadata(base + desc_off, nh.n_descsz, out.kernels, why)) {
                         return fail(error, why);
+                    }
                     have_metadata = true;
                 }
                 offset = next;
             }
         }
     }
-    if (!have_metadata)
+    if (!have_metadata) {
         return fail(error, "no NT_AMDGPU_METADATA note");
+    }
 
     // Symbols: the full table when present, else the dynamic one (a stripped object).
     Elf_Scn* table = symtab ? symtab : dynsym;
@@ -355,31 +397,39 @@ hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::str
         GElf_Shdr sh;
         gelf_getshdr(table, &sh);
         Elf_Data* d = elf_getdata(table, nullptr);
-        if (!d || sh.sh_entsize != sizeof(Elf64_Sym))
+        if (!d || sh.sh_entsize != sizeof(Elf64_Sym)) {
             return fail(error, "malformed symbol table");
+        }
         const size_t count = d->d_size / sizeof(Elf64_Sym);
         for (size_t i = 1; i < count; ++i) {
             GElf_Sym s;
-            if (!gelf_getsym(d, static_cast<int>(i), &s))
+            if (!gelf_getsym(d, static_cast<int>(i), &s)) {
                 return fail(error, "malformed symbol");
+            }
             const uint8_t type = GELF_ST_TYPE(s.st_info);
             const uint8_t bind = GELF_ST_BIND(s.st_info);
-            if (type != STT_OBJECT && type != STT_COMMON)
+            if (type != STT_OBJECT && type != STT_COMMON) {
                 continue;
+            }
             // ROCr skips local non-kernel symbols of v2+ objects (src/loader/executable.cpp).
-            if (bind == STB_LOCAL)
+            if (bind == STB_LOCAL) {
                 continue;
-            if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+            }
+            if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE) {
                 continue;
+            }
             const char* name = elf_strptr(elf.get(), sh.sh_link, s.st_name);
-            if (!name)
+            if (!name) {
                 return fail(error, "symbol name outside its string table");
+            }
             Elf_Scn* sec = elf_getscn(elf.get(), s.st_shndx);
             GElf_Shdr ssh;
-            if (!sec || !gelf_getshdr(sec, &ssh))
+            if (!sec || !gelf_getshdr(sec, &ssh)) {
                 return fail(error, std::string("symbol ") + name + " in a missing section");
-            if (!in_range(s.st_value, s.st_size, out.image_size))
+            }
+            if (!in_range(s.st_value, s.st_size, out.image_size)) {
                 return fail(error, std::string("symbol ") + name + " outside the loaded segments");
+            }
             ElfSymbol es;
             es.name = name;
             es.vaddr = s.st_value;
@@ -389,8 +439,9 @@ hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::str
             es.section_flags = ssh.sh_flags;
             es.section_align = ssh.sh_addralign;
             es.kernel_descriptor = es.name.size() > 3 && es.name.compare(es.name.size() - 3, 3, ".kd") == 0;
-            if (es.kernel_descriptor && es.size < 64)
+            if (es.kernel_descriptor && es.size < 64) {
                 return fail(error, "kernel descriptor " + es.name + " shorter than 64 bytes");
+            }
             out.symbols.push_back(std::move(es));
         }
     }
@@ -399,37 +450,45 @@ hsa_status_t parse(const void* data, size_t size, CodeObjectImage& out, std::str
     for (Elf_Scn* scn : relas) {
         GElf_Shdr sh;
         gelf_getshdr(scn, &sh);
-        if (!(sh.sh_flags & SHF_ALLOC) && sh.sh_info != 0)
+        if (!(sh.sh_flags & SHF_ALLOC) && sh.sh_info != 0) {
             continue; // a static relocation section of a relocatable object's section
-        if (sh.sh_entsize != sizeof(Elf64_Rela))
+        }
+        if (sh.sh_entsize != sizeof(Elf64_Rela)) {
             return fail(error, "malformed relocation section");
+        }
         Elf_Data* d = elf_getdata(scn, nullptr);
-        if (!d)
+        if (!d) {
             return fail(error, std::string("libelf: ") + elf_errmsg(-1));
+        }
         Elf_Scn* link = elf_getscn(elf.get(), sh.sh_link);
         GElf_Shdr lsh;
         Elf_Data* syms = nullptr;
-        if (link && gelf_getshdr(link, &lsh) && (lsh.sh_type == SHT_DYNSYM || lsh.sh_type == SHT_SYMTAB))
+        if (link && gelf_getshdr(link, &lsh) && (lsh.sh_type == SHT_DYNSYM || lsh.sh_type == SHT_SYMTAB)) {
             syms = elf_getdata(link, nullptr);
+        }
         const size_t count = d->d_size / sizeof(Elf64_Rela);
         for (size_t i = 0; i < count; ++i) {
             GElf_Rela r;
-            if (!gelf_getrela(d, static_cast<int>(i), &r))
+            if (!gelf_getrela(d, static_cast<int>(i), &r)) {
                 return fail(error, "malformed relocation");
+            }
             Relocation rel;
             rel.offset = r.r_offset;
             rel.type = static_cast<uint32_t>(GELF_R_TYPE(r.r_info));
             rel.addend = r.r_addend;
-            if (!in_range(rel.offset, 8, out.image_size))
+            if (!in_range(rel.offset, 8, out.image_size)) {
                 return fail(error, "relocation outside the loaded segments");
+            }
             const auto sym_index = static_cast<size_t>(GELF_R_SYM(r.r_info));
             if (sym_index != 0) {
                 GElf_Sym s;
-                if (!syms || !gelf_getsym(syms, static_cast<int>(sym_index), &s))
+                if (!syms || !gelf_getsym(syms, static_cast<int>(sym_index), &s)) {
                     return fail(error, "relocation names a missing symbol");
+                }
                 const char* name = elf_strptr(elf.get(), lsh.sh_link, s.st_name);
-                if (!name)
+                if (!name) {
                     return fail(error, "relocation symbol name outside its string table");
+                }
                 rel.symbol_name = name;
                 rel.symbol_value = s.st_value;
                 rel.symbol_defined = s.st_shndx != SHN_UNDEF;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AMDGPU ELF code objects (code object v3, v4, v5) as hipcc and comgr write them: the parts the simulated
 // loader needs, read with libelf and (for the NT_AMDGPU_METADATA note) msgpack-c. Everything is
 // bounds-checked: a malformed image yields an error, never an out-of-range read. See docs/sim-fidelity.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "elf_loader.h"
 
 #include "agent.h"
@@ -39,11 +40,13 @@ struct Binding {
 /// The address a symbol of an earlier code object of the executable for the same agent resolves to.
 bool resolve_external(const Executable& e, const Agent& agent, const std::string& name, uint64_t& address) {
     for (const auto& l : e.code_objects) {
-        if (l->agent != &agent)
+        if (l->agent != &agent) {
             continue;
+        }
         for (const auto& s : l->symbols) {
-            if (s->name != name)
+            if (s->name != name) {
                 continue;
+            }
             address = s->kind == HSA_SYMBOL_KIND_KERNEL ? s->kernel_object
                                                         : reinterpret_cast<uint64_t>(s->variable_address);
             return true;
@@ -58,8 +61,9 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                                   std::unique_ptr<LoadedCodeObject>& out, std::string& error) {
     elf::CodeObjectImage image;
     hsa_status_t st = elf::parse(reader.bytes.data(), reader.bytes.size(), image, error);
-    if (st != HSA_STATUS_SUCCESS)
+    if (st != HSA_STATUS_SUCCESS) {
         return st;
+    }
     // ROCr: LoaderError "code object's ISA (...) is not supported by the agent".
     if (!isa_compatible(image.isa_name.c_str(), kGpuIsaName)) {
         error =
@@ -94,8 +98,9 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
         return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
     }
     auto* base = static_cast<uint8_t*>(segment);
-    for (const elf::LoadSegment& s : image.segments)
+    for (const elf::LoadSegment& s : image.segments) {
         std::memcpy(base + s.vaddr, reader.bytes.data() + s.offset, s.file_size);
+    }
     lco->segment = segment;
     lco->segment_capacity = capacity;
     lco->load_base = reinterpret_cast<uintptr_t>(segment);
@@ -106,7 +111,7 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
         a.base = reinterpret_cast<uintptr_t>(segment);
         a.size = image.image_size == 0 ? 1 : image.image_size;
         a.capacity = capacity;
-        a.source = Allocation::Source::CodeObject;
+        a.source = Allocation::Source::code_object;
         a.type = HSA_EXT_POINTER_TYPE_HSA;
         a.owner = &agent;
         a.global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
@@ -121,18 +126,20 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
     // Stand-in instances for the kernels and variables of this object.
     std::vector<std::string> kernel_names, variable_names;
     for (const elf::ElfSymbol& s : image.symbols) {
-        if (s.kernel_descriptor)
+        if (s.kernel_descriptor) {
             kernel_names.push_back(s.name.substr(0, s.name.size() - 3));
-        else
+        } else {
             variable_names.push_back(s.name);
+        }
     }
     lco->standins = open_standin_instances(kernel_names, variable_names);
 
     // Bind variables to the first instance that defines them large enough.
     std::map<std::string, Binding> bindings;
     for (const elf::ElfSymbol& s : image.symbols) {
-        if (s.kernel_descriptor)
+        if (s.kernel_descriptor) {
             continue;
+        }
         for (const auto& inst : lco->standins) {
             const hsa_sim_standin_variable_t* v = inst->find_variable(s.name);
             if (v && v->size >= s.size) {
@@ -143,8 +150,9 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
     }
     auto redirect = [&](uint64_t vaddr) -> uint64_t {
         for (const auto& [name, b] : bindings) {
-            if (b.size && vaddr >= b.vaddr && vaddr < b.vaddr + b.size)
+            if (b.size && vaddr >= b.vaddr && vaddr < b.vaddr + b.size) {
                 return reinterpret_cast<uint64_t>(b.address) + (vaddr - b.vaddr);
+            }
         }
         return reinterpret_cast<uint64_t>(base) + vaddr;
     };
@@ -163,11 +171,11 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
         case elf::kRelocAbs32Lo:
         case elf::kRelocAbs32Hi: {
             uint64_t s = 0;
-            if (r.symbol_name.empty())
+            if (r.symbol_name.empty()) {
                 s = 0;
-            else if (r.symbol_defined)
+            } else if (r.symbol_defined) {
                 s = redirect(r.symbol_value);
-            else if (!resolve_external(executable, agent, r.symbol_name, s)) {
+            } else if (!resolve_external(executable, agent, r.symbol_name, s)) {
                 error = "symbol " + r.symbol_name + " is undefined";
                 return give_up(HSA_STATUS_ERROR_VARIABLE_UNDEFINED);
             }
@@ -207,10 +215,11 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
             ko->private_segment_size = read32(kd + 4);
             ko->kernarg_segment_size = read32(kd + 8);
             ko->agent = &agent;
-            if (const elf::KernelMetadata* md = image.metadata_for(s.name))
+            if (const elf::KernelMetadata* md = image.metadata_for(s.name)) {
                 ko->metadata = std::make_shared<elf::KernelMetadata>(*md);
-            else
+            } else {
                 ko->metadata = std::make_shared<elf::KernelMetadata>();
+            }
             for (const auto& inst : lco->standins) {
                 if (const hsa_sim_standin_kernel_t* k = inst->find_kernel(ko->symbol_name)) {
                     ko->standin = k->entry;
@@ -218,8 +227,9 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                     break;
                 }
             }
-            if (!ko->standin)
+            if (!ko->standin) {
                 ko->builtin = find_builtin_kernel(ko->symbol_name);
+            }
             ExecutableRegistry::instance().add_kernel(ko);
             sym->kind = HSA_SYMBOL_KIND_KERNEL;
             sym->kernel = ko;
@@ -245,7 +255,7 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                     a.base = reinterpret_cast<uintptr_t>(b->second.address);
                     a.size = s.size;
                     a.capacity = s.size;
-                    a.source = Allocation::Source::CodeObject;
+                    a.source = Allocation::Source::code_object;
                     a.type = HSA_EXT_POINTER_TYPE_HSA;
                     a.owner = &agent;
                     a.global_flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading AMDGPU ELF code objects into an executable for one agent (the counterpart of ROCr 5.2.3's
 // ExecutableImpl::LoadCodeObject for code object v3..v5). See docs/sim-fidelity.md.
 #pragma once

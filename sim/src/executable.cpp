@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executable.h"
 
 #include "allocation_registry.h"
@@ -18,8 +19,9 @@ ExecutableRegistry& ExecutableRegistry::instance() {
 
 Executable* ExecutableRegistry::find(hsa_executable_t handle) {
     for (auto& e : executables_) {
-        if (reinterpret_cast<uint64_t>(e.get()) == handle.handle)
+        if (reinterpret_cast<uint64_t>(e.get()) == handle.handle) {
             return e.get();
+        }
     }
     return nullptr;
 }
@@ -27,8 +29,9 @@ Executable* ExecutableRegistry::find(hsa_executable_t handle) {
 LoadedCodeObject* ExecutableRegistry::find(hsa_loaded_code_object_t handle) {
     for (auto& e : executables_) {
         for (auto& l : e->code_objects) {
-            if (reinterpret_cast<uint64_t>(l.get()) == handle.handle)
+            if (reinterpret_cast<uint64_t>(l.get()) == handle.handle) {
                 return l.get();
+            }
         }
     }
     return nullptr;
@@ -52,8 +55,9 @@ void ExecutableRegistry::remove_kernel(const KernelObject* k) {
 
 void ExecutableRegistry::unload(LoadedCodeObject& lco) {
     for (auto& s : lco.symbols) {
-        if (s->kernel)
+        if (s->kernel) {
             remove_kernel(s->kernel.get());
+        }
         s->magic = 0;
     }
     auto& allocations = Runtime::instance().allocations();
@@ -62,8 +66,9 @@ void ExecutableRegistry::unload(LoadedCodeObject& lco) {
         std::free(storage);
     }
     lco.variable_storage.clear();
-    for (uintptr_t base : lco.bound_variables)
+    for (uintptr_t base : lco.bound_variables) {
         allocations.erase(base);
+    }
     lco.bound_variables.clear();
     if (lco.segment) {
         allocations.erase(reinterpret_cast<uintptr_t>(lco.segment));
@@ -71,8 +76,9 @@ void ExecutableRegistry::unload(LoadedCodeObject& lco) {
         lco.segment = nullptr;
     }
     lco.standins.clear(); // a running dispatch keeps its instance through its kernel object
-    if (lco.library)
+    if (lco.library) {
         dlclose(lco.library);
+    }
     lco.library = nullptr;
     lco.magic = 0;
 }
@@ -80,8 +86,9 @@ void ExecutableRegistry::unload(LoadedCodeObject& lco) {
 void ExecutableRegistry::destroy_all() {
     std::unique_lock lock(mutex_);
     for (auto& e : executables_) {
-        for (auto& l : e->code_objects)
+        for (auto& l : e->code_objects) {
             unload(*l);
+        }
         e->magic = 0;
     }
     executables_.clear();

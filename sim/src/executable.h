@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Code-object readers, executables, loaded code objects and symbols of the simulator
 // (HSA 1.2 §2.9; hsa_ven_amd_loader.h for the loaded-code-object view).
 #pragma once
@@ -67,8 +68,8 @@ struct Symbol {
     std::string name;
     Agent* agent = nullptr;
     LoadedCodeObject* code_object = nullptr;
-    std::shared_ptr<KernelObject> kernel;   ///< kernels
-    void* variable_address = nullptr;       ///< variables
+    std::shared_ptr<KernelObject> kernel; ///< kernels
+    void* variable_address = nullptr;     ///< variables
     uint64_t variable_size = 0;
     bool constant = false;
     // AMDGPU ELF symbols, reported as ROCr 5.2.3's loader reports them (src/loader/executable.cpp):
@@ -126,7 +127,7 @@ struct Executable {
 /// iteration (loader iterate_executables) holds it shared, so create/destroy from its callback blocks,
 /// as in ROCr.
 class ExecutableRegistry {
-public:
+  public:
     static ExecutableRegistry& instance();
 
     std::shared_mutex& mutex() { return mutex_; }
@@ -147,7 +148,7 @@ public:
     /// Destroys everything (hsa_shut_down).
     void destroy_all();
 
-private:
+  private:
     std::shared_mutex mutex_;
     std::vector<std::unique_ptr<Executable>> executables_;
     std::shared_mutex kernels_mutex_;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "hardware_queue.h"
 
 #include "agent.h"
@@ -39,11 +40,13 @@ uint16_t load_header(const void* slot) {
 
 void* allocate_packet_ring(uint32_t size) {
     void* ring = std::aligned_alloc(4096, static_cast<size_t>(size) * 64);
-    if (!ring)
+    if (!ring) {
         return nullptr;
+    }
     std::memset(ring, 0, static_cast<size_t>(size) * 64);
-    for (uint32_t i = 0; i < size; ++i)
+    for (uint32_t i = 0; i < size; ++i) {
         *reinterpret_cast<uint16_t*>(static_cast<char*>(ring) + i * 64ull) = HSA_PACKET_TYPE_INVALID;
+    }
     return ring;
 }
 
@@ -74,10 +77,12 @@ HardwareQueue::~HardwareQueue() {
         stopping_ = true;
         cv_.notify_all();
     }
-    if (processor_.joinable())
+    if (processor_.joinable()) {
         processor_.join();
-    for (auto& w : workers_)
+    }
+    for (auto& w : workers_) {
         w.join();
+    }
     header_.magic = 0;
     doorbell_->doorbell_of = nullptr;
     doorbell_->destroy();
@@ -91,8 +96,9 @@ uint16_t HardwareQueue::slot_header(uint64_t index) const {
 
 void HardwareQueue::on_doorbell(int64_t value) {
     std::lock_guard lock(mutex_);
-    if (value > announced_)
+    if (value > announced_) {
         announced_ = value;
+    }
     cv_.notify_all();
 }
 
@@ -107,8 +113,9 @@ bool HardwareQueue::submit(const void* packets, uint64_t count) {
     const uint64_t size = header_.queue.size;
     uint64_t write = header_.write_index.load(std::memory_order_acquire);
     do {
-        if (write + count - header_.read_index.load(std::memory_order_acquire) > size)
+        if (write + count - header_.read_index.load(std::memory_order_acquire) > size) {
             return false;
+        }
     } while (!header_.write_index.compare_exchange_weak(write, write + count, std::memory_order_acq_rel));
     char* base = static_cast<char*>(header_.queue.base_address);
     const char* src = static_cast<const char*>(packets);
@@ -144,8 +151,9 @@ void HardwareQueue::remove_space_listener(uint64_t id) {
 
 void HardwareQueue::notify_space() {
     std::lock_guard lock(listeners_mutex_);
-    for (auto& [id, listener] : space_listeners_)
+    for (auto& [id, listener] : space_listeners_) {
         listener();
+    }
 }
 
 void HardwareQueue::fail(hsa_status_t status) {
@@ -181,12 +189,14 @@ void HardwareQueue::process() {
             return;
         }
         if (inactive_ || announced_ < static_cast<int64_t>(index) ||
-            packet_type(slot_header(index)) == HSA_PACKET_TYPE_INVALID)
+            packet_type(slot_header(index)) == HSA_PACKET_TYPE_INVALID) {
             continue;
+        }
         char* slot = base + (index % size) * 64;
         const uint16_t h = load_header(slot);
-        if (barrier_bit(h))
+        if (barrier_bit(h)) {
             cv_.wait(lock, [&] { return in_flight_ == 0; });
+        }
         alignas(64) unsigned char packet[64];
         std::memcpy(packet, slot, 64);
         const auto type = packet_type(h);
@@ -196,8 +206,9 @@ void HardwareQueue::process() {
             hsa_kernel_dispatch_packet_t dispatch;
             std::memcpy(&dispatch, packet, 64);
             launches_.push_back(dispatch);
-            if (idle_workers_ == 0 && workers_.size() < kMaxInFlight)
+            if (idle_workers_ == 0 && workers_.size() < kMaxInFlight) {
                 workers_.emplace_back([this] { worker(); });
+            }
             cv_.notify_all();
         } else if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR) {
             hsa_barrier_and_packet_t barrier;
@@ -208,25 +219,29 @@ void HardwareQueue::process() {
             // once).
             std::vector<Signal*> deps;
             for (auto d : barrier.dep_signal) {
-                if (Signal* s = Signal::from(d))
+                if (Signal* s = Signal::from(d)) {
                     deps.push_back(s);
+                }
             }
             if (type == HSA_PACKET_TYPE_BARRIER_AND) {
                 for (Signal* s : deps) {
                     while (s->wait(HSA_SIGNAL_CONDITION_EQ, 0, 5'000'000) != 0) {
                         std::lock_guard check(mutex_);
-                        if (stopping_)
+                        if (stopping_) {
                             break;
+                        }
                     }
                 }
             } else if (!deps.empty()) {
                 for (bool done = false; !done;) {
                     uint64_t epoch = SignalMonitor::instance().epoch();
-                    for (Signal* s : deps)
+                    for (Signal* s : deps) {
                         done = done || s->value.load() == 0;
+                    }
                     std::lock_guard check(mutex_);
-                    if (done || stopping_)
+                    if (done || stopping_) {
                         break;
+                    }
                     SignalMonitor::instance().wait_for_change(epoch, now_ns() + 5'000'000);
                 }
             }
@@ -283,12 +298,14 @@ bool HardwareQueue::wait_barrier_value(Signal& watched, const hsa_amd_barrier_va
     for (;;) {
         const uint64_t epoch = monitor.epoch();
         if (Signal::satisfied(condition, watched.value.load(std::memory_order_acquire) & barrier.mask,
-                              barrier.value))
+                              barrier.value)) {
             return true;
+        }
         {
             std::lock_guard check(mutex_);
-            if (stopping_)
+            if (stopping_) {
                 return false;
+            }
         }
         // Signal changes bump the monitor's epoch; stores through a value pointer do not, so poll those.
         const bool poll = watched.value_exposed.load(std::memory_order_acquire);
@@ -305,8 +322,9 @@ void HardwareQueue::worker() {
         ++idle_workers_;
         cv_.wait(lock, [&] { return stopping_ || !launches_.empty(); });
         --idle_workers_;
-        if (launches_.empty())
+        if (launches_.empty()) {
             return;
+        }
         hsa_kernel_dispatch_packet_t packet = launches_.front();
         launches_.pop_front();
         lock.unlock();
@@ -324,12 +342,14 @@ namespace {
 void wait_min_time(const KernelObject& kernel, uint64_t start) {
     const auto& config = Runtime::instance().config();
     uint64_t min_ns = config.kernel_min_time_ns(kernel.name);
-    if (!min_ns && !kernel.symbol_name.empty())
+    if (!min_ns && !kernel.symbol_name.empty()) {
         min_ns = config.kernel_min_time_ns(kernel.symbol_name);
+    }
     if (min_ns) {
         const uint64_t until = start + min_ns;
-        for (uint64_t now = now_ns(); now < until; now = now_ns())
+        for (uint64_t now = now_ns(); now < until; now = now_ns()) {
             std::this_thread::sleep_for(std::chrono::nanoseconds(until - now));
+        }
     }
 }
 
@@ -354,8 +374,9 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
                 return stopping_;
             },
             error);
-        if (st == HSA_STATUS_INFO_BREAK)
+        if (st == HSA_STATUS_INFO_BREAK) {
             return; // abandoned: the queue is being destroyed
+        }
         if (st != HSA_STATUS_SUCCESS) {
             std::fprintf(stderr, "hsa_sim: queue %llu: %s\n",
                          static_cast<unsigned long long>(header_.queue.id), error.c_str());
@@ -384,8 +405,9 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
 
 void HardwareQueue::log_dispatch(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
                                  uint64_t start, uint64_t end) {
-    if (Runtime::instance().config().dispatch_log_path.empty())
+    if (Runtime::instance().config().dispatch_log_path.empty()) {
         return;
+    }
     DispatchLogRecord r;
     r.queue_id = header_.queue.id;
     r.agent_index = header_.agent ? header_.agent->gpu_index : 0;
@@ -398,8 +420,9 @@ void HardwareQueue::log_dispatch(const KernelObject& kernel, const hsa_kernel_di
     r.kernel = kernel.symbol_name;
     if (r.kernel.empty()) {
         r.kernel = kernel.name;
-        if (r.kernel.size() > 3 && r.kernel.compare(r.kernel.size() - 3, 3, ".kd") == 0)
+        if (r.kernel.size() > 3 && r.kernel.compare(r.kernel.size() - 3, 3, ".kd") == 0) {
             r.kernel.resize(r.kernel.size() - 3);
+        }
     }
     r.completion = packet.completion_signal.handle;
     r.start_ns = start;
@@ -409,8 +432,9 @@ void HardwareQueue::log_dispatch(const KernelObject& kernel, const hsa_kernel_di
 
 void HardwareQueue::complete(hsa_signal_t completion, uint64_t start, uint64_t end) {
     Signal* s = Signal::from(completion);
-    if (!s)
+    if (!s) {
         return;
+    }
     if (header_.profiling.load(std::memory_order_acquire)) {
         s->dispatch_start.store(start, std::memory_order_relaxed);
         s->dispatch_end.store(end, std::memory_order_release);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A simulated hardware AQL queue with its packet processor (HSA 1.2 §2.6 queues, §2.9 AQL packets).
 #pragma once
 

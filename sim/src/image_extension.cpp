@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HSA_EXTENSION_IMAGES: agent attributes and the extension's function table (see image_extension.h).
 #include "image_extension.h"
 
@@ -37,10 +38,12 @@ hsa_status_t get_capability_with_layout(hsa_agent_t agent, hsa_ext_image_geometr
                                         const hsa_ext_image_format_t* format, hsa_ext_image_data_layout_t,
                                         uint32_t* capability_mask) {
     SIM_REQUIRE_INIT();
-    if (!format || !capability_mask)
+    if (!format || !capability_mask) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    if (!Runtime::instance().agent(agent))
+    }
+    if (!Runtime::instance().agent(agent)) {
         return HSA_STATUS_ERROR_INVALID_AGENT;
+    }
     *capability_mask = 0; // no format is supported: images are not simulated
     return HSA_STATUS_SUCCESS;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HSA_EXTENSION_IMAGES as far as the simulator goes: the GPU agents advertise the extension and answer
 // its agent attributes with an MI210's values (what ROCclr reads to report image support, which HIP's
 // pitched allocations require), but no image format is supported and every image or sampler creation

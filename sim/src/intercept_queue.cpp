@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "intercept_queue.h"
 
 #include "runtime.h"
@@ -9,7 +10,7 @@
 
 namespace sim {
 
-thread_local InterceptQueue::Invocation* InterceptQueue::current_ = nullptr;
+thread_local InterceptQueue::Invocation* InterceptQueue::current = nullptr;
 
 InterceptQueue::InterceptQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
                                void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data) {
@@ -43,8 +44,9 @@ InterceptQueue::~InterceptQueue() {
     }
     if (hardware_) {
         hardware_->remove_space_listener(space_listener_);
-        if (!owned_)
+        if (!owned_) {
             Runtime::instance().release_cooperative_queue(header_.agent);
+        }
     }
     owned_.reset();
     hardware_ = nullptr;
@@ -64,12 +66,13 @@ void InterceptQueue::inactivate() {
 }
 
 void InterceptQueue::on_doorbell(int64_t value) {
-    if (current_ != nullptr) {
+    if (current != nullptr) {
         // A store from inside a handler on this thread would re-enter the proxy lock: ROCr defers it.
         Runtime::instance().doorbell_deferral().post([this, value, liveness = liveness_] {
             std::lock_guard lock(liveness->mutex);
-            if (liveness->alive)
+            if (liveness->alive) {
                 process_published(value);
+            }
         });
         return;
     }
@@ -82,12 +85,14 @@ void InterceptQueue::process_published(int64_t announced) {
     char* base = static_cast<char*>(header_.queue.base_address);
     for (;;) {
         const uint64_t index = header_.read_index.load(std::memory_order_acquire);
-        if (static_cast<int64_t>(index) > announced)
+        if (static_cast<int64_t>(index) > announced) {
             break;
+        }
         char* slot = base + (index % size) * 64;
         const uint16_t h = __atomic_load_n(reinterpret_cast<uint16_t*>(slot), __ATOMIC_ACQUIRE);
-        if ((h & 0xff) == HSA_PACKET_TYPE_INVALID)
+        if ((h & 0xff) == HSA_PACKET_TYPE_INVALID) {
             break;
+        }
         alignas(64) unsigned char packet[64];
         std::memcpy(packet, slot, 64);
         if (handlers_.empty()) {
@@ -95,11 +100,11 @@ void InterceptQueue::process_published(int64_t announced) {
         } else {
             Invocation inv{this, index, static_cast<int>(handlers_.size()) - 1,
                            std::vector<bool>(handlers_.size(), false)};
-            Invocation* outer = current_;
-            current_ = &inv;
+            Invocation* outer = current;
+            current = &inv;
             const Handler& top = handlers_.back();
             top.fn(packet, 1, index, top.data, &InterceptQueue::writer);
-            current_ = outer;
+            current = outer;
         }
         __atomic_store_n(reinterpret_cast<uint16_t*>(slot), static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID),
                          __ATOMIC_RELEASE);
@@ -108,7 +113,7 @@ void InterceptQueue::process_published(int64_t announced) {
 }
 
 void InterceptQueue::writer(const void* packets, uint64_t count) {
-    Invocation* inv = current_;
+    Invocation* inv = current;
     if (!inv) {
         std::fprintf(stderr,
                      "hsa_sim: intercept queue writer called outside a handler invocation: aborting\n");
@@ -133,24 +138,28 @@ void InterceptQueue::writer(const void* packets, uint64_t count) {
         next.fn(packets, count, inv->user_packet_index, next.data, &InterceptQueue::writer);
     }
     // ROCr 6.x restores the walk so the same handler may write again; 5.2.3 does not.
-    if (q->multiple_writer_calls_)
+    if (q->multiple_writer_calls_) {
         inv->level = level;
+    }
 }
 
 void InterceptQueue::forward_to_hardware(const void* packets, uint64_t count) {
     std::lock_guard lock(overflow_mutex_);
-    if (overflow_.empty() && hardware_->submit(packets, count))
+    if (overflow_.empty() && hardware_->submit(packets, count)) {
         return;
+    }
     // Ring full (or earlier packets still stashed): keep order by stashing behind them.
     const auto* bytes = static_cast<const unsigned char*>(packets);
-    for (uint64_t i = 0; i < count; ++i)
+    for (uint64_t i = 0; i < count; ++i) {
         overflow_.emplace_back(bytes + i * 64, bytes + (i + 1) * 64);
+    }
 }
 
 void InterceptQueue::drain_overflow() {
     std::lock_guard lock(overflow_mutex_);
-    while (!overflow_.empty() && hardware_->submit(overflow_.front().data(), 1))
+    while (!overflow_.empty() && hardware_->submit(overflow_.front().data(), 1)) {
         overflow_.pop_front();
+    }
 }
 
 } // namespace sim

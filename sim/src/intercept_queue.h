@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Intercept queues with ROCr 5.2.3 semantics (src/core/runtime/intercept_queue.cpp, as summarised in
 // docs/rocm-behaviour.md#intercept-queues-in-rocr-523), or ROCr 6.x ones with HSA_SIM_INTERCEPT_SEMANTICS=6.
 #pragma once
@@ -80,7 +81,7 @@ class InterceptQueue final : public QueueController {
         bool alive = true;
     };
     std::shared_ptr<Liveness> liveness_ = std::make_shared<Liveness>();
-    static thread_local Invocation* current_;
+    static thread_local Invocation* current;
 };
 
 } // namespace sim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Code-object/agent ISA compatibility (see isa.h).
 #include "isa.h"
 
@@ -18,54 +19,63 @@ struct ParsedIsa {
 };
 
 ParsedIsa parse(std::string_view name) {
-    constexpr std::string_view prefix = "amdgcn-amd-amdhsa--";
-    if (name.substr(0, prefix.size()) == prefix)
-        name.remove_prefix(prefix.size());
+    constexpr std::string_view kPrefix = "amdgcn-amd-amdhsa--";
+    if (name.substr(0, kPrefix.size()) == kPrefix) {
+        name.remove_prefix(kPrefix.size());
+    }
     ParsedIsa out;
     const size_t colon = name.find(':');
     out.processor = name.substr(0, colon);
-    if (out.processor.empty() || out.processor.find('-') != std::string_view::npos)
+    if (out.processor.empty() || out.processor.find('-') != std::string_view::npos) {
         return out;
+    }
     std::string_view rest = colon == std::string_view::npos ? std::string_view{} : name.substr(colon + 1);
     while (!rest.empty()) {
         const size_t next = rest.find(':');
         std::string_view feature = rest.substr(0, next);
         rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
-        if (feature.size() < 2)
+        if (feature.size() < 2) {
             return out;
+        }
         const char sign = feature.back();
-        if (sign != '+' && sign != '-')
+        if (sign != '+' && sign != '-') {
             return out;
+        }
         const Feature setting = sign == '+' ? Feature::on : Feature::off;
         feature.remove_suffix(1);
-        if (feature == "sramecc")
+        if (feature == "sramecc") {
             out.sramecc = setting;
-        else if (feature == "xnack")
+        } else if (feature == "xnack") {
             out.xnack = setting;
-        else
+        } else {
             return out;
+        }
     }
     out.valid = true;
     return out;
 }
 
 bool feature_matches(Feature object, Feature agent) {
-    if (object == Feature::any)
+    if (object == Feature::any) {
         return true;
+    }
     return object == (agent == Feature::any ? Feature::off : agent);
 }
 
 } // namespace
 
 bool isa_compatible(const char* object_isa, const char* agent_isa) {
-    if (!object_isa)
+    if (!object_isa) {
         return true;
-    if (!agent_isa)
+    }
+    if (!agent_isa) {
         return false;
+    }
     const ParsedIsa object = parse(object_isa);
     const ParsedIsa agent = parse(agent_isa);
-    if (!object.valid || !agent.valid || object.processor != agent.processor)
+    if (!object.valid || !agent.valid || object.processor != agent.processor) {
         return false;
+    }
     return feature_matches(object.sramecc, agent.sramecc) && feature_matches(object.xnack, agent.xnack);
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ISA names of the simulated agents and code-object/agent ISA compatibility (docs/sim-fidelity.md).
 #pragma once
 

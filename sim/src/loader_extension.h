@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The AMD loader extension, version 1.03 (hsa_ven_amd_loader.h), reached through
 // hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, ...).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "agent.h"
 
 #include <cstdlib>
@@ -52,8 +53,9 @@ bool MemoryPool::charge(uint64_t bytes) {
         // One budget for the agent: a compare-and-swap so concurrent allocations never overshoot it.
         uint64_t used = owner->device_memory_used.load(std::memory_order_relaxed);
         do {
-            if (bytes > owner->device_memory || used > owner->device_memory - bytes)
+            if (bytes > owner->device_memory || used > owner->device_memory - bytes) {
                 return false;
+            }
         } while (
             !owner->device_memory_used.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
     }
@@ -63,14 +65,16 @@ bool MemoryPool::charge(uint64_t bytes) {
 
 void MemoryPool::refund(uint64_t bytes) {
     live_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
-    if (device && owner)
+    if (device && owner) {
         owner->device_memory_used.fetch_sub(bytes, std::memory_order_relaxed);
+    }
 }
 
 void MemoryPool::release_cache() {
     std::lock_guard lock(cache_mutex_);
-    for (auto& b : cache_)
+    for (auto& b : cache_) {
         std::free(b.ptr);
+    }
     cache_.clear();
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every simulated queue (hardware or intercept proxy) shares: the hsa_queue_t the application sees,
 // its read/write indices, and the reaction to a doorbell store.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime.h"
 
 #include "api_table.h"
@@ -39,8 +40,9 @@ hsa_status_t Runtime::acquire() {
 
 hsa_status_t Runtime::release() {
     std::lock_guard lock(lifecycle_mutex_);
-    if (ref_count_.load() == 0)
+    if (ref_count_.load() == 0) {
         return HSA_STATUS_ERROR_NOT_INITIALIZED;
+    }
     if (ref_count_.load() > 1) {
         ref_count_.fetch_sub(1);
         return HSA_STATUS_SUCCESS;
@@ -109,15 +111,17 @@ void Runtime::teardown() {
         std::lock_guard lock(queues_mutex_);
         queues.swap(queues_);
     }
-    for (auto* q : queues)
+    for (auto* q : queues) {
         delete q; // proxies over a cooperative queue release their reference
+    }
     std::map<Agent*, CooperativeQueue> cooperative;
     {
         std::lock_guard lock(cooperative_mutex_);
         cooperative.swap(cooperative_queues_);
     }
-    for (auto& [agent, c] : cooperative)
+    for (auto& [agent, c] : cooperative) {
         delete c.queue;
+    }
     copy_engine_.stop();
     doorbell_deferral_.stop();
     SignalMonitor::instance().stop();
@@ -126,18 +130,22 @@ void Runtime::teardown() {
     VirtualMemory::instance().release_all();
 #endif
     for (auto& a : allocations_.drain()) {
-        if (a.source == Allocation::Source::Pool)
+        if (a.source == Allocation::Source::pool) {
             std::free(reinterpret_cast<void*>(a.base));
+        }
     }
-    for (auto& p : pools_)
+    for (auto& p : pools_) {
         p->release_cache();
+    }
     svm_ranges_.clear();
     // Agents and pools stay allocated (handles held by a misbehaving application must not dangle into
     // freed memory); they are rebuilt at the next hsa_init.
-    for (auto& a : agents_)
+    for (auto& a : agents_) {
         a->magic = 0;
-    for (auto& p : pools_)
+    }
+    for (auto& p : pools_) {
         p->magic = 0;
+    }
     retired_agents_.insert(retired_agents_.end(), std::make_move_iterator(agents_.begin()),
                            std::make_move_iterator(agents_.end()));
     retired_pools_.insert(retired_pools_.end(), std::make_move_iterator(pools_.begin()),
@@ -149,15 +157,17 @@ void Runtime::teardown() {
 
 Agent* Runtime::agent(hsa_agent_t handle) const {
     auto* a = reinterpret_cast<Agent*>(handle.handle);
-    if (!a)
+    if (!a) {
         return nullptr;
+    }
     return std::find(agent_list_.begin(), agent_list_.end(), a) != agent_list_.end() ? a : nullptr;
 }
 
 MemoryPool* Runtime::pool(uint64_t handle) const {
     for (const auto& p : pools_) {
-        if (reinterpret_cast<uint64_t>(p.get()) == handle)
+        if (reinterpret_cast<uint64_t>(p.get()) == handle) {
             return p.get();
+        }
     }
     return nullptr;
 }
@@ -190,8 +200,9 @@ void Runtime::release_cooperative_queue(Agent* agent) {
     {
         std::lock_guard lock(cooperative_mutex_);
         auto it = cooperative_queues_.find(agent);
-        if (it == cooperative_queues_.end() || --it->second.references > 0)
+        if (it == cooperative_queues_.end() || --it->second.references > 0) {
             return;
+        }
         last = it->second.queue;
         cooperative_queues_.erase(it);
     }
@@ -201,8 +212,9 @@ void Runtime::release_cooperative_queue(Agent* agent) {
 bool Runtime::is_cooperative_queue(const QueueController* q) {
     std::lock_guard lock(cooperative_mutex_);
     for (const auto& [agent, c] : cooperative_queues_) {
-        if (c.queue == q)
+        if (c.queue == q) {
             return true;
+        }
     }
     return false;
 }

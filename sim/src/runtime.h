@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulated runtime's process-wide state between hsa_init and hsa_shut_down.
 #pragma once
 

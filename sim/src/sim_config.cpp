@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim_config.h"
 
 #include <hsa_api_trace.h>
@@ -21,19 +22,22 @@ std::vector<std::string> split(const std::string& s, char sep) {
     std::stringstream ss(s);
     std::string item;
     while (std::getline(ss, item, sep)) {
-        if (!item.empty())
+        if (!item.empty()) {
             out.push_back(item);
+        }
     }
     return out;
 }
 
 bool parse_u64(const std::string& s, uint64_t& out) {
-    if (s.empty())
+    if (s.empty()) {
         return false;
+    }
     char* end = nullptr;
     unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (!end || *end != '\0')
+    if (!end || *end != '\0') {
         return false;
+    }
     out = v;
     return true;
 }
@@ -41,25 +45,29 @@ bool parse_u64(const std::string& s, uint64_t& out) {
 /// Bytes with an optional K/M/G (or KiB/MiB/GiB) suffix, powers of 1024.
 bool parse_bytes(const std::string& s, uint64_t& out) {
     size_t digits = 0;
-    while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9')
+    while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') {
         ++digits;
+    }
     uint64_t n = 0;
-    if (!parse_u64(s.substr(0, digits), n))
+    if (!parse_u64(s.substr(0, digits), n)) {
         return false;
+    }
     const std::string suffix = s.substr(digits);
     unsigned shift = 0;
-    if (suffix.empty())
+    if (suffix.empty()) {
         shift = 0;
-    else if (suffix == "K" || suffix == "KiB")
+    } else if (suffix == "K" || suffix == "KiB") {
         shift = 10;
-    else if (suffix == "M" || suffix == "MiB")
+    } else if (suffix == "M" || suffix == "MiB") {
         shift = 20;
-    else if (suffix == "G" || suffix == "GiB")
+    } else if (suffix == "G" || suffix == "GiB") {
         shift = 30;
-    else
+    } else {
         return false;
-    if (n > (UINT64_MAX >> shift))
+    }
+    if (n > (UINT64_MAX >> shift)) {
         return false;
+    }
     out = n << shift;
     return true;
 }
@@ -67,8 +75,9 @@ bool parse_bytes(const std::string& s, uint64_t& out) {
 std::vector<uint64_t> parse_list(const char* name) {
     std::vector<uint64_t> out;
     const char* v = env(name);
-    if (!v)
+    if (!v) {
         return out;
+    }
     for (const auto& item : split(v, ',')) {
         uint64_t k = 0, last = 0;
         const auto dash = item.find('-');
@@ -76,8 +85,9 @@ std::vector<uint64_t> parse_list(const char* name) {
             out.push_back(k);
         } else if (dash != std::string::npos && parse_u64(item.substr(0, dash), k) &&
                    parse_u64(item.substr(dash + 1), last) && k > 0 && last >= k && last - k < 100000) {
-            for (; k <= last; ++k)
+            for (; k <= last; ++k) {
                 out.push_back(k);
+            }
         } else {
             std::fprintf(stderr, "hsa_sim: %s: ignoring '%s' (expected a positive count or a range k-m)\n",
                          name, item.c_str());
@@ -92,26 +102,29 @@ void SimConfig::load_from_environment() {
     gpu_agent_count = 1;
     if (const char* v = env("HSA_SIM_GPU_AGENTS")) {
         uint64_t n = 0;
-        if (parse_u64(v, n) && n >= 1 && n <= 8)
+        if (parse_u64(v, n) && n >= 1 && n <= 8) {
             gpu_agent_count = static_cast<uint32_t>(n);
-        else
+        } else {
             std::fprintf(stderr, "hsa_sim: HSA_SIM_GPU_AGENTS='%s' is not 1..8; using 1\n", v);
+        }
     }
     device_memory_bytes = kDefaultDeviceMemoryBytes;
     if (const char* v = env("HSA_SIM_DEVICE_MEMORY")) {
         uint64_t bytes = 0;
-        if (parse_bytes(v, bytes) && bytes >= 4096)
+        if (parse_bytes(v, bytes) && bytes >= 4096) {
             device_memory_bytes = bytes;
-        else
+        } else {
             std::fprintf(stderr,
                          "hsa_sim: HSA_SIM_DEVICE_MEMORY='%s' is not a size of at least 4096 bytes (K/M/G "
                          "suffix allowed); using 16 GiB\n",
                          v);
+        }
     }
     // The generation of the headers decides the default: ROCr 6.0+ allows several writer calls.
     multiple_writer_calls = HSA_AMD_EXT_API_TABLE_MAJOR_VERSION >= 2;
-    if (const char* v = env("HSA_SIM_INTERCEPT_SEMANTICS"))
+    if (const char* v = env("HSA_SIM_INTERCEPT_SEMANTICS")) {
         multiple_writer_calls = std::string(v) == "6";
+    }
     const char* refuse = env("HSA_SIM_REFUSE_SYMBOL_ITERATION");
     refuse_symbol_iteration = refuse ? refuse : "";
     fail_d2h_ = parse_list("HSA_SIM_FAIL_D2H_COPY");
@@ -170,8 +183,9 @@ bool SimConfig::next_d2h_copy_fails() {
 }
 bool SimConfig::next_h2d_copy_fails(uint64_t bytes) {
     const bool by_count = hits(fail_h2d_, h2d_count_);
-    if (fail_h2d_bytes_ == 0 || bytes != fail_h2d_bytes_)
+    if (fail_h2d_bytes_ == 0 || bytes != fail_h2d_bytes_) {
         return by_count;
+    }
     const uint64_t n = h2d_bytes_count_.fetch_add(1, std::memory_order_relaxed) + 1;
     return by_count || fail_h2d_bytes_limit_ == 0 || n <= fail_h2d_bytes_limit_;
 }
@@ -190,15 +204,17 @@ bool SimConfig::next_signal_create_fails() {
 
 uint64_t SimConfig::kernel_min_time_ns(const std::string& kernel_name) const {
     for (const auto& [name, ns] : kernel_times_) {
-        if (name == "*" || name == kernel_name)
+        if (name == "*" || name == kernel_name) {
             return ns;
+        }
     }
     return 0;
 }
 
 bool SimConfig::refuses_symbol_iteration(const std::string& uri) const {
-    if (refuse_symbol_iteration.empty())
+    if (refuse_symbol_iteration.empty()) {
         return false;
+    }
     return refuse_symbol_iteration == "*" || uri.find(refuse_symbol_iteration) != std::string::npos;
 }
 

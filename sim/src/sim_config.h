@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the simulator reads from the environment at the first hsa_init.
 #pragma once
 

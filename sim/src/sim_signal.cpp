@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sim_signal.h"
 
 #include "clock.h"
@@ -27,31 +28,38 @@ void Signal::changed(int64_t stored) {
         cv.notify_all();
     }
     SignalMonitor::instance().poke();
-    if (doorbell_of)
+    if (doorbell_of) {
         doorbell_of->on_doorbell(stored);
+    }
 }
 
 void Signal::destroy() {
     magic = 0;
-    while (users.load(std::memory_order_seq_cst) != 0)
+    while (users.load(std::memory_order_seq_cst) != 0) {
         std::this_thread::yield();
+    }
     // The publication ends with a lock of `mutex`; taking it once more orders the delete after it.
-    { std::lock_guard lock(mutex); }
+    {
+        std::lock_guard lock(mutex);
+    }
     delete this;
 }
 
 int64_t Signal::wait(hsa_signal_condition_t condition, int64_t compare, uint64_t timeout_ns) {
     int64_t v = value.load(std::memory_order_seq_cst);
-    if (satisfied(condition, v, compare) || timeout_ns == 0)
+    if (satisfied(condition, v, compare) || timeout_ns == 0) {
         return v;
+    }
     const bool bounded = timeout_ns != UINT64_MAX;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(bounded ? timeout_ns : 0);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::nanoseconds(bounded ? timeout_ns : 0);
     waiters.fetch_add(1, std::memory_order_seq_cst);
     std::unique_lock lock(mutex);
     for (;;) {
         v = value.load(std::memory_order_seq_cst);
-        if (satisfied(condition, v, compare))
+        if (satisfied(condition, v, compare)) {
             break;
+        }
         // A store through the value pointer (hsa_amd_signal_value_pointer) does not notify: poll then.
         const bool poll = value_exposed.load(std::memory_order_acquire);
         const auto slice = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kValuePointerPollNs);
@@ -91,8 +99,9 @@ void SignalMonitor::wait_for_change(uint64_t epoch, uint64_t deadline_ns) {
         std::unique_lock lock(mutex_);
         while (epoch_.load(std::memory_order_seq_cst) == epoch && !stopping_) {
             uint64_t now = now_ns();
-            if (now >= deadline_ns)
+            if (now >= deadline_ns) {
                 break;
+            }
             // Bounded slices: a change that raced the sleeper count is still seen within 1 ms.
             uint64_t slice = std::min<uint64_t>(deadline_ns - now, 1'000'000);
             cv_.wait_for(lock, std::chrono::nanoseconds(slice));
@@ -119,8 +128,9 @@ void SignalMonitor::run() {
         bool poll = false; // some watched signal's value pointer was handed out: its stores are silent
         {
             std::lock_guard lock(mutex_);
-            if (stopping_)
+            if (stopping_) {
                 return;
+            }
             for (auto it = registrations_.begin(); it != registrations_.end();) {
                 poll = poll || it->signal->value_exposed.load(std::memory_order_acquire);
                 int64_t v = it->signal->value.load(std::memory_order_acquire);
@@ -140,8 +150,9 @@ void SignalMonitor::run() {
                 registrations_.push_back(r);
             }
         }
-        if (due.empty())
+        if (due.empty()) {
             wait_for_change(seen, now_ns() + (poll ? Signal::kValuePointerPollNs : 50'000'000));
+        }
     }
 }
 
@@ -152,8 +163,9 @@ void SignalMonitor::stop() {
         registrations_.clear();
         cv_.notify_all();
     }
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id())
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) {
         thread_.join();
+    }
     std::lock_guard lock(mutex_);
     stopping_ = false;
 }

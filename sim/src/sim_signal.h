@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HSA signals: a 64-bit value with blocking and timed waits, plus the monitor behind
 // hsa_amd_signal_async_handler and hsa_amd_signal_wait_any.
 #pragma once
@@ -39,7 +40,8 @@ struct Signal {
     std::atomic<uint64_t> dispatch_start{0};
     std::atomic<uint64_t> dispatch_end{0};
     /// Set when an async copy completed this signal with copy profiling on: dispatch_start/end then hold
-    /// the copy's ticks (ROCr keeps both in the same signal fields), for hsa_amd_profiling_get_async_copy_time.
+    /// the copy's ticks (ROCr keeps both in the same signal fields), for
+    /// hsa_amd_profiling_get_async_copy_time.
     std::atomic<bool> async_copy_timed{false};
 
     /// The signal behind a handle, or nullptr for a null or destroyed handle.
@@ -76,12 +78,12 @@ struct Signal {
 /// A background thread that runs hsa_amd_signal_async_handler callbacks, and the wake-up source of
 /// hsa_amd_signal_wait_any: every signal change bumps an epoch it waits on.
 class SignalMonitor {
-public:
+  public:
     static SignalMonitor& instance();
 
     /// Registers `handler` to run once `condition` holds for `signal` (re-armed while it returns true).
-    void add_handler(Signal* signal, hsa_signal_condition_t condition, int64_t value, hsa_amd_signal_handler handler,
-                     void* arg);
+    void add_handler(Signal* signal, hsa_signal_condition_t condition, int64_t value,
+                     hsa_amd_signal_handler handler, void* arg);
     /// Any signal changed.
     void poke();
     /// Waits for any signal change after `epoch` or until `deadline_ns`.
@@ -90,7 +92,7 @@ public:
     /// Drops every registration and joins the thread (hsa_shut_down).
     void stop();
 
-private:
+  private:
     struct Registration {
         Signal* signal;
         hsa_signal_condition_t condition;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "standin_registry.h"
 
 #include "dispatch_geometry.h"
@@ -50,8 +51,9 @@ const hsa_sim_standin_library_t* describe(void* handle, const std::string& path,
 const Probe& probe(const std::string& path) {
     // Caller holds g_probe_mutex.
     auto it = g_probes.find(path);
-    if (it != g_probes.end())
+    if (it != g_probes.end()) {
         return it->second;
+    }
     Probe p;
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     std::string why;
@@ -61,16 +63,19 @@ const Probe& probe(const std::string& path) {
     } else if (const hsa_sim_standin_library_t* lib = describe(handle, path, why)) {
         p.usable = true;
         for (uint32_t i = 0; i < lib->kernel_count; ++i) {
-            if (lib->kernels[i].symbol)
+            if (lib->kernels[i].symbol) {
                 p.symbols.insert(lib->kernels[i].symbol);
+            }
         }
         for (uint32_t i = 0; i < lib->variable_count; ++i) {
-            if (lib->variables[i].symbol)
+            if (lib->variables[i].symbol) {
                 p.symbols.insert(lib->variables[i].symbol);
+            }
         }
     }
-    if (!p.usable)
+    if (!p.usable) {
         std::fprintf(stderr, "hsa_sim: stand-in library skipped: %s\n", why.c_str());
+    }
     // The probe instance stays open: its globals are never used, and closing it would let the dynamic
     // linker reuse its addresses for an instance while a stale pointer to it could still exist.
     return g_probes.emplace(path, std::move(p)).first->second;
@@ -78,8 +83,9 @@ const Probe& probe(const std::string& path) {
 
 std::shared_ptr<StandinInstance> open_private(const std::string& path) {
     int in = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in < 0)
+    if (in < 0) {
         return nullptr;
+    }
     int fd = memfd_create("hsa_sim_standin", MFD_CLOEXEC);
     if (fd < 0) {
         close(in);
@@ -89,8 +95,9 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
     bool ok = true;
     for (;;) {
         ssize_t n = read(in, buffer, sizeof(buffer));
-        if (n == 0)
+        if (n == 0) {
             break;
+        }
         if (n < 0) {
             ok = false;
             break;
@@ -103,8 +110,9 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
             }
             done += w;
         }
-        if (!ok)
+        if (!ok) {
             break;
+        }
     }
     close(in);
     void* handle = nullptr;
@@ -115,8 +123,9 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
     }
     // The memfd stays open while the instance is loaded: the dynamic linker matches a new dlopen by its
     // path first, and a reused descriptor number would hand back the previous instance.
-    if (!handle)
+    if (!handle) {
         close(fd);
+    }
     if (!handle) {
         const char* e = dlerror();
         std::fprintf(stderr, "hsa_sim: cannot open a private instance of %s: %s\n", path.c_str(),
@@ -143,8 +152,9 @@ std::shared_ptr<StandinInstance> open_private(const std::string& path) {
 const hsa_sim_standin_kernel_t* StandinInstance::find_kernel(std::string_view symbol) const {
     for (uint32_t i = 0; i < library->kernel_count; ++i) {
         const hsa_sim_standin_kernel_t& k = library->kernels[i];
-        if (k.symbol && k.entry && symbol == k.symbol)
+        if (k.symbol && k.entry && symbol == k.symbol) {
             return &k;
+        }
     }
     return nullptr;
 }
@@ -152,8 +162,9 @@ const hsa_sim_standin_kernel_t* StandinInstance::find_kernel(std::string_view sy
 const hsa_sim_standin_variable_t* StandinInstance::find_variable(std::string_view symbol) const {
     for (uint32_t i = 0; i < library->variable_count; ++i) {
         const hsa_sim_standin_variable_t& v = library->variables[i];
-        if (v.symbol && v.address && symbol == v.symbol)
+        if (v.symbol && v.address && symbol == v.symbol) {
             return &v;
+        }
     }
     return nullptr;
 }
@@ -161,16 +172,19 @@ const hsa_sim_standin_variable_t* StandinInstance::find_variable(std::string_vie
 std::vector<std::string> standin_paths() {
     std::vector<std::string> out;
     const char* env = std::getenv(HSA_SIM_STANDINS_ENV);
-    if (!env)
+    if (!env) {
         return out;
+    }
     std::string all(env);
     size_t start = 0;
     while (start <= all.size()) {
         size_t end = all.find(':', start);
-        if (end == std::string::npos)
+        if (end == std::string::npos) {
             end = all.size();
-        if (end > start)
+        }
+        if (end > start) {
             out.push_back(all.substr(start, end - start));
+        }
         start = end + 1;
     }
     return out;
@@ -184,17 +198,21 @@ open_standin_instances(const std::vector<std::string>& kernels, const std::vecto
         {
             std::lock_guard lock(g_probe_mutex);
             const Probe& p = probe(path);
-            if (!p.usable)
+            if (!p.usable) {
                 continue;
+            }
             for (const auto* names : {&kernels, &variables}) {
-                for (const std::string& n : *names)
+                for (const std::string& n : *names) {
                     wanted = wanted || p.symbols.count(n) != 0;
+                }
             }
         }
-        if (!wanted)
+        if (!wanted) {
             continue;
-        if (auto inst = open_private(path))
+        }
+        if (auto inst = open_private(path)) {
             out.push_back(std::move(inst));
+        }
     }
     return out;
 }
@@ -213,8 +231,9 @@ hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel
     launch.kernel_name = kernel.symbol_name.c_str();
     char reason[512] = {0};
     if (kernel.standin) {
-        if (kernel.standin(&launch, reason, sizeof(reason)) == 0)
+        if (kernel.standin(&launch, reason, sizeof(reason)) == 0) {
             return HSA_STATUS_SUCCESS;
+        }
         reason[sizeof(reason) - 1] = '\0';
         error = "kernel " + kernel.symbol_name + " failed in its stand-in (" + kernel.standin_instance->path +
                 "): " + (reason[0] ? reason : "no reason given");
@@ -222,10 +241,12 @@ hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel
     }
     if (kernel.builtin) {
         const int r = kernel.builtin(launch, *kernel.metadata, cancelled, reason, sizeof(reason));
-        if (r == 0)
+        if (r == 0) {
             return HSA_STATUS_SUCCESS;
-        if (r == 2)
+        }
+        if (r == 2) {
             return HSA_STATUS_INFO_BREAK;
+        }
         reason[sizeof(reason) - 1] = '\0';
         error = "built-in kernel " + kernel.symbol_name + " failed: " + reason;
         return HSA_STATUS_ERROR_EXCEPTION;

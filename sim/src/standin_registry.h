@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel stand-ins (sim/include/hsa_sim/standin.h): the libraries named in HSA_SIM_STANDINS, private
 // instances of them per loaded code object, and running a real code object's kernel for one dispatch.
 #pragma once

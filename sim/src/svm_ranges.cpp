@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "svm_ranges.h"
 
 #include <iterator>
@@ -22,13 +23,15 @@ std::vector<SvmAttributes*> SvmRanges::cover(uintptr_t ptr, size_t size) {
     const uintptr_t begin = page_down(ptr);
     const uintptr_t end = page_up(ptr + size);
     std::vector<SvmAttributes*> out;
-    if (begin >= end)
+    if (begin >= end) {
         return out;
+    }
     // Split a recorded range that straddles `at`.
     auto split = [this](uintptr_t at) {
         auto it = ranges_.upper_bound(at);
-        if (it == ranges_.begin())
+        if (it == ranges_.begin()) {
             return;
+        }
         --it;
         if (it->first < at && at < it->second.end) {
             Range tail{it->second.end, it->second.attributes};
@@ -60,8 +63,9 @@ std::vector<SvmAttributes> SvmRanges::query(uintptr_t ptr, size_t size) const {
     std::vector<SvmAttributes> out;
     uintptr_t cursor = begin;
     auto it = ranges_.upper_bound(begin);
-    if (it != ranges_.begin() && std::prev(it)->second.end > begin)
+    if (it != ranges_.begin() && std::prev(it)->second.end > begin) {
         --it;
+    }
     while (cursor < end) {
         if (it == ranges_.end() || it->first >= end) {
             out.emplace_back(); // the rest was never recorded

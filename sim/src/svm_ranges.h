@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SVM attributes hsa_amd_svm_attributes_set records on ranges of host memory (ROCr hands them to
 // KFD's SVM ioctl; the simulator keeps them so that hsa_amd_svm_attributes_get answers them).
 #pragma once
@@ -35,8 +36,9 @@ class SvmRanges {
     template <typename Change>
     void update(uintptr_t ptr, size_t size, Change change) {
         std::lock_guard lock(mutex_);
-        for (SvmAttributes* a : cover(ptr, size))
+        for (SvmAttributes* a : cover(ptr, size)) {
             change(*a);
+        }
     }
     /// The attributes of each distinct range covering [ptr, ptr + size) in address order (defaults for
     /// pages never recorded); never empty for size > 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "tool_loader.h"
 
 #include <cstdio>
@@ -20,8 +21,9 @@ std::vector<std::string> ToolLoader::parse_tool_list(const std::string& value) {
             quoted = !quoted;
             have = true;
         } else if (c == ' ' && !quoted) {
-            if (have)
+            if (have) {
                 out.push_back(current);
+            }
             current.clear();
             have = false;
         } else {
@@ -29,15 +31,17 @@ std::vector<std::string> ToolLoader::parse_tool_list(const std::string& value) {
             have = true;
         }
     }
-    if (have)
+    if (have) {
         out.push_back(current);
+    }
     return out;
 }
 
 void ToolLoader::load(HsaApiTable* table, uint64_t runtime_version) {
     const char* list = std::getenv("HSA_TOOLS_LIB");
-    if (!list || !*list)
+    if (!list || !*list) {
         return;
+    }
     const char* report_env = std::getenv("HSA_TOOLS_REPORT_LOAD_FAILURE");
     const bool report = report_env && std::strcmp(report_env, "1") == 0;
     std::vector<std::string> failed;
@@ -46,8 +50,9 @@ void ToolLoader::load(HsaApiTable* table, uint64_t runtime_version) {
     for (const std::string& path : parse_tool_list(list)) {
         void* handle = dlopen(path.c_str(), RTLD_LAZY);
         if (!handle) {
-            if (report)
+            if (report) {
                 std::fprintf(stderr, "Tool lib \"%s\" failed to load: %s\n", path.c_str(), dlerror());
+            }
             failed.push_back(path);
             continue;
         }
@@ -55,14 +60,17 @@ void ToolLoader::load(HsaApiTable* table, uint64_t runtime_version) {
         bool ok = false;
         if (on_load) {
             failed_names.clear();
-            for (const auto& f : failed)
+            for (const auto& f : failed) {
                 failed_names.push_back(f.c_str());
-            ok = on_load(table, runtime_version, failed.size(), failed_names.empty() ? nullptr : failed_names.data());
+            }
+            ok = on_load(table, runtime_version, failed.size(),
+                         failed_names.empty() ? nullptr : failed_names.data());
         }
         if (!ok) {
-            if (report)
+            if (report) {
                 std::fprintf(stderr, "Tool lib \"%s\" failed to load%s\n", path.c_str(),
                              on_load ? ": OnLoad returned false" : ": no OnLoad");
+            }
             dlclose(handle);
             failed.push_back(path);
             continue;
@@ -74,12 +82,14 @@ void ToolLoader::load(HsaApiTable* table, uint64_t runtime_version) {
 void ToolLoader::unload() {
     using OnUnloadFn = void (*)();
     for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it) {
-        if (auto on_unload = reinterpret_cast<OnUnloadFn>(dlsym(it->handle, "OnUnload")))
+        if (auto on_unload = reinterpret_cast<OnUnloadFn>(dlsym(it->handle, "OnUnload"))) {
             on_unload();
+        }
     }
     // Close after every OnUnload ran: a tool may still be reached through another's saved pointers.
-    for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it)
+    for (auto it = loaded_.rbegin(); it != loaded_.rend(); ++it) {
         dlclose(it->handle);
+    }
     loaded_.clear();
 }
 

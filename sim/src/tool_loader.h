@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loads tools named by HSA_TOOLS_LIB the way ROCr 5.2.3 does (src/core/runtime/runtime.cpp, LoadTools).
 #pragma once
 
@@ -11,7 +12,7 @@ namespace sim {
 /// Parses HSA_TOOLS_LIB, dlopens each tool (RTLD_LAZY, in order), calls its OnLoad with the live table,
 /// and at unload calls OnUnload in reverse order and closes the libraries.
 class ToolLoader {
-public:
+  public:
     /// Splits an HSA_TOOLS_LIB value: entries separated by spaces; double quotes group, a backslash
     /// escapes the next character.
     static std::vector<std::string> parse_tool_list(const std::string& value);
@@ -22,7 +23,7 @@ public:
     /// Calls OnUnload of each loaded tool in reverse load order, then dlcloses it.
     void unload();
 
-private:
+  private:
     struct Tool {
         std::string path;
         void* handle;

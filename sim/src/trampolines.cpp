@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exported HSA entry points. Like ROCr's hsa_table_interface.cpp, each exported function only jumps
 // through the live API table, so a tool that stores its own wrapper in the table sees every call.
 // The jumps are written in assembly so that one line per entry serves any signature: the arguments
@@ -14,15 +15,15 @@
 #define SIM_STR(x) SIM_STR2(x)
 
 // Emits `name:` that loads the table pointer and jumps through `table->slot`.
-#define SIM_TRAMPOLINE(table_var, table_type, name, slot)                                                  \
-    asm(".pushsection .text\n"                                                                             \
-        ".globl " #name "\n"                                                                               \
-        ".type " #name ", @function\n"                                                                     \
-        ".p2align 4\n" #name ":\n"                                                                         \
-        "    endbr64\n"                                                                                    \
-        "    movq " #table_var "(%%rip), %%rax\n"                                                          \
-        "    jmpq *%c0(%%rax)\n"                                                                           \
-        ".size " #name ", . - " #name "\n"                                                                 \
+#define SIM_TRAMPOLINE(table_var, table_type, name, slot)                                                    \
+    asm(".pushsection .text\n"                                                                               \
+        ".globl " #name "\n"                                                                                 \
+        ".type " #name ", @function\n"                                                                       \
+        ".p2align 4\n" #name ":\n"                                                                           \
+        "    endbr64\n"                                                                                      \
+        "    movq " #table_var "(%%rip), %%rax\n"                                                            \
+        "    jmpq *%c0(%%rax)\n"                                                                             \
+        ".size " #name ", . - " #name "\n"                                                                   \
         ".popsection\n" ::"i"(offsetof(table_type, slot##_fn)));
 
 namespace {
@@ -42,4 +43,6 @@ namespace {
 } // namespace
 
 // The table must exist before the first exported call, which may come from a static constructor.
-__attribute__((constructor(101))) static void sim_install_table() { sim::ApiTable::instance(); }
+__attribute__((constructor(101))) static void sim_install_table() {
+    sim::ApiTable::instance();
+}

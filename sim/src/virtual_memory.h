@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Virtual-memory management of ROCr 6.x (hsa_amd_vmem_*) over host memory: reserved address ranges,
 // physical allocation handles backed by memfds, and mappings of handles into reservations.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope-standins: makes the host stand-in library of a HIP program's kernels, from the same sources
 // hipcc compiled, for the simulated HSA runtime (HSA_SIM_STANDINS; sim/include/hsa_sim/standin.h).
 //
@@ -5,7 +6,7 @@
 //
 // Exit status: 0 when the library was written, 1 when a source does not compile or the build fails
 // (the compiler's output is shown), 2 for a bad command line.
-#include "standin_builder.hpp"
+#include "standin_builder.h"
 
 #include <CLI/CLI.hpp>
 
@@ -34,8 +35,9 @@ namespace {
 std::filesystem::path exe_dir() {
     char buf[PATH_MAX];
     const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
+    if (n <= 0) {
         return ".";
+    }
     buf[n] = '\0';
     return std::filesystem::path(buf).parent_path();
 }
@@ -44,8 +46,9 @@ std::vector<std::string> split_words(const std::string& s) {
     std::istringstream in(s);
     std::vector<std::string> out;
     std::string w;
-    while (in >> w)
+    while (in >> w) {
         out.push_back(w);
+    }
     return out;
 }
 
@@ -58,8 +61,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::string(argv[i]) == "--") {
             own_argc = i;
-            for (int j = i + 1; j < argc; ++j)
+            for (int j = i + 1; j < argc; ++j) {
                 flags.emplace_back(argv[j]);
+            }
             break;
         }
     }
@@ -69,7 +73,7 @@ int main(int argc, char** argv) {
                  "  replayscope-standins -o libNAME-standins.so FILE.hip [FILE...] [-- COMPILER FLAGS...]",
                  "replayscope-standins"};
     app.set_version_flag("--version", std::string("replayscope-standins ") + RS_VERSION);
-    rs::standins::build_options options;
+    rs::standins::BuildOptions options;
     app.add_option("-o,--output", options.output, "Stand-in library to write (libNAME-standins.so)")
         ->required();
     app.add_option("sources", options.sources, "HIP source files defining the kernels (as given to hipcc)")
@@ -108,10 +112,12 @@ int main(int argc, char** argv) {
     try {
         const auto result = rs::standins::build_library(options);
         if (options.verbose) {
-            for (const auto& k : result.kernels)
+            for (const auto& k : result.kernels) {
                 std::printf("kernel   %s\n", k.c_str());
-            for (const auto& v : result.variables)
+            }
+            for (const auto& v : result.variables) {
                 std::printf("variable %s\n", v.c_str());
+            }
         }
         std::printf("replayscope-standins: wrote %s (%zu kernels, %zu variables)\n", options.output.c_str(),
                     result.kernels.size(), result.variables.size());

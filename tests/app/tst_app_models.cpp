@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: MIT
 // Every table and proxy model under QAbstractItemModelTester, with real values from a session written
 // by the collector's SessionStore; CSV export, downsampling, run command line.
-#include "app_test_support.hpp"
+#include "app_test_support.h"
 
 #include "model/AgentSummaryModel.h"
 #include "model/AllocationTableModel.h"

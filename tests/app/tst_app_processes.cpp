@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Sessions of several processes (format 3) in the inspector: processes loaded with their own sequence
 // spaces, per-process totals, the process column and filter of every table and the charts; and the file
 // checks before opening: FIFOs refused without blocking, a full-disk WAL session opened with its committed
 // rows (also from a read-only directory, through a checkpointed copy), user_version reported as stored,
 // format 2 files still read as one process.
-#include "app_test_support.hpp"
-#include "full_disk_session.hpp"
+#include "app_test_support.h"
+#include "full_disk_session.h"
 
 #include "model/AllocationTableModel.h"
 #include "model/AsyncCopyTableModel.h"
@@ -537,7 +538,7 @@ class AppProcessesTest : public QObject {
         // Since format 4 a replayed dispatch also writes its snapshot store and restore rows: 400 KiB no
         // longer holds the first commit (10,000 rows), and 3,000 dispatches (750 KB) may fit in 1 MiB
         // whole. 1 MiB with 20,000 dispatches (about 5 MB) fills up after the first commits.
-        const auto run = rs::test::recordFullDiskSession(
+        const auto run = rs::test::record_full_disk_session(
             QStringLiteral(RS_REPLAYSCOPE_RUN), QStringLiteral(RS_ENOSPC_SHIM), session, 1024 * 1024,
             {QStringLiteral(RS_WORKLOAD_DIR "/accumulate_n"), QStringLiteral("20000")});
         QVERIFY2(run.shim_injected, qPrintable(run.output));

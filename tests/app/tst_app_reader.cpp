@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: MIT
 // The session reader on files produced by the real pipeline (data-driven), its signals (QSignalSpy),
 // live following, and bad files: foreign, foreign SQLite, corrupt, truncated, newer format, missing.
-#include "app_test_support.hpp"
+#include "app_test_support.h"
 
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The inspector's audit view of a failed restore (docs/replay-failures.md#failed-restore), on a real
 // session: the accumulate workload under replayscope-run --simulate with 3 passes and the restore before
 // pass 1 failing three times (host-to-device copies 2-4; copy 1 is the program's upload): a full restore
@@ -6,7 +7,7 @@
 // given up, holds pass 0's output, and the application's own dispatch then adds its execution: the
 // program sees two and says so. The session's restore_failures row appears in the dispatch's region
 // list and in the decline/skip reasons chart.
-#include "app_test_support.hpp"
+#include "app_test_support.h"
 
 #include "model/ChartSeriesBuilder.h"
 #include "model/ModelRoles.h"
@@ -52,8 +53,9 @@ class AppRestoreFailuresTest : public QObject {
         QCOMPARE(model.index(0, 4).data(CodeRole).toInt(), -2);
 
         QStringList bars;
-        for (const ChartSeriesBuilder::Bar& b : ChartSeriesBuilder(s).declineAndSkipReasons())
+        for (const ChartSeriesBuilder::Bar& b : ChartSeriesBuilder(s).declineAndSkipReasons()) {
             bars << b.label + QLatin1Char('=') + QString::number(b.value);
+        }
         QCOMPARE(bars, (QStringList{QStringLiteral("declined: restore-failed=1"),
                                     QStringLiteral("restore failure: allocation=1")}));
     }

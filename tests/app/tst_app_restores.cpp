@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Session format 4 in the inspector: snapshot stores, bytes moved per restore (host link / inside the
 // device) against the footprint, dirty and total chunks, the final restore, restore misses, agent and
 // process totals, the bytes-moved chart and the terminal summary. Every model under
@@ -5,7 +6,7 @@
 // `restore_misses` tables and the `snapshots` / `process_totals` views written by the collector's
 // SessionStore), so the loader is checked against the schema, not against itself. Older files
 // (tests/app/data/format2.rsdb, tests/sessions/data/format3.rsdb) show "—" instead of 0.
-#include "app_test_support.hpp"
+#include "app_test_support.h"
 
 #include "model/AgentSummaryModel.h"
 #include "model/ChartSeriesBuilder.h"

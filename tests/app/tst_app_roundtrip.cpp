@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The session format's round trip: a session of two processes with every record type is written through
 // the collector's SessionStore and read back through the inspector's public API (SessionLoader::loadAll,
 // SessionReader); every page's data is compared field by field with what was written. The writer folds
@@ -7,8 +8,8 @@
 #include "model/SessionReader.h"
 #include "model/SessionSnapshot.h"
 
-#include <replayscope/ipc/records.hpp>
-#include <replayscope/ipc/session_store.hpp>
+#include <replayscope/ipc/records.h>
+#include <replayscope/ipc/session_store.h>
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -243,13 +244,11 @@ class TestAppRoundtrip : public QObject {
             r.restore_skip = {1, kBuffer, kBufferSize, 1, 2, RestoreSkipReason::reallocated};
         });
         restore(w, 1, {2, false, 131072, 0, 310, 1200, 2, 2, 17, 1});
-        w.put(EventType::restore_miss, [&](Record& r) {
-            r.restore_miss = {1, kBuffer + 65536, 65536, 1, 2};
-        });
+        w.put(EventType::restore_miss,
+              [&](Record& r) { r.restore_miss = {1, kBuffer + 65536, 65536, 1, 2}; });
         pass(w, 1, {2, 12'000, 12'400, 1200, 131072, 2, 1, kFidelityDiffered}, "d1p2");
-        w.put(EventType::fidelity_mismatch, [&](Record& r) {
-            r.fidelity_mismatch = {1, 2, kCoeffs, kCoeffsSize, 0};
-        });
+        w.put(EventType::fidelity_mismatch,
+              [&](Record& r) { r.fidelity_mismatch = {1, 2, kCoeffs, kCoeffsSize, 0}; });
         restore(w, 1, {3, true, 65536, 0, 320, 1000, 1, 1, 17, 0});
 
         // Dispatch 2: device store, two passes, the restores the engine sends (before pass 1, final).
@@ -264,12 +263,10 @@ class TestAppRoundtrip : public QObject {
         // host hashing, two passes; the final restore could not write the buffer back.
         dispatch(w, 3, kStencil, stencil, DispatchDecision::replayed, 128, "d3");
         snapshot(w, 3, kBufferSize, kCoeffsSize, SnapshotStore::mixed, ChunkHashPath::host, false, true, 0);
-        w.put(EventType::snapshot_placement, [&](Record& r) {
-            r.snapshot_placement = {3, kBuffer, kBufferSize, SnapshotStore::host};
-        });
-        w.put(EventType::snapshot_placement, [&](Record& r) {
-            r.snapshot_placement = {3, kCoeffs, kCoeffsSize, SnapshotStore::device};
-        });
+        w.put(EventType::snapshot_placement,
+              [&](Record& r) { r.snapshot_placement = {3, kBuffer, kBufferSize, SnapshotStore::host}; });
+        w.put(EventType::snapshot_placement,
+              [&](Record& r) { r.snapshot_placement = {3, kCoeffs, kCoeffsSize, SnapshotStore::device}; });
         pass(w, 3, {0, 30'000, 30'500, 0, 0, 0, 0, kFidelityNotChecked});
         restore(w, 3, {1, false, kBufferSize, kCoeffsSize, 0, 4000, 2, 17, 17, 0});
         pass(w, 3, {1, 31'000, 31'700, 4000, kFootprint, 2, 0, kFidelityNotChecked});
@@ -296,16 +293,8 @@ class TestAppRoundtrip : public QObject {
         const StringId missed = w.string("restore before pass 2 of dispatch 1 missed 1 chunk");
         w.put(
             EventType::warning,
-            [&](Record& r) {
-                r.warning = {1, missed, WarningCode::restore_missed_chunk};
-            },
-            "warning");
-        w.put(
-            EventType::free,
-            [&](Record& r) {
-                r.free = {2, kFine};
-            },
-            "free2");
+            [&](Record& r) { r.warning = {1, missed, WarningCode::restore_missed_chunk}; }, "warning");
+        w.put(EventType::free, [&](Record& r) { r.free = {2, kFine}; }, "free2");
         w.put(
             EventType::session_end,
             [&](Record& r) {
@@ -393,10 +382,10 @@ class TestAppRoundtrip : public QObject {
         const std::int64_t two = store->process({0x2222, 4243, 4242});
         QCOMPARE(one, 1);
         QCOMPARE(two, 2);
-        QVERIFY2(writeProcessOne(*store, one), store->lastError().c_str());
-        QVERIFY2(store->commit(), store->lastError().c_str());
-        QVERIFY2(writeProcessTwo(*store, two), store->lastError().c_str());
-        QVERIFY2(store->finish("session end received"), store->lastError().c_str());
+        QVERIFY2(writeProcessOne(*store, one), store->last_error().c_str());
+        QVERIFY2(store->commit(), store->last_error().c_str());
+        QVERIFY2(writeProcessTwo(*store, two), store->last_error().c_str());
+        QVERIFY2(store->finish("session end received"), store->last_error().c_str());
         store.reset();
         SessionError e;
         s_ = SessionLoader::loadAll(path_, e);

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: MIT
 // Widgets offscreen: the launch dialog driving a real replayscope-run with the session filling in,
 // Stop, the main window on good and bad files, chart batching, and the headless commands.
-#include "app_test_support.hpp"
+#include "app_test_support.h"
 
 #include "model/DispatchTableModel.h"
 #include "model/PassTableModel.h"

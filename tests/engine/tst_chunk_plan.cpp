@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chunk planning of a dirty restore (engine/src/chunk_plan.h): chunk boundaries are multiples of the
 // chunk size in the device address space, clipped to the region; adjacent dirty chunks coalesce into
 // one run; the chunk size option accepts powers of two in [4 KiB, 1 GiB] only.
@@ -57,8 +58,9 @@ class TstChunkPlan : public QObject {
         QCOMPARE(chunks[2].address, 3 * C);
         QCOMPARE(chunks[2].bytes, uint64_t(7));
         uint64_t total = 0;
-        for (const Span& s : chunks)
+        for (const Span& s : chunks) {
             total += s.bytes;
+        }
         QCOMPARE(total, n);
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The chunk-hash kernel and DeviceHasher (engine/src/device_hasher.h, docs/mechanism.md "Dirty-chunk
 // hashing"), in process on the simulated runtime: the embedded code objects are real AMDGPU ELF files,
 // the gfx90a one loads through the HSA loader and its dispatches (run by the kernel's stand-in library)
@@ -9,7 +10,7 @@
 #include "chunk_hash_code_objects.h"
 #include "device_hasher.h"
 #include "hsa_api.h"
-#include "sim_in_process.hpp"
+#include "sim_in_process.h"
 
 #include <hsa.h>
 #include <hsa_api_trace.h>
@@ -48,8 +49,9 @@ hsa_status_t reported_isa_get_info(hsa_isa_t isa, hsa_isa_info_t attribute, void
 std::vector<unsigned char> pattern(size_t bytes, uint32_t seed) {
     std::mt19937 random(seed);
     std::vector<unsigned char> data(bytes);
-    for (auto& b : data)
+    for (auto& b : data) {
         b = static_cast<unsigned char>(random());
+    }
     return data;
 }
 
@@ -79,13 +81,14 @@ class TestDeviceHasher : public QObject {
         for (size_t i = 0; i < spans.size(); ++i) {
             const uint64_t expected =
                 rs_chunk_hash_host(contents_.data() + (spans[i].address - base()), spans[i].bytes);
-            if (hashes[i] != expected)
+            if (hashes[i] != expected) {
                 QFAIL(qPrintable(QStringLiteral("chunk %1 (offset %2, %3 bytes): %4, host %5")
                                      .arg(i)
                                      .arg(spans[i].address - base())
                                      .arg(spans[i].bytes)
                                      .arg(hashes[i], 0, 16)
                                      .arg(expected, 0, 16)));
+            }
         }
     }
 
@@ -108,8 +111,9 @@ class TestDeviceHasher : public QObject {
     }
 
     void cleanupTestCase() {
-        if (device_)
+        if (device_) {
             hsa_amd_memory_pool_free(device_);
+        }
         hsa_shut_down();
     }
 
@@ -117,8 +121,9 @@ class TestDeviceHasher : public QObject {
     /// target), and the build covers the common targets.
     void code_objects_are_amdgpu_elf() {
         const auto objects = chunk_hash_code_objects();
-        if (objects.empty())
+        if (objects.empty()) {
             QSKIP("built without an AMDGPU-capable clang: no code objects");
+        }
         for (const auto& object : objects) {
             QVERIFY2(object.size > 64, object.processor);
             QCOMPARE(std::memcmp(object.data,
@@ -136,10 +141,12 @@ class TestDeviceHasher : public QObject {
             QVERIFY2(bytes.find(target) != std::string::npos, object.processor);
             QVERIFY2(bytes.find("replayscope_chunk_hash.kd") != std::string::npos, object.processor);
         }
-        for (const char* required : {"gfx908", "gfx90a", "gfx1030", "gfx1100"})
+        for (const char* required : {"gfx908", "gfx90a", "gfx1030", "gfx1100"}) {
             QVERIFY2(find_chunk_hash_code_object(required), required);
-        if (std::string(RS_CHUNK_HASH_COMPILER).find("clang-19") != std::string::npos)
+        }
+        if (std::string(RS_CHUNK_HASH_COMPILER).find("clang-19") != std::string::npos) {
             QVERIFY(find_chunk_hash_code_object("gfx942"));
+        }
     }
 
     void isa_processor_parsing() {
@@ -176,19 +183,22 @@ class TestDeviceHasher : public QObject {
     /// kernel's formulation: lane by lane (rs_chunk_hash_lane, one per work-item), then combined.
     void host_hash_equals_the_kernels_lanes() {
         const auto data = pattern(70000, 3);
-        for (uint64_t bytes : {0, 1, 7, 8, 9, 511, 512, 513, 1024, 4095, 65536, 65529})
+        for (uint64_t bytes : {0, 1, 7, 8, 9, 511, 512, 513, 1024, 4095, 65536, 65529}) {
             for (size_t offset = 0; offset < 9; ++offset) {
                 uint64_t lanes[kChunkHashLanes];
-                for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane)
+                for (uint32_t lane = 0; lane < kChunkHashLanes; ++lane) {
                     lanes[lane] = rs_chunk_hash_lane(data.data() + offset, bytes, lane);
+                }
                 QCOMPARE(rs_chunk_hash_host(data.data() + offset, bytes),
                          rs_chunk_hash_combine(lanes, bytes));
             }
+        }
     }
 
     void available_on_the_simulated_gfx90a() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         DeviceHasher hasher(gpu_);
         std::string why;
         QVERIFY2(hasher.available(why), why.c_str());
@@ -197,8 +207,9 @@ class TestDeviceHasher : public QObject {
     }
 
     void aligned_unaligned_short_and_empty_chunks() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         DeviceHasher hasher(gpu_);
         std::string why;
         QVERIFY2(hasher.available(why), why.c_str());
@@ -228,14 +239,16 @@ class TestDeviceHasher : public QObject {
 
     /// More chunks than one batch holds (three dispatches), and the host path agrees.
     void many_chunks_in_batches() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         DeviceHasher hasher(gpu_);
         std::string why;
         QVERIFY2(hasher.available(why), why.c_str());
         std::vector<ChunkSpan> spans;
-        for (uint64_t offset = 0; offset + 160 <= kDeviceBytes && spans.size() < 40000; offset += 160)
+        for (uint64_t offset = 0; offset + 160 <= kDeviceBytes && spans.size() < 40000; offset += 160) {
             spans.push_back({base() + offset, 160});
+        }
         QCOMPARE(spans.size(), size_t(40000));
         check_against_host(hasher, spans);
 
@@ -248,8 +261,9 @@ class TestDeviceHasher : public QObject {
     }
 
     void nothing_to_hash() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         DeviceHasher hasher(gpu_);
         std::string why;
         QVERIFY2(hasher.available(why), why.c_str());
@@ -274,8 +288,9 @@ class TestDeviceHasher : public QObject {
     /// The kernel fails on its queue (no stand-in library defines it): unavailable with the reason, the
     /// process goes on, and a hasher loaded with the stand-in works again afterwards.
     void queue_error_makes_it_unavailable() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         qputenv("HSA_SIM_STANDINS", "");
         DeviceHasher broken(gpu_);
         std::string why;
@@ -299,9 +314,10 @@ class TestDeviceHasher : public QObject {
     /// when available() (its probe) answers, the kernel no longer runs. Only with the chunk-hash kernel
     /// slowed to 300 ms (engine.tst_device_hasher.slow_kernel); batch timeout 100 ms.
     void late_batch_is_waited_for() {
-        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH"))
+        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH")) {
             QSKIP("needs HSA_SIM_KERNEL_TIME_NS=replayscope_chunk_hash=300000000 "
                   "(engine.tst_device_hasher.slow_kernel)");
+        }
         DeviceHasher hasher(gpu_, std::chrono::milliseconds(100));
         std::string why;
         const auto t0 = std::chrono::steady_clock::now();
@@ -322,9 +338,10 @@ class TestDeviceHasher : public QObject {
     /// allocated: AddressSanitizer would see a write into freed memory otherwise). Batch timeout 20 ms,
     /// kernel 300 ms.
     void stuck_batch_is_never_reused() {
-        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH"))
+        if (!qEnvironmentVariableIsSet("RS_TEST_SLOW_CHUNK_HASH")) {
             QSKIP("needs HSA_SIM_KERNEL_TIME_NS=replayscope_chunk_hash=300000000 "
                   "(engine.tst_device_hasher.slow_kernel)");
+        }
         DeviceHasher hasher(gpu_, std::chrono::milliseconds(20));
         std::string why;
         QVERIFY(!hasher.available(why));
@@ -341,8 +358,9 @@ class TestDeviceHasher : public QObject {
 
     /// release() gives everything back; the next available() loads again.
     void release_and_reload() {
-        if (!find_chunk_hash_code_object("gfx90a"))
+        if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
+        }
         DeviceHasher hasher(gpu_);
         std::string why;
         QVERIFY2(hasher.available(why), why.c_str());

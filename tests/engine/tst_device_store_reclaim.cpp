@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device snapshot store given back to the application (docs/replay-window.md, "Snapshot stores"),
 // end to end under `replayscope-run --simulate`.
 // 1. 64 MiB of device memory: workloads/allocate_during_kernel's kernel holds 16 MiB of tracked buffers
@@ -16,7 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 namespace {
 
@@ -32,8 +33,9 @@ std::unique_ptr<rs::test::SessionRun> run(const QStringList& engine_env) {
         QStringList{QStringLiteral(RS_WORKLOAD_DIR "/allocate_during_kernel"), "8", "40"};
     if (!rs::test::run_and_open(*r, RS_RUNNER_PATH,
                                 QStringList{"--simulate", "--no-progress", "-o", session, "--"} + command,
-                                rs::test::environment_with({"HSA_SIM_DEVICE_MEMORY=64M"}), session, 240000))
+                                rs::test::environment_with({"HSA_SIM_DEVICE_MEMORY=64M"}), session, 240000)) {
         return nullptr;
+    }
     return r;
 }
 
@@ -50,8 +52,9 @@ std::unique_ptr<rs::test::SessionRun> run_beside(const QStringList& runner_args,
                 QStringList{"--", QStringLiteral(RS_WORKLOAD_DIR "/allocate_beside_window")} + workload_args,
             rs::test::environment_with(
                 {"HSA_SIM_DEVICE_MEMORY=16G", "HSA_SIM_KERNEL_TIME_NS=vector_add=2000000000"}),
-            session, 240000))
+            session, 240000)) {
         return nullptr;
+    }
     return r;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dirty-chunk restore is correct and moves exactly the dirty bytes (docs/mechanism.md, "Restore"),
 // shown with raw HSA workloads under `replayscope-run --simulate`: workloads/dirty_restore (kernels
 // whose changed bytes are known exactly) and workloads/free_during_kernel. Every case checks the
@@ -17,8 +18,8 @@
 #include <QSet>
 #include <QtTest>
 
-#include "replay_run.hpp"
-#include "session_file.hpp"
+#include "replay_run.h"
+#include "session_file.h"
 
 #include <cstdint>
 #include <memory>
@@ -45,14 +46,16 @@ class DirtyRun : public rs::test::RegionRun {
   public:
     quint64 footprint() const {
         quint64 sum = 0;
-        for (const auto& r : regions)
+        for (const auto& r : regions) {
             sum += r.size;
+        }
         return sum;
     }
     quint64 total_chunks(quint64 c) const {
         quint64 sum = 0;
-        for (const auto& r : regions)
+        for (const auto& r : regions) {
             sum += chunk_count(r.address, r.size, c);
+        }
         return sum;
     }
     /// Every restore of the (only) dispatch in pass order, final restore last: pass_index, final,
@@ -130,8 +133,9 @@ class TestDirtyRestore : public QObject {
         QFETCH(QString, sizes);
         QFETCH(int, passes);
         QStringList options{"--passes", QString::number(passes)};
-        if (chunk != 65536)
+        if (chunk != 65536) {
             options << "--restore-chunk-size" << QString::number(chunk);
+        }
         const auto r = run("dirty_restore", {"chunk-starts", QString::number(chunk), sizes}, options);
         RS_VERIFY_RUN_PRINTED_REGIONS(r);
         QCOMPARE(r->regions.size(), int(sizes.count(',') + 1));
@@ -191,8 +195,9 @@ class TestDirtyRestore : public QObject {
     void unalignedRegions() {
         QFETCH(quint64, chunk);
         QStringList options;
-        if (chunk != 65536)
+        if (chunk != 65536) {
             options << "--restore-chunk-size" << QString::number(chunk);
+        }
         const QList<QPair<int, quint64>> pokes{{0, 0}, {0, 99999}, {1, 70000}, {1, 196730}};
         const auto r =
             run("dirty_restore", {"pokes", "100000,196731,5000", "0:0,0:99999,1:70000,1:196730"}, options);
@@ -203,8 +208,9 @@ class TestDirtyRestore : public QObject {
         QSet<int> dirty_regions;
         for (const auto& [buffer, offset] : pokes) {
             const auto [first, bytes] = chunk_of(r->regions[buffer], offset, chunk);
-            if (!dirty_starts.contains(first))
+            if (!dirty_starts.contains(first)) {
                 dirty_bytes += bytes;
+            }
             dirty_starts.insert(first);
             dirty_regions.insert(buffer);
         }
@@ -309,8 +315,9 @@ class TestDirtyRestore : public QObject {
         QCOMPARE(r->rows("SELECT store, size FROM snapshot_placements ORDER BY store"),
                  (QList<QStringList>{{"device", "1048576"}, {"host", "1048576"}}));
         QSet<quint64> placed;
-        for (const auto& row : r->rows("SELECT address FROM snapshot_placements"))
+        for (const auto& row : r->rows("SELECT address FROM snapshot_placements")) {
             placed.insert(quint64(row[0].toLongLong()));
+        }
         QCOMPARE(placed, (QSet<quint64>{r->regions[0].address, r->regions[1].address}));
         VERIFY_RESTORES(r, 2, mib, mib, 2, total, total);
     }
@@ -352,8 +359,9 @@ class TestDirtyRestore : public QObject {
             QRegularExpression(R"(device memory free before the second allocation: (\d+))")
                 .match(r->stdout_text)
                 .captured(1);
-        if (!free_before.isEmpty())
+        if (!free_before.isEmpty()) {
             QVERIFY2(free_before.toULongLong() <= 2 * 1048576, qPrintable(r->stdout_text));
+        }
         QCOMPARE(r->decisions(), QStringList{"bump_chunk_starts.kd:replayed"});
     }
 

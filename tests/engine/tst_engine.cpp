@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Engine tests on the simulated runtime. Each runs a workload of workloads/ (or a program of
 // programs/) under `replayscope-run --simulate -o X.rsdb -- PROGRAM` and asserts rows of the session
 // file (docs/session-schema.md), plus the program's own verdict (its exit status and output). Enum codes
@@ -15,7 +16,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 namespace {
 
@@ -62,8 +63,9 @@ class TestEngine : public QObject {
         for (const QString& l :
              QString::fromLocal8Bit(nm.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts)) {
             const QString sym = l.section(' ', 2).section('@', 0, 0);
-            if (sym != "REPLAYSCOPE_ENGINE_1" && sym != "hip_4.3")
+            if (sym != "REPLAYSCOPE_ENGINE_1" && sym != "hip_4.3") {
                 names << sym;
+            }
         }
         names.sort();
         QCOMPARE(names, (QStringList{"OnLoad", "OnUnload", "hipGraphLaunch"}));
@@ -114,8 +116,9 @@ class TestEngine : public QObject {
         close(pipe_fds[1]);
         QByteArray text;
         char buffer[4096];
-        for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;)
+        for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) {
             text.append(buffer, n);
+        }
         close(pipe_fds[0]);
         QVERIFY(refused_root && refused_amd && refused_small);
         const QStringList lines = QString::fromLocal8Bit(text).split('\n', Qt::SkipEmptyParts);
@@ -164,8 +167,9 @@ class TestEngine : public QObject {
                                    "8192:host",     "8192:executable",    "12288:tracked",
                                    "65536:host",    "16:kernarg",         "65536:host"};
         QStringList got;
-        for (const auto& c : classes)
+        for (const auto& c : classes) {
             got << c[0] + ":" + c[1];
+        }
         QCOMPARE(got, expected);
         QCOMPARE(r->count_named("allocations", "api", "api", "hsa_memory_allocate"), 1);
         // Tracked allocations are owned by the GPU agent; the executable-flagged one never reached the

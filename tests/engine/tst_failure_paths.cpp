@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Engine failure paths on the simulated runtime that no other suite reaches: the snapshot's host
 // allocations failing (the allocation-failure shim, tests/support/alloc_fail_shim.cpp, preloaded into
 // the program), a module variable over the 1 GiB cap, a rectangular asynchronous copy meeting a replay
@@ -10,7 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 namespace {
 
@@ -54,8 +55,9 @@ QStringList snapshot_failures(const rs::test::SessionRun& r) {
     QStringList out;
     for (const auto& row : r.rows(
              "SELECT f.dispatch_id, f.address, f.size, e.name FROM snapshot_failures f JOIN enum_names e ON "
-             "e.enum = 'snapshot_failure' AND e.code = f.reason ORDER BY f.seq"))
+             "e.enum = 'snapshot_failure' AND e.code = f.reason ORDER BY f.seq")) {
         out << row.join(':');
+    }
     return out;
 }
 
@@ -124,8 +126,9 @@ class TestFailurePaths : public QObject {
         for (const auto& a :
              r->rows("SELECT a.address, a.size FROM allocations a JOIN enum_names e ON e.enum = "
                      "'classification' AND e.code = a.classification WHERE e.name = 'tracked' "
-                     "ORDER BY a.address"))
+                     "ORDER BY a.address")) {
             expected << ids[0][0] + ":" + a[0] + ":" + a[1] + ":host-allocation";
+        }
         QCOMPARE(expected.size(), 2);
         QStringList failures = snapshot_failures(*r);
         failures.sort();

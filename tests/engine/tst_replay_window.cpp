@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The replay window never harms the application (docs/replay-window.md), shown with raw HSA workloads
 // (workloads/cross_queue_wait, second_thread_write, early_completion, own_queue, vmem_window) under
 // `replayscope-run --simulate`: no stall on a wait across queues submitted from one thread, no write of
@@ -16,9 +17,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "dispatch_log.hpp"
-#include "replay_run.hpp"
-#include "session_file.hpp"
+#include "dispatch_log.h"
+#include "replay_run.h"
+#include "session_file.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -110,17 +111,19 @@ class TestReplayWindow : public QObject {
         // The 4 passes ran on one queue, the application's add_one alone on its own; set_values started only
         // after the last pass ended: nothing ran inside the window.
         QMap<quint64, int> per_queue;
-        for (const auto& d : add_one)
+        for (const auto& d : add_one) {
             ++per_queue[d.queue];
+        }
         QCOMPARE(per_queue.size(), 2);
         const quint64 private_queue = per_queue.key(4);
         QVERIFY(private_queue != set_values[0].queue);
         quint64 first_pass_start = UINT64_MAX, last_pass_end = 0;
-        for (const auto& d : add_one)
+        for (const auto& d : add_one) {
             if (d.queue == private_queue) {
                 first_pass_start = std::min(first_pass_start, d.start_ns);
                 last_pass_end = std::max(last_pass_end, d.end_ns);
             }
+        }
         // Submitted 40 ms into the window it normally runs after it; on a slow machine it may have been
         // forwarded before the window opened. Either way it never overlaps the passes.
         QVERIFY2(set_values[0].start_ns >= last_pass_end || set_values[0].end_ns <= first_pass_start,
@@ -190,8 +193,9 @@ class TestReplayWindow : public QObject {
         QVERIFY2(ms >= 50 && ms < 100, qPrintable(r->stdout_text));
 
         QList<rs::test::LoggedDispatch> own, passes;
-        for (const auto& d : rs::test::dispatches_of(r->log, "add_one"))
+        for (const auto& d : rs::test::dispatches_of(r->log, "add_one")) {
             (d.queue == queue ? own : passes) << d;
+        }
         QCOMPARE(own.size(), 1);
         QCOMPARE(own[0].completion, completion);
         QCOMPARE(own[0].type, type);
@@ -210,8 +214,9 @@ class TestReplayWindow : public QObject {
         if (type == "multi") {
             QCOMPARE(r->decisions(), QStringList{"add_one.kd:replayed"});
             QCOMPARE(passes.size(), 3);
-            for (const auto& p : passes)
+            for (const auto& p : passes) {
                 QCOMPARE(p.type, type);
+            }
         } else {
             // The engine's "private" cooperative queue would be the application's own: declined.
             QCOMPARE(r->decisions(), QStringList{"add_one.kd:no-private-queue"});
@@ -232,11 +237,12 @@ class TestReplayWindow : public QObject {
 #else
         const auto r = run("vmem_window", {"--passes", "3"}, {}, {"--coarse-only"});
         VERIFY_PASSED(r);
-        for (const char* kind : {"coarse", "fine"})
+        for (const char* kind : {"coarse", "fine"}) {
             QVERIFY2(
                 r->stdout_text.contains(QRegularExpression(
                     QStringLiteral("%1 mapping at 0x[0-9a-f]+ pointer info type=0 owner=cpu").arg(kind))),
                 qPrintable(r->stdout_text));
+        }
         QCOMPARE(r->decisions(), QStringList{"add_one.kd:replayed"});
         const auto mappings = r->rows(
             "SELECT a.id, a.address, c.name, d.name FROM allocations a JOIN enum_names p ON p.enum = 'api' "

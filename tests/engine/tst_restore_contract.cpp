@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The failed-restore contract (docs/replay-failures.md#failed-restore) on the simulated runtime: the
 // program engine_restore_regions (programs/restore_regions.cpp) dispatches bump_regions.kd once over
 // four regions (three coarse-grained buffers and a `__device__` variable) and prints how many executions
@@ -16,7 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fidelity verification of a dirty restore and the store warnings, under `replayscope-run --simulate`
 // with workloads/dirty_restore (kernels whose changed bytes are known): a stale chunk hash (a stand-in of
 // the chunk-hash kernel listed first in --standins that answers the probe right and every later hash with
@@ -14,8 +15,8 @@
 #include <QSet>
 #include <QtTest>
 
-#include "replay_run.hpp"
-#include "session_file.hpp"
+#include "replay_run.h"
+#include "session_file.h"
 
 #include <cstdint>
 #include <memory>
@@ -54,8 +55,9 @@ QPair<quint64, quint64> chunk_of(const Region& r, quint64 offset) {
 /// "0:0,1:70000" → (buffer, offset) pairs.
 QList<QPair<int, quint64>> parse_pokes(const QString& pokes) {
     QList<QPair<int, quint64>> out;
-    for (const QString& p : pokes.split(','))
+    for (const QString& p : pokes.split(',')) {
         out << qMakePair(p.section(':', 0, 0).toInt(), p.section(':', 1, 1).toULongLong());
+    }
     return out;
 }
 
@@ -92,21 +94,23 @@ class TestRestoreVerification : public QObject {
         for (const auto& [buffer, offset] : parse_pokes(pokes)) {
             const auto c = chunk_of(r->regions[buffer], offset);
             buffers.insert(buffer);
-            if (starts.contains(c.first))
+            if (starts.contains(c.first)) {
                 continue;
+            }
             starts.insert(c.first);
             bytes += c.second;
             chunks << c;
         }
         std::sort(chunks.begin(), chunks.end());
         quint64 total = 0;
-        for (const auto& region : r->regions)
+        for (const auto& region : r->regions) {
             total += chunk_count(region);
+        }
         QCOMPARE(r->rows("SELECT store FROM snapshots"), (QList<QStringList>{{"device"}}));
         // Every restore (before passes 1, 2 and the final one): nothing found dirty, every touched chunk
         // missed and copied back by the verification.
         QList<QStringList> expected;
-        for (int i = 1; i <= passes; ++i)
+        for (int i = 1; i <= passes; ++i) {
             expected << QStringList{QString::number(i),
                                     "0",
                                     QString::number(bytes),
@@ -114,15 +118,18 @@ class TestRestoreVerification : public QObject {
                                     "0",
                                     QString::number(total),
                                     QString::number(chunks.size())};
+        }
         QCOMPARE(r->rows("SELECT pass_index, restored_bytes_host, restored_bytes_device, regions_restored, "
                          "dirty_chunks, total_chunks, missed_chunks FROM restores ORDER BY pass_index"),
                  expected);
         // restore_misses: the touched chunks, for every restore.
         QList<QStringList> misses;
-        for (int i = 1; i <= passes; ++i)
-            for (const auto& [first, length] : chunks)
+        for (int i = 1; i <= passes; ++i) {
+            for (const auto& [first, length] : chunks) {
                 misses << QStringList{QString::number(i), QString::number(qint64(first)),
                                       QString::number(length)};
+            }
+        }
         QCOMPARE(r->rows("SELECT pass_index, address, size FROM restore_misses ORDER BY pass_index, address"),
                  misses);
         // One warning per restore, naming every missed chunk by address and size.
@@ -130,9 +137,10 @@ class TestRestoreVerification : public QObject {
         QCOMPARE(warnings.size(), passes);
         for (const QString& text : warnings) {
             QVERIFY2(text.contains(QStringLiteral(" left %1 chunk(s)").arg(chunks.size())), qPrintable(text));
-            for (const auto& [first, length] : chunks)
+            for (const auto& [first, length] : chunks) {
                 QVERIFY2(text.contains(QStringLiteral("(0x%1, %2 bytes)").arg(first, 0, 16).arg(length)),
                          qPrintable(text));
+            }
         }
         QCOMPARE(r->warnings("restore-not-verified"), QStringList{});
         // The copied-back chunks count in the passes view too.

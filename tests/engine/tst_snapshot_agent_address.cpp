@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // snap() and restore() hand hsa_memory_copy the host store's agent address (HostStore::agent_block()
 // + offset), not the CPU's pointer: for memory registered with hsa_amd_memory_lock the two may differ
 // (ROCr 5.2.3 core/runtime/amd_memory_region.cpp MemoryRegion::Lock returns the agent's address), and
@@ -8,7 +9,7 @@
 #include "executable_registry.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
-#include "sim_in_process.hpp"
+#include "sim_in_process.h"
 
 #include <hsa.h>
 #include <hsa_api_trace.h>
@@ -30,8 +31,9 @@ std::vector<std::unique_ptr<std::byte[]>> shadows;
 /// The real lock, then a separate shadow block of the same size as the agent's address.
 hsa_status_t lock_with_shadow(void* host, size_t size, hsa_agent_t* agents, int count, void** agent_ptr) {
     const hsa_status_t status = real_lock(host, size, agents, count, agent_ptr);
-    if (status != HSA_STATUS_SUCCESS)
+    if (status != HSA_STATUS_SUCCESS) {
         return status;
+    }
     shadows.emplace_back(new std::byte[size]);
     *agent_ptr = shadows.back().get();
     return status;
@@ -45,7 +47,7 @@ class TestSnapshotAgentAddress : public QObject {
     /// The locked host store (its system-pool allocation refused): the snapshot's copy lands at the
     /// agent address (the shadow), and a full restore copies it back from there.
     void hostStoreCopiesUseTheAgentAddress() {
-        // Pool allocation 1: the program's buffer; 2: the host store's block (refused: locked memory).
+        // pool allocation 1: the program's buffer; 2: the host store's block (refused: locked memory).
         qputenv("HSA_SIM_FAIL_ALLOC", "2");
         qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
         QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
@@ -61,8 +63,9 @@ class TestSnapshotAgentAddress : public QObject {
         void* buffer = nullptr;
         QCOMPARE(hsa_amd_memory_pool_allocate(pool, bytes, 0, &buffer), HSA_STATUS_SUCCESS);
         std::vector<std::byte> pattern(bytes);
-        for (size_t i = 0; i < bytes; ++i)
+        for (size_t i = 0; i < bytes; ++i) {
             pattern[i] = std::byte(i * 7 + 3);
+        }
         QCOMPARE(hsa_memory_copy(buffer, pattern.data(), bytes), HSA_STATUS_SUCCESS);
 
         AllocationInventory inventory;

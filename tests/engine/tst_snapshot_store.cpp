@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot stores (engine/src/snapshot_store.h, docs/mechanism.md "Snapshot stores"), in process on
 // the simulated runtime: the host store is page-locked system memory of the CPU agent the GPU may access,
 // falls back to hsa_amd_memory_lock and then to pageable memory (reported) when the pool allocation and
@@ -10,7 +11,7 @@
 // the engine gets them in OnLoad. Each test starts its own runtime (hsa_init reads the simulator's
 // environment and resets its fault counters), so every test can be run alone.
 #include "hsa_api.h"
-#include "sim_in_process.hpp"
+#include "sim_in_process.h"
 #include "snapshot_store.h"
 
 #include <hsa.h>
@@ -38,10 +39,12 @@ hsa_status_t find_agents(hsa_agent_t agent, void* data) {
     auto* agents = static_cast<std::pair<hsa_agent_t, hsa_agent_t>*>(data);
     hsa_device_type_t type{};
     hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_CPU && agents->first.handle == 0)
+    if (type == HSA_DEVICE_TYPE_CPU && agents->first.handle == 0) {
         agents->first = agent;
-    if (type == HSA_DEVICE_TYPE_GPU && agents->second.handle == 0)
+    }
+    if (type == HSA_DEVICE_TYPE_GPU && agents->second.handle == 0) {
         agents->second = agent;
+    }
     return HSA_STATUS_SUCCESS;
 }
 
@@ -63,13 +66,15 @@ PointerFacts pointer_facts(const void* p) {
     info.size = sizeof(info);
     uint32_t count = 0;
     hsa_agent_t* agents = nullptr;
-    if (hsa_amd_pointer_info(p, &info, std::malloc, &count, &agents) != HSA_STATUS_SUCCESS)
+    if (hsa_amd_pointer_info(p, &info, std::malloc, &count, &agents) != HSA_STATUS_SUCCESS) {
         return facts;
+    }
     facts.type = info.type;
     facts.owner = info.agentOwner;
     facts.global_flags = info.global_flags;
-    for (uint32_t i = 0; i < count; ++i)
+    for (uint32_t i = 0; i < count; ++i) {
         facts.accessible.push_back(agents[i].handle);
+    }
     std::free(agents);
     return facts;
 }
@@ -88,10 +93,12 @@ class TestSnapshotStore : public QObject {
     /// variable this suite uses unset) and the saved tables in hsa().
     void start(std::initializer_list<std::pair<const char*, const char*>> env) {
         stop();
-        for (const char* name : {"HSA_SIM_FAIL_ALLOC", "HSA_SIM_DEVICE_MEMORY"})
+        for (const char* name : {"HSA_SIM_FAIL_ALLOC", "HSA_SIM_DEVICE_MEMORY"}) {
             qunsetenv(name);
-        for (const auto& [name, value] : env)
+        }
+        for (const auto& [name, value] : env) {
             qputenv(name, value);
+        }
         qputenv("HSA_TOOLS_LIB", RS_TABLE_TOOL);
         QCOMPARE(hsa_init(), HSA_STATUS_SUCCESS);
         running_ = true;
@@ -106,24 +113,28 @@ class TestSnapshotStore : public QObject {
         QVERIFY(coarse_.handle != 0);
     }
     void stop() {
-        if (running_)
+        if (running_) {
             hsa_shut_down();
+        }
         running_ = false;
     }
 
     /// The device can read what the CPU wrote into the host block and write it back: hsa_memory_copy
     /// host -> device -> host through `agent_side` gives the same bytes.
     void check_round_trip(std::byte* cpu_side, std::byte* agent_side, size_t bytes) {
-        for (size_t i = 0; i < bytes; ++i)
+        for (size_t i = 0; i < bytes; ++i) {
             cpu_side[i] = static_cast<std::byte>(i * 7 + 3);
+        }
         void* device = nullptr;
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse_, bytes, 0, &device), HSA_STATUS_SUCCESS);
         QCOMPARE(hsa_memory_copy(device, agent_side, bytes), HSA_STATUS_SUCCESS);
         std::memset(cpu_side, 0, bytes);
         QCOMPARE(hsa_memory_copy(agent_side, device, bytes), HSA_STATUS_SUCCESS);
-        for (size_t i = 0; i < bytes; ++i)
-            if (cpu_side[i] != static_cast<std::byte>(i * 7 + 3))
+        for (size_t i = 0; i < bytes; ++i) {
+            if (cpu_side[i] != static_cast<std::byte>(i * 7 + 3)) {
                 QFAIL(qPrintable(QStringLiteral("byte %1 differs after the round trip").arg(i)));
+            }
+        }
         QCOMPARE(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
     }
 
@@ -161,8 +172,9 @@ class TestSnapshotStore : public QObject {
         QVERIFY(larger);
         QCOMPARE(store.capacity(), 80 * MiB);
         QVERIFY(store.pinned());
-        if (block < larger || block >= larger + 80 * MiB) // else the new block covers the old address
+        if (block < larger || block >= larger + 80 * MiB) { // else the new block covers the old address
             QCOMPARE(pointer_facts(block).type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+        }
         // More than four times too large above 64 MiB: memory goes back.
         std::byte* smaller = store.reserve(1 * MiB);
         QVERIFY(smaller);
@@ -195,7 +207,7 @@ class TestSnapshotStore : public QObject {
         QVERIFY(!store.pinned());
     }
 
-    /// Pool allocation and lock both refused: pageable memory, pinned() false, and the reason names both
+    /// pool allocation and lock both refused: pageable memory, pinned() false, and the reason names both
     /// refused calls. The next block, once the pool allocates again, is pinned and the reason cleared.
     void host_store_falls_back_to_pageable_memory() {
         start({{"HSA_SIM_FAIL_ALLOC", "1"}});
@@ -295,8 +307,9 @@ class TestSnapshotStore : public QObject {
         QVERIFY((facts.global_flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) != 0);
         // Device to device: copies into and out of the store work.
         std::vector<unsigned char> data(1 * MiB), back(1 * MiB);
-        for (size_t i = 0; i < data.size(); ++i)
+        for (size_t i = 0; i < data.size(); ++i) {
             data[i] = static_cast<unsigned char>(i * 13);
+        }
         QCOMPARE(hsa_memory_copy(application, data.data(), data.size()), HSA_STATUS_SUCCESS);
         QCOMPARE(hsa_memory_copy(block + 4096, application, data.size()), HSA_STATUS_SUCCESS);
         QCOMPARE(hsa_memory_copy(back.data(), block + 4096, back.size()), HSA_STATUS_SUCCESS);

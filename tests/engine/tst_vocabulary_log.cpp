@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // The engine speaks the one vocabulary (session/include/replayscope/session/vocabulary.h): its log names
 // every enum value as the session file does, its last log line and the session-end record carry the
 // count of engine-internal errors, and a session file written by a real run names exactly the listed
 // values (docs/replay-failures.md, "Event log format"; docs/session-schema.md).
-#include <replayscope/ipc/records.hpp>
+#include <replayscope/ipc/records.h>
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -11,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 namespace {
 
@@ -19,8 +20,9 @@ namespace {
 template <typename E>
 QSet<QString> names() {
     QSet<QString> out;
-    for (const rs::ipc::EnumName& n : rs::ipc::EnumVocabulary<E>::names)
+    for (const rs::ipc::EnumName& n : rs::ipc::EnumVocabulary<E>::names) {
         out.insert(QString::fromLatin1(n.name.data(), static_cast<int>(n.name.size())));
+    }
     return out;
 }
 
@@ -29,8 +31,9 @@ QStringList values(const QString& log, const QString& kind, const QString& key) 
     QStringList out;
     const QRegularExpression line(QStringLiteral("^replayscope: %1 .*\\b%2=([^ \\n]+)").arg(kind, key),
                                   QRegularExpression::MultilineOption);
-    for (auto it = line.globalMatch(log); it.hasNext();)
+    for (auto it = line.globalMatch(log); it.hasNext();) {
         out << it.next().captured(1);
+    }
     return out;
 }
 
@@ -58,37 +61,45 @@ class VocabularyLogTest : public QObject {
         QVERIFY2(!decisions.isEmpty(), qPrintable(log));
         QVERIFY(decisions.contains("replayed"));
         const QSet<QString> decision_names = names<rs::ipc::DispatchDecision>();
-        for (const QString& d : decisions)
+        for (const QString& d : decisions) {
             QVERIFY2(decision_names.contains(d), qPrintable(d));
+        }
 
         const QStringList classes = values(log, "allocation", "class");
         QVERIFY2(classes.contains("tracked"), qPrintable(log));
         const QSet<QString> class_names = names<rs::ipc::AllocationClass>();
-        for (const QString& c : classes)
+        for (const QString& c : classes) {
             QVERIFY2(class_names.contains(c), qPrintable(c));
+        }
         const QSet<QString> api_names = names<rs::ipc::AllocationApi>();
-        for (const QString& a : values(log, "allocation", "api"))
+        for (const QString& a : values(log, "allocation", "api")) {
             QVERIFY2(api_names.contains(a), qPrintable(a));
+        }
         const QSet<QString> device_names = names<rs::ipc::DeviceType>();
         const QStringList devices = values(log, "agent", "device_type");
         QVERIFY(devices.contains("gpu") && devices.contains("cpu"));
-        for (const QString& d : devices)
+        for (const QString& d : devices) {
             QVERIFY2(device_names.contains(d), qPrintable(d));
+        }
         // Snapshots name their store and hash path from the lists; every restore (before pass 1 and after
         // the last pass) has its line.
         const QStringList stores = values(log, "snapshot", "store");
         QVERIFY2(!stores.isEmpty(), qPrintable(log));
-        for (const QString& s : stores)
+        for (const QString& s : stores) {
             QVERIFY2(names<rs::ipc::SnapshotStore>().contains(s), qPrintable(s));
-        for (const QString& h : values(log, "snapshot", "hash"))
+        }
+        for (const QString& h : values(log, "snapshot", "hash")) {
             QVERIFY2(names<rs::ipc::ChunkHashPath>().contains(h), qPrintable(h));
+        }
         QCOMPARE(values(log, "restore", "pass"), (QStringList{"1", "2"}));
         QCOMPARE(values(log, "restore", "final"), (QStringList{"0", "1"}));
-        for (const QString& s : values(log, "snapshot_placement", "store"))
+        for (const QString& s : values(log, "snapshot_placement", "store")) {
             QVERIFY2(s == "host" || s == "device", qPrintable(s));
+        }
         const QSet<QString> warning_names = names<rs::ipc::WarningCode>();
-        for (const QString& w : values(log, "warning", "code"))
+        for (const QString& w : values(log, "warning", "code")) {
             QVERIFY2(warning_names.contains(w) && w != "general", qPrintable(w));
+        }
 
         const QStringList lines = log.split('\n', Qt::SkipEmptyParts);
         QVERIFY(!lines.isEmpty());
@@ -115,17 +126,20 @@ class VocabularyLogTest : public QObject {
         QVERIFY(r.decisions().contains("accumulate.kd:replayed"));
 
         QSet<QString> expected;
-        for (const rs::ipc::EnumTable& t : rs::ipc::kEnumTables)
-            for (std::size_t i = 0; i < t.count; ++i)
+        for (const rs::ipc::EnumTable& t : rs::ipc::kEnumTables) {
+            for (std::size_t i = 0; i < t.count; ++i) {
                 expected.insert(
                     QStringLiteral("%1|%2|%3")
                         .arg(QString::fromLatin1(t.table.data(), static_cast<int>(t.table.size())))
                         .arg(t.names[i].code)
                         .arg(QString::fromLatin1(t.names[i].name.data(),
                                                  static_cast<int>(t.names[i].name.size()))));
+            }
+        }
         QSet<QString> stored;
-        for (const QStringList& row : r.rows("SELECT enum, code, name FROM enum_names"))
+        for (const QStringList& row : r.rows("SELECT enum, code, name FROM enum_names")) {
             stored.insert(row.join('|'));
+        }
         QCOMPARE(stored.size(), expected.size());
         QVERIFY(stored == expected);
         QVERIFY(stored.contains("decision|10|pass-timeout"));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dirty-chunk restore of a real HIP program (workloads/hip/partial_write, hipcc for gfx90a, Debian's
 // libamdhip64 5.2.3) under `replayscope-run --simulate`: one hipMalloc buffer of which each launch updates
 // a given fraction in place. The program checks that every word holds one execution of every launch, and
@@ -10,7 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 #include <memory>
 
@@ -51,8 +52,9 @@ class DirtyRun : public rs::test::SessionRun {
              rows("SELECT d.id FROM dispatches d JOIN strings s ON s.process = d.process AND "
                   "s.id = d.kernel_name_id JOIN enum_names e ON e.enum = 'decision' AND e.code "
                   "= d.decision WHERE s.text LIKE '%write_part%' AND e.name = 'replayed' "
-                  "ORDER BY d.process, d.id"))
+                  "ORDER BY d.process, d.id")) {
             out << r[0].toLongLong();
+        }
         return out;
     }
     /// The restores of dispatch `id`, by pass index.
@@ -62,9 +64,10 @@ class DirtyRun : public rs::test::SessionRun {
                                                  "restored_bytes_device, dirty_chunks, total_chunks, "
                                                  "missed_chunks FROM restores WHERE dispatch = %1 ORDER BY "
                                                  "pass_index")
-                                      .arg(id)))
+                                      .arg(id))) {
             out << Restore{r[0].toLongLong(), r[2].toLongLong(), r[3].toLongLong(), r[4].toLongLong(),
                            r[5].toLongLong(), r[6].toLongLong(), r[1] == "1"};
+        }
         return out;
     }
     /// A column of the snapshot of dispatch `id` as text.
@@ -149,8 +152,9 @@ class TestHipDirtyRestore : public QObject {
                 // Each dirty chunk is at most one chunk; together they cover the chunk bytes.
                 QVERIFY2(x.dirty * kChunk >= launch.chunk_bytes && x.dirty <= x.total, qPrintable(what));
                 QCOMPARE(x.missed, 0);
-                if (launch.fraction == 0.01)
+                if (launch.fraction == 0.01) {
                     QVERIFY2(x.device <= footprint / 50 + kChunk * launch.chunk_runs, qPrintable(what));
+                }
             }
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Real HIP programs (workloads/hip, built by hipcc for gfx90a and linked with Debian's libamdhip64 5.2.3)
 // replayed on the simulated runtime: each runs under `replayscope-run --simulate --standins LIB -o X.rsdb`
 // and must still produce its correct results (the program checks them and prints PASS), and the rows of
@@ -12,8 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "dispatch_log.hpp"
-#include "session_file.hpp"
+#include "dispatch_log.h"
+#include "session_file.h"
 
 #include <QMap>
 
@@ -36,13 +37,15 @@ class HipRun : public rs::test::SessionRun {
         return m.hasMatch() ? m.captured(1).toDouble() : -1;
     }
     /// Dispatch rows as "kernel:decision" in id order (kernel without a ".kd" suffix).
-    QStringList decisions() const { return SessionRun::decisions(rs::test::KernelNames::WithoutKdSuffix); }
+    QStringList decisions() const { return SessionRun::decisions(rs::test::KernelNames::without_kd_suffix); }
     /// decisions() of the program's own kernels (HIP's blit kernels, __amd_rocclr_*, left out).
     QStringList program_decisions() const {
         QStringList out;
-        for (const QString& d : decisions())
-            if (!d.startsWith("__amd_rocclr_"))
+        for (const QString& d : decisions()) {
+            if (!d.startsWith("__amd_rocclr_")) {
                 out << d;
+            }
+        }
         return out;
     }
     /// The classification name of the allocation starting at `address` ("" when there is none).
@@ -106,8 +109,9 @@ std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}
     r->exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r->stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
     r->stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
-    if (!r->open(session))
+    if (!r->open(session)) {
         qWarning("cannot open %s", qPrintable(session));
+    }
     return r;
 }
 
@@ -200,8 +204,9 @@ class TestHipReplay : public QObject {
                  qPrintable(all.join(' ')));
         QVERIFY2(!blits.filter(QRegularExpression("^__amd_rocclr_copyBuffer")).isEmpty(),
                  qPrintable(all.join(' ')));
-        for (const QString& d : blits)
+        for (const QString& d : blits) {
             QVERIFY2(d.endsWith(":runtime-kernel"), qPrintable(d));
+        }
         QCOMPARE(r->passes_of("__amd_rocclr_"), 0);
         QCOMPARE(r->program_decisions(), QStringList{"_Z16count_mismatchesPKiiiPi:replayed"});
         QCOMPARE(r->passes_of("count_mismatches"), 2);
@@ -214,9 +219,10 @@ class TestHipReplay : public QObject {
         const auto r = run("hip_graph");
         VERIFY_PASSED(r);
         QStringList expected;
-        for (int i = 0; i < 3; ++i)
+        for (int i = 0; i < 3; ++i) {
             expected << "_Z7add_onePfi:graph-launch"
                      << "_Z5scalePffi:graph-launch";
+        }
         expected << "_Z7add_onePfi:replayed";
         QCOMPARE(r->program_decisions(), expected);
         QCOMPARE(r->warnings("graph-launch").size(), 1);
@@ -300,16 +306,18 @@ class TestHipReplay : public QObject {
         QCOMPARE(updates.size(), 5);
         QCOMPARE(fills.size(), 1);
         QMap<quint64, int> per_queue;
-        for (const auto& d : updates)
+        for (const auto& d : updates) {
             ++per_queue[d.queue];
+        }
         QCOMPARE(per_queue.size(), 2); // 4 passes on the private queue, the program's own on its stream's
         const quint64 private_queue = per_queue.key(4);
         quint64 first_pass_start = UINT64_MAX, last_pass_end = 0;
-        for (const auto& d : updates)
+        for (const auto& d : updates) {
             if (d.queue == private_queue) {
                 first_pass_start = std::min(first_pass_start, d.start_ns);
                 last_pass_end = std::max(last_pass_end, d.end_ns);
             }
+        }
         // Submitted 40 ms into the window they normally run after it; on a slow machine they may have been
         // forwarded before it opened. Either way they never overlap the passes.
         const auto outside = [&](const rs::test::LoggedDispatch& d) {
@@ -420,8 +428,9 @@ class TestHipReplay : public QObject {
         for (const Case& c :
              {Case{"_Z8timed_cuPii", memsets[0].queue}, Case{"_Z10timed_prioPii", memsets[1].queue}}) {
             QList<rs::test::LoggedDispatch> own, passes;
-            for (const auto& d : rs::test::dispatches_of(r->log, c.kernel))
+            for (const auto& d : rs::test::dispatches_of(r->log, c.kernel)) {
                 (d.queue == c.queue ? own : passes) << d;
+            }
             QCOMPARE(own.size(), 1);
             const double own_ms = static_cast<double>(own[0].end_ns - own[0].start_ns) / 1e6;
             QVERIFY2(own_ms >= 50 && own_ms < 500, qPrintable(QString::number(own_ms)));
@@ -434,10 +443,11 @@ class TestHipReplay : public QObject {
                 QCOMPARE(p.priority, own[0].priority);
                 QVERIFY2(p.end_ns <= own[0].start_ns, "a pass ran after (or during) the program's launch");
             }
-            if (QString(c.kernel).contains("cu"))
+            if (QString(c.kernel).contains("cu")) {
                 QCOMPARE(own[0].cu_mask, QStringLiteral("0f0f0f0f,00ff00ff,00000000,00000000"));
-            else
+            } else {
                 QCOMPARE(own[0].priority, 2);
+            }
         }
         for (const char* k : {"timed_cu", "timed_prio"}) {
             const double ms = r->printed_number(QStringLiteral("timed %1 elapsed ([0-9.]+) ms").arg(k));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hsa-info: prints the HSA system, every agent and its memory pools, in the spirit of rocminfo.
  * Written against the plain HSA API only, so it runs on the real runtime and on the simulator alike.
@@ -9,7 +10,7 @@
  *     Node:                    1
  *     ISA:                     amdgcn-amd-amdhsa--gfx90a
  *     Timestamp Frequency:     100000000 Hz
- *     Pool 1
+ *     pool 1
  *       Segment:               GLOBAL
  *       Global Flags:          COARSE GRAINED
  *       ...
@@ -107,7 +108,7 @@ std::string isa_name(hsa_agent_t agent) {
 }
 
 void print_pool(hsa_amd_memory_pool_t pool, int index) {
-    std::printf("    Pool %d\n", index);
+    std::printf("    pool %d\n", index);
     hsa_amd_segment_t segment{};
     uint32_t flags = 0;
     size_t size = 0;
@@ -173,7 +174,7 @@ void print_agent(hsa_agent_t agent, int index) {
     } else {
         field(2, "Timestamp Frequency", "N/A");
     }
-    std::printf("  Pool Info:\n");
+    std::printf("  pool Info:\n");
     std::vector<hsa_amd_memory_pool_t> pools;
     hsa_amd_agent_iterate_memory_pools(
         agent,

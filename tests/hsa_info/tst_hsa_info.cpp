@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Runs hsa-info on the simulator (QProcess, LD_LIBRARY_PATH at the simulator) with HSA_SIM_GPU_AGENTS
  * unset, =1 and =2, parses its output and checks the agents (count, order, type, node, name, ISA, timestamp
@@ -27,7 +28,7 @@ struct Output {
 Output parse(const QString& text) {
     static const QRegularExpression field_re(QStringLiteral("^( *)([^:]+):\\s*(.*)$"));
     static const QRegularExpression agent_re(QStringLiteral("^Agent \\d+$"));
-    static const QRegularExpression pool_re(QStringLiteral("^ +Pool \\d+$"));
+    static const QRegularExpression pool_re(QStringLiteral("^ +pool \\d+$"));
     Output out;
     for (const QString& line : text.split(u'\n')) {
         if (agent_re.match(line).hasMatch()) {
@@ -124,8 +125,9 @@ class HsaInfoTest : public QObject {
         }
         for (const Agent& agent : out.agents) {
             for (const Block& pool : agent.pools) {
-                if (pool.fields.value("Segment") == "GROUP")
+                if (pool.fields.value("Segment") == "GROUP") {
                     continue;
+                }
                 QCOMPARE(pool.fields.value("Segment"), QString("GLOBAL"));
                 QCOMPARE(pool.fields.value("Runtime Alloc Allowed"), QString("TRUE"));
                 QVERIFY2(pool.fields.value("Size").endsWith("(KB)") &&

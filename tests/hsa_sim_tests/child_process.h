@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Runs the sim_child helper (or any program) in a fresh process with a controlled environment: the
  * simulator's variables inherited from the test's own environment are removed first, then `env` is added.

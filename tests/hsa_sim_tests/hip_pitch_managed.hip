@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What HIP 5.2.3 asks of the runtime for pitched and managed allocations, end to end on the simulated
 // runtime (docs/sim-fidelity.md, "Pitched allocations, managed memory and stream-ordered allocation"):
 //  - hipMallocPitch / hipMalloc3D succeed with ROCclr's 256-byte pitch, and hipMemcpy2D round-trips;
@@ -12,8 +13,9 @@
 
 __global__ void increment(float* p, int n) {
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i < n)
+    if (i < n) {
         p[i] += 1.0f;
+    }
 }
 
 #define CHECK(cond)                                                                                          \
@@ -30,14 +32,18 @@ static int pitched() {
     CHECK(hipMallocPitch(&p, &pitch, 148, 29) == hipSuccess);
     CHECK(pitch == 256); // ROCclr 5.2.x: rows rounded up to its 256-byte image pitch alignment
     static char in[29][148], out[29][148];
-    for (int r = 0; r < 29; ++r)
-        for (int c = 0; c < 148; ++c)
+    for (int r = 0; r < 29; ++r) {
+        for (int c = 0; c < 148; ++c) {
             in[r][c] = static_cast<char>(r * 7 + c);
+        }
+    }
     CHECK(hipMemcpy2D(p, pitch, in, 148, 148, 29, hipMemcpyHostToDevice) == hipSuccess);
     CHECK(hipMemcpy2D(out, 148, p, pitch, 148, 29, hipMemcpyDeviceToHost) == hipSuccess);
-    for (int r = 0; r < 29; ++r)
-        for (int c = 0; c < 148; ++c)
+    for (int r = 0; r < 29; ++r) {
+        for (int c = 0; c < 148; ++c) {
             CHECK(out[r][c] == in[r][c]);
+        }
+    }
     CHECK(hipFree(p) == hipSuccess);
     hipPitchedPtr pp{};
     CHECK(hipMalloc3D(&pp, make_hipExtent(148, 29, 3)) == hipSuccess);
@@ -53,14 +59,16 @@ static int managed() {
     constexpr int n = 1000;
     float* m = nullptr;
     CHECK(hipMallocManaged(reinterpret_cast<void**>(&m), n * sizeof(float)) == hipSuccess);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         m[i] = static_cast<float>(i);
+    }
     CHECK(hipMemAdvise(m, n * sizeof(float), hipMemAdviseSetReadMostly, 0) == hipSuccess);
     CHECK(hipMemPrefetchAsync(m, n * sizeof(float), 0, nullptr) == hipSuccess);
     increment<<<(n + 255) / 256, 256>>>(m, n);
     CHECK(hipDeviceSynchronize() == hipSuccess);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         CHECK(m[i] == static_cast<float>(i + 1));
+    }
     int read_mostly = -1, location = -5;
     CHECK(hipMemRangeGetAttribute(&read_mostly, sizeof(read_mostly), hipMemRangeAttributeReadMostly, m,
                                   n * sizeof(float)) == hipSuccess);
@@ -90,8 +98,9 @@ static int stream_ordered_then_destroy() {
 }
 
 int main() {
-    if (pitched() || managed() || stream_ordered_then_destroy())
+    if (pitched() || managed() || stream_ordered_then_destroy()) {
         return 1;
+    }
     std::printf("PASS\n");
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HIP 5.2.3 streams with their own queue settings, end to end on the simulated runtime: a stream made by
 // hipExtStreamCreateWithCUMask and one made by hipStreamCreateWithPriority (highest priority) each run a
 // kernel with correct results, and the simulator's dispatch log (HSA_SIM_DISPATCH_LOG, which the test
@@ -15,8 +16,9 @@
 
 __global__ void scale_by(float* p, float factor, int n) {
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (i < n)
+    if (i < n) {
         p[i] *= factor;
+    }
 }
 
 #define CHECK(cond)                                                                                          \
@@ -31,8 +33,9 @@ __global__ void scale_by(float* p, float factor, int n) {
 static int run_on(hipStream_t stream, float factor) {
     constexpr int n = 256;
     std::vector<float> host(n);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         host[i] = static_cast<float>(i);
+    }
     float* d = nullptr;
     CHECK(hipMalloc(&d, n * sizeof(float)) == hipSuccess);
     CHECK(hipMemcpy(d, host.data(), n * sizeof(float), hipMemcpyHostToDevice) == hipSuccess);
@@ -40,8 +43,9 @@ static int run_on(hipStream_t stream, float factor) {
     CHECK(hipGetLastError() == hipSuccess);
     CHECK(hipStreamSynchronize(stream) == hipSuccess);
     CHECK(hipMemcpy(host.data(), d, n * sizeof(float), hipMemcpyDeviceToHost) == hipSuccess);
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         CHECK(host[i] == static_cast<float>(i) * factor);
+    }
     CHECK(hipFree(d) == hipSuccess);
     return 0;
 }
@@ -63,8 +67,9 @@ int main() {
     CHECK(hipStreamGetPriority(urgent, &priority) == hipSuccess);
     CHECK(priority == greatest);
 
-    if (run_on(masked, 2.0f) || run_on(urgent, 3.0f))
+    if (run_on(masked, 2.0f) || run_on(urgent, 3.0f)) {
         return 1;
+    }
     CHECK(hipStreamDestroy(masked) == hipSuccess);
     CHECK(hipStreamDestroy(urgent) == hipSuccess);
 
@@ -73,8 +78,9 @@ int main() {
     std::string line;
     int kernels = 0, with_mask = 0, with_high_priority = 0;
     while (std::getline(log, line)) {
-        if (line.find(" kernel=_Z8scale_byPffi ") == std::string::npos)
+        if (line.find(" kernel=_Z8scale_byPffi ") == std::string::npos) {
             continue;
+        }
         ++kernels;
         with_mask += line.find(" cu_mask=0000000f ") != std::string::npos;
         with_high_priority += line.find(" priority=2 ") != std::string::npos;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A test tool for HSA_TOOLS_LIB (built as rs_probe_tool_a, rs_probe_tool_b and, with RS_TOOL_REFUSE,
  * rs_refuse_tool). It appends what the runtime hands it to the file named by RS_PROBE_LOG: OnLoad's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Helper program the suites run in a child process (QProcess) when a behaviour depends on environment
  * variables read at the first hsa_init, or ends the process. Usage: sim_child MODE [ARGS...]. It prints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Kernel-argument layouts shared by the test kernel library (test_kernels.cpp) and the suites that
  * dispatch its kernels. Kernels are host functions on the simulator, so pointers in kernargs may point at

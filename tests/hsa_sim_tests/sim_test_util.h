@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Helpers shared by the simulator suites: agent/pool discovery, typed info queries, loading the test
  * kernel library, and writing AQL packets the way an application does (reserve a slot, fill the body,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A test tool that keeps copies of the core and AMD-extension API tables it is handed, so that a test
  * can reach tool-only entry points (hsa_amd_queue_intercept_create/register) that the runtime does not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A simulated code object (see sim/include/hsa_sim/code_object.h) used by the suites: two
  * kernels, a __device__ counter, a __constant__ table and a zero-sized variable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Agents, ISAs, system info, memory pools and regions of the simulated runtime, plus hsa_init/hsa_shut_down
  * reference counting. Runs with HSA_SIM_GPU_AGENTS=3 (set before the first hsa_init) so that node numbering
@@ -70,7 +71,8 @@ class AgentsPoolsTest : public QObject {
             QCOMPARE(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, isa_name.data()), HSA_STATUS_SUCCESS);
             // The name carries the MI210's target features; NAME_LENGTH counts the terminating NUL (as
             // ROCr 5.2.3), and NAME writes that NUL.
-            QCOMPARE(QByteArray(isa_name.constData()), QByteArray("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"));
+            QCOMPARE(QByteArray(isa_name.constData()),
+                     QByteArray("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"));
             QCOMPARE(length, uint32_t{42});
             QCOMPARE(isa_name.at(41), '\0');
             // The agent's name stays the bare processor.
@@ -190,8 +192,9 @@ class AgentsPoolsTest : public QObject {
     void regionAllocate() {
         for (hsa_agent_t a : agents_.all) {
             for (hsa_region_t r : list_regions(a)) {
-                if (!region_info<bool>(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED))
+                if (!region_info<bool>(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED)) {
                     continue; // the GROUP region (checked in regions())
+                }
                 void* p = nullptr;
                 QCOMPARE(hsa_memory_allocate(r, 4096, &p), HSA_STATUS_SUCCESS);
                 QVERIFY(p != nullptr);
@@ -221,7 +224,8 @@ class AgentsPoolsTest : public QObject {
     /// 0, not accessible by all; only its owner reaches it.
     void checkGroupPool(hsa_agent_t owner, hsa_amd_memory_pool_t pool) {
         hsa_status_t st;
-        QCOMPARE(pool_info<hsa_amd_segment_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &st), HSA_AMD_SEGMENT_GROUP);
+        QCOMPARE(pool_info<hsa_amd_segment_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &st),
+                 HSA_AMD_SEGMENT_GROUP);
         QCOMPARE(st, HSA_STATUS_SUCCESS);
         QCOMPARE(pool_info<uint32_t>(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS), uint32_t{0});
         QCOMPARE(pool_info<size_t>(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE), size_t{64 * 1024});
@@ -233,8 +237,9 @@ class AgentsPoolsTest : public QObject {
         QCOMPARE(hsa_amd_memory_pool_allocate(pool, 4096, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
         for (hsa_agent_t a : agents_.all) {
             hsa_amd_memory_pool_access_t access{};
-            QCOMPARE(hsa_amd_agent_memory_pool_get_info(a, pool, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
-                     HSA_STATUS_SUCCESS);
+            QCOMPARE(
+                hsa_amd_agent_memory_pool_get_info(a, pool, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access),
+                HSA_STATUS_SUCCESS);
             QCOMPARE(access, a.handle == owner.handle ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT
                                                       : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Code objects, executables and symbols, with the test kernel library (test_kernels.cpp): loading from a
  * file descriptor and from memory, kernel symbol properties (kind, name, kernel object, segment sizes),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Device memory accounting: HSA_SIM_DEVICE_MEMORY sets the device memory of each GPU agent (K/M/G and
  * KiB/MiB/GiB suffixes, default 16 GiB), reported as the size of its coarse- and fine-grained pools; the
@@ -31,15 +32,17 @@ constexpr uint64_t kMiB = 1024 * 1024;
 uint64_t memory_avail(hsa_agent_t agent, hsa_status_t* status = nullptr) {
     hsa_status_t st = HSA_STATUS_SUCCESS;
     const auto v = agent_info<uint64_t>(agent, kMemoryAvail, &st);
-    if (status)
+    if (status) {
         *status = st;
+    }
     return st == HSA_STATUS_SUCCESS ? v : UINT64_MAX;
 }
 
 hsa_region_t find_region(hsa_agent_t agent, uint32_t flags) {
     for (hsa_region_t r : list_regions(agent)) {
-        if (region_info<uint32_t>(r, HSA_REGION_INFO_GLOBAL_FLAGS) == flags)
+        if (region_info<uint32_t>(r, HSA_REGION_INFO_GLOBAL_FLAGS) == flags) {
             return r;
+        }
     }
     return {0};
 }
@@ -54,16 +57,19 @@ class DeviceMemoryTest : public QObject {
 
     /// Sets HSA_SIM_DEVICE_MEMORY (unset when empty), initialises the runtime and finds agents and pools.
     bool start(const QByteArray& device_memory, const QByteArray& gpus = "1") {
-        if (device_memory.isEmpty())
+        if (device_memory.isEmpty()) {
             qunsetenv("HSA_SIM_DEVICE_MEMORY");
-        else
+        } else {
             qputenv("HSA_SIM_DEVICE_MEMORY", device_memory);
+        }
         qputenv("HSA_SIM_GPU_AGENTS", gpus);
-        if (hsa_init() != HSA_STATUS_SUCCESS)
+        if (hsa_init() != HSA_STATUS_SUCCESS) {
             return false;
+        }
         const Agents agents = list_agents();
-        if (agents.cpus.empty() || agents.gpus.empty())
+        if (agents.cpus.empty() || agents.gpus.empty()) {
             return false;
+        }
         cpu_ = agents.cpus[0];
         gpu_ = agents.gpus[0];
         coarse_ = find_pool(gpu_, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
@@ -216,12 +222,14 @@ class DeviceMemoryTest : public QObject {
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse_, kMiB, 0, &a), HSA_STATUS_SUCCESS);
         QCOMPARE(hsa_amd_memory_pool_allocate(second, kMiB, 0, &b), HSA_STATUS_SUCCESS);
         expectAvail(0);
-        if (kHasMemoryAvail)
+        if (kHasMemoryAvail) {
             QCOMPARE(memory_avail(agents.gpus[1]), uint64_t{0});
+        }
         QCOMPARE(hsa_amd_memory_pool_free(b), HSA_STATUS_SUCCESS);
         expectAvail(0);
-        if (kHasMemoryAvail)
+        if (kHasMemoryAvail) {
             QCOMPARE(memory_avail(agents.gpus[1]), kMiB);
+        }
         QCOMPARE(hsa_amd_memory_pool_free(a), HSA_STATUS_SUCCESS);
     }
 
@@ -256,13 +264,15 @@ class DeviceMemoryTest : public QObject {
                 }
             });
         }
-        for (auto& th : threads)
+        for (auto& th : threads) {
             th.join();
+        }
         QCOMPARE(succeeded.load(), int(2 * kMiB / 4096));
         expectAvail(0);
         for (auto& list : held) {
-            for (void* p : list)
+            for (void* p : list) {
                 QCOMPARE(hsa_amd_memory_pool_free(p), HSA_STATUS_SUCCESS);
+            }
         }
         expectAvail(2 * kMiB);
     }

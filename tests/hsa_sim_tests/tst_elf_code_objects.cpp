@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Real AMDGPU ELF code objects on the simulated runtime: a hipcc-built gfx90a object (elf/elf_kernels.hip)
  * loaded from a file and from memory, its symbols and attributes checked against what readelf and
@@ -26,8 +27,9 @@ namespace {
 
 QByteArray read_all(const char* path) {
     QFile f(QString::fromUtf8(path));
-    if (!f.open(QIODevice::ReadOnly))
+    if (!f.open(QIODevice::ReadOnly)) {
         return {};
+    }
     return f.readAll();
 }
 
@@ -35,8 +37,9 @@ QByteArray read_all(const char* path) {
 QString tool_output(const QString& program, const QStringList& args) {
     QProcess p;
     p.start(program, args);
-    if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+    if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         return {};
+    }
     return QString::fromUtf8(p.readAllStandardOutput());
 }
 
@@ -59,8 +62,9 @@ std::map<QString, ElfFact> readelf_objects(const char* path) {
         }
         const QStringList f = line.simplified().split(' ');
         // Num: Value Size Type Bind Vis Ndx Name
-        if (!in_symtab || f.size() < 8 || f[3] != "OBJECT" || f[4] == "LOCAL" || f[6] == "UND")
+        if (!in_symtab || f.size() < 8 || f[3] != "OBJECT" || f[4] == "LOCAL" || f[6] == "UND") {
             continue;
+        }
         out[f[7]] = {f[2].toULongLong(nullptr, 0), f[3], f[4]};
     }
     return out;
@@ -76,22 +80,26 @@ std::map<QString, std::map<QString, uint64_t>> metadata_facts(const char* path) 
     QString symbol;
     for (const QString& line : text.split('\n')) {
         if (line.startsWith("  - .")) { // a new kernel map (".agpr_count" or similar first key)
-            if (!symbol.isEmpty())
+            if (!symbol.isEmpty()) {
                 out[symbol] = current;
+            }
             current.clear();
             symbol.clear();
         }
         const QString l = line.startsWith("  - .") ? "    " + line.mid(4) : line;
         const auto m = key.match(l);
-        if (!m.hasMatch())
+        if (!m.hasMatch()) {
             continue;
-        if (m.captured(1) == "symbol")
+        }
+        if (m.captured(1) == "symbol") {
             symbol = m.captured(2);
-        else
+        } else {
             current[m.captured(1)] = m.captured(2).toULongLong();
+        }
     }
-    if (!symbol.isEmpty())
+    if (!symbol.isEmpty()) {
         out[symbol] = current;
+    }
     return out;
 }
 
@@ -100,8 +108,9 @@ T sym_info(hsa_executable_symbol_t s, hsa_executable_symbol_info_t attribute,
            hsa_status_t* status = nullptr) {
     T v{};
     const hsa_status_t st = hsa_executable_symbol_get_info(s, attribute, &v);
-    if (status)
+    if (status) {
         *status = st;
+    }
     return v;
 }
 
@@ -128,8 +137,9 @@ class StderrCapture {
         QByteArray out;
         char buf[4096];
         size_t n;
-        while ((n = std::fread(buf, 1, sizeof(buf), file_)) > 0)
+        while ((n = std::fread(buf, 1, sizeof(buf), file_)) > 0) {
             out.append(buf, static_cast<int>(n));
+        }
         return out;
     }
 
@@ -175,12 +185,14 @@ class ElfCodeObjectsTest : public QObject {
         out->bytes.assign(bytes.begin(), bytes.end());
         hsa_status_t st =
             hsa_code_object_reader_create_from_memory(out->bytes.data(), out->bytes.size(), &out->reader);
-        if (st != HSA_STATUS_SUCCESS)
+        if (st != HSA_STATUS_SUCCESS) {
             return st;
+        }
         st = hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
                                        &out->exe);
-        if (st != HSA_STATUS_SUCCESS)
+        if (st != HSA_STATUS_SUCCESS) {
             return st;
+        }
         return hsa_executable_load_agent_code_object(out->exe, gpu_, out->reader, nullptr, &out->loaded);
     }
 
@@ -199,8 +211,9 @@ class ElfCodeObjectsTest : public QObject {
              uint32_t group_segment_size = 0) {
         hsa_queue_t* q = nullptr;
         if (hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, UINT32_MAX, UINT32_MAX, &q) !=
-            HSA_STATUS_SUCCESS)
+            HSA_STATUS_SUCCESS) {
             return false;
+        }
         hsa_signal_t done{0};
         hsa_signal_create(1, 0, nullptr, &done);
         const uint64_t index = reserve_slot(q);
@@ -339,8 +352,9 @@ class ElfCodeObjectsTest : public QObject {
         const auto* table = static_cast<const double*>(address("table"));
         QCOMPARE(table[2], 2.5);
         const auto* zeroed = static_cast<const int*>(address("zeroed"));
-        for (int i = 0; i < 64; ++i)
+        for (int i = 0; i < 64; ++i) {
             QCOMPARE(zeroed[i], 0);
+        }
         // The relocated pointer follows the bound variable.
         QCOMPARE(*static_cast<int* const*>(address("counter_ptr")), counter);
         const hsa_executable_symbol_t s = symbol(code.exe, "counter");
@@ -456,8 +470,9 @@ class ElfCodeObjectsTest : public QObject {
         {
             StderrCapture capture;
             dispatch(q, object, args, 32, 32, done, false);
-            for (int i = 0; i < 500 && error.count.load() == 0; ++i)
+            for (int i = 0; i < 500 && error.count.load() == 0; ++i) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
             text = capture.text();
         }
         QCOMPARE(error.count.load(), 1);
@@ -507,8 +522,9 @@ class ElfCodeObjectsTest : public QObject {
         for (uint16_t i = 0; i < eh.e_phnum; ++i) {
             Elf64_Phdr ph;
             std::memcpy(&ph, good.constData() + ph0 + i * sizeof(ph), sizeof(ph));
-            if (ph.p_type != PT_LOAD)
+            if (ph.p_type != PT_LOAD) {
                 continue;
+            }
             const size_t at = ph0 + i * sizeof(ph);
             cases.push_back(
                 {"PT_LOAD offset past the end", patched(at + offsetof(Elf64_Phdr, p_offset), 1ull << 33, 8)});
@@ -520,8 +536,9 @@ class ElfCodeObjectsTest : public QObject {
             const size_t at = eh.e_shoff + i * sizeof(Elf64_Shdr);
             Elf64_Shdr sh;
             std::memcpy(&sh, good.constData() + at, sizeof(sh));
-            if (sh.sh_type == SHT_NOBITS)
+            if (sh.sh_type == SHT_NOBITS) {
                 continue; // .bss has no file range
+            }
             cases.push_back({"section offset past the end",
                              patched(at + offsetof(Elf64_Shdr, sh_offset), 1ull << 36, 8)});
         }
@@ -709,8 +726,9 @@ class ElfCodeObjectsTest : public QObject {
 
         // copyBuffer: 10 bytes as 2 uints and a 2-byte remainder, byte origins 1 and 3.
         std::vector<unsigned char> src(32), dst(32, 0);
-        for (int i = 0; i < 32; ++i)
+        for (int i = 0; i < 32; ++i) {
             src[i] = static_cast<unsigned char>(i + 1);
+        }
         clear();
         put(0, src.data());
         put(8, dst.data());
@@ -719,13 +737,15 @@ class ElfCodeObjectsTest : public QObject {
         put(32, uint64_t{3});
         put(40, uint32_t{2});
         QVERIFY(run(object("__amd_rocclr_copyBuffer.kd"), ka, 64));
-        for (int i = 0; i < 32; ++i)
+        for (int i = 0; i < 32; ++i) {
             QCOMPARE(int(dst[i]), (i >= 3 && i < 13) ? i - 1 : 0);
+        }
 
         // copyBufferAligned: 16-byte elements, origins in elements.
         std::vector<uint32_t> s32(16), d32(16, 0);
-        for (int i = 0; i < 16; ++i)
+        for (int i = 0; i < 16; ++i) {
             s32[i] = 100u + static_cast<uint32_t>(i);
+        }
         clear();
         put(0, s32.data());
         put(8, d32.data());

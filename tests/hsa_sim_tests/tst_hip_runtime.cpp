@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * What HIP (ROCclr 5.2.x) and rocminfo 5.2.3 ask of the runtime beyond the basics: the agent attributes
  * device creation needs (values of an MI210, docs/sim-fidelity.md), SVM system attributes, pool link
@@ -298,10 +299,12 @@ class HipRuntimeTest : public QObject {
         QCOMPARE(seen.load(), hsa_signal_value_t{-1});
         __atomic_store_n(value, 42, __ATOMIC_RELEASE);
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-        while (seen.load() != 42 && std::chrono::steady_clock::now() < until)
+        while (seen.load() != 42 && std::chrono::steady_clock::now() < until) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        if (seen.load() != 42)
+        }
+        if (seen.load() != 42) {
             hsa_signal_store_screlease(s, 42); // let the thread end before failing
+        }
         waiter.join();
         QCOMPARE(seen.load(), hsa_signal_value_t{42});
         // hsa_amd_signal_wait_any notices too.
@@ -326,8 +329,9 @@ class HipRuntimeTest : public QObject {
         // Source: 4 slices of 8 rows of 64 bytes (host); destination: a 3x5x40-byte box at (2,1,4) of a
         // device volume with pitch 128 and slice 2048.
         std::vector<unsigned char> host(4 * 8 * 64);
-        for (size_t i = 0; i < host.size(); ++i)
+        for (size_t i = 0; i < host.size(); ++i) {
             host[i] = static_cast<unsigned char>(i * 7 + 1);
+        }
         void* dev = nullptr;
         QCOMPARE(hsa_amd_memory_pool_allocate(coarse, 4 * 2048, 0, &dev), HSA_STATUS_SUCCESS);
         std::memset(dev, 0, 4 * 2048);
@@ -350,8 +354,9 @@ class HipRuntimeTest : public QObject {
                     const bool inside = z >= 1 && z < 4 && y >= 1 && y < 6 && x >= 2 && x < 42;
                     const unsigned char expected =
                         inside ? host[(z - 1 + 1) * 512 + (y - 1 + 1) * 64 + (x - 2 + 4)] : 0;
-                    if (out[z * 2048 + y * 128 + x] != expected)
+                    if (out[z * 2048 + y * 128 + x] != expected) {
                         QFAIL(qPrintable(QString("byte (%1,%2,%3) differs").arg(x).arg(y).arg(z)));
+                    }
                 }
             }
         }
@@ -577,8 +582,9 @@ class HipRuntimeTest : public QObject {
         __atomic_store_n(value, 0x103, __ATOMIC_RELEASE); // masked: 3
         QVERIFY(waitFor(done, 0));
         QCOMPARE(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
-        for (hsa_signal_t s : {watched, done, after})
+        for (hsa_signal_t s : {watched, done, after}) {
             QCOMPARE(hsa_signal_destroy(s), HSA_STATUS_SUCCESS);
+        }
     }
 
     void barrierValuePendingAtDestroy() {

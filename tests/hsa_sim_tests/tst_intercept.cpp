@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Intercept queues with ROCr 5.2.3 semantics, reached through the API table a test tool (table_tool)
  * saved: the handler runs once per valid packet (pkt_count 1, consecutive user_pkt_index) on the thread
@@ -259,10 +260,9 @@ class InterceptTest : public QObject {
     /// with HSA_SIM_INTERCEPT_SEMANTICS=5.
     void secondWriterCallAborts() {
 #if HSA_API_TABLE_MAJOR_VERSION >= 3
-        const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
-                                        {{"HSA_TOOLS_LIB", RS_TABLE_TOOL},
-                                         { "HSA_SIM_INTERCEPT_SEMANTICS",
-                                           "5" }});
+        const ChildResult r =
+            run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
+                      {{"HSA_TOOLS_LIB", RS_TABLE_TOOL}, {"HSA_SIM_INTERCEPT_SEMANTICS", "5"}});
 #else
         const ChildResult r = run_child(RS_SIM_CHILD_PATH, {"intercept-writer", RS_TABLE_TOOL},
                                         {{"HSA_TOOLS_LIB", RS_TABLE_TOOL}});

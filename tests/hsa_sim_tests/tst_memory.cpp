@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Memory: pool and region allocation, hsa_amd_pointer_info for every pool kind, locked host memory,
  * interior/unknown/freed pointers, device-pool block reuse, hsa_memory_copy in every direction and
@@ -97,9 +98,11 @@ class MemoryTest : public QObject {
     void pointerInfoRegionAllocation() {
         for (hsa_region_t r : list_regions(gpu_)) {
             bool allocatable = false;
-            QCOMPARE(hsa_region_get_info(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, &allocatable), HSA_STATUS_SUCCESS);
-            if (!allocatable)
+            QCOMPARE(hsa_region_get_info(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, &allocatable),
+                     HSA_STATUS_SUCCESS);
+            if (!allocatable) {
                 continue; // the GROUP (LDS) region
+            }
             void* p = nullptr;
             QCOMPARE(hsa_memory_allocate(r, 8192, &p), HSA_STATUS_SUCCESS);
             hsa_status_t st;
@@ -275,7 +278,8 @@ class MemoryTest : public QObject {
         void* va = nullptr;
         QCOMPARE(hsa_amd_vmem_address_reserve(&va, kReserved, 0, 0), HSA_STATUS_SUCCESS);
         hsa_amd_vmem_alloc_handle_t handle{};
-        QCOMPARE(hsa_amd_vmem_handle_create(coarse_, kMapped, MEMORY_TYPE_NONE, 0, &handle), HSA_STATUS_SUCCESS);
+        QCOMPARE(hsa_amd_vmem_handle_create(coarse_, kMapped, MEMORY_TYPE_NONE, 0, &handle),
+                 HSA_STATUS_SUCCESS);
         char* mapped = static_cast<char*>(va) + kMapped; // the second 64 KiB of the reservation
         QCOMPARE(hsa_amd_vmem_map(mapped, kMapped, 0, handle, 0), HSA_STATUS_SUCCESS);
         hsa_amd_memory_access_desc_t access[2] = {{HSA_ACCESS_PERMISSION_RW, gpu_},

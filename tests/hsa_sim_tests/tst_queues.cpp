@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Queues and AQL packets: queue creation (power-of-two sizes), kernel dispatch through the packet
  * processor (results, completion-signal decrements, consumed slots set to INVALID, read index advancing),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Signals: creation, every load/store/read-modify-write variant (values and returned previous values),
  * waits with each condition (satisfied at once, satisfied later by another thread, timing out with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * HSA_TOOLS_LIB tool loading, as in ROCr 5.2.3. In process: "toolA refuse toolB" is loaded at the first
  * hsa_init (not again at a nested one); OnLoad gets the API table (root/core/amd/finalizer/image versions:
@@ -86,10 +87,7 @@ class ToolLoadingTest : public QObject {
                                    {"core", 2, sizeof(CoreApiTable), 0},
                                    {"amd", 2, sizeof(AmdExtTable), 1},
                                    {"finalizer", 2, sizeof(FinalizerExtTable), 0},
-                                   { "image",
-                                     2,
-                                     sizeof(ImageExtTable),
-                                     0 }};
+                                   {"image", 2, sizeof(ImageExtTable), 0}};
 #else
         const Expected tables[] = {{"root", 1, sizeof(HsaApiTable), 0},
                                    {"core", 1, sizeof(CoreApiTable), 0},

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Checks that the simulated libhsa-runtime64 exports, with version tag ROCR_1, every symbol Debian's
 # libamdhip64.so.5 imports from the real libhsa-runtime64.so.1, and that libamdhip64 then binds with
 # every symbol resolved (as under LD_BIND_NOW=1). Names each missing symbol.

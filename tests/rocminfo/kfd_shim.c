@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * LD_PRELOAD shim for the rocminfo test: rocminfo 5.2.3 opens /dev/kfd read-write before hsa_init and
  * stops when it cannot. This shim answers that one open with a descriptor of /dev/null, so the check

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs Debian's rocminfo 5.2.3 on the simulated runtime and checks what it prints.
 # usage: run_rocminfo.sh ROCMINFO SIM_LIBRARY_DIR KFD_SHIM WORK_DIR
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every instrumented process of a run is recorded into its one session (docs/session-schema.md, session
 // format 3): scripts run under `replayscope-run --simulate` start several programs (workloads/accumulate_n,
 // N dispatches each, its exit status an argument), and the session file must hold each of them as a
@@ -16,7 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 #include <memory>
 
@@ -83,9 +84,11 @@ class Run : public rs::test::SessionRun {
     }
     /// The process row of `pid` (process 0 when there is none).
     ProcessRow process_of(qint64 pid) const {
-        for (const ProcessRow& p : processes())
-            if (p.pid == pid)
+        for (const ProcessRow& p : processes()) {
+            if (p.pid == pid) {
                 return p;
+            }
+        }
         return {};
     }
     /// Every "accumulate_n: pid P ppid Q dispatches N" line of the output, in order.
@@ -110,7 +113,7 @@ class Run : public rs::test::SessionRun {
     }
     QString describe_all() const {
         QString text = describe() + "\nprocesses:\n";
-        for (const ProcessRow& p : processes())
+        for (const ProcessRow& p : processes()) {
             text += QStringLiteral("  %1 pid %2 ppid %3 events %4 last %5 missing %6 complete %7 exit %8 "
                                    "dispatches %9 replayed %10 passes %11 differing %12 [%13]\n")
                         .arg(p.process)
@@ -126,6 +129,7 @@ class Run : public rs::test::SessionRun {
                         .arg(p.passes)
                         .arg(p.counts_differing)
                         .arg(p.command);
+        }
         return text;
     }
 };
@@ -321,8 +325,9 @@ class SessionsTest : public QObject {
     /// session, with the parent it really had.
     void grandchildrenOfAPythonDriver() {
         const QString python = QStandardPaths::findExecutable("python3");
-        if (python.isEmpty())
+        if (python.isEmpty()) {
             QSKIP("no python3 on PATH");
+        }
         QTemporaryDir dir;
         const QString driver =
             QStringLiteral("import os, subprocess; print('driver', os.getpid(), flush=True); "

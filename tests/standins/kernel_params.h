@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The by-value kernel argument of kernels.hip, shared with the test that fills its kernarg segment.
 #ifndef RS_TEST_KERNEL_PARAMS_H
 #define RS_TEST_KERNEL_PARAMS_H

@@ -1,28 +1,33 @@
+// SPDX-License-Identifier: MIT
 // Kernels of the stand-in test suite (tst_standins.cpp): compiled by replayscope-standins into a stand-in
 // library, and by hipcc --offload-arch=gfx90a into a code object whose symbols and kernarg offsets the
 // suite compares with the library's. The host code at the end is compiled in both, run by neither.
-#include <hip/hip_runtime.h>
 #include <hip/hip_ext.h>
+#include <hip/hip_runtime.h>
 
 #include "kernel_params.h"
 
 __device__ unsigned int launch_counter;
 __constant__ float poly_coeffs[4];
 
-__device__ inline float square(float x) { return x * x; }
+__device__ inline float square(float x) {
+    return x * x;
+}
 
 __global__ void vadd(float* out, const float* a, const float* b, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         out[i] = a[i] + b[i];
+    }
 }
 
 // 2D: a grid that is not a multiple of the work-group size (partial work-groups at the edges).
 __global__ void fill2d(int* out, int width, int height) {
     const int x = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
     const int y = hipBlockIdx_y * hipBlockDim_y + hipThreadIdx_y;
-    if (x < width && y < height)
+    if (x < width && y < height) {
         out[y * width + x] = x * 1000 + y;
+    }
 }
 
 // 3D: every coordinate of every work-item, packed.
@@ -30,8 +35,9 @@ __global__ void index3d(unsigned* out, unsigned nx, unsigned ny) {
     const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
     const unsigned z = blockIdx.z * blockDim.z + threadIdx.z;
-    out[(z * ny + y) * nx + x] = (threadIdx.x << 0) | (threadIdx.y << 4) | (threadIdx.z << 8) | (blockIdx.x << 12) |
-                                 (blockIdx.y << 16) | (blockIdx.z << 20) | (gridDim.x << 24) | (gridDim.z << 28);
+    out[(z * ny + y) * nx + x] = (threadIdx.x << 0) | (threadIdx.y << 4) | (threadIdx.z << 8) |
+                                 (blockIdx.x << 12) | (blockIdx.y << 16) | (blockIdx.z << 20) |
+                                 (gridDim.x << 24) | (gridDim.z << 28);
 }
 
 // Work-group tree reduction in __shared__ memory (256 work-items per group).
@@ -41,12 +47,14 @@ __global__ void block_sum(const float* in, float* out) {
     partial[t] = in[blockIdx.x * blockDim.x + t];
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (t < s)
+        if (t < s) {
             partial[t] += partial[t + s];
+        }
         __syncthreads();
     }
-    if (t == 0)
+    if (t == 0) {
         out[blockIdx.x] = partial[0];
+    }
 }
 
 // Tiled transpose through a 16x17 __shared__ tile.
@@ -54,13 +62,15 @@ __global__ void transpose(float* out, const float* in, int width, int height) {
     __shared__ float tile[16][17];
     int x = blockIdx.x * 16 + threadIdx.x;
     int y = blockIdx.y * 16 + threadIdx.y;
-    if (x < width && y < height)
+    if (x < width && y < height) {
         tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+    }
     __syncthreads();
     x = blockIdx.y * 16 + threadIdx.x;
     y = blockIdx.x * 16 + threadIdx.y;
-    if (x < height && y < width)
+    if (x < height && y < width) {
         out[y * height + x] = tile[threadIdx.x][threadIdx.y];
+    }
 }
 
 // Atomics of every kind on every type.
@@ -90,8 +100,9 @@ __global__ void atomics(int* i, unsigned* u, unsigned long long* ull, float* f, 
 template <typename T>
 __global__ void scale(T* x, T factor, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         x[i] = x[i] * factor;
+    }
 }
 template __global__ void scale<double>(double*, double, int);
 
@@ -99,13 +110,16 @@ template __global__ void scale<double>(double*, double, int);
 __global__ void count_and_poly(float* out, const float* x, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     atomicAdd(&launch_counter, 1u);
-    if (i < n)
+    if (i < n) {
         out[i] = poly_coeffs[0] + poly_coeffs[1] * x[i] + poly_coeffs[2] * square(x[i]) +
                  poly_coeffs[3] * x[i] * square(x[i]);
+    }
 }
 
 // No arguments at all.
-__global__ void bump_counter() { atomicAdd(&launch_counter, 1u); }
+__global__ void bump_counter() {
+    atomicAdd(&launch_counter, 1u);
+}
 
 // Dynamic shared memory, both spellings: reverses each work-group's slice.
 __global__ void reverse_dynamic(int* data) {
@@ -132,15 +146,18 @@ __global__ void by_value(KernelParams p, char c, double* out) {
 // Work-items that return before a barrier count as arrived.
 __global__ void early_exit(int* out, int active) {
     __shared__ int total;
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         total = 0;
+    }
     __syncthreads();
-    if (static_cast<int>(threadIdx.x) >= active)
+    if (static_cast<int>(threadIdx.x) >= active) {
         return;
+    }
     atomicAdd(&total, 1);
     __syncthreads();
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         out[blockIdx.x] = total;
+    }
 }
 
 // Counting barriers.
@@ -166,8 +183,9 @@ struct unwind_counter {
 __global__ void fails_between_barriers(int* count) {
     unwind_counter guard{count};
     __syncthreads();
-    if (threadIdx.x == 3)
+    if (threadIdx.x == 3) {
         __ballot(1);
+    }
     __syncthreads();
 }
 
@@ -182,10 +200,12 @@ __global__ void axpy4(float4* y, float a, float4 x) {
 // Warp shuffles need lock-step wavefronts: the dispatch fails, naming the feature.
 __global__ void shuffle_sum(float* x) {
     float v = x[threadIdx.x];
-    for (int offset = 32; offset > 0; offset /= 2)
+    for (int offset = 32; offset > 0; offset /= 2) {
         v += __shfl_down(v, offset);
-    if (threadIdx.x == 0)
+    }
+    if (threadIdx.x == 0) {
         x[0] = v;
+    }
 }
 
 // The AMDGPU builtins stand-ins implement: ids and the barrier.
@@ -197,13 +217,13 @@ __global__ void builtin_ids(unsigned* out) {
 }
 
 // An AMDGPU builtin: compiles, fails the dispatch.
-__global__ void amdgcn_builtin(unsigned* out) { out[0] = __builtin_amdgcn_readfirstlane(threadIdx.x); }
+__global__ void amdgcn_builtin(unsigned* out) {
+    out[0] = __builtin_amdgcn_readfirstlane(threadIdx.x);
+}
 
 // Launch syntax the source rewrite must handle: inside a multi-line macro, a configuration spanning
 // lines, and look-alikes in comments and strings: "<<<" and '>>>'  // <<<not a launch>>>
-#define LAUNCH_SCALE(ptr, n)                                                                               \
-    scale<<<dim3(((n) + 255) / 256),                                                                       \
-            dim3(256)>>>(ptr, 0.5f, n)
+#define LAUNCH_SCALE(ptr, n) scale<<<dim3(((n) + 255) / 256), dim3(256)>>>(ptr, 0.5f, n)
 static const char not_a_launch[] = "k<<<1, 1>>>()";
 
 int main() {
@@ -212,11 +232,7 @@ int main() {
     vadd<<<dim3(4), dim3(256), 0, 0>>>(d, d, d, 1024);
     scale<<<4, 256>>>(d, 2.0f, 1024);
     LAUNCH_SCALE(d, 1024);
-    vadd<<<dim3(4),
-           dim3(256),
-           0,
-           hipStreamPerThread>>>(d, d, d,
-                                 static_cast<int>(sizeof not_a_launch));
+    vadd<<<dim3(4), dim3(256), 0, hipStreamPerThread>>>(d, d, d, static_cast<int>(sizeof not_a_launch));
     hipLaunchKernelGGL(count_and_poly, dim3(4), dim3(256), 0, 0, d, d, 1024);
     // hip_ext.h's template launch (timed by events) must compile in the host build too.
     hipExtLaunchKernelGGL(scale, dim3(4), dim3(256), 0, 0, nullptr, nullptr, 0, d, 2.0f, 1024);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of HIP's built-in coordinates (threadIdx, blockIdx, blockDim, gridDim) and warpSize used by
 // ordinary host code as members, locals and parameters, which hipcc accepts; and kernels mixing the
 // coordinates with integers, templates and dim3. Built into its own stand-in library by
@@ -5,8 +6,8 @@
 #include <hip/hip_runtime.h>
 
 #include <algorithm>
-#include <memory> // libstdc++ spells __attribute__((__noinline__)) itself
 #include <cstdint>
+#include <memory> // libstdc++ spells __attribute__((__noinline__)) itself
 #include <type_traits>
 
 // Host code naming its own things like the built-ins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stand-in libraries made by replayscope-standins (sim/standins): a library built from kernels.hip is
 // loaded with dlopen and each kernel run through its entry with a hand-filled launch description and a
 // kernarg segment laid out as hipcc lays it out; results are checked against host references. The
@@ -34,8 +35,9 @@ class kernarg {
     template <class T>
     kernarg& add(const T& value) {
         offset_ = (offset_ + alignof(T) - 1) / alignof(T) * alignof(T);
-        if (bytes_.size() < offset_ + sizeof(T))
+        if (bytes_.size() < offset_ + sizeof(T)) {
             bytes_.resize(offset_ + sizeof(T));
+        }
         std::memcpy(bytes_.data() + offset_, &value, sizeof(T));
         offsets_.push_back(offset_);
         offset_ += sizeof(T);
@@ -102,8 +104,9 @@ QString run_tool(const QString& program, const QStringList& args, int* exit_code
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
-    if (!p.waitForFinished(120000))
+    if (!p.waitForFinished(120000)) {
         return "timed out";
+    }
     *exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     *output = QString::fromLocal8Bit(p.readAll());
     return {};
@@ -120,16 +123,18 @@ class tst_standins : public QObject {
 
     hsa_sim_standin_kernel_fn_t entry(const char* symbol) {
         for (uint32_t k = 0; k < library_->kernel_count; ++k) {
-            if (std::strcmp(library_->kernels[k].symbol, symbol) == 0)
+            if (std::strcmp(library_->kernels[k].symbol, symbol) == 0) {
                 return library_->kernels[k].entry;
+            }
         }
         return nullptr;
     }
     void* variable(const char* symbol, uint64_t* size = nullptr) {
         for (uint32_t v = 0; v < library_->variable_count; ++v) {
             if (std::strcmp(library_->variables[v].symbol, symbol) == 0) {
-                if (size)
+                if (size) {
                     *size = library_->variables[v].size;
+                }
                 return library_->variables[v].address;
             }
         }
@@ -139,8 +144,9 @@ class tst_standins : public QObject {
     int run(const char* symbol, const dispatch& d, kernarg& args, std::string* error = nullptr,
             const void* kernarg_override = nullptr, uint32_t size_override = 0) {
         const auto fn = entry(symbol);
-        if (!fn)
+        if (!fn) {
             return -1;
+        }
         hsa_sim_standin_launch_t l{};
         l.dimensions = d.dimensions;
         for (int i = 0; i < 3; ++i) {
@@ -153,8 +159,9 @@ class tst_standins : public QObject {
         l.kernel_name = symbol;
         char buf[512] = "untouched";
         const int rc = fn(&l, buf, sizeof buf);
-        if (error)
+        if (error) {
             *error = buf;
+        }
         return rc;
     }
 
@@ -168,8 +175,9 @@ class tst_standins : public QObject {
         QVERIFY(library_);
     }
     void cleanupTestCase() {
-        if (handle_)
+        if (handle_) {
             dlclose(handle_);
+        }
     }
 
     void describes_every_kernel_and_variable() {
@@ -180,8 +188,9 @@ class tst_standins : public QObject {
             kernels.insert(library_->kernels[k].symbol);
         }
         std::set<std::string> expected;
-        for (const auto& [symbol, args] : argument_layouts())
+        for (const auto& [symbol, args] : argument_layouts()) {
             expected.insert(symbol);
+        }
         QCOMPARE(kernels, expected);
         QCOMPARE(library_->variable_count, 2u);
         uint64_t size = 0;
@@ -200,15 +209,17 @@ class tst_standins : public QObject {
         for (const QString& line : out.split('\n', Qt::SkipEmptyParts)) {
             const QStringList f = line.split(' ', Qt::SkipEmptyParts);
             QVERIFY2(!f.last().startsWith("hip"), qPrintable("needs the HIP runtime: " + line));
-            if (f.size() == 3 && f[1] != "U" && f[1] != "w" && f[1] != "v")
+            if (f.size() == 3 && f[1] != "U" && f[1] != "w" && f[1] != "v") {
                 defined << f[2];
+            }
         }
         QCOMPARE(defined, QStringList{"hsa_sim_standin_library"});
     }
 
     void symbols_match_hipcc_code_object() {
-        if (QString(RS_STANDINS_CODE_OBJECT).isEmpty())
+        if (QString(RS_STANDINS_CODE_OBJECT).isEmpty()) {
             QSKIP("hipcc not installed: no code object to compare with");
+        }
         int rc = 0;
         QString out;
         QCOMPARE(run_tool(RS_READELF, {"-sW", RS_STANDINS_CODE_OBJECT}, &rc, &out), QString());
@@ -217,26 +228,31 @@ class tst_standins : public QObject {
         std::set<std::string> co_variables;
         for (const QString& line : out.split('\n', Qt::SkipEmptyParts)) {
             const QStringList f = line.split(' ', Qt::SkipEmptyParts);
-            if (f.size() < 8 || f[4] != "GLOBAL")
+            if (f.size() < 8 || f[4] != "GLOBAL") {
                 continue;
-            if (f[3] == "FUNC")
+            }
+            if (f[3] == "FUNC") {
                 co_kernels.insert(f[7].toStdString());
-            else if (f[3] == "OBJECT" && !f[7].endsWith(".kd"))
+            } else if (f[3] == "OBJECT" && !f[7].endsWith(".kd")) {
                 co_variables.insert(f[7].toStdString());
+            }
         }
         std::set<std::string> kernels;
-        for (uint32_t k = 0; k < library_->kernel_count; ++k)
+        for (uint32_t k = 0; k < library_->kernel_count; ++k) {
             kernels.insert(library_->kernels[k].symbol);
+        }
         std::set<std::string> variables;
-        for (uint32_t v = 0; v < library_->variable_count; ++v)
+        for (uint32_t v = 0; v < library_->variable_count; ++v) {
             variables.insert(library_->variables[v].symbol);
+        }
         QCOMPARE(kernels, co_kernels);
         QCOMPARE(variables, co_variables);
     }
 
     void kernarg_offsets_match_hipcc_metadata() {
-        if (QString(RS_STANDINS_CODE_OBJECT).isEmpty() || QString(RS_LLVM_READELF).isEmpty())
+        if (QString(RS_STANDINS_CODE_OBJECT).isEmpty() || QString(RS_LLVM_READELF).isEmpty()) {
             QSKIP("hipcc or llvm-readelf not installed: no metadata to compare with");
+        }
         int rc = 0;
         QString out;
         QCOMPARE(run_tool(RS_LLVM_READELF, {"--notes", RS_STANDINS_CODE_OBJECT}, &rc, &out), QString());
@@ -249,11 +265,12 @@ class tst_standins : public QObject {
         const QRegularExpression kind_re("^\\s*(- )?\\.value_kind:\\s+(\\S+)");
         const QRegularExpression name_re("^\\s*\\.name:\\s+(\\S+)");
         for (const QString& line : out.split('\n')) {
-            if (auto m = offset_re.match(line); m.hasMatch())
+            if (auto m = offset_re.match(line); m.hasMatch()) {
                 pending_offset = m.captured(2).toLong();
-            else if (auto k = kind_re.match(line); k.hasMatch()) {
-                if (!k.captured(2).startsWith("hidden_") && pending_offset >= 0)
+            } else if (auto k = kind_re.match(line); k.hasMatch()) {
+                if (!k.captured(2).startsWith("hidden_") && pending_offset >= 0) {
                     args.push_back(static_cast<std::size_t>(pending_offset));
+                }
                 pending_offset = -1;
             } else if (auto n = name_re.match(line); n.hasMatch()) {
                 metadata[n.captured(1).toStdString()] = args;
@@ -286,8 +303,9 @@ class tst_standins : public QObject {
         d.grid[0] = 1024;
         d.workgroup[0] = 256;
         QCOMPARE(run("_Z4vaddPfPKfS1_i", d, k), 0);
-        for (int i = 0; i < 1024; ++i)
+        for (int i = 0; i < 1024; ++i) {
             QCOMPARE(out[i], i < n ? static_cast<float>(3 * i + 1) : -1.0f);
+        }
     }
 
     void fill_2d() {
@@ -302,9 +320,11 @@ class tst_standins : public QObject {
         d.workgroup[0] = 8;
         d.workgroup[1] = 8;
         QCOMPARE(run("_Z6fill2dPiii", d, k), 0);
-        for (int y = 0; y < height; ++y)
-            for (int x = 0; x < width; ++x)
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) {
                 QCOMPARE(out[y * width + x], x * 1000 + y);
+            }
+        }
     }
 
     void index_3d() {
@@ -321,13 +341,15 @@ class tst_standins : public QObject {
         d.workgroup[1] = 3;
         d.workgroup[2] = 2;
         QCOMPARE(run("_Z7index3dPjjj", d, k), 0);
-        for (unsigned z = 0; z < nz; ++z)
-            for (unsigned y = 0; y < ny; ++y)
+        for (unsigned z = 0; z < nz; ++z) {
+            for (unsigned y = 0; y < ny; ++y) {
                 for (unsigned x = 0; x < nx; ++x) {
                     const unsigned expected = (x % 4) | ((y % 3) << 4) | ((z % 2) << 8) | ((x / 4) << 12) |
                                               ((y / 3) << 16) | ((z / 2) << 20) | (2u << 24) | (2u << 28);
                     QCOMPARE(out[(z * ny + y) * nx + x], expected);
                 }
+            }
+        }
     }
 
     void block_reduction_with_barriers() {
@@ -344,15 +366,17 @@ class tst_standins : public QObject {
         d.grid[0] = groups * 256;
         d.workgroup[0] = 256;
         QCOMPARE(run("_Z9block_sumPKfPf", d, k), 0);
-        for (int g = 0; g < groups; ++g)
+        for (int g = 0; g < groups; ++g) {
             QCOMPARE(out[g], expected[g]);
+        }
     }
 
     void concurrent_dispatches() {
         // Two runtime threads dispatching at once (two queues): each has its own fibers and shared memory.
         std::vector<float> in(4 * 256), out1(4), out2(4);
-        for (int i = 0; i < 4 * 256; ++i)
+        for (int i = 0; i < 4 * 256; ++i) {
             in[i] = static_cast<float>(i % 5);
+        }
         int rc1 = -1, rc2 = -1;
         auto work = [&](std::vector<float>* out, int* rc) {
             for (int rep = 0;
@@ -376,8 +400,9 @@ class tst_standins : public QObject {
         QCOMPARE(rc2, 0);
         for (int g = 0; g < 4; ++g) {
             float s = 0;
-            for (int i = 0; i < 256; ++i)
+            for (int i = 0; i < 256; ++i) {
                 s += in[g * 256 + i];
+            }
             QCOMPARE(out1[g], s);
             QCOMPARE(out2[g], s);
         }
@@ -386,8 +411,9 @@ class tst_standins : public QObject {
     void tiled_transpose() {
         const int width = 45, height = 33;
         std::vector<float> in(width * height), out(width * height, -1.0f);
-        for (int i = 0; i < width * height; ++i)
+        for (int i = 0; i < width * height; ++i) {
             in[i] = static_cast<float>(i);
+        }
         kernarg k;
         k.add(out.data()).add(static_cast<const float*>(in.data())).add(width).add(height);
         dispatch d;
@@ -397,9 +423,11 @@ class tst_standins : public QObject {
         d.workgroup[0] = 16;
         d.workgroup[1] = 16;
         QCOMPARE(run("_Z9transposePfPKfii", d, k), 0);
-        for (int y = 0; y < height; ++y)
-            for (int x = 0; x < width; ++x)
+        for (int y = 0; y < height; ++y) {
+            for (int x = 0; x < width; ++x) {
                 QCOMPARE(out[x * height + y], in[y * width + x]);
+            }
+        }
     }
 
     void atomics() {
@@ -465,8 +493,9 @@ class tst_standins : public QObject {
         std::memcpy(coeffs, c, sizeof c);
         const int n = 500;
         std::vector<float> x(n), out(n);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
             x[i] = static_cast<float>(i % 7) - 3.0f;
+        }
         kernarg k;
         k.add(out.data()).add(static_cast<const float*>(x.data())).add(n);
         dispatch d;
@@ -474,8 +503,9 @@ class tst_standins : public QObject {
         d.workgroup[0] = 128;
         QCOMPARE(run("_Z14count_and_polyPfPKfi", d, k), 0);
         QCOMPARE(*counter, 512u);
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
             QCOMPARE(out[i], c[0] + c[1] * x[i] + c[2] * (x[i] * x[i]) + c[3] * x[i] * (x[i] * x[i]));
+        }
         QCOMPARE(run("_Z14count_and_polyPfPKfi", d, k), 0);
         QCOMPARE(*counter, 1024u);
         kernarg none;
@@ -485,8 +515,9 @@ class tst_standins : public QObject {
 
     void dynamic_shared_memory() {
         std::vector<int> data(3 * 256);
-        for (int i = 0; i < 3 * 256; ++i)
+        for (int i = 0; i < 3 * 256; ++i) {
             data[i] = i;
+        }
         kernarg k;
         k.add(data.data());
         dispatch d;
@@ -494,13 +525,16 @@ class tst_standins : public QObject {
         d.workgroup[0] = 256;
         d.dynamic_lds = 256 * sizeof(int);
         QCOMPARE(run("_Z15reverse_dynamicPi", d, k), 0);
-        for (int g = 0; g < 3; ++g)
-            for (int t = 0; t < 256; ++t)
+        for (int g = 0; g < 3; ++g) {
+            for (int t = 0; t < 256; ++t) {
                 QCOMPARE(data[g * 256 + t], g * 256 + 255 - t);
+            }
+        }
 
         std::vector<float> v(64);
-        for (int i = 0; i < 64; ++i)
+        for (int i = 0; i < 64; ++i) {
             v[i] = static_cast<float>(i);
+        }
         kernarg ks;
         ks.add(v.data()).add(5);
         dispatch ds;
@@ -508,8 +542,9 @@ class tst_standins : public QObject {
         ds.workgroup[0] = 64;
         ds.dynamic_lds = 64 * sizeof(float);
         QCOMPARE(run("_Z13shift_dynamicPfi", ds, ks), 0);
-        for (int i = 0; i < 64; ++i)
+        for (int i = 0; i < 64; ++i) {
             QCOMPARE(v[i], static_cast<float>((i + 5) % 64));
+        }
 
         std::string error;
         d.dynamic_lds = 65537;
@@ -590,8 +625,9 @@ class tst_standins : public QObject {
 
     void namespaced_kernel_with_vector_types() {
         std::vector<float4> y(32);
-        for (int i = 0; i < 32; ++i)
+        for (int i = 0; i < 32; ++i) {
             y[i] = make_float4(static_cast<float>(i), 1.0f, 2.0f, 3.0f);
+        }
         kernarg k;
         k.add(y.data()).add(2.0f).add(make_float4(1.0f, 10.0f, 100.0f, 1000.0f));
         QCOMPARE(k.offsets(), (std::vector<std::size_t>{0, 8, 16})); // float4: 16-byte aligned
@@ -615,9 +651,11 @@ class tst_standins : public QObject {
         d.grid[0] = 128;
         d.workgroup[0] = 64;
         QCOMPARE(run("_Z11builtin_idsPj", d, k), 0);
-        for (unsigned g = 0; g < 2; ++g)
-            for (unsigned t = 0; t < 64; ++t)
+        for (unsigned g = 0; g < 2; ++g) {
+            for (unsigned t = 0; t < 64; ++t) {
                 QCOMPARE(out[g * 64 + (t + 1) % 64], t + 1000u * g);
+            }
+        }
     }
 
     void amdgcn_builtin_fails_clearly() {
@@ -764,7 +802,7 @@ class tst_standins : public QObject {
         const QString lib = QDir::temp().filePath("rs-standins-broken.so");
         QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib, RS_STANDINS_BROKEN_SOURCE}, &rc, &out), QString());
         QCOMPARE(rc, 1);
-        QVERIFY2(out.contains("broken.hip:8:"), qPrintable(out));
+        QVERIFY2(out.contains("broken.hip:10:"), qPrintable(out));
         QVERIFY2(out.contains("broken.hip does not compile as host C++"), qPrintable(out));
         QVERIFY(!QFile::exists(lib));
         QCOMPARE(run_tool(RS_STANDINS_TOOL, {"-o", lib}, &rc, &out), QString());

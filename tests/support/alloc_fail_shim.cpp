@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // librs_alloc_fail_shim.so: an LD_PRELOAD library for the engine's failure-path tests. It interposes the
 // four ordinary forms of operator new (plain and array, throwing and std::nothrow) and the aligned
 // std::nothrow form of plain operator new, and makes them fail,
@@ -41,27 +42,33 @@ Settings read_settings() {
     Settings s;
     const char* caller = std::getenv("RS_ALLOC_FAIL_CALLER");
     s.caller = caller && *caller ? caller : nullptr;
-    if (const char* v = std::getenv("RS_ALLOC_FAIL_MIN_BYTES"))
+    if (const char* v = std::getenv("RS_ALLOC_FAIL_MIN_BYTES")) {
         s.min_bytes = std::strtoull(v, nullptr, 10);
-    if (const char* v = std::getenv("RS_ALLOC_FAIL_LIMIT"))
+    }
+    if (const char* v = std::getenv("RS_ALLOC_FAIL_LIMIT")) {
         s.limit = std::strtol(v, nullptr, 10);
+    }
     return s;
 }
 
 /// Whether a request of `bytes` made from `return_address` (inside the caller of operator new) fails.
 bool should_fail(std::size_t bytes, const void* return_address, const char* form) {
-    if (!g_armed.load(std::memory_order_acquire))
+    if (!g_armed.load(std::memory_order_acquire)) {
         return false;
-    static const Settings settings = read_settings();
-    if (!settings.caller || bytes < settings.min_bytes)
+    }
+    static const Settings kSettings = read_settings();
+    if (!kSettings.caller || bytes < kSettings.min_bytes) {
         return false;
+    }
     Dl_info info{};
     if (dladdr(return_address, &info) == 0 || !info.dli_fname ||
-        !std::strstr(info.dli_fname, settings.caller))
+        !std::strstr(info.dli_fname, kSettings.caller)) {
         return false;
+    }
     const long n = g_attempts.fetch_add(1, std::memory_order_acq_rel);
-    if (settings.limit > 0 && n >= settings.limit)
+    if (kSettings.limit > 0 && n >= kSettings.limit) {
         return false;
+    }
     g_injected.fetch_add(1, std::memory_order_acq_rel);
     std::fprintf(stderr, "alloc-fail shim: failed %s of %zu bytes from %s\n", form, bytes, info.dli_fname);
     return true;
@@ -95,39 +102,44 @@ __attribute__((visibility("default"))) long rs_alloc_fail_injected(void) {
 }
 
 __attribute__((visibility("default"))) void* operator new(std::size_t bytes) {
-    if (should_fail(bytes, __builtin_return_address(0), "operator new"))
+    if (should_fail(bytes, __builtin_return_address(0), "operator new")) {
         throw std::bad_alloc();
-    static const New real = next<New>("_Znwm");
-    return real(bytes);
+    }
+    static const New kReal = next<New>("_Znwm");
+    return kReal(bytes);
 }
 
 __attribute__((visibility("default"))) void* operator new[](std::size_t bytes) {
-    if (should_fail(bytes, __builtin_return_address(0), "operator new[]"))
+    if (should_fail(bytes, __builtin_return_address(0), "operator new[]")) {
         throw std::bad_alloc();
-    static const New real = next<New>("_Znam");
-    return real(bytes);
+    }
+    static const New kReal = next<New>("_Znam");
+    return kReal(bytes);
 }
 
 __attribute__((visibility("default"))) void* operator new(std::size_t bytes,
                                                           const std::nothrow_t& tag) noexcept {
-    if (should_fail(bytes, __builtin_return_address(0), "operator new(nothrow)"))
+    if (should_fail(bytes, __builtin_return_address(0), "operator new(nothrow)")) {
         return nullptr;
-    static const NewNothrow real = next<NewNothrow>("_ZnwmRKSt9nothrow_t");
-    return real(bytes, tag);
+    }
+    static const NewNothrow kReal = next<NewNothrow>("_ZnwmRKSt9nothrow_t");
+    return kReal(bytes, tag);
 }
 
 __attribute__((visibility("default"))) void* operator new[](std::size_t bytes,
                                                             const std::nothrow_t& tag) noexcept {
-    if (should_fail(bytes, __builtin_return_address(0), "operator new[](nothrow)"))
+    if (should_fail(bytes, __builtin_return_address(0), "operator new[](nothrow)")) {
         return nullptr;
-    static const NewNothrow real = next<NewNothrow>("_ZnamRKSt9nothrow_t");
-    return real(bytes, tag);
+    }
+    static const NewNothrow kReal = next<NewNothrow>("_ZnamRKSt9nothrow_t");
+    return kReal(bytes, tag);
 }
 
 __attribute__((visibility("default"))) void* operator new(std::size_t bytes, std::align_val_t alignment,
                                                           const std::nothrow_t& tag) noexcept {
-    if (should_fail(bytes, __builtin_return_address(0), "aligned operator new(nothrow)"))
+    if (should_fail(bytes, __builtin_return_address(0), "aligned operator new(nothrow)")) {
         return nullptr;
-    static const NewAlignedNothrow real = next<NewAlignedNothrow>("_ZnwmSt11align_val_tRKSt9nothrow_t");
-    return real(bytes, alignment, tag);
+    }
+    static const NewAlignedNothrow kReal = next<NewAlignedNothrow>("_ZnwmSt11align_val_tRKSt9nothrow_t");
+    return kReal(bytes, alignment, tag);
 }

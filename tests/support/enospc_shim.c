@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* librs_enospc_shim.so: an LD_PRELOAD library that makes writes to one file fail as a full disk would.
  * It interposes write, pwrite, pwrite64, writev, pwritev, fallocate and posix_fallocate (and their 64-bit
  * names). A call on a descriptor whose path (readlink of /proc/self/fd/N) ends with RS_ENOSPC_PATH, or
@@ -22,28 +23,31 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-static atomic_llong g_written;  /* bytes of matching files written so far */
-static atomic_int g_reported;   /* the one stderr line was printed */
+static atomic_llong g_written; /* bytes of matching files written so far */
+static atomic_int g_reported;  /* the one stderr line was printed */
 
 /* Whether descriptor `fd` refers to the file under test. */
 static int matches(int fd) {
     const char* target = getenv("RS_ENOSPC_PATH");
-    if (target == NULL || *target == '\0' || fd < 0)
+    if (target == NULL || *target == '\0' || fd < 0) {
         return 0;
+    }
     char link[64];
     char path[4096];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     const ssize_t n = readlink(link, path, sizeof path - 1);
-    if (n <= 0)
+    if (n <= 0) {
         return 0;
+    }
     path[n] = '\0';
     const size_t len = (size_t)n, tlen = strlen(target);
     static const char* const suffixes[] = {"", "-wal", "-journal"};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; ++i) {
         const size_t slen = strlen(suffixes[i]);
         if (len >= tlen + slen && memcmp(path + len - slen, suffixes[i], slen) == 0 &&
-            memcmp(path + len - slen - tlen, target, tlen) == 0)
+            memcmp(path + len - slen - tlen, target, tlen) == 0) {
             return 1;
+        }
     }
     return 0;
 }
@@ -55,18 +59,22 @@ static long long budget(void) {
 
 /* How many of `bytes` may be written to `fd` (all for other files); -1 with errno ENOSPC when none. */
 static ssize_t allowance(int fd, size_t bytes, const char* call) {
-    if (!matches(fd))
+    if (!matches(fd)) {
         return (ssize_t)bytes;
+    }
     const long long limit = budget();
     const long long before = atomic_fetch_add(&g_written, (long long)bytes);
     long long room = limit - before;
-    if (room >= (long long)bytes)
+    if (room >= (long long)bytes) {
         return (ssize_t)bytes;
-    if (room < 0)
+    }
+    if (room < 0) {
         room = 0;
+    }
     atomic_fetch_sub(&g_written, (long long)bytes - room);
-    if (!atomic_exchange(&g_reported, 1))
+    if (!atomic_exchange(&g_reported, 1)) {
         fprintf(stderr, "enospc shim: %s on fd %d: no space left after %lld bytes\n", call, fd, limit);
+    }
     if (room == 0) {
         errno = ENOSPC;
         return -1;
@@ -78,16 +86,18 @@ static ssize_t allowance(int fd, size_t bytes, const char* call) {
 
 __attribute__((visibility("default"))) ssize_t write(int fd, const void* buf, size_t count) {
     static ssize_t (*real)(int, const void*, size_t);
-    if (!real)
+    if (!real) {
         real = NEXT(ssize_t(*)(int, const void*, size_t), "write");
+    }
     const ssize_t n = allowance(fd, count, "write");
     return n < 0 ? -1 : real(fd, buf, (size_t)n);
 }
 
 static ssize_t do_pwrite(const char* name, int fd, const void* buf, size_t count, off_t offset) {
     static ssize_t (*real)(int, const void*, size_t, off_t);
-    if (!real)
+    if (!real) {
         real = NEXT(ssize_t(*)(int, const void*, size_t, off_t), "pwrite");
+    }
     const ssize_t n = allowance(fd, count, name);
     return n < 0 ? -1 : real(fd, buf, (size_t)n, offset);
 }
@@ -102,29 +112,35 @@ __attribute__((visibility("default"))) ssize_t pwrite64(int fd, const void* buf,
 
 static size_t iov_bytes(const struct iovec* iov, int n) {
     size_t total = 0;
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         total += iov[i].iov_len;
+    }
     return total;
 }
 
 __attribute__((visibility("default"))) ssize_t writev(int fd, const struct iovec* iov, int iovcnt) {
     static ssize_t (*real)(int, const struct iovec*, int);
-    if (!real)
+    if (!real) {
         real = NEXT(ssize_t(*)(int, const struct iovec*, int), "writev");
+    }
     const size_t total = iov_bytes(iov, iovcnt);
     const ssize_t n = allowance(fd, total, "writev");
-    if (n < 0)
+    if (n < 0) {
         return -1;
+    }
     if ((size_t)n < total) { /* short: write the first n bytes of the vector */
-        return n == 0 ? 0 : write(fd, iov[0].iov_base, (size_t)n < iov[0].iov_len ? (size_t)n : iov[0].iov_len);
+        return n == 0 ? 0
+                      : write(fd, iov[0].iov_base, (size_t)n < iov[0].iov_len ? (size_t)n : iov[0].iov_len);
     }
     return real(fd, iov, iovcnt);
 }
 
-__attribute__((visibility("default"))) ssize_t pwritev(int fd, const struct iovec* iov, int iovcnt, off_t offset) {
+__attribute__((visibility("default"))) ssize_t pwritev(int fd, const struct iovec* iov, int iovcnt,
+                                                       off_t offset) {
     static ssize_t (*real)(int, const struct iovec*, int, off_t);
-    if (!real)
+    if (!real) {
         real = NEXT(ssize_t(*)(int, const struct iovec*, int, off_t), "pwritev");
+    }
     const size_t total = iov_bytes(iov, iovcnt);
     if (allowance(fd, total, "pwritev") != (ssize_t)total) {
         errno = ENOSPC;
@@ -135,16 +151,18 @@ __attribute__((visibility("default"))) ssize_t pwritev(int fd, const struct iove
 
 /* Growing a file reserves disk space: refused once the budget is spent (counted as the bytes asked). */
 static int reserve(int fd, off_t len, const char* call) {
-    if (!matches(fd))
+    if (!matches(fd)) {
         return 0;
+    }
     const ssize_t n = allowance(fd, (size_t)len, call);
     return n == (ssize_t)len ? 0 : -1;
 }
 
 __attribute__((visibility("default"))) int fallocate(int fd, int mode, off_t offset, off_t len) {
     static int (*real)(int, int, off_t, off_t);
-    if (!real)
+    if (!real) {
         real = NEXT(int (*)(int, int, off_t, off_t), "fallocate");
+    }
     if (reserve(fd, len, "fallocate") != 0) {
         errno = ENOSPC;
         return -1;
@@ -158,10 +176,12 @@ __attribute__((visibility("default"))) int fallocate64(int fd, int mode, off_t o
 
 __attribute__((visibility("default"))) int posix_fallocate(int fd, off_t offset, off_t len) {
     static int (*real)(int, off_t, off_t);
-    if (!real)
+    if (!real) {
         real = NEXT(int (*)(int, off_t, off_t), "posix_fallocate");
-    if (reserve(fd, len, "posix_fallocate") != 0)
+    }
+    if (reserve(fd, len, "posix_fallocate") != 0) {
         return ENOSPC; /* posix_fallocate returns the error number */
+    }
     return real(fd, offset, len);
 }
 

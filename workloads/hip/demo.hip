@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // demo: the HIP application ReplayScope's README runs. A 2-D heat-diffusion (Jacobi) solver on every
 // GPU (one host thread per device, HSA_SIM_GPU_AGENTS=2 on the simulator), built by hipcc for gfx90a,
 // with the kernel mix and memory use of a real application:
@@ -48,22 +49,27 @@ __global__ void __launch_bounds__(256) jacobi_step(const float* in, float* out, 
     const int x = blockIdx.x * kTile + tx, y = blockIdx.y * kTile + ty;
     const int i = y * width + x;
     tile[ty + 1][tx + 1] = in[i];
-    if (tx == 0 && x > 0)
+    if (tx == 0 && x > 0) {
         tile[ty + 1][0] = in[i - 1];
-    if (tx == kTile - 1 && x + 1 < width)
+    }
+    if (tx == kTile - 1 && x + 1 < width) {
         tile[ty + 1][kTile + 1] = in[i + 1];
-    if (ty == 0 && y > 0)
+    }
+    if (ty == 0 && y > 0) {
         tile[0][tx + 1] = in[i - width];
-    if (ty == kTile - 1 && y + 1 < height)
+    }
+    if (ty == kTile - 1 && y + 1 < height) {
         tile[kTile + 1][tx + 1] = in[i + width];
+    }
     __syncthreads();
     const float c = tile[ty + 1][tx + 1];
-    if (x == 0 || y == 0 || x + 1 == width || y + 1 == height)
+    if (x == 0 || y == 0 || x + 1 == width || y + 1 == height) {
         out[i] = c;
-    else
+    } else {
         out[i] = stencil_weights[0] * c + stencil_weights[1] * tile[ty + 1][tx] +
                  stencil_weights[2] * tile[ty + 1][tx + 2] + stencil_weights[3] * tile[ty][tx + 1] +
                  stencil_weights[4] * tile[ty + 2][tx + 1];
+    }
 }
 
 /** norm += sum |a - b| (one atomicAdd per block of 256); block 0 counts the call in iterations_done. */
@@ -73,36 +79,40 @@ __global__ void __launch_bounds__(256) residual_norm(const float* a, const float
     partial[t] = i < n ? fabsf(a[i] - b[i]) : 0.0f;
     __syncthreads();
     for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (t < s)
+        if (t < s) {
             partial[t] += partial[t + s];
+        }
         __syncthreads();
     }
     if (t == 0) {
         atomicAdd(norm, partial[0]);
-        if (blockIdx.x == 0)
+        if (blockIdx.x == 0) {
             atomicAdd(&iterations_done, 1u);
+        }
     }
 }
 
 /** y += alpha * x, in place. */
 __global__ void axpy(const float* x, float* y, float alpha, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         y[i] += alpha * x[i];
+    }
 }
 
 /** dst[i] = src[i] for i < n. */
 __global__ void copy_floats(const float* src, float* dst, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         dst[i] = src[i];
+    }
 }
 
 namespace {
 
 /** One host-side Jacobi sweep, the reference the device result is checked against. */
 void host_jacobi(const std::vector<float>& in, std::vector<float>& out) {
-    for (int y = 0; y < kHeight; ++y)
+    for (int y = 0; y < kHeight; ++y) {
         for (int x = 0; x < kWidth; ++x) {
             const int i = y * kWidth + x;
             out[i] = (x == 0 || y == 0 || x + 1 == kWidth || y + 1 == kHeight)
@@ -110,6 +120,7 @@ void host_jacobi(const std::vector<float>& in, std::vector<float>& out) {
                          : kWeights[0] * in[i] + kWeights[1] * in[i - 1] + kWeights[2] * in[i + 1] +
                                kWeights[3] * in[i - kWidth] + kWeights[4] * in[i + kWidth];
         }
+    }
 }
 
 bool matches(float got, float want) {
@@ -155,8 +166,9 @@ void solve(int device, const Options& opt, DeviceRun& out) {
     HIP_CHECK(hipHostMalloc(&pinned_norm, sizeof(float), hipHostMallocDefault));
 
     std::vector<float> grid(kCells), ones(kVector, 1.0f);
-    for (int i = 0; i < kCells; ++i)
+    for (int i = 0; i < kCells; ++i) {
         grid[i] = (i % kWidth == kWidth / 2) ? 100.0f : static_cast<float>(device);
+    }
     HIP_CHECK(hipMemcpy(a, grid.data(), kCells * sizeof(float), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemcpy(b, a, kCells * sizeof(float), hipMemcpyDeviceToDevice));
     HIP_CHECK(hipMemcpy(x, ones.data(), kVector * sizeof(float), hipMemcpyHostToDevice));
@@ -188,8 +200,9 @@ void solve(int device, const Options& opt, DeviceRun& out) {
         host_jacobi(tmp, reference);
         if (it == opt.iterations) { // the residual of the last iteration: |a - b|, b the first sweep
             host_residual = 0.0;
-            for (int i = 0; i < kCells; ++i)
+            for (int i = 0; i < kCells; ++i) {
                 host_residual += std::fabs(reference[i] - tmp[i]);
+            }
         }
         hipLaunchKernelGGL(axpy, dim3(vector_blocks), dim3(kBlock), 0, compute, x, y, kAlpha, kVector);
         ++out.axpy;
@@ -203,7 +216,8 @@ void solve(int device, const Options& opt, DeviceRun& out) {
                 HIP_CHECK(hipGraphLaunch(graph_exec, compute));
                 ++out.graph_launches;
             } else {
-                hipLaunchKernelGGL(axpy, dim3(vector_blocks), dim3(kBlock), 0, compute, x, y, kAlpha, kVector);
+                hipLaunchKernelGGL(axpy, dim3(vector_blocks), dim3(kBlock), 0, compute, x, y, kAlpha,
+                                   kVector);
                 hipLaunchKernelGGL(copy_floats, dim3(halo_blocks), dim3(kBlock), 0, compute, halo_src, halo,
                                    kWidth);
             }
@@ -214,30 +228,36 @@ void solve(int device, const Options& opt, DeviceRun& out) {
             HIP_CHECK(hipMemcpyAsync(pinned_halo, halo, kWidth * sizeof(float), hipMemcpyDeviceToHost, copy));
             HIP_CHECK(hipStreamSynchronize(copy));
             for (int i = 0; i < kWidth; ++i) {
-                if (!matches(pinned_halo[i], reference[kWidth + i]))
-                    rs_hip::fail(kProgram, "device %d iteration %d: halo[%d] = %g, host reference %g", device, it,
-                                 i, pinned_halo[i], reference[kWidth + i]);
+                if (!matches(pinned_halo[i], reference[kWidth + i])) {
+                    rs_hip::fail(kProgram, "device %d iteration %d: halo[%d] = %g, host reference %g", device,
+                                 it, i, pinned_halo[i], reference[kWidth + i]);
+                }
             }
             ++out.halo_copies;
         }
         if (it % 8 == 0) {
             float* scratch = nullptr;
-            if (opt.async_alloc)
-                HIP_CHECK(hipMallocAsync(reinterpret_cast<void**>(&scratch), kCells * sizeof(float), compute));
-            else
+            if (opt.async_alloc) {
+                HIP_CHECK(
+                    hipMallocAsync(reinterpret_cast<void**>(&scratch), kCells * sizeof(float), compute));
+            } else {
                 HIP_CHECK(hipMalloc(&scratch, kCells * sizeof(float)));
+            }
             hipLaunchKernelGGL(copy_floats, dim3(cell_blocks), dim3(kBlock), 0, compute, a, scratch, kCells);
-            HIP_CHECK(hipMemcpyAsync(checkpoint.data(), scratch, kCells * sizeof(float), hipMemcpyDeviceToHost,
-                                     compute));
-            if (opt.async_alloc)
+            HIP_CHECK(hipMemcpyAsync(checkpoint.data(), scratch, kCells * sizeof(float),
+                                     hipMemcpyDeviceToHost, compute));
+            if (opt.async_alloc) {
                 HIP_CHECK(hipFreeAsync(scratch, compute));
+            }
             HIP_CHECK(hipStreamSynchronize(compute));
-            if (!opt.async_alloc)
+            if (!opt.async_alloc) {
                 HIP_CHECK(hipFree(scratch));
+            }
             for (int i = 0; i < kCells; ++i) {
-                if (!matches(checkpoint[i], reference[i]))
+                if (!matches(checkpoint[i], reference[i])) {
                     rs_hip::fail(kProgram, "device %d iteration %d: checkpoint[%d] = %g, host reference %g",
                                  device, it, i, checkpoint[i], reference[i]);
+                }
             }
             ++out.checkpoints;
         }
@@ -250,30 +270,37 @@ void solve(int device, const Options& opt, DeviceRun& out) {
     HIP_CHECK(hipMemcpy(result_a.data(), a, kCells * sizeof(float), hipMemcpyDeviceToHost));
     HIP_CHECK(hipMemcpy(result_y.data(), y, kVector * sizeof(float), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCells; ++i) {
-        if (!matches(result_a[i], reference[i]))
+        if (!matches(result_a[i], reference[i])) {
             rs_hip::fail(kProgram, "device %d: grid[%d] = %g, host reference %g", device, i, result_a[i],
                          reference[i]);
+        }
     }
-    if (opt.iterations > 0 && std::fabs(out.last_residual - host_residual) > 1e-3 * (1.0 + host_residual))
+    if (opt.iterations > 0 && std::fabs(out.last_residual - host_residual) > 1e-3 * (1.0 + host_residual)) {
         rs_hip::fail(kProgram, "device %d: residual %g, host reference %g", device, out.last_residual,
                      host_residual);
+    }
     const float expected_y = kAlpha * static_cast<float>(out.axpy);
     for (int i = 0; i < kVector; ++i) {
-        if (result_y[i] != expected_y)
-            rs_hip::fail(kProgram, "device %d: y[%d] = %g, expected %g after %u in-place axpy launches", device,
-                         i, result_y[i], expected_y, out.axpy);
+        if (result_y[i] != expected_y) {
+            rs_hip::fail(kProgram, "device %d: y[%d] = %g, expected %g after %u in-place axpy launches",
+                         device, i, result_y[i], expected_y, out.axpy);
+        }
     }
     HIP_CHECK(hipMemcpyFromSymbol(&out.iterations_done, HIP_SYMBOL(iterations_done), sizeof(unsigned)));
-    if (out.iterations_done != out.residual)
+    if (out.iterations_done != out.residual) {
         rs_hip::fail(kProgram, "device %d: __device__ iterations_done = %u, expected %u", device,
                      out.iterations_done, out.residual);
+    }
 
-    if (graph_exec)
+    if (graph_exec) {
         HIP_CHECK(hipGraphExecDestroy(graph_exec));
-    if (graph)
+    }
+    if (graph) {
         HIP_CHECK(hipGraphDestroy(graph));
-    for (float* p : {a, b, x, y, norm, halo})
+    }
+    for (float* p : {a, b, x, y, norm, halo}) {
         HIP_CHECK(hipFree(p));
+    }
     HIP_CHECK(hipHostFree(pinned_halo));
     HIP_CHECK(hipHostFree(pinned_norm));
     HIP_CHECK(hipEventDestroy(halo_ready));
@@ -293,25 +320,29 @@ void solve(int device, const Options& opt, DeviceRun& out) {
 int main(int argc, char** argv) {
     Options opt;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc)
+        if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
             opt.iterations = std::atoi(argv[++i]);
-        else if (std::strcmp(argv[i], "--no-graph") == 0)
+        } else if (std::strcmp(argv[i], "--no-graph") == 0) {
             opt.graph = false;
-        else if (std::strcmp(argv[i], "--no-async-alloc") == 0)
+        } else if (std::strcmp(argv[i], "--no-async-alloc") == 0) {
             opt.async_alloc = false;
-        else if (std::strcmp(argv[i], "--code-object-dir") == 0 && i + 1 < argc)
+        } else if (std::strcmp(argv[i], "--code-object-dir") == 0 && i + 1 < argc) {
             ++i; // accepted for the HSA workloads' command line; the kernels are in this binary
-        else
-            rs_hip::fail(kProgram, "unknown option %s (usage: demo [--iterations N] [--no-graph] "
-                                   "[--no-async-alloc])",
+        } else {
+            rs_hip::fail(kProgram,
+                         "unknown option %s (usage: demo [--iterations N] [--no-graph] "
+                         "[--no-async-alloc])",
                          argv[i]);
+        }
     }
-    if (opt.iterations < 0)
+    if (opt.iterations < 0) {
         rs_hip::fail(kProgram, "--iterations must not be negative");
+    }
     int devices = 0;
     HIP_CHECK(hipGetDeviceCount(&devices));
-    if (devices < 1)
+    if (devices < 1) {
         rs_hip::fail(kProgram, "no HIP device");
+    }
     // Each device's context and module (HIP loads the code object on a device at its first use) are set
     // up on this thread, one device after the other; the solver threads start on initialised devices.
     for (int d = 0; d < devices; ++d) {
@@ -322,10 +353,12 @@ int main(int argc, char** argv) {
     }
     std::vector<DeviceRun> runs(static_cast<std::size_t>(devices));
     std::vector<std::thread> threads;
-    for (int d = 0; d < devices; ++d)
+    for (int d = 0; d < devices; ++d) {
         threads.emplace_back([&, d] { solve(d, opt, runs[static_cast<std::size_t>(d)]); });
-    for (auto& t : threads)
+    }
+    for (auto& t : threads) {
         t.join();
+    }
     for (int d = 0; d < devices; ++d) {
         const DeviceRun& r = runs[static_cast<std::size_t>(d)];
         std::printf("demo: device %d (%s): %d iterations, %u stencil, %u axpy, %u residual kernels, %u graph "

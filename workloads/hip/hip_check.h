@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small helpers shared by the HIP programs of workloads/hip: every HIP call is checked, and a failed
 // check or a wrong result ends the program with exit status 1 and one line on stderr naming it.
 #ifndef RS_WORKLOADS_HIP_CHECK_H
@@ -25,8 +26,9 @@ namespace rs_hip {
 
 /** Ends the program (fail) when `status` is not hipSuccess, naming the call and HIP's error string. */
 inline void check(const char* program, hipError_t status, const char* call) {
-    if (status != hipSuccess)
+    if (status != hipSuccess) {
         fail(program, "%s returned %d (%s)", call, static_cast<int>(status), hipGetErrorString(status));
+    }
 }
 
 /** A pointer as a signed 64-bit integer, the way the session file stores addresses. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_cross_stream_wait: waits across streams, every call from one host thread. Stream A is told to wait
 // for a flag (hipStreamWaitValue32, which HIP 5.2.3 runs as its `streamOpsWait` kernel spinning on the
 // flag), then a kernel of the program is launched on A; only after that launch returned does the thread
@@ -24,20 +25,23 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 __global__ void add_one(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         a[i] += 1;
+    }
 }
 
 __global__ void produce(int* x, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         x[i] = 5 * i + 3;
+    }
 }
 
 __global__ void consume(const int* x, int* out, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         out[i] = x[i] + 1;
+    }
 }
 
 int main() {
@@ -53,8 +57,9 @@ int main() {
     HIP_CHECK(hipMalloc(&x, kCount * sizeof(int)));
     HIP_CHECK(hipMalloc(&out, kCount * sizeof(int)));
     std::vector<int> initial(kCount), result(kCount);
-    for (int i = 0; i < kCount; ++i)
+    for (int i = 0; i < kCount; ++i) {
         initial[i] = 100 + 3 * i;
+    }
     HIP_CHECK(hipMemcpy(data, initial.data(), kCount * sizeof(int), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(x, 0, kCount * sizeof(int)));
     HIP_CHECK(hipMemset(out, 0, kCount * sizeof(int)));
@@ -72,9 +77,10 @@ int main() {
                 ms_since(start));
     HIP_CHECK(hipMemcpy(result.data(), data, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != initial[i] + 1)
+        if (result[i] != initial[i] + 1) {
             rs_hip::fail(kProgram, "round 1: a[%d] = %d, expected %d (the in-place add ran %s)", i, result[i],
                          initial[i] + 1, result[i] > initial[i] + 1 ? "more than once" : "not at all");
+        }
     }
 
     // Round 2: the consumer on A waits for the producer on B, submitted after it.
@@ -90,15 +96,17 @@ int main() {
     std::printf("round 2: consumer and producer done in %.1f ms\n", ms_since(start));
     HIP_CHECK(hipMemcpy(result.data(), out, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 5 * i + 4)
+        if (result[i] != 5 * i + 4) {
             rs_hip::fail(kProgram, "round 2: out[%d] = %d, expected %d", i, result[i], 5 * i + 4);
+        }
     }
 
     HIP_CHECK(hipStreamDestroy(a));
     HIP_CHECK(hipStreamDestroy(b));
-    for (void* p :
-         {static_cast<void*>(data), static_cast<void*>(x), static_cast<void*>(out), static_cast<void*>(flag)})
+    for (void* p : {static_cast<void*>(data), static_cast<void*>(x), static_cast<void*>(out),
+                    static_cast<void*>(flag)}) {
         HIP_CHECK(hipFree(p));
+    }
     std::printf("hip_cross_stream_wait: both rounds finished with correct results\nPASS\n");
     return 0;
 }

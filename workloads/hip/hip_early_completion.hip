@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_early_completion: a kernel that writes its output only at its end (`late_fill`: work-item 0 of the
 // one work-group spins on clock64() for SPIN_MS, argument 1, default 300, at the rate
 // hipDeviceProp_t::clockInstructionRate gives; then every work-item
@@ -25,8 +26,9 @@ __global__ void late_fill(int* out, int n, long long spin_ticks) {
     }
     __syncthreads();
     const int i = threadIdx.x;
-    if (i < n)
+    if (i < n) {
         out[i] = 0x2000 + i;
+    }
 }
 
 int main(int argc, char** argv) {
@@ -34,8 +36,9 @@ int main(int argc, char** argv) {
     hipDeviceProp_t props{};
     HIP_CHECK(hipGetDeviceProperties(&props, 0));
     const int rate_khz = props.clockInstructionRate; // clock64() ticks per ms
-    if (rate_khz <= 0)
+    if (rate_khz <= 0) {
         rs_hip::fail(kProgram, "clock64 rate %d kHz", rate_khz);
+    }
     const long long ticks = static_cast<long long>(spin_ms) * rate_khz;
     int* out = nullptr;
     HIP_CHECK(hipMalloc(&out, kCount * sizeof(int)));
@@ -56,11 +59,12 @@ int main(int argc, char** argv) {
     std::printf("clock64 at %d kHz; stream synchronised after %.1f ms (kernel spins %d ms)\n", rate_khz,
                 waited_ms, spin_ms);
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 0x2000 + i)
+        if (result[i] != 0x2000 + i) {
             rs_hip::fail(kProgram,
                          "out[%d] = %#x right after hipStreamSynchronize, expected %#x: the stream "
                          "completed before its kernel did",
                          i, result[i], 0x2000 + i);
+        }
     }
     HIP_CHECK(hipStreamDestroy(s));
     HIP_CHECK(hipFree(out));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_fork_children: a HIP program that starts two HIP programs of its own, as a launcher script or a
 // Python driver would. The parent launches an in-place kernel once and checks it, then fork()s twice and
 // exec()s itself in each child with the arguments "child 1" and "child 2" (both children run at the same
@@ -25,8 +26,9 @@ constexpr int kCount = 2048;
 /// data[i] += increment for i < n.
 __global__ void add_in_place(unsigned* data, int n, unsigned increment) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         data[i] += increment;
+    }
 }
 
 namespace {
@@ -38,8 +40,9 @@ void run_kernels(const char* role, int launches, unsigned increment) {
                 static_cast<long>(::getppid()), launches);
     std::fflush(stdout);
     std::vector<unsigned> host(kCount);
-    for (int i = 0; i < kCount; ++i)
+    for (int i = 0; i < kCount; ++i) {
         host[i] = 3u * static_cast<unsigned>(i);
+    }
     unsigned* data = nullptr;
     HIP_CHECK(hipMalloc(&data, kCount * sizeof(unsigned)));
     HIP_CHECK(hipMemcpy(data, host.data(), kCount * sizeof(unsigned), hipMemcpyHostToDevice));
@@ -52,9 +55,10 @@ void run_kernels(const char* role, int launches, unsigned increment) {
     HIP_CHECK(hipFree(data));
     const unsigned added = static_cast<unsigned>(launches) * increment;
     for (int i = 0; i < kCount; ++i) {
-        if (host[i] != 3u * static_cast<unsigned>(i) + added)
+        if (host[i] != 3u * static_cast<unsigned>(i) + added) {
             rs_hip::fail(kProgram, "%s: data[%d] = %u, expected %u (%d launches adding %u)", role, i, host[i],
                          3u * static_cast<unsigned>(i) + added, launches, increment);
+        }
     }
 }
 
@@ -62,8 +66,9 @@ void run_kernels(const char* role, int launches, unsigned increment) {
 std::string own_path() {
     std::vector<char> path(4096);
     const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size() - 1);
-    if (n <= 0)
+    if (n <= 0) {
         rs_hip::fail(kProgram, "readlink(/proc/self/exe): %s", std::strerror(errno));
+    }
     return std::string(path.data(), static_cast<size_t>(n));
 }
 
@@ -73,8 +78,9 @@ pid_t start_child(const std::string& program, const char* number) {
     std::fflush(stdout);
     std::fflush(stderr);
     const pid_t pid = ::fork();
-    if (pid < 0)
+    if (pid < 0) {
         rs_hip::fail(kProgram, "fork: %s", std::strerror(errno));
+    }
     if (pid == 0) {
         char* const argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>("child"),
                               const_cast<char*>(number), nullptr};
@@ -89,15 +95,17 @@ pid_t start_child(const std::string& program, const char* number) {
 int main(int argc, char** argv) {
     if (argc == 3 && std::strcmp(argv[1], "child") == 0) {
         const int n = std::atoi(argv[2]);
-        if (n != 1 && n != 2)
+        if (n != 1 && n != 2) {
             rs_hip::fail(kProgram, "child number must be 1 or 2, got \"%s\"", argv[2]);
+        }
         const std::string role = "child " + std::to_string(n);
         run_kernels(role.c_str(), n + 1, static_cast<unsigned>(n));
         std::printf("%s: %s: every element right\nPASS\n", kProgram, role.c_str());
         return 0;
     }
-    if (argc != 1)
+    if (argc != 1) {
         rs_hip::fail(kProgram, "usage: %s [child 1|2]", argv[0]);
+    }
 
     run_kernels("parent", 1, 5u);
     const std::string self = own_path();
@@ -108,8 +116,9 @@ int main(int argc, char** argv) {
         pid_t waited;
         while ((waited = ::waitpid(children[c], &status, 0)) < 0 && errno == EINTR) {
         }
-        if (waited != children[c])
+        if (waited != children[c]) {
             rs_hip::fail(kProgram, "waitpid(child %d): %s", c + 1, std::strerror(errno));
+        }
         if (WIFEXITED(status)) {
             std::printf("%s: child %d pid %ld exited %d\n", kProgram, c + 1, static_cast<long>(children[c]),
                         WEXITSTATUS(status));
@@ -120,8 +129,9 @@ int main(int argc, char** argv) {
             all_passed = false;
         }
     }
-    if (!all_passed)
+    if (!all_passed) {
         rs_hip::fail(kProgram, "a child did not exit with status 0");
+    }
     std::printf("%s: parent and both children right\nPASS\n", kProgram);
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_graph: a graph captured from a stream (two kernels: add_one on y, then scale on z) launched three
 // times with hipGraphLaunch, and add_one launched once directly. y and z are incremented in place, so
 // the count of executions shows: y = 4 (three graph runs, one direct launch), z = 2^3. Under
@@ -14,14 +15,16 @@ constexpr int kGraphLaunches = 3;
 
 __global__ void add_one(float* y, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         y[i] += 1.0f;
+    }
 }
 
 __global__ void scale(float* z, float factor, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         z[i] *= factor;
+    }
 }
 
 int main() {
@@ -41,8 +44,9 @@ int main() {
     hipLaunchKernelGGL(scale, dim3(kCount / 256), dim3(256), 0, stream, z, 2.0f, kCount);
     HIP_CHECK(hipStreamEndCapture(stream, &graph));
     HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
-    for (int i = 0; i < kGraphLaunches; ++i)
+    for (int i = 0; i < kGraphLaunches; ++i) {
         HIP_CHECK(hipGraphLaunch(exec, stream));
+    }
     HIP_CHECK(hipStreamSynchronize(stream));
     hipLaunchKernelGGL(add_one, dim3(kCount / 256), dim3(256), 0, stream, y, kCount);
     HIP_CHECK(hipGetLastError());
@@ -52,11 +56,13 @@ int main() {
     HIP_CHECK(hipMemcpy(ry.data(), y, kCount * sizeof(float), hipMemcpyDeviceToHost));
     HIP_CHECK(hipMemcpy(rz.data(), z, kCount * sizeof(float), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (ry[i] != kGraphLaunches + 1.0f)
-            rs_hip::fail(kProgram, "y[%d] = %g, expected %d (each graph run and the direct launch once)", i, ry[i],
-                         kGraphLaunches + 1);
-        if (rz[i] != 8.0f)
+        if (ry[i] != kGraphLaunches + 1.0f) {
+            rs_hip::fail(kProgram, "y[%d] = %g, expected %d (each graph run and the direct launch once)", i,
+                         ry[i], kGraphLaunches + 1);
+        }
+        if (rz[i] != 8.0f) {
             rs_hip::fail(kProgram, "z[%d] = %g, expected 8 (three graph runs)", i, rz[i]);
+        }
     }
     HIP_CHECK(hipGraphExecDestroy(exec));
     HIP_CHECK(hipGraphDestroy(graph));

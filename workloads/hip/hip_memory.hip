@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_memory: kernels touching memory of every HIP allocation class. `data` (hipMalloc, coarse-grained
 // device memory) is incremented in place by `bump`, so a replay that did not restore it between passes
 // would leave data[i] = initial + passes. `mirror` then copies it into `host` (hipHostMalloc) and `fine`
@@ -15,16 +16,19 @@ constexpr int kHostCount = 16384, kFineCount = 24576; // 64 KiB pinned host, 96 
 
 __global__ void bump(float* data, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         data[i] += 1.0f;
+    }
 }
 
 __global__ void mirror(const float* data, float* host, float* fine, int host_n, int fine_n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < host_n)
+    if (i < host_n) {
         host[i] = data[i];
-    if (i < fine_n)
+    }
+    if (i < fine_n) {
         fine[i] = 2.0f * data[i];
+    }
 }
 
 int main() {
@@ -37,8 +41,9 @@ int main() {
                 kCount * sizeof(float), rs_hip::address_of(host), kHostCount * sizeof(float),
                 rs_hip::address_of(fine), kFineCount * sizeof(float));
     float* initial = new float[kCount];
-    for (int i = 0; i < kCount; ++i)
+    for (int i = 0; i < kCount; ++i) {
         initial[i] = static_cast<float>(i % 1000);
+    }
     HIP_CHECK(hipMemcpy(data, initial, kCount * sizeof(float), hipMemcpyHostToDevice));
     hipLaunchKernelGGL(bump, dim3((kCount + 255) / 256), dim3(256), 0, 0, data, kCount);
     HIP_CHECK(hipGetLastError());
@@ -52,12 +57,15 @@ int main() {
     HIP_CHECK(hipMemcpy(fine_result, fine, kFineCount * sizeof(float), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
         const float want = initial[i] + 1.0f;
-        if (result[i] != want)
+        if (result[i] != want) {
             rs_hip::fail(kProgram, "data[%d] = %g, expected %g (one increment)", i, result[i], want);
-        if (i < kHostCount && host[i] != want)
+        }
+        if (i < kHostCount && host[i] != want) {
             rs_hip::fail(kProgram, "host[%d] = %g, expected %g", i, host[i], want);
-        if (i < kFineCount && fine_result[i] != 2.0f * want)
+        }
+        if (i < kFineCount && fine_result[i] != 2.0f * want) {
             rs_hip::fail(kProgram, "fine[%d] = %g, expected %g", i, fine_result[i], 2.0f * want);
+        }
     }
     HIP_CHECK(hipFree(data));
     HIP_CHECK(hipHostFree(host));

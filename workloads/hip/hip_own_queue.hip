@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_own_queue: kernels launched on streams whose hardware queues carry settings of their own, each timed
 // by hipExtLaunchKernelGGL's start/stop events (HIP 5.2.3 takes both times from the kernel dispatch's own
 // completion signal):
@@ -22,8 +23,9 @@ constexpr int kCount = 2048;
 
 __device__ void add_one(int* a, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         a[i] += 1;
+    }
 }
 __global__ void timed_cu(int* a, int n) {
     add_one(a, n);
@@ -50,8 +52,9 @@ void check_once(const char* name, const int* buffer, const std::vector<int>& ini
     std::vector<int> result(kCount);
     HIP_CHECK(hipMemcpy(result.data(), buffer, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != initial[i] + 1)
+        if (result[i] != initial[i] + 1) {
             rs_hip::fail(kProgram, "%s: a[%d] = %d, expected %d", name, i, result[i], initial[i] + 1);
+        }
     }
 }
 
@@ -60,11 +63,13 @@ void check_once(const char* name, const int* buffer, const std::vector<int>& ini
 int main(int argc, char** argv) {
     const bool with_cooperative = argc > 1 && std::strcmp(argv[1], "--cooperative") == 0;
     std::vector<int> initial(kCount);
-    for (int i = 0; i < kCount; ++i)
+    for (int i = 0; i < kCount; ++i) {
         initial[i] = 40 + 9 * i;
+    }
     int* buffers[3] = {};
-    for (int*& b : buffers)
+    for (int*& b : buffers) {
         HIP_CHECK(hipMalloc(&b, kCount * sizeof(int)));
+    }
     hipEvent_t start = nullptr, stop = nullptr;
     HIP_CHECK(hipEventCreate(&start));
     HIP_CHECK(hipEventCreate(&stop));
@@ -124,8 +129,9 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipEventDestroy(stop));
     HIP_CHECK(hipStreamDestroy(masked));
     HIP_CHECK(hipStreamDestroy(urgent));
-    for (int* b : buffers)
+    for (int* b : buffers) {
         HIP_CHECK(hipFree(b));
+    }
     std::printf("hip_own_queue: every kernel ran once\nPASS\n");
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_second_thread_write: while the main thread's long in-place kernel (`long_update`, made slow on the
 // simulator with HSA_SIM_KERNEL_TIME_NS) runs on its stream, a second host thread writes two unrelated
 // buffers through a stream of its own: X with a kernel of the program (`fill_x`) and Y with hipMemsetAsync
@@ -25,14 +26,16 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 __global__ void long_update(int* data, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         data[i] = 3 * data[i] + 1;
+    }
 }
 
 __global__ void fill_x(int* x, int n, int base) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         x[i] = base + i;
+    }
 }
 
 int main(int argc, char** argv) {
@@ -42,8 +45,9 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipMalloc(&x, kCount * sizeof(int)));
     HIP_CHECK(hipMalloc(&y, kCount * sizeof(int)));
     std::vector<int> initial(kCount), result(kCount);
-    for (int i = 0; i < kCount; ++i)
+    for (int i = 0; i < kCount; ++i) {
         initial[i] = 7 * i - 11;
+    }
     HIP_CHECK(hipMemcpy(data, initial.data(), kCount * sizeof(int), hipMemcpyHostToDevice));
     HIP_CHECK(hipMemset(x, 0, kCount * sizeof(int)));
     HIP_CHECK(hipMemset(y, 0, kCount * sizeof(int)));
@@ -56,8 +60,9 @@ int main(int argc, char** argv) {
     double writer_done_ms = 0;
     const auto start = std::chrono::steady_clock::now();
     std::thread writer([&] {
-        while (!launching.load(std::memory_order_acquire))
+        while (!launching.load(std::memory_order_acquire)) {
             std::this_thread::yield();
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         hipLaunchKernelGGL(fill_x, dim3(kCount / 256), dim3(256), 0, other_stream, x, kCount, 0x1000);
         HIP_CHECK(hipGetLastError());
@@ -76,26 +81,30 @@ int main(int argc, char** argv) {
 
     HIP_CHECK(hipMemcpy(result.data(), data, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 3 * initial[i] + 1)
+        if (result[i] != 3 * initial[i] + 1) {
             rs_hip::fail(kProgram, "data[%d] = %d, expected %d (one execution of the in-place update)", i,
                          result[i], 3 * initial[i] + 1);
+        }
     }
     HIP_CHECK(hipMemcpy(result.data(), x, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 0x1000 + i)
+        if (result[i] != 0x1000 + i) {
             rs_hip::fail(kProgram, "X[%d] = %#x, expected %#x: the second thread's kernel write was lost", i,
                          result[i], 0x1000 + i);
+        }
     }
     HIP_CHECK(hipMemcpy(result.data(), y, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 0x3c3c3c3c)
+        if (result[i] != 0x3c3c3c3c) {
             rs_hip::fail(kProgram, "Y[%d] = %#x, expected 0x3c3c3c3c: the second thread's memset was lost", i,
                          result[i]);
+        }
     }
     HIP_CHECK(hipStreamDestroy(main_stream));
     HIP_CHECK(hipStreamDestroy(other_stream));
-    for (void* p : {static_cast<void*>(data), static_cast<void*>(x), static_cast<void*>(y)})
+    for (void* p : {static_cast<void*>(data), static_cast<void*>(x), static_cast<void*>(y)}) {
         HIP_CHECK(hipFree(p));
+    }
     std::printf(
         "hip_second_thread_write: data updated once, X and Y hold the second thread's writes\nPASS\n");
     return 0;

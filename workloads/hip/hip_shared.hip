@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_shared: kernels whose work-items cooperate through __shared__ memory and __syncthreads(): a tree
 // reduction per block accumulated into one total with atomicAdd (so the total is right only if the
 // kernel ran once on restored inputs), a 32x32 tile transpose through a padded shared tile, and a block
@@ -9,8 +10,8 @@
 
 namespace {
 constexpr const char* kProgram = "hip_shared";
-constexpr int kCount = 1 << 18;        // ints to sum
-constexpr int kN = 256;                // kN x kN matrix to transpose
+constexpr int kCount = 1 << 18; // ints to sum
+constexpr int kN = 256;         // kN x kN matrix to transpose
 constexpr int kTile = 32, kRowsPerPass = 8;
 } // namespace
 
@@ -20,23 +21,27 @@ __global__ void __launch_bounds__(256) block_sum(const int* in, unsigned long lo
     partial[t] = i < n ? in[i] : 0;
     __syncthreads();
     for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (t < s)
+        if (t < s) {
             partial[t] += partial[t + s];
+        }
         __syncthreads();
     }
-    if (t == 0)
+    if (t == 0) {
         atomicAdd(total, static_cast<unsigned long long>(partial[0]));
+    }
 }
 
 __global__ void transpose(const float* in, float* out, int n) {
     __shared__ float tile[kTile][kTile + 1];
     const int x = blockIdx.x * kTile + threadIdx.x;
-    for (int j = 0; j < kTile; j += kRowsPerPass)
+    for (int j = 0; j < kTile; j += kRowsPerPass) {
         tile[threadIdx.y + j][threadIdx.x] = in[(blockIdx.y * kTile + threadIdx.y + j) * n + x];
+    }
     __syncthreads();
     const int tx = blockIdx.y * kTile + threadIdx.x;
-    for (int j = 0; j < kTile; j += kRowsPerPass)
+    for (int j = 0; j < kTile; j += kRowsPerPass) {
         out[(blockIdx.x * kTile + threadIdx.y + j) * n + tx] = tile[threadIdx.x][threadIdx.y + j];
+    }
 }
 
 __global__ void dynamic_block_sum(const int* in, int* sums) {
@@ -46,8 +51,9 @@ __global__ void dynamic_block_sum(const int* in, int* sums) {
     __syncthreads();
     if (t == 0) {
         int s = 0;
-        for (unsigned k = 0; k < blockDim.x; ++k)
+        for (unsigned k = 0; k < blockDim.x; ++k) {
             s += scratch[k];
+        }
         sums[blockIdx.x] = s;
     }
 }
@@ -69,13 +75,15 @@ int main() {
     HIP_CHECK(hipGetLastError());
     unsigned long long got_total = 0;
     HIP_CHECK(hipMemcpy(&got_total, total, sizeof(got_total), hipMemcpyDeviceToHost));
-    if (got_total != want_total)
+    if (got_total != want_total) {
         rs_hip::fail(kProgram, "block_sum total %lld, expected %lld", static_cast<long long>(got_total),
                      static_cast<long long>(want_total));
+    }
 
     std::vector<float> m(kN * kN), t(kN * kN);
-    for (int i = 0; i < kN * kN; ++i)
+    for (int i = 0; i < kN * kN; ++i) {
         m[i] = static_cast<float>(i);
+    }
     float *dm = nullptr, *dt = nullptr;
     HIP_CHECK(hipMalloc(&dm, kN * kN * sizeof(float)));
     HIP_CHECK(hipMalloc(&dt, kN * kN * sizeof(float)));
@@ -83,10 +91,14 @@ int main() {
     hipLaunchKernelGGL(transpose, dim3(kN / kTile, kN / kTile), dim3(kTile, kRowsPerPass), 0, 0, dm, dt, kN);
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipMemcpy(t.data(), dt, kN * kN * sizeof(float), hipMemcpyDeviceToHost));
-    for (int r = 0; r < kN; ++r)
-        for (int c = 0; c < kN; ++c)
-            if (t[r * kN + c] != m[c * kN + r])
-                rs_hip::fail(kProgram, "transpose[%d][%d] = %g, expected %g", r, c, t[r * kN + c], m[c * kN + r]);
+    for (int r = 0; r < kN; ++r) {
+        for (int c = 0; c < kN; ++c) {
+            if (t[r * kN + c] != m[c * kN + r]) {
+                rs_hip::fail(kProgram, "transpose[%d][%d] = %g, expected %g", r, c, t[r * kN + c],
+                             m[c * kN + r]);
+            }
+        }
+    }
 
     constexpr int kBlocks = 64, kThreads = 128;
     int* sums = nullptr;
@@ -97,14 +109,17 @@ int main() {
     HIP_CHECK(hipMemcpy(got_sums.data(), sums, kBlocks * sizeof(int), hipMemcpyDeviceToHost));
     for (int b = 0; b < kBlocks; ++b) {
         int want = 0;
-        for (int k = 0; k < kThreads; ++k)
+        for (int k = 0; k < kThreads; ++k) {
             want += values[b * kThreads + k];
-        if (got_sums[b] != want)
+        }
+        if (got_sums[b] != want) {
             rs_hip::fail(kProgram, "dynamic_block_sum[%d] = %d, expected %d", b, got_sums[b], want);
+        }
     }
     for (void* p : {static_cast<void*>(in), static_cast<void*>(total), static_cast<void*>(dm),
-                    static_cast<void*>(dt), static_cast<void*>(sums)})
+                    static_cast<void*>(dt), static_cast<void*>(sums)}) {
         HIP_CHECK(hipFree(p));
+    }
     std::printf("hip_shared: reduction, transpose and dynamic shared memory match\nPASS\n");
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_streams: two streams ordered by an event and by memory values.
 //  1. Stream A runs `produce` and records an event; stream B waits for the event (hipStreamWaitEvent),
 //     then for a flag in pinned host memory to reach 1 (hipStreamWaitValue32, which HIP implements with
@@ -19,14 +20,16 @@ constexpr int kCount = 8192;
 
 __global__ void produce(int* data, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         data[i] = 7 * i;
+    }
 }
 
 __global__ void consume(const int* data, int* out, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         out[i] = data[i] + 1;
+    }
 }
 
 int main() {
@@ -56,8 +59,9 @@ int main() {
     HIP_CHECK(hipGetLastError());
 
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    if (hipStreamQuery(b) != hipErrorNotReady)
+    if (hipStreamQuery(b) != hipErrorNotReady) {
         rs_hip::fail(kProgram, "stream B finished before the flag it waits for was set");
+    }
     __atomic_store_n(flag, 1u, __ATOMIC_RELEASE);
     HIP_CHECK(hipStreamSynchronize(b));
     HIP_CHECK(hipEventSynchronize(produced));
@@ -65,8 +69,9 @@ int main() {
     std::vector<int> result(kCount);
     HIP_CHECK(hipMemcpy(result.data(), out, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 7 * i + 1)
+        if (result[i] != 7 * i + 1) {
             rs_hip::fail(kProgram, "phase 1: out[%d] = %d, expected %d", i, result[i], 7 * i + 1);
+        }
     }
 
     // Phase 2: the device releases the wait.
@@ -85,8 +90,9 @@ int main() {
     HIP_CHECK(hipStreamSynchronize(b));
     HIP_CHECK(hipMemcpy(result.data(), out, kCount * sizeof(int), hipMemcpyDeviceToHost));
     for (int i = 0; i < kCount; ++i) {
-        if (result[i] != 7 * i + 1)
+        if (result[i] != 7 * i + 1) {
             rs_hip::fail(kProgram, "phase 2: out[%d] = %d, expected %d", i, result[i], 7 * i + 1);
+        }
     }
     HIP_CHECK(hipFree(device_flag));
     HIP_CHECK(hipEventDestroy(produced));

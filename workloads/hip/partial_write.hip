@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // partial_write: one large hipMalloc buffer of which each kernel launch writes a given fraction, the case
 // dirty-chunk restore is for (docs/performance.md, "Restore: bytes moved"). For every fraction F of
 // --fractions it launches `write_part` once; the launch updates in place (data[i] = data[i] * 2654435761 +
@@ -36,8 +37,9 @@ struct Pattern {
 uint64_t parse_u64(const char* text, const char* what) {
     char* end = nullptr;
     const unsigned long long v = std::strtoull(text, &end, 10);
-    if (!end || *end != '\0' || end == text)
+    if (!end || *end != '\0' || end == text) {
         rs_hip::fail(kProgram, "%s: not a number: %s", what, text);
+    }
     return v;
 }
 } // namespace
@@ -81,29 +83,33 @@ int main(int argc, char** argv) {
             rs_hip::fail(kProgram, "unknown argument %s", flag.c_str());
         }
     }
-    if (argc % 2 == 0)
+    if (argc % 2 == 0) {
         rs_hip::fail(kProgram, "every argument takes a value");
+    }
     if (mib == 0 || block == 0 || block % 4 != 0 || chunk == 0 ||
-        (pattern != "slice" && pattern != "scatter" && pattern != "same"))
+        (pattern != "slice" && pattern != "scatter" && pattern != "same")) {
         rs_hip::fail(kProgram, "bad arguments (--mib %llu --block %llu --chunk-size %llu --pattern %s)",
                      static_cast<unsigned long long>(mib), static_cast<unsigned long long>(block),
                      static_cast<unsigned long long>(chunk), pattern.c_str());
+    }
     const uint64_t bytes = mib << 20, words = bytes / 4;
 
     unsigned int* data = nullptr;
     HIP_CHECK(hipMalloc(&data, bytes));
     std::printf("alloc data %lld %llu\n", rs_hip::address_of(data), static_cast<unsigned long long>(bytes));
     std::vector<unsigned int> expected(words), actual(words);
-    for (uint64_t i = 0; i < words; ++i)
+    for (uint64_t i = 0; i < words; ++i) {
         expected[i] = static_cast<unsigned int>(i * 0x9E3779B1ull + 12345u);
+    }
     HIP_CHECK(hipMemcpy(data, expected.data(), bytes, hipMemcpyHostToDevice));
     HIP_CHECK(hipDeviceSynchronize());
 
     const uint64_t base = static_cast<uint64_t>(rs_hip::address_of(data));
     for (size_t launch = 0; launch < fractions.size(); ++launch) {
         const double f = fractions[launch];
-        if (!(f > 0 && f <= 1))
+        if (!(f > 0 && f <= 1)) {
             rs_hip::fail(kProgram, "fraction %g is not in (0, 1]", f);
+        }
         Pattern p;
         if (pattern == "slice") {
             p.block_words = std::max<uint64_t>(1, static_cast<uint64_t>(f * static_cast<double>(words)));
@@ -127,15 +133,18 @@ int main(int argc, char** argv) {
         for (uint64_t b = 0; b < p.blocks && !p.same; ++b) {
             const uint64_t start = base + (p.first + b * p.period_words) * 4;
             const uint64_t end = start + p.block_words * 4;
-            if (b == 0 || p.period_words != p.block_words)
+            if (b == 0 || p.period_words != p.block_words) {
                 ++runs;
+            }
             const uint64_t c0 = std::max(start / chunk * chunk, base);
             const uint64_t c1 = std::min((end + chunk - 1) / chunk * chunk, base + bytes);
-            if (b == 0 || c0 > last_chunk_end)
+            if (b == 0 || c0 > last_chunk_end) {
                 ++chunk_runs; // not adjacent to the chunks of the previous block
+            }
             const uint64_t from = b == 0 ? c0 : std::max(c0, last_chunk_end);
-            if (c1 > from)
+            if (c1 > from) {
                 chunk_bytes += c1 - from;
+            }
             last_chunk_end = std::max(last_chunk_end, c1);
         }
         const unsigned int salt = 0x1000u + static_cast<unsigned int>(launch);
@@ -144,11 +153,12 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(chunk_runs),
                     static_cast<unsigned long long>(chunk_bytes));
         std::fflush(stdout);
-        for (uint64_t b = 0; b < p.blocks && !p.same; ++b)
+        for (uint64_t b = 0; b < p.blocks && !p.same; ++b) {
             for (uint64_t w = 0; w < p.block_words; ++w) {
                 unsigned int& e = expected[p.first + b * p.period_words + w];
                 e = e * 2654435761u + salt;
             }
+        }
         const uint64_t count = p.words();
         const unsigned int grid = static_cast<unsigned int>(std::min<uint64_t>(4096, (count + 255) / 256));
         hipLaunchKernelGGL(
@@ -160,10 +170,12 @@ int main(int argc, char** argv) {
     }
 
     HIP_CHECK(hipMemcpy(actual.data(), data, bytes, hipMemcpyDeviceToHost));
-    for (uint64_t i = 0; i < words; ++i)
-        if (actual[i] != expected[i])
+    for (uint64_t i = 0; i < words; ++i) {
+        if (actual[i] != expected[i]) {
             rs_hip::fail(kProgram, "word %llu is %u, expected %u (one execution of every launch)",
                          static_cast<unsigned long long>(i), actual[i], expected[i]);
+        }
+    }
     HIP_CHECK(hipFree(data));
     std::printf("partial_write: %zu launches over %llu MiB, every word right\nPASS\n", fractions.size(),
                 static_cast<unsigned long long>(mib));

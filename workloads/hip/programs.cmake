@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # HIP programs (hipcc --offload-arch=gfx90a, cmake/HipPrograms.cmake): the README's demo application and
 # the programs tests/hip runs, each with its stand-in library, all in <build>/workloads/hip. They run on
 # the simulated runtime with its directory first on LD_LIBRARY_PATH (Debian's libamdhip64 then loads it)

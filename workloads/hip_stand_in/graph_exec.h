@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stand-in libamdhip64.so.5 (workloads/hip_stand_in): a library exporting only
 // `hipGraphLaunch@hip_4.3`, so tools that intercept HIP graph launches can be tested without HIP.
 //
@@ -29,6 +30,6 @@ struct StandInGraphExec {
 } // namespace rs::workloads
 
 /** hipError_t of the stand-in: 0 = hipSuccess, 1 = hipErrorInvalidValue, 719 = hipErrorLaunchFailure. */
-extern "C" int hipGraphLaunch(void* graphExec, void* stream);
+extern "C" int hipGraphLaunch(void* graph_exec, void* stream);
 
 #endif // RS_WORKLOADS_HIP_STAND_IN_GRAPH_EXEC_H

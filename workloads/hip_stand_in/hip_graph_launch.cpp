@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stand-in libamdhip64.so.5: hipGraphLaunch@hip_4.3 (see graph_exec.h for the calling convention).
 #include "graph_exec.h"
 
@@ -16,9 +17,9 @@ constexpr int kHipErrorLaunchFailure = 719;
  * doorbell per node, then waits for every node. `stream` is ignored. Returns 0 on success, 1 if
  * `graphExec` is null, has the wrong magic, no queue or no nodes, 719 if an HSA call fails.
  */
-extern "C" __attribute__((visibility("default"))) int hipGraphLaunch(void* graphExec, void* stream) {
+extern "C" __attribute__((visibility("default"))) int hipGraphLaunch(void* graph_exec, void* stream) {
     (void)stream;
-    const auto* graph = static_cast<const rs::workloads::StandInGraphExec*>(graphExec);
+    const auto* graph = static_cast<const rs::workloads::StandInGraphExec*>(graph_exec);
     if (graph == nullptr || graph->magic != rs::workloads::kStandInGraphExecMagic ||
         graph->queue == nullptr || graph->nodes == nullptr || graph->node_count == 0) {
         return kHipErrorInvalidValue;

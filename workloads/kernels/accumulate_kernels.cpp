@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object shared by the in-place workloads (accumulate, multi_packet, alloc_classes,
 // two_agents, alloc_churn, graph_launch, ...): accumulate.kd, accumulate_indirect.kd and fill.kd.
 #include "kernargs.h"

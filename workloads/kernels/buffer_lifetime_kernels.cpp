@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the free_during_kernel and realloc_smaller workloads: kernels that free (and
 // re-allocate) their own buffers while they run, through host callbacks passed in their kernargs.
 // Both tolerate the free failing, since a replaying tool may run them a second time.

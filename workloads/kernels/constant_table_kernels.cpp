@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the constant_table workload: `__constant__ uint32_t lookup_table[64];`
 // (initially 0xdeadbeef everywhere, so a missing host update shows) and table_lookup.kd, which copies
 // lookup_table[i % 64] to out[i].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the device_counter workload: `__device__ uint32_t dispatch_counter = 0;` and
 // count_dispatch.kd, which adds its kernarg increment to it once per dispatch (by work-item 0 only).
 #include "kernargs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernarg layouts of dirty_kernels.so and dirty_variable_kernels.so, shared by workloads/dirty_restore.cpp
 // and the code objects' kernels. The kernels change chosen bytes of their buffers so that a test can
 // derive from the buffers' addresses and sizes exactly which snapshot chunks a dispatch makes dirty.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernarg layouts shared by the workload programs (which fill them) and their simulated code objects
 // (whose kernels read them). Each struct is copied verbatim into kernarg-pool memory; the code objects
 // declare sizeof(struct) as the kernel's kernarg segment size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the large_module_variable workload: `__device__ uint32_t large_table[]` of
 // 1 GiB + 4 KiB (one page over the engine's 1 GiB cap on module variables, zero-initialised, never
 // written), a small `__device__ uint32_t dispatch_total` and large_table_read.kd, which adds
@@ -14,13 +15,15 @@ using rs::workloads::TableLookupArgs;
 constexpr uint64_t kLargeTableBytes = (1ull << 30) + 4096;
 
 void large_table_read(const hsa_sim_dispatch_t* dispatch) {
-    if (dispatch->variable_count < 2)
+    if (dispatch->variable_count < 2) {
         return;
+    }
     const auto* args = static_cast<const TableLookupArgs*>(dispatch->kernarg);
     const auto* table = static_cast<const uint32_t*>(dispatch->variables[0]);
     auto* total = static_cast<uint32_t*>(dispatch->variables[1]);
-    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i)
+    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i) {
         args->out[i] += 1 + table[i];
+    }
     *total += 1;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the vector_add workload: one kernel, vector_add.kd.
 #include "kernargs.h"
 

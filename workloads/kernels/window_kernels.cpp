@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of the replay-window workloads: late_fill.kd (writes its output only at its
 // end), add_one.kd (in place) and set_values.kd (plain writes). Separate kernels from accumulate_kernels.so
 // so that HSA_SIM_KERNEL_TIME_NS and the engine's kernel filters can tell them apart by name.
@@ -17,20 +18,23 @@ using rs::workloads::SetValuesArgs;
 void late_fill(const hsa_sim_dispatch_t* dispatch) {
     const auto* args = static_cast<const LateFillArgs*>(dispatch->kernarg);
     std::this_thread::sleep_for(std::chrono::nanoseconds(args->delay_ns));
-    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i)
+    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i) {
         args->data[i] = args->value + i;
+    }
 }
 
 void add_one(const hsa_sim_dispatch_t* dispatch) {
     const auto* args = static_cast<const AddOneArgs*>(dispatch->kernarg);
-    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i)
+    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i) {
         args->data[i] += 1;
+    }
 }
 
 void set_values(const hsa_sim_dispatch_t* dispatch) {
     const auto* args = static_cast<const SetValuesArgs*>(dispatch->kernarg);
-    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i)
+    for (uint32_t i = 0; i < dispatch->grid_size[0] && i < args->n; ++i) {
         args->data[i] = args->value + i;
+    }
 }
 
 const hsa_sim_kernel_t kKernels[] = {

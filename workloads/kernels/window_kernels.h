@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernarg layouts of window_kernels.so, shared by the replay-window workloads (cross_queue_wait,
 // second_thread_write, early_completion, own_queue, vmem_window) and the code object's kernels.
 #ifndef RS_WORKLOADS_KERNELS_WINDOW_KERNELS_H

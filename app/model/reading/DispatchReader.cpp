@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 

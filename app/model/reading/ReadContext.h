@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the per-table readers of one load share: the open connection and its query, the file's layout
 // (which queries to run), the interned texts, and the partial results one reader leaves for the next.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-table readers of a session file: one class per page's data. SessionLoader runs them in this
 // order inside one read transaction; each reads its queries (rs::session read_queries.h, chosen by the
 // file's layout) into SessionData and returns the first error (SessionError, kind read/corrupt/foreign

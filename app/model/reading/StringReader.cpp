@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 
-#include <replayscope/ipc/records.hpp>
+#include <replayscope/ipc/records.h>
 
 namespace rs::app {
 

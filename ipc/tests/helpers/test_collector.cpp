@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // Crash-test helper: a collector in its own process (so that a test can SIGKILL it).
 // Prints "SOCKET <path>", "TOKEN <token>" and "SPOOL <path>" lines, then collects until killed (or
 // until stdin closes, when it finishes the session normally).
 //   ipc_test_collector SESSION.rsdb
-#include "replayscope/ipc/collector.hpp"
+#include "replayscope/ipc/collector.h"
 
 #include <cstdio>
 #include <unistd.h>
@@ -19,8 +20,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "ipc_test_collector: %s\n", error.c_str());
         return 3;
     }
-    std::printf("SOCKET %s\nTOKEN %s\nSPOOL %s\n", collector->socketPath().c_str(),
-                collector->token().c_str(), collector->spoolPath().c_str());
+    std::printf("SOCKET %s\nTOKEN %s\nSPOOL %s\n", collector->socket_path().c_str(),
+                collector->token().c_str(), collector->spool_path().c_str());
     std::fflush(stdout);
     char c;
     while (::read(STDIN_FILENO, &c, 1) > 0) {

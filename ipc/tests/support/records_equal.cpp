@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "records_equal.h"
 
 #include <algorithm>
@@ -5,7 +6,7 @@
 
 namespace rs::ipc {
 
-bool recordsEqual(const Record& a, const Record& b) noexcept {
+bool records_equal(const Record& a, const Record& b) noexcept {
     if (a.type != b.type || a.sequence != b.sequence || a.timestamp_ns != b.timestamp_ns) {
         return false;
     }

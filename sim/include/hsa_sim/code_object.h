@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Simulated code objects for the ReplayScope HSA simulator (sim).
  *
@@ -34,14 +35,14 @@ typedef enum hsa_sim_variable_kind_e {
 
 /** What a kernel sees of its dispatch: a copy of the AQL packet's launch fields plus its environment. */
 typedef struct hsa_sim_dispatch_s {
-    uint32_t dimensions;     /**< 1..3, from the packet's setup field */
-    uint32_t grid_size[3];   /**< work-items per dimension */
+    uint32_t dimensions;   /**< 1..3, from the packet's setup field */
+    uint32_t grid_size[3]; /**< work-items per dimension */
     uint32_t workgroup_size[3];
-    void* kernarg;           /**< the packet's kernarg_address */
-    void* const* variables;  /**< variable addresses for this agent, in description order */
+    void* kernarg;          /**< the packet's kernarg_address */
+    void* const* variables; /**< variable addresses for this agent, in description order */
     uint32_t variable_count;
-    uint32_t agent_index;    /**< 0-based index of the simulated GPU agent running the dispatch */
-    uint64_t agent_handle;   /**< hsa_agent_t handle of that agent */
+    uint32_t agent_index;  /**< 0-based index of the simulated GPU agent running the dispatch */
+    uint64_t agent_handle; /**< hsa_agent_t handle of that agent */
 } hsa_sim_dispatch_t;
 
 /** A kernel body. Runs on a simulator thread; it may call HSA functions (as a host callback would). */
@@ -51,23 +52,24 @@ typedef void (*hsa_sim_kernel_fn_t)(const hsa_sim_dispatch_t* dispatch);
 typedef struct hsa_sim_kernel_s {
     const char* name;
     hsa_sim_kernel_fn_t entry;
-    uint32_t kernarg_segment_size;  /**< bytes */
-    uint32_t group_segment_size;    /**< bytes */
-    uint32_t private_segment_size;  /**< bytes */
+    uint32_t kernarg_segment_size; /**< bytes */
+    uint32_t group_segment_size;   /**< bytes */
+    uint32_t private_segment_size; /**< bytes */
 } hsa_sim_kernel_t;
 
 /** One module-scope variable of a code object. */
 typedef struct hsa_sim_variable_s {
     const char* name;
-    uint64_t size;               /**< bytes; 0 is reported as-is (a tool must skip it) */
-    const void* initial_bytes;   /**< `size` bytes copied into each agent's storage at load, or NULL for zeros */
+    uint64_t size; /**< bytes; 0 is reported as-is (a tool must skip it) */
+    const void*
+        initial_bytes; /**< `size` bytes copied into each agent's storage at load, or NULL for zeros */
     hsa_sim_variable_kind_t kind;
 } hsa_sim_variable_t;
 
 /** The whole description a code-object library returns. */
 typedef struct hsa_sim_code_object_s {
-    uint32_t version;             /**< HSA_SIM_CODE_OBJECT_VERSION */
-    const char* isa_name;         /**< e.g. "amdgcn-amd-amdhsa--gfx90a"; NULL matches any agent */
+    uint32_t version;     /**< HSA_SIM_CODE_OBJECT_VERSION */
+    const char* isa_name; /**< e.g. "amdgcn-amd-amdhsa--gfx90a"; NULL matches any agent */
     uint32_t kernel_count;
     const hsa_sim_kernel_t* kernels;
     uint32_t variable_count;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Kernel stand-ins: how the simulated runtime executes the kernels of real AMDGPU ELF code objects.
  *

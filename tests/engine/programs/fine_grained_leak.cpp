@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test program engine_fine_grained_leak: one in-place dispatch (a[i] += 1) on device memory from the GPU's
 // FINE-grained pool, whose address the kernel reads from a coarse-grained table (accumulate_indirect.kd),
 // so the kernarg segment holds no pointer into it and the engine replays the dispatch. The engine excludes
@@ -23,8 +24,9 @@ int main(int argc, char** argv) {
         const Kernel kernel = executable.kernel("accumulate_indirect.kd", gpu);
         Queue queue(gpu);
         std::vector<uint32_t> initial(kCount);
-        for (uint32_t i = 0; i < kCount; ++i)
+        for (uint32_t i = 0; i < kCount; ++i) {
             initial[i] = 7 * i;
+        }
         auto* data = static_cast<uint32_t*>(session.allocate(session.gpu_pools().fine, kBytes));
         session.copy_to_device(data, initial.data(), kBytes);
         auto* table =

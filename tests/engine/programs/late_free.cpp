@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test program engine_late_free: frees device memory after the engine's static objects are destroyed
 // (docs/mechanism.md#teardown-guard). The atexit handler is registered before hsa_init loads the engine, so
 // exit() runs it after the engine's static destructors; the runtime is never shut down, so the free still
@@ -18,8 +19,9 @@ void free_late() {
     const hsa_status_t status = hsa_amd_memory_pool_free(g_buffer);
     std::printf("engine_late_free: late free returned %d\n", static_cast<int>(status));
     std::fflush(stdout);
-    if (status != HSA_STATUS_SUCCESS)
+    if (status != HSA_STATUS_SUCCESS) {
         std::_Exit(3);
+    }
 }
 
 } // namespace

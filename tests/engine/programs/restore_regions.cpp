@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test program engine_restore_regions (tests/engine/tst_restore_contract.cpp): one dispatch of
 // bump_regions.kd over three coarse-grained buffers and a `__device__` variable, then a report of how
 // many executions each of the four regions shows. The program makes exactly three host-to-device
@@ -26,8 +27,9 @@ long executions(const std::vector<uint32_t>& now, const std::vector<uint32_t>& i
     for (size_t i = 0; i < now.size(); ++i) {
         const uint32_t delta = now[i] - initial[i];
         const long e = delta % step == 0 ? static_cast<long>(delta / step) : -1;
-        if (e < 0 || (seen != -2 && e != seen))
+        if (e < 0 || (seen != -2 && e != seen)) {
             return -1;
+        }
         seen = e;
     }
     return seen;

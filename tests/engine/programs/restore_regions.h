@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernarg layout shared by the test program engine_restore_regions and its simulated code object
 // restore_regions_kernels.so.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Simulated code object of engine_restore_regions: bump_regions.kd over three buffers and the
 // `__device__ uint32_t bumps = 0;` variable (restore_regions.h).
 #include "restore_regions.h"
@@ -15,8 +16,9 @@ void bump_regions(const hsa_sim_dispatch_t* dispatch) {
         args->b[i] += rs::tests::kBumpB;
         args->c[i] += rs::tests::kBumpC;
     }
-    if (dispatch->variable_count >= 1 && dispatch->grid_size[0] > 0)
+    if (dispatch->variable_count >= 1 && dispatch->grid_size[0] > 0) {
         __atomic_fetch_add(static_cast<uint32_t*>(dispatch->variables[0]), 1u, __ATOMIC_RELAXED);
+    }
 }
 
 const hsa_sim_kernel_t kKernels[] = {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A stale chunk hash: a host stand-in (sim/include/hsa_sim/standin.h) of the engine's chunk-hash kernel
 // "replayscope_chunk_hash" that answers the hasher's probe (the first dispatch of the kernel in the
 // process) with the real hash and every later dispatch with 1 for every chunk. Listed before the engine's
@@ -34,10 +35,11 @@ int stale_chunk_hash(const hsa_sim_standin_launch_t* launch, char* error, size_t
     auto* hashes = kernarg<uint64_t*>(launch, 8);
     const auto count = kernarg<uint32_t>(launch, 16);
     const uint32_t groups = (launch->grid_size[0] + kChunkHashLanes - 1) / kChunkHashLanes;
-    for (uint32_t group = 0; group < groups && group < count; ++group)
+    for (uint32_t group = 0; group < groups && group < count; ++group) {
         hashes[group] = probe ? rs_chunk_hash_host(reinterpret_cast<const void*>(chunks[2u * group]),
                                                    chunks[2u * group + 1u])
                               : 1;
+    }
     return 0;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels and module-scope variables of the AMDGPU ELF code object tst_elf_code_objects loads (built by
 // hipcc for gfx90a). Their host stand-ins are in elf_standins.cpp; the GPU code itself never runs.
 #include <hip/hip_runtime.h>
@@ -10,8 +11,9 @@ __device__ int* counter_ptr = &counter;
 
 extern "C" __global__ void vadd(float* out, const float* a, const float* b, int n) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
+    if (i < n) {
         out[i] = (a[i] + b[i]) * scale[0] + static_cast<float>(counter);
+    }
 }
 
 extern "C" __global__ void bump(int by) {
@@ -21,9 +23,13 @@ extern "C" __global__ void bump(int by) {
     }
 }
 
-extern "C" __global__ void failing(int* p) { p[threadIdx.x] = 1; }
+extern "C" __global__ void failing(int* p) {
+    p[threadIdx.x] = 1;
+}
 
-extern "C" __global__ void no_standin(int* p) { p[threadIdx.x] = 2; }
+extern "C" __global__ void no_standin(int* p) {
+    p[threadIdx.x] = 2;
+}
 
 __global__ void scaled(float* p, int n) {
     extern __shared__ float tile[];

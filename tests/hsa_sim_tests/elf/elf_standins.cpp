@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-written stand-in library (sim/include/hsa_sim/standin.h) for elf_kernels.hip: host versions of its
 // kernels and storage for its variables. Every loaded code object gets a private instance, so these
 // globals belong to one load. "no_standin" is deliberately missing; "failing" reports an error.
@@ -28,8 +29,9 @@ int vadd(const hsa_sim_standin_launch_t* l, char*, size_t) {
     const auto* b = arg<const float*>(l, 16);
     const int n = arg<int>(l, 24);
     for (uint32_t i = 0; i < l->grid_size[0]; ++i) {
-        if (static_cast<int>(i) < n)
+        if (static_cast<int>(i) < n) {
             out[i] = (a[i] + b[i]) * scale[0] + static_cast<float>(counter);
+        }
     }
     return 0;
 }

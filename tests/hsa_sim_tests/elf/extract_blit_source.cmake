@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Writes the OpenCL source of ROCclr's buffer blit kernels as the installed libamdhip64 carries it (the
 # strings ROCclr compiles at device creation) to OUTPUT, so that the test compiles exactly those kernels.
 # Usage: cmake -DLIBRARY=/usr/lib/.../libamdhip64.so.5 -DOUTPUT=blit.cl -P extract_blit_source.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The few HIP device-side names chunk_hash.hip uses, for its device-only compile (clang -x hip
 // --cuda-device-only -nogpuinc -nogpulib): no ROCm headers or device libraries are needed at build time.
 // Work-item and work-group ids and the barrier map to the AMDGPU builtins (LLVM AMDGPUUsage, "AMDGPU

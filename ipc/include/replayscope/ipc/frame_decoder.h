@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Reading and verifying frames of the session protocol: collector side only (CMake target rs_ipc_decoder,
 // linked by the collector, the spool importer, the tests and the fuzzers; never by the engine, which CTest
 // test engine.no_decoder checks). Writing frames is frame_encoder.h.
 #pragma once
 
-#include "replayscope/ipc/frame.hpp"
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/frame.h"
+#include "replayscope/ipc/records.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +24,7 @@ enum class FrameError {
     invalid_payload, ///< FlatBuffers verifier rejected the payload (or it is empty), or a field is out of
                      ///< range
     /// reserved not 0, or a sequence number breaking the rule: 0 for Hello and only for Hello, otherwise
-    /// 1 <= sequence < kMaxSequence (records.hpp). Checked before the payload is read.
+    /// 1 <= sequence < kMaxSequence (records.h). Checked before the payload is read.
     bad_header,
 };
 /// Human-readable description of a FrameError ("wrong magic 0x... (not a ReplayScope frame)" ...).
@@ -33,7 +34,7 @@ std::string describe(FrameError error, const FrameHeader& header);
 /// (including sequence and timestamp) and `frame_bytes` (header + payload) and returns none. The
 /// payload is verified with the FlatBuffers verifier before any field is read; `max_payload` bounds
 /// the accepted length. Never throws.
-FrameError decodeFrame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
-                       FrameHeader& header, std::size_t& frame_bytes) noexcept;
+FrameError decode_frame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
+                        FrameHeader& header, std::size_t& frame_bytes) noexcept;
 
 } // namespace rs::ipc

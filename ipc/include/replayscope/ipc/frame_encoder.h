@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Writing frames of the session protocol: the only protocol code linked into the engine (CMake target
 // rs_ipc_encoder, used by the emitter and its spool writer). Reading frames is frame_decoder.h.
 #pragma once
 
-#include "replayscope/ipc/frame.hpp"
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/frame.h"
+#include "replayscope/ipc/records.h"
 
 #include <cstdint>
 #include <vector>
@@ -16,7 +17,7 @@ namespace rs::ipc {
 
 /// Appends one complete frame (header + FlatBuffers payload) for `record` to `out`, using `builder` as
 /// scratch (cleared first). Throws std::bad_alloc only.
-void appendFrame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
-                 std::vector<std::uint8_t>& out);
+void append_frame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
+                  std::vector<std::uint8_t>& out);
 
 } // namespace rs::ipc

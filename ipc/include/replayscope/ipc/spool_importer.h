@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Spool import: the frames an emitter spooled to a file (its spool writer, ipc/src/spool_writer.cpp)
 // into a session file, after the run or by `replayscope-run --import-spool`. Qt-free; part of
 // rs_ipc_collector. docs/session-pipeline.md.
 #pragma once
 
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/session_store.h"
 
 #include <cstdint>
 #include <string>
@@ -39,7 +40,7 @@ class SpoolImporter {
     /// True while an emitter's spool writer still has `spool_path` open (it holds a shared OFD lock on
     /// byte 0 for its lifetime; F_OFD_GETLK sees it from any process and pid namespace). A spool whose
     /// writer lives may still grow: import it after that process has ended.
-    static bool writerAlive(const std::string& spool_path) noexcept;
+    static bool writer_alive(const std::string& spool_path) noexcept;
 };
 
 } // namespace rs::ipc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one validation of a session file, used by the writer (before appending to a file) and by every reader
 // (the inspector, replayscope-run --summary): what the file is, whether this build can read it, and a
 // private readable copy when its write-ahead log needs a recovery the reader cannot do in place.

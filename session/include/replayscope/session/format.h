@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The identity of a ReplayScope session file: application id, format versions and the schema text.
 // Writers write kFormatVersion; readers accept [kOldestReadableVersion, kFormatVersion]. Tables, views
 // and indexes are documented in docs/session-schema.md.

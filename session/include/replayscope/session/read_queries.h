@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL queries a reader of a session file runs, per page, and the layout probe that chooses them.
 //
 // A reader (the inspector's loader, `replayscope --summary`, a sqlite3 tool) names no table or view of

@@ -1,4 +1,5 @@
-// The queries of a session's snapshot and restore totals (ipc's readRestoreTotals, replayscope-run's
+// SPDX-License-Identifier: MIT
+// The queries of a session's snapshot and restore totals (ipc's read_restore_totals, replayscope-run's
 // summary line): one row each, every column a sum or count (NULL-free). The format-4 restore query reads
 // the snapshot bytes from the compact dispatch rows (docs/session-schema.md), as the views would but faster.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One scalar out of an SQLite query, for the session file check and the session store.
 #pragma once
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 // The one list of every enum of the session protocol: identifier, wire value and name.
 //
-// Each RS_IPC_*(X) list below expands X(identifier, value, "name") once per value. records.hpp defines
-// the enums from these lists (EventType included); enumName() (log lines, the inspector), enumMax() (frame
+// Each RS_IPC_*(X) list below expands X(identifier, value, "name") once per value. records.h defines
+// the enums from these lists (EventType included); enumName() (log lines, the inspector), enum_max() (frame
 // validation) and the session file's enum_names table (session_store.cpp) are derived from the same lists, so
 // a value added here has its name, its validation bound and its table row at once. Names are lower-case with
 // hyphens, except AllocationApi's, which are the HSA entry points. Values are contiguous from 0 and are
@@ -191,7 +192,7 @@ struct EnumName {
     std::string_view name;
 };
 
-/// Vocabulary of an enum E, specialised in records.hpp for every list-defined enum:
+/// Vocabulary of an enum E, specialised in records.h for every list-defined enum:
 ///   `table`: the enum's name in the session file's enum_names table ("decision", ...);
 ///   `names`: the list in value order (names[i].code == i, checked at compile time).
 template <typename E>
@@ -199,20 +200,20 @@ struct EnumVocabulary;
 
 /// Largest value of E (frame validation rejects anything above it).
 template <typename E>
-constexpr std::uint32_t enumMax() noexcept {
+constexpr std::uint32_t enum_max() noexcept {
     return static_cast<std::uint32_t>(std::size(EnumVocabulary<E>::names) - 1);
 }
 
 /// Name of `value` from E's list ("drain-timeout", ...); "unknown" for a value outside the list
 /// (e.g. read from a newer session file).
 template <typename E>
-constexpr std::string_view enumName(E value) noexcept {
+constexpr std::string_view enum_name(E value) noexcept {
     const auto code = static_cast<std::size_t>(value);
     return code < std::size(EnumVocabulary<E>::names) ? EnumVocabulary<E>::names[code].name
                                                       : std::string_view("unknown");
 }
 
-/// True when the list's codes are 0, 1, 2, ... in order (so that enumName indexes and enumMax holds).
+/// True when the list's codes are 0, 1, 2, ... in order (so that enumName indexes and enum_max holds).
 template <std::size_t N>
 constexpr bool contiguousFromZero(const EnumName (&names)[N]) noexcept {
     for (std::size_t i = 0; i < N; ++i) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every SQL statement the session writer (ipc's SessionStore) prepares, and the physical layout they
 // fill: the only place outside the schema files that names a storage table. Readers use the views and
 // read_queries.h instead. Parameter ?1 of every per-record statement is the process index (1-based).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stand-in runtime, compiled into every stand-in library by replayscope-standins: runs the grid of
 // a dispatch on the calling thread. Work-groups run one after another; the work-items of a work-group
 // each run on a fiber (Boost.Context) of that thread, one at a time: a work-item runs until it ends or
@@ -37,8 +38,9 @@ constexpr uint64_t kMaxWorkGroupSize = 1024;
 class stack_pool {
   public:
     ~stack_pool() {
-        for (void* base : free_)
+        for (void* base : free_) {
             ::munmap(base, kStackBytes + page());
+        }
     }
     void* take() {
         {
@@ -51,8 +53,9 @@ class stack_pool {
         }
         void* base =
             ::mmap(nullptr, kStackBytes + page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (base == MAP_FAILED)
+        if (base == MAP_FAILED) {
             throw std::bad_alloc();
+        }
         ::mprotect(base, page(), PROT_NONE); // overflow faults instead of corrupting a neighbour
         return base;
     }
@@ -115,8 +118,9 @@ thread_local work_item* t_item = nullptr;
 /** Makes `item` the current work-item: t_item and the coordinates kernels read (threadIdx, ...). */
 void make_current(work_item* item) {
     t_item = item;
-    if (item == nullptr)
+    if (item == nullptr) {
         return;
+    }
     auto store = [](coordinates& to, const dim3& from) { to = coordinates{from.x, from.y, from.z}; };
     store(::threadIdx, item->thread_idx);
     store(::blockIdx, item->block_idx);
@@ -129,9 +133,10 @@ std::string coordinates(const dim3& d) {
 }
 
 void record_failure(group_run& group, const work_item& item, const std::string& what) {
-    if (group.error.empty())
+    if (group.error.empty()) {
         group.error = "work-item " + coordinates(item.thread_idx) + " of work-group " +
                       coordinates(item.block_idx) + ": " + what;
+    }
 }
 
 ctx::fiber start_item(group_run& group, work_item& item) {
@@ -156,8 +161,9 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
     for (;;) {
         std::size_t waiting = 0;
         for (auto& item : items) {
-            if (item.state != item_state::ready)
+            if (item.state != item_state::ready) {
                 continue;
+            }
             make_current(&item);
             if (!item.started) {
                 item.started = true;
@@ -173,11 +179,13 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
                 t_item = nullptr;
                 return false;
             }
-            if (item.state == item_state::at_barrier)
+            if (item.state == item_state::at_barrier) {
                 ++waiting;
+            }
         }
-        if (waiting == 0)
+        if (waiting == 0) {
             return true;
+        }
         group.barrier_count = 0;
         group.barrier_arrived = 0;
         for (auto& item : items) {
@@ -193,9 +201,10 @@ bool run_group(group_run& group, std::vector<work_item>& items) {
 } // namespace
 
 const work_item_ids& current_work_item() {
-    if (t_item == nullptr)
+    if (t_item == nullptr) {
         throw std::logic_error("a work-item coordinate (threadIdx, blockIdx, ...) was read outside a kernel "
                                "dispatch");
+    }
     return *t_item;
 }
 
@@ -205,13 +214,15 @@ void barrier() {
 
 int barrier_count(int predicate, int* arrived) {
     work_item* item = t_item;
-    if (item == nullptr)
+    if (item == nullptr) {
         throw std::logic_error("__syncthreads() called outside a kernel dispatch");
+    }
     item->predicate = predicate != 0 ? 1 : 0;
     item->state = item_state::at_barrier;
     item->scheduler = std::move(item->scheduler).resume();
-    if (arrived != nullptr)
+    if (arrived != nullptr) {
         *arrived = item->group->barrier_arrived;
+    }
     return item->group->barrier_count;
 }
 
@@ -222,17 +233,20 @@ void unsupported(const char* feature) {
 }
 
 int report(char* error, size_t error_size, const char* message) {
-    if (error != nullptr && error_size > 0)
+    if (error != nullptr && error_size > 0) {
         std::snprintf(error, error_size, "%s", message);
+    }
     return 1;
 }
 
 int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_size, invoke_fn invoke,
              const void* context) {
-    if (launch == nullptr)
+    if (launch == nullptr) {
         return report(error, error_size, "no launch description");
-    if (launch->dimensions < 1 || launch->dimensions > 3)
+    }
+    if (launch->dimensions < 1 || launch->dimensions > 3) {
         return report(error, error_size, "dimensions must be 1, 2 or 3");
+    }
     uint32_t grid[3];
     uint32_t wg[3];
     uint32_t groups[3];
@@ -241,23 +255,27 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
         const bool used = d < static_cast<int>(launch->dimensions);
         grid[d] = used ? launch->grid_size[d] : 1u;
         wg[d] = used ? launch->workgroup_size[d] : 1u;
-        if (wg[d] == 0)
+        if (wg[d] == 0) {
             return report(error, error_size, "a work-group size is 0");
-        if (grid[d] == 0)
+        }
+        if (grid[d] == 0) {
             return 0; // nothing to run
+        }
         groups[d] = static_cast<uint32_t>((uint64_t{grid[d]} + wg[d] - 1) / wg[d]);
         wg_items *= wg[d];
     }
-    if (wg_items > kMaxWorkGroupSize)
+    if (wg_items > kMaxWorkGroupSize) {
         return report(
             error, error_size,
             ("work-group of " + std::to_string(wg_items) + " work-items: at most 1024 are supported")
                 .c_str());
-    if (launch->dynamic_group_segment_size > HSA_SIM_STANDIN_MAX_DYNAMIC_LDS)
+    }
+    if (launch->dynamic_group_segment_size > HSA_SIM_STANDIN_MAX_DYNAMIC_LDS) {
         return report(error, error_size,
                       ("dynamic group segment of " + std::to_string(launch->dynamic_group_segment_size) +
                        " bytes: stand-ins provide at most " + std::to_string(HSA_SIM_STANDIN_MAX_DYNAMIC_LDS))
                           .c_str());
+    }
     try {
         group_run group;
         group.invoke = invoke;
@@ -291,8 +309,9 @@ int run_grid(const hsa_sim_standin_launch_t* launch, char* error, size_t error_s
             }
         }
         make_current(outer_item);
-        if (!ok)
+        if (!ok) {
             return report(error, error_size, group.error.c_str());
+        }
         return 0;
     } catch (const std::exception& e) {
         return report(error, error_size, (std::string("stand-in runtime: ") + e.what()).c_str());

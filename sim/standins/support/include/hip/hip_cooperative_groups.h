@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip/hip_cooperative_groups.h for host stand-ins: the work-group level only. A thread block's sync() is
  * __syncthreads(); grid-wide sync and tiled partitions fail the dispatch with an error naming them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * hip/hip_runtime.h for host stand-ins (replayscope-standins): compiles a HIP source file as host C++.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The device side of HIP for host stand-ins (replayscope-standins), included through hip/hip_runtime.h.
  *
@@ -140,8 +141,9 @@ inline T atomic_rmw_cas(T* address, T (*op)(T, T), T value) {
     __atomic_load(address, &old, __ATOMIC_SEQ_CST);
     for (;;) {
         T desired = op(old, value);
-        if (__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        if (__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
             return old;
+        }
     }
 }
 
@@ -333,12 +335,10 @@ inline unsigned __lane_id() {
         return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                                   \
     }                                                                                                        \
     inline T atomicMin(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return n < o ? n : o; }, v);                                                   \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return n < o ? n : o; }, v);                   \
     }                                                                                                        \
     inline T atomicMax(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return n > o ? n : o; }, v);                                                   \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return n > o ? n : o; }, v);                   \
     }                                                                                                        \
     inline T atomicCAS(T* a, T compare, T v) {                                                               \
         __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);              \
@@ -363,20 +363,16 @@ HSA_SIM_ATOMIC_INT(long long)
 
 #define HSA_SIM_ATOMIC_FLOAT(T)                                                                              \
     inline T atomicAdd(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return o + n; }, v);                                                           \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return o + n; }, v);                           \
     }                                                                                                        \
     inline T atomicSub(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return o - n; }, v);                                                           \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return o - n; }, v);                           \
     }                                                                                                        \
     inline T atomicMin(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return n < o ? n : o; }, v);                                                   \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return n < o ? n : o; }, v);                   \
     }                                                                                                        \
     inline T atomicMax(T* a, T v) {                                                                          \
-        return ::hsa_sim::atomic_rmw_cas<T>(                                                                 \
-            a, [](T o, T n) { return n > o ? n : o; }, v);                                                   \
+        return ::hsa_sim::atomic_rmw_cas<T>(a, [](T o, T n) { return n > o ? n : o; }, v);                   \
     }                                                                                                        \
     inline T atomicExch(T* a, T v) {                                                                         \
         T old;                                                                                               \
@@ -616,8 +612,9 @@ inline int __ffsll(long long x) {
 }
 inline unsigned __brev(unsigned x) {
     unsigned r = 0;
-    for (int i = 0; i < 32; ++i)
+    for (int i = 0; i < 32; ++i) {
         r |= ((x >> i) & 1u) << (31 - i);
+    }
     return r;
 }
 inline int __mul24(int x, int y) {

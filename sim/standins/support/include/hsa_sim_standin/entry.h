@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Kernel entries of a stand-in library (included by the translation units replayscope-standins
  * generates): unpacks a dispatch's kernarg segment into a kernel's parameters and runs its grid.
@@ -76,12 +77,14 @@ int run_kernel(void (*kernel)(A...), const hsa_sim_standin_launch_t* launch, cha
     std::size_t space = layout::end + align;
     auto* arguments = static_cast<unsigned char*>(std::align(align, layout::end, p, space));
     if (layout::end > 0) {
-        if (launch->kernarg == nullptr)
+        if (launch->kernarg == nullptr) {
             return report(error, error_size,
                           "the dispatch has no kernarg segment, the kernel takes arguments");
-        if (launch->kernarg_segment_size < layout::end)
+        }
+        if (launch->kernarg_segment_size < layout::end) {
             return report(error, error_size,
                           "the kernarg segment is smaller than the kernel's explicit arguments");
+        }
         std::memcpy(arguments, launch->kernarg, layout::end);
     }
     const kernel_context<A...> context{kernel, arguments};

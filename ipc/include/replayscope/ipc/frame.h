@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Wire framing of the ReplayScope session protocol: the frame header and its limits, shared by both sides.
 //
 // A frame is a fixed 24-byte little-endian header followed by `length` bytes of FlatBuffers payload
@@ -6,7 +7,7 @@
 // verifying them: frame_decoder.h (collector side only).
 #pragma once
 
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/records.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Shared helpers of the ipc test suites: session-file queries and a thread-safe log capture.
 #pragma once
 
 #include "records_equal.h"
-#include "replayscope/ipc/collector.hpp"
-#include "replayscope/ipc/emitter.hpp"
+#include "replayscope/ipc/collector.h"
+#include "replayscope/ipc/emitter.h"
 #include "replayscope/ipc/frame_decoder.h"
 #include "replayscope/ipc/frame_encoder.h"
 #include "replayscope/ipc/spool_importer.h"
@@ -203,7 +204,7 @@ inline std::vector<std::uint8_t> frames(const std::vector<rs::ipc::Record>& reco
     flatbuffers::FlatBufferBuilder builder;
     std::vector<std::uint8_t> out;
     for (const auto& r : records) {
-        rs::ipc::appendFrame(r, builder, out);
+        rs::ipc::append_frame(r, builder, out);
     }
     return out;
 }
@@ -217,7 +218,7 @@ inline std::string expandSpool(std::string path) {
     return path;
 }
 
-inline rs::ipc::Record helloRecord(const std::string& token) {
+inline rs::ipc::Record hello_record(const std::string& token) {
     rs::ipc::Record r{};
     r.type = rs::ipc::EventType::hello;
     std::memcpy(r.hello.token, token.data(), std::min<std::size_t>(token.size(), 64));

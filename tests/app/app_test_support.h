@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the inspector suites: session files made by the real pipeline.
 #pragma once
 

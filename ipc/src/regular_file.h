@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a file that must be a regular file: defined in the session format module
 // (replayscope/session/regular_file.h), which checks session files with it; the collector's spool importer
 // and the session store use it under these names.
@@ -7,7 +8,7 @@
 
 namespace rs::ipc {
 
-using session::fileKind;
-using session::openRegularFile;
+using session::file_kind;
+using session::open_regular_file;
 
 } // namespace rs::ipc

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Environment variables through which replayscope-run configures the target (emitter and engine): the
 // one list of their names, used by the emitter, the engine's configuration (engine/src/configuration.h),
 // the runner and the inspector. Documented in docs/session-schema.md ("Target environment").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The simulator's dispatch log (HSA_SIM_DISPATCH_LOG=FILE, docs/sim-fidelity.md "Dispatch log"): one line
 // per completed kernel-dispatch packet, telling on which queue, with which queue settings and when a
 // dispatch really ran. Header-only; used by tests/engine and tests/hip (include directory of
@@ -32,8 +33,9 @@ struct LoggedDispatch {
 inline QList<LoggedDispatch> read_dispatch_log(const QString& path) {
     QList<LoggedDispatch> out;
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text))
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
         return out;
+    }
     for (const QString& line : QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)) {
         const QStringList fields = line.split(' ', Qt::SkipEmptyParts);
         if (fields.isEmpty() || fields[0] != "dispatch") {
@@ -46,26 +48,27 @@ inline QList<LoggedDispatch> read_dispatch_log(const QString& path) {
             const auto eq = field.indexOf('=');
             const QString key = field.left(eq), value = field.mid(eq + 1);
             ++seen;
-            if (key == "queue")
+            if (key == "queue") {
                 d.queue = value.toULongLong();
-            else if (key == "agent")
+            } else if (key == "agent") {
                 d.agent = value.toInt();
-            else if (key == "type")
+            } else if (key == "type") {
                 d.type = value;
-            else if (key == "cu_mask")
+            } else if (key == "cu_mask") {
                 d.cu_mask = value;
-            else if (key == "priority")
+            } else if (key == "priority") {
                 d.priority = value.toInt();
-            else if (key == "kernel")
+            } else if (key == "kernel") {
                 d.kernel = value;
-            else if (key == "completion")
+            } else if (key == "completion") {
                 d.completion = value.toULongLong();
-            else if (key == "start_ns")
+            } else if (key == "start_ns") {
                 d.start_ns = value.toULongLong();
-            else if (key == "end_ns")
+            } else if (key == "end_ns") {
                 d.end_ns = value.toULongLong();
-            else
+            } else {
                 --seen;
+            }
         }
         if (seen != 9) {
             qWarning("dispatch log: line with %d of 9 fields: '%s'", seen, qPrintable(line));
@@ -79,9 +82,11 @@ inline QList<LoggedDispatch> read_dispatch_log(const QString& path) {
 /// The lines of `log` whose kernel is `kernel` (symbol name without ".kd"), in file order.
 inline QList<LoggedDispatch> dispatches_of(const QList<LoggedDispatch>& log, const QString& kernel) {
     QList<LoggedDispatch> out;
-    for (const LoggedDispatch& d : log)
-        if (d.kernel == kernel)
+    for (const LoggedDispatch& d : log) {
+        if (d.kernel == kernel) {
             out << d;
+        }
+    }
     return out;
 }
 

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // The SQLite session file: schema, validation and the inserts of every event type
 // (schema documented in docs/session-schema.md). One SessionStore is used by one thread at a time.
 #pragma once
 
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/records.h"
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/format.h"
 
@@ -18,33 +19,16 @@ struct sqlite3_stmt;
 
 namespace rs::ipc {
 
-/// The session format's identity, as the writer's callers have named it (defined in
-/// replayscope/session/format.h: application id "RSDB", the version written, the oldest one read).
-inline constexpr std::int32_t kSessionApplicationId = session::kApplicationId;
-inline constexpr std::int32_t kSessionFormatVersion = session::kFormatVersion;
-inline constexpr std::int32_t kOldestReadableFormatVersion = session::kOldestReadableVersion;
-
-/// The file check and the readable copy of a session file: rs::session::check_session_file,
-/// openable_session_copy and remove_session_copy (replayscope/session/file_check.h). These two names remain
-/// for the inspector until it calls the module itself.
-inline std::string openableSessionCopy(const std::string& path, std::string& error,
-                                       bool always_copy = false) {
-    return session::openable_session_copy(path, error, always_copy);
-}
-inline void removeSessionCopy(const std::string& path, const std::string& copy) {
-    session::remove_session_copy(path, copy);
-}
-
 /// Stores the launched program's exit status (exit code, or 128+signal) and terminating signal (0: none)
 /// in the `session` row of a finished version-2 or -3 session file and, in version 3, in the row of the
 /// latest process whose pid is `root_pid` (0: session row only). Ends in journal_mode=DELETE. False
 /// with `error` set otherwise.
-bool recordExitStatus(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
-                      std::string& error);
+bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
+                        std::string& error);
 /// Same, session row only (root pid unknown).
-bool recordExitStatus(const std::string& path, int exit_status, int exit_signal, std::string& error);
+bool record_exit_status(const std::string& path, int exit_status, int exit_signal, std::string& error);
 
-/// What the snapshots and restores of a session cost (readRestoreTotals): the bytes a full restore would
+/// What the snapshots and restores of a session cost (read_restore_totals): the bytes a full restore would
 /// have moved against the bytes actually moved, over the host link and inside the device.
 struct RestoreTotals {
     int format_version = 0;
@@ -67,7 +51,7 @@ struct RestoreTotals {
 /// Reads the RestoreTotals of the session file `path` (any readable format; opened read-only, through
 /// session::openable_session_copy when its WAL needs recovery). False with `error` set when the file is
 /// refused (session::check_session_file) or a query fails.
-bool readRestoreTotals(const std::string& path, RestoreTotals& totals, std::string& error);
+bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error);
 
 /// Identity of one process of a session (one emitter instance, from its Hello record).
 struct ProcessIdentity {
@@ -75,7 +59,7 @@ struct ProcessIdentity {
     std::uint32_t pid = 0, parent_pid = 0;
 };
 
-/// SessionStore::checkSequence's verdict on a frame's sequence number.
+/// SessionStore::check_sequence's verdict on a frame's sequence number.
 enum class SequenceVerdict {
     fresh,         ///< not stored yet, within the window: insert it
     duplicate,     ///< already stored (spool imported twice, or both sent and spooled): skip it
@@ -117,7 +101,7 @@ class SessionStore {
     /// Checks a frame's sequence number against the sequence space of `process`: out_of_window for 0,
     /// an unknown process or a number above the highest received + kSequenceWindow; duplicate when
     /// stored already; else fresh. O(log discontinuities).
-    SequenceVerdict checkSequence(std::int64_t process, std::uint64_t sequence) const;
+    SequenceVerdict check_sequence(std::int64_t process, std::uint64_t sequence) const;
     /// Inserts the row(s) of one event of `process` (hello is ignored; a duplicate is skipped; an
     /// out-of-window sequence is counted as a rejected frame and not stored). False on a SQLite error
     /// (see lastError()).
@@ -127,25 +111,23 @@ class SessionStore {
     bool insert(const Record& record);
     /// Counts a frame refused as bad (decode error, out-of-window sequence) for `process` (0: before
     /// authentication, counted for the session only). Written at the next commit.
-    void noteRejectedFrame(std::int64_t process);
+    void note_rejected_frame(std::int64_t process);
     /// Commits the open transaction (if any) after updating the session and process rows. False on
     /// error; the transaction is then rolled back and the in-memory state returns to the last commit.
     bool commit();
     /// Rows inserted since open (events, not counting ignored duplicates), including the open
     /// transaction's.
-    std::uint64_t eventsStored() const noexcept { return stored_; }
+    std::uint64_t events_stored() const noexcept { return stored_; }
     /// Events of committed transactions only (what the file holds).
-    std::uint64_t committedEvents() const noexcept { return committed_stored_; }
+    std::uint64_t committed_events() const noexcept { return committed_stored_; }
     /// Every process of the session, as committed (in process order).
     std::vector<ProcessSummary> processes() const;
     /// Rejected frames of the session (every process and before authentication), including uncommitted.
-    std::uint64_t rejectedFrames() const noexcept { return rejected_; }
+    std::uint64_t rejected_frames() const noexcept { return rejected_; }
     /// Highest sequence number seen in any process (including earlier runs on this file).
-    std::uint64_t lastSequence() const noexcept;
-    /// True when at least one process stored its session_end (any process).
-    bool sawSessionEnd() const noexcept;
+    std::uint64_t last_sequence() const noexcept;
     /// True when every process stored its session_end (and there is at least one).
-    bool allProcessesEnded() const noexcept;
+    bool all_processes_ended() const noexcept;
 
     /// Ends the session: records per-process sequence gaps, per-type sent/stored counts, completeness
     /// (a process is complete when its session_end was stored and no gap remains; the session when it
@@ -155,7 +137,7 @@ class SessionStore {
 
     /// Missing sequence ranges [first, last] of `process` (0: of every process, concatenated).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps(std::int64_t process = 0) const;
-    const std::string& lastError() const noexcept { return error_; }
+    const std::string& last_error() const noexcept { return error_; }
 
   private:
     struct ProcessState;
@@ -163,25 +145,25 @@ class SessionStore {
     bool exec(const char* sql);
     /// exec() of SQL text that need not be NUL-terminated (the schema text).
     bool exec(std::string_view sql);
-    bool prepareAll();
-    bool loadState();
+    bool prepare_all();
+    bool load_state();
     bool begin();
     /// Rolls back the open transaction and the in-memory state to the last commit.
     void rollback();
     /// Writes the rows of processes created in this transaction or lost to a rolled-back one.
-    bool persistProcesses();
+    bool persist_processes();
     /// Upserts the process rows and the session row from the in-memory counts.
-    bool updateProcessRows();
+    bool update_process_rows();
     /// Rewrites sequence_gaps of every process whose set of gaps changed since the last commit.
     /// Between commits only processes with at most kGapsPerCommit intervals (`all`: every one).
-    bool writeGaps(bool all);
+    bool write_gaps(bool all);
     static constexpr std::size_t kGapsPerCommit = 4096;
     ProcessState* state(std::int64_t process) const;
     /// End of the sequence space of `p`: the highest received, raised to its session_end's last_sequence
     /// when that is within kSequenceWindow of it.
-    static std::uint64_t spaceEnd(const ProcessState& p);
+    static std::uint64_t space_end(const ProcessState& p);
     /// Marks `sequence` stored in `p` (kept for rollback until the commit).
-    void markSequence(ProcessState& p, std::uint64_t sequence);
+    void mark_sequence(ProcessState& p, std::uint64_t sequence);
     /// Runs `s` once and resets it; false (lastError() says why) unless it ran to completion.
     bool step(sqlite3_stmt* s);
     /// A dispatch_rows row being assembled: the parts of one dispatch seen since the last flush.
@@ -202,20 +184,20 @@ class SessionStore {
         /// Decided at flush: the snapshot's store columns and the restores go into the row.
         bool fold_store = false, fold_restore[2] = {false, false};
     };
-    PendingRow& pendingRow(std::int64_t process, std::uint64_t dispatch_id);
+    PendingRow& pending_row(std::int64_t process, std::uint64_t dispatch_id);
     /// The pending row of the dispatch, nullptr when none is buffered (never creates one).
-    PendingRow* findPendingRow(std::int64_t process, std::uint64_t dispatch_id);
+    PendingRow* find_pending_row(std::int64_t process, std::uint64_t dispatch_id);
     /// Decides which parts of `row` fold into its dispatch_rows row and writes the others to the
     /// overflow tables (`snapshot_store_rows`, `restore_rows`). false on an SQLite error.
-    bool foldOrSpill(PendingRow& row);
+    bool fold_or_spill(PendingRow& row);
     /// Binds `row` from parameter `first`; `narrow`: the dispatch columns only.
-    void bindRow(sqlite3_stmt* s, int first, const PendingRow& row, bool narrow);
+    void bind_row(sqlite3_stmt* s, int first, const PendingRow& row, bool narrow);
     /// Small id of an agent/queue/kernel-object handle (inserted into `handles` when new).
-    std::int64_t handleRef(std::uint64_t handle);
+    std::int64_t handle_ref(std::uint64_t handle);
     /// Upserts the pending rows (multi-row statements). Called when the buffer is full (`final` false:
     /// the newest rows stay buffered), at commit and at finish (all), so the file never misses a row
     /// counted as stored.
-    bool flushRows(bool final);
+    bool flush_rows(bool final);
     sqlite3_stmt* statement(EventType type) const { return statements_[static_cast<std::size_t>(type)]; }
     /// The insert statement of `type` with parameter ?1 bound to `process`.
     sqlite3_stmt* row_statement(EventType type, std::int64_t process) const;

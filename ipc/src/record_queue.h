@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Bounded lock-free multi-producer / single-consumer ring of fixed-size records (Vyukov's bounded
 // queue). Producers claim a slot with one CAS and publish it with a release store; the consumer reads
 // slots in order. No locks, no system calls, no allocation after construction.
 #pragma once
 
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/records.h"
 
 #include <atomic>
 #include <cstdint>
@@ -31,7 +32,7 @@ class RecordQueue {
     /// Claims a slot, lets `fill(Record&)` write it, publishes it. False when the queue is full
     /// (fill not called). Any thread.
     template <typename Fill>
-    bool tryPush(Fill&& fill) noexcept {
+    bool try_push(Fill&& fill) noexcept {
         std::uint64_t pos = enqueue_.load(std::memory_order_relaxed);
         Slot* slot = nullptr;
         for (;;) {
@@ -62,7 +63,7 @@ class RecordQueue {
     /// Calls `use(const Record&)` on the oldest published record and frees its slot. False when the
     /// next slot is not published yet. Consumer thread only.
     template <typename Use>
-    bool tryConsume(Use&& use) {
+    bool try_consume(Use&& use) {
         Slot& slot = slots_[dequeue_ & mask_];
         if (slot.turn.load(std::memory_order_acquire) != dequeue_ + 1) {
             return false;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed-size event records of the ReplayScope session protocol (docs/session-schema.md).
 //
 // Every record is trivially copyable and has a bounded size, so that an application thread only copies
@@ -56,16 +57,18 @@ inline constexpr EnumName kEventTypeNames[] = {RS_IPC_EVENT_TYPES(RS_IPC_EVENT_N
 inline constexpr std::size_t kEventTypeSlots = std::size(kEventTypeNames) + 1;
 static_assert(
     [] {
-        for (std::size_t i = 0; i < std::size(kEventTypeNames); ++i)
-            if (kEventTypeNames[i].code != static_cast<std::int64_t>(i + 1))
+        for (std::size_t i = 0; i < std::size(kEventTypeNames); ++i) {
+            if (kEventTypeNames[i].code != static_cast<std::int64_t>(i + 1)) {
                 return false;
+            }
+        }
         return true;
     }(),
     "RS_IPC_EVENT_TYPES: values 1, 2, 3, ...");
 
 /// Lower-case name of an event type ("dispatch", ...; RS_IPC_EVENT_TYPES); "unknown" for values outside
 /// the list.
-constexpr std::string_view eventTypeName(EventType type) noexcept {
+constexpr std::string_view event_type_name(EventType type) noexcept {
     const auto code = static_cast<std::size_t>(type);
     return code >= 1 && code < kEventTypeSlots ? kEventTypeNames[code - 1].name : std::string_view("unknown");
 }
@@ -271,7 +274,7 @@ struct InventoryRegionRecord {
     RegionKind kind;
 };
 
-/// One region of an inventory (Emitter::emitInventory expands it into InventoryRegionRecords).
+/// One region of an inventory (Emitter::emit_inventory expands it into InventoryRegionRecords).
 struct InventoryRegion {
     std::uint64_t address;
     std::uint64_t size;          ///< bytes
@@ -463,8 +466,8 @@ struct Record {
 static_assert(std::is_trivially_copyable_v<Record>);
 
 /// CLOCK_MONOTONIC now, in ns (the timestamp clock of every record).
-std::uint64_t monotonicNs() noexcept;
+std::uint64_t monotonic_ns() noexcept;
 /// CLOCK_REALTIME now, in ns since the epoch.
-std::uint64_t wallClockNs() noexcept;
+std::uint64_t wall_clock_ns() noexcept;
 
 } // namespace rs::ipc

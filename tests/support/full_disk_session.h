@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A session recorded by replayscope-run on a disk that fills up during the run: the runner (and so its
 // collector) runs with the ENOSPC shim of this folder preloaded (librs_enospc_shim.so), whose budget
 // covers the session file and its -wal/-journal; the program under test is unaffected (it writes no
@@ -26,9 +27,9 @@ struct FullDiskRun {
 /// budget of `budget_bytes` for `session` (0: the disk is full before the start). The environment is
 /// the current one (the simulator's library path included) plus the shim's variables. Waits at most
 /// `timeout_ms`.
-inline FullDiskRun recordFullDiskSession(const QString& runner, const QString& shim, const QString& session,
-                                         long long budget_bytes, const QStringList& program,
-                                         int timeout_ms = 120000) {
+inline FullDiskRun record_full_disk_session(const QString& runner, const QString& shim,
+                                            const QString& session, long long budget_bytes,
+                                            const QStringList& program, int timeout_ms = 120000) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const QString preload = env.value("LD_PRELOAD");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The event emitter: the engine's only interface to the session pipeline.
 //
 // Qt-free, exception-free at its interface, usable from a library injected into any process.
@@ -15,7 +16,7 @@
 // (pthread_atfork) so the child never inherits a held lock. After exec the socket is gone (CLOEXEC).
 #pragma once
 
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/records.h"
 
 #include <chrono>
 #include <cstdint>
@@ -34,14 +35,14 @@ struct EmitterConfig {
     /// "<session>.spool.%p", so that each process of a run has its own file).
     std::string spool_path;
     std::size_t queue_capacity = 16384; ///< records; rounded up to a power of two, at least 64
-    /// The sender's window rule (records.hpp kSequenceWindow, which the collector enforces): a record
+    /// The sender's window rule (records.h kSequenceWindow, which the collector enforces): a record
     /// more than this past the highest sequence written to the socket goes to the spool with
     /// everything after it. Smaller values only for tests; never larger than kSequenceWindow.
     std::uint64_t sequence_window = kSequenceWindow;
 
     /// Reads REPLAYSCOPE_SOCKET, REPLAYSCOPE_TOKEN, REPLAYSCOPE_SPOOL and REPLAYSCOPE_QUEUE_CAPACITY
-    /// (environment.hpp). Missing variables leave the defaults. Never throws except std::bad_alloc.
-    static EmitterConfig fromEnvironment();
+    /// (environment.h). Missing variables leave the defaults. Never throws except std::bad_alloc.
+    static EmitterConfig from_environment();
     /// True when there is somewhere to send (a socket or a spool path).
     bool enabled() const noexcept { return !socket_path.empty() || !spool_path.empty(); }
 };
@@ -82,41 +83,41 @@ class Emitter {
     /// Returns the id of `text`, emitting a string record the first time a text is seen (the first
     /// kMaxStringBytes bytes are kept; original length recorded). Deduplicated through a small table
     /// under a short mutex; after 65536 distinct texts every call emits a new id. 0 when not running.
-    StringId internString(std::string_view text) noexcept;
+    StringId intern_string(std::string_view text) noexcept;
 
     /// Session start: interns the strings and emits session_start. `argv` is the joined argument list,
     /// `configuration` the "KEY=value" lines of the replay options.
-    bool emitSessionStart(std::string_view executable, std::string_view argv, std::string_view hostname,
-                          std::string_view engine_version, std::string_view configuration) noexcept;
+    bool emit_session_start(std::string_view executable, std::string_view argv, std::string_view hostname,
+                            std::string_view engine_version, std::string_view configuration) noexcept;
 
-    // Typed events: emitEvent copies the record (<= 100 ns, no lock unless the queue is full) and returns
+    // Typed events: emit_event copies the record (<= 100 ns, no lock unless the queue is full) and returns
     // false only when the emitter is not running (not started, stopped, or a forked child) or the
     // record was lost because the queue was full and no spool is configured.
-    bool emitEvent(const AgentRecord& r) noexcept;
-    bool emitEvent(const AllocationRecord& r) noexcept;
-    bool emitEvent(const FreeRecord& r) noexcept;
-    bool emitEvent(const ExecutableRecord& r) noexcept;
-    bool emitEvent(const ModuleVariableRecord& r) noexcept;
-    bool emitEvent(const DispatchRecord& r) noexcept;
-    bool emitEvent(const SnapshotRecord& r) noexcept;
-    bool emitEvent(const SnapshotFailureRecord& r) noexcept;
-    bool emitEvent(const PassRecord& r) noexcept;
-    bool emitEvent(const RestoreSkipRecord& r) noexcept;
-    bool emitEvent(const WarningRecord& r) noexcept;
-    bool emitEvent(const FidelityMismatchRecord& r) noexcept; ///< after the PassRecord with fidelity 0
-    bool emitEvent(const AsyncCopyRecord& r) noexcept;
-    bool emitEvent(const RestoreFailureRecord& r) noexcept;
-    bool emitEvent(const SnapshotPlacementRecord& r) noexcept; ///< after the SnapshotRecord (mixed only)
-    bool emitEvent(const RestoreRecord& r) noexcept;
-    bool emitEvent(const RestoreMissRecord& r) noexcept;
+    bool emit_event(const AgentRecord& r) noexcept;
+    bool emit_event(const AllocationRecord& r) noexcept;
+    bool emit_event(const FreeRecord& r) noexcept;
+    bool emit_event(const ExecutableRecord& r) noexcept;
+    bool emit_event(const ModuleVariableRecord& r) noexcept;
+    bool emit_event(const DispatchRecord& r) noexcept;
+    bool emit_event(const SnapshotRecord& r) noexcept;
+    bool emit_event(const SnapshotFailureRecord& r) noexcept;
+    bool emit_event(const PassRecord& r) noexcept;
+    bool emit_event(const RestoreSkipRecord& r) noexcept;
+    bool emit_event(const WarningRecord& r) noexcept;
+    bool emit_event(const FidelityMismatchRecord& r) noexcept; ///< after the PassRecord with fidelity 0
+    bool emit_event(const AsyncCopyRecord& r) noexcept;
+    bool emit_event(const RestoreFailureRecord& r) noexcept;
+    bool emit_event(const SnapshotPlacementRecord& r) noexcept; ///< after the SnapshotRecord (mixed only)
+    bool emit_event(const RestoreRecord& r) noexcept;
+    bool emit_event(const RestoreMissRecord& r) noexcept;
     /// Warning with text (interned).
-    bool emitWarning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
+    bool emit_warning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
 
     /// Emits the agent's inventory (one inventory record + one record per region) unless `generation`
     /// is the generation last emitted for `agent` (tracked for up to 64 agents; beyond, always emitted).
     /// Call before the snapshot that references it. Returns true when records were emitted.
-    bool emitInventory(std::uint64_t agent, std::uint64_t generation,
-                       std::span<const InventoryRegion> regions) noexcept;
+    bool emit_inventory(std::uint64_t agent, std::uint64_t generation,
+                        std::span<const InventoryRegion> regions) noexcept;
 
     /// Counters since start (relaxed reads; exact after stop()).
     struct Stats {

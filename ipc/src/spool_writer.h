@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: MIT
 // Appends frames to the emitter's spool file (opened on first use, mode 0600, O_APPEND|O_CLOEXEC).
 // Used by producing threads when the queue is full and by the sender when the collector is gone.
 // Protocol 4: the first write after opening starts with the emitter's Hello frame, and so does every
 // write that finds the file grown by another writer since this one's last write (another process given
 // the same path), so that the importer attributes every frame to its process. A write cut short
 // (ENOSPC, EFBIG) is undone by truncating the file back to where it began: no torn frame is left.
-// While the writer lives it holds a shared OFD lock on byte 0 of the file (SpoolImporter::writerAlive).
+// While the writer lives it holds a shared OFD lock on byte 0 of the file (SpoolImporter::writer_alive).
 #pragma once
 
-#include "replayscope/ipc/records.hpp"
+#include "replayscope/ipc/records.h"
 
 #include <flatbuffers/flatbuffers.h>
 
@@ -29,23 +30,23 @@ class SpoolWriter {
 
     /// Appends complete frames (`size` bytes) under an exclusive flock. False when there is no spool or
     /// the write failed; then the file is truncated back to its size before the write (no torn frame).
-    bool appendFrames(const std::uint8_t* data, std::size_t size) noexcept;
+    bool append_frames(const std::uint8_t* data, std::size_t size) noexcept;
     /// Encodes `record` as a frame and appends it (overflow path of a producing thread).
-    bool appendRecord(const Record& record) noexcept;
+    bool append_record(const Record& record) noexcept;
     /// The Hello record written before this writer's frames (see above); call before any append.
     /// Without one, frames are written bare (older spools).
-    void setHello(const Record& hello) noexcept;
+    void set_hello(const Record& hello) noexcept;
 
     // Fork handling: the emitter holds this lock across fork() so the child never inherits it held.
-    void lockForFork() noexcept { mutex_.lock(); }
-    void unlockAfterFork() noexcept { mutex_.unlock(); }
+    void lock_for_fork() noexcept { mutex_.lock(); }
+    void unlock_after_fork() noexcept { mutex_.unlock(); }
     /// In the child: forget the file descriptor (closed) so that nothing more is written.
-    void closeInChild() noexcept;
+    void close_in_child() noexcept;
 
   private:
-    bool openLocked() noexcept;
-    bool writeLocked(const std::uint8_t* data, std::size_t size) noexcept;
-    bool writeAllLocked(const std::uint8_t* data, std::size_t size) noexcept;
+    bool open_locked() noexcept;
+    bool write_locked(const std::uint8_t* data, std::size_t size) noexcept;
+    bool write_all_locked(const std::uint8_t* data, std::size_t size) noexcept;
 
     std::string path_;
     std::mutex mutex_;

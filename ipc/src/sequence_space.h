@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sequence numbers received from one process, as a set of disjoint intervals: memory and time
 // proportional to the number of discontinuities, never to the value of a number.
 #pragma once
@@ -18,11 +19,11 @@ class SequenceSpace {
     /// Adds `sequence`; false (nothing changed) when it is present already.
     bool insert(std::uint64_t sequence);
     /// Adds every number of [first, last] (first <= last), merging with what is present.
-    void insertRange(std::uint64_t first, std::uint64_t last);
+    void insert_range(std::uint64_t first, std::uint64_t last);
     /// Removes `sequence` (undo of an insert whose transaction was rolled back); false when absent.
     bool erase(std::uint64_t sequence);
     /// Removes every number of [first, last] (a recorded gap, when rebuilding from a file).
-    void eraseRange(std::uint64_t first, std::uint64_t last);
+    void erase_range(std::uint64_t first, std::uint64_t last);
     bool contains(std::uint64_t sequence) const;
     /// Highest number present, 0 when empty.
     std::uint64_t highest() const noexcept { return intervals_.empty() ? 0 : intervals_.rbegin()->second; }

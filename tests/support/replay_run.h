@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // Running a program under `replayscope-run --simulate` for the suites that assert its session file
 // (tests/engine): the command line every such run shares and the regions the workloads print.
 #pragma once
 
-#include "session_file.hpp"
+#include "session_file.h"
 
 #include <QList>
 #include <QRegularExpression>

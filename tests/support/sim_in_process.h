@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Setup shared by the engine tests that run engine sources in process on the simulated runtime
 // (tst_device_hasher, tst_snapshot_store, tst_snapshot_agent_address): the agent and pool look-ups
 // and the saved API tables, which the simulator's table tool (rs_simtest_table_tool, loaded through
@@ -47,13 +48,15 @@ inline hsa_status_t find_coarse_pool(hsa_amd_memory_pool_t pool, void* data) {
 /// not loaded in the process or its OnLoad did not run.
 inline bool take_saved_tables(const char* tool) {
     void* handle = dlopen(tool, RTLD_NOW | RTLD_NOLOAD);
-    if (!handle)
+    if (!handle) {
         return false;
+    }
     const auto* loaded = static_cast<const int*>(dlsym(handle, "rs_table_tool_loaded"));
     const auto* core = static_cast<const CoreApiTable*>(dlsym(handle, "rs_saved_core"));
     const auto* amd = static_cast<const AmdExtTable*>(dlsym(handle, "rs_saved_amd_ext"));
-    if (!loaded || *loaded != 1 || !core || !amd)
+    if (!loaded || *loaded != 1 || !core || !amd) {
         return false;
+    }
     rs::engine::hsa().core = *core;
     rs::engine::hsa().amd = *amd;
     return true;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The collector: receives the event streams of every instrumented process of a run over a private
 // Unix-domain socket and writes them into one session file. Qt-free. One thread does everything after
 // start(): it polls the listening socket and every connection, authenticates each (SO_PEERCRED same uid
@@ -6,8 +7,8 @@
 // writes the rows (SessionStore), committing every ~10k rows or ~200 ms. docs/session-pipeline.md.
 #pragma once
 
-#include "replayscope/ipc/frame.hpp"
-#include "replayscope/ipc/session_store.hpp"
+#include "replayscope/ipc/frame.h"
+#include "replayscope/ipc/session_store.h"
 // SpoolImporter moved to its own header; included here for the callers that still find it through this one.
 #include "replayscope/ipc/spool_importer.h"
 
@@ -32,7 +33,7 @@ using LogFunction = std::function<void(const std::string&)>;
 
 /// 64 lowercase hex characters from getrandom(2) (falls back to /dev/urandom). Throws
 /// std::runtime_error when no randomness can be had.
-std::string makeSessionToken();
+std::string make_session_token();
 
 /// The listening socket `session.sock` in a fresh private directory `replayscope-XXXXXX` (mkdtemp, mode
 /// 0700) under $XDG_RUNTIME_DIR, or under /tmp when that is unset or unusable. No abstract namespace.
@@ -40,7 +41,7 @@ std::string makeSessionToken();
 /// engines put there (the follow-children claim). The destructor removes the directory and its files.
 class SessionSocket {
   public:
-    /// First removes stale directories (removeStaleSocketDirectories), then creates the directory, the
+    /// First removes stale directories (remove_stale_socket_directories), then creates the directory, the
     /// pid file and the socket. Returns null with `error` set when they cannot be created.
     static std::unique_ptr<SessionSocket> create(std::string& error);
     /// Removes every `replayscope-*` directory directly under `base` that belongs to this uid and whose
@@ -48,9 +49,9 @@ class SessionSocket {
     /// any pid namespace) and names a pid that does not exist here (a killed collector's leftovers),
     /// with its files. Directories without a pid file, of another uid, or of a live collector are left.
     /// Returns how many were removed.
-    static std::size_t removeStaleSocketDirectories(const std::string& base);
+    static std::size_t remove_stale_socket_directories(const std::string& base);
     /// The base directory create() uses ($XDG_RUNTIME_DIR when usable, else /tmp).
-    static std::string baseDirectory();
+    static std::string base_directory();
     ~SessionSocket();
     SessionSocket(const SessionSocket&) = delete;
     SessionSocket& operator=(const SessionSocket&) = delete;
@@ -111,10 +112,10 @@ class Collector {
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
 
-    const std::string& socketPath() const noexcept;
+    const std::string& socket_path() const noexcept;
     const std::string& token() const noexcept { return token_; }
     /// Spool path for the targets: the session path + ".spool.%p" (each emitter replaces %p by its pid).
-    std::string spoolPath() const { return options_.session_path + ".spool.%p"; }
+    std::string spool_path() const { return options_.session_path + ".spool.%p"; }
 
     /// Starts the collector thread. False when it could not be started.
     bool start();
@@ -125,8 +126,8 @@ class Collector {
     CollectorSummary finish(std::chrono::milliseconds drain);
 
     /// Events stored so far (relaxed; for progress lines).
-    std::uint64_t eventsStored() const noexcept { return progress_events_.load(std::memory_order_relaxed); }
-    std::uint64_t dispatchesStored() const noexcept {
+    std::uint64_t events_stored() const noexcept { return progress_events_.load(std::memory_order_relaxed); }
+    std::uint64_t dispatches_stored() const noexcept {
         return progress_dispatches_.load(std::memory_order_relaxed);
     }
 
@@ -137,24 +138,24 @@ class Collector {
     void log(const std::string& line) const;
     /// Logs `line` when fewer than kLoggedPerReason lines of `reason` were logged (then one line saying
     /// the rest are only counted); returns whether it was logged.
-    bool logLimited(const std::string& reason, const std::string& line);
+    bool log_limited(const std::string& reason, const std::string& line);
     /// A pending connection refused for `reason`: counted (refused_ and per reason), logged limited.
     void refuse(const std::string& reason, const std::string& line);
     /// Accepts one queued connection; nullptr when none was queued, accept failed or the peer was refused
     /// at once (`more` tells whether to try again this round).
-    Connection* acceptConnection(bool& more);
+    Connection* accept_connection(bool& more);
     /// True while one more pending connection fits (pending and authenticated limits); otherwise new
     /// connections wait in the kernel's backlog.
-    bool canAccept() const noexcept;
+    bool can_accept() const noexcept;
     /// Reads what `c` has; false when the connection ended (then closed).
-    bool readConnection(Connection& c);
-    void closeConnection(Connection& c, const std::string& reason);
+    bool read_connection(Connection& c);
+    void close_connection(Connection& c, const std::string& reason);
     /// Decodes and stores the complete frames in `data`; returns the bytes consumed, or false (through
     /// `open`) when the connection must close.
-    std::size_t consumeFrames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open);
+    std::size_t consume_frames(Connection& c, const std::uint8_t* data, std::size_t size, bool& open);
     bool authenticate(Connection& c, const Record& hello);
-    void closeExpiredPending();
-    void commitIfDue(bool force);
+    void close_expired_pending();
+    void commit_if_due(bool force);
 
     CollectorOptions options_;
     std::unique_ptr<SessionSocket> socket_;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // replayscope-standins: builds a host stand-in library (sim/include/hsa_sim/standin.h) from HIP sources.
 #ifndef RS_STANDIN_BUILDER_HPP
 #define RS_STANDIN_BUILDER_HPP
@@ -10,7 +11,7 @@
 namespace rs::standins {
 
 /** A build failure; the message is for the user (the compiler's own output is already on stderr). */
-class build_error : public std::runtime_error {
+class BuildError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
 };
@@ -27,7 +28,7 @@ class build_error : public std::runtime_error {
 std::string rewrite_source(const std::string& text, const std::string& path);
 
 /** A symbol of a relocatable object's symbol table. */
-struct object_symbol {
+struct ObjectSymbol {
     std::string name;
     uint8_t type = 0;       // STT_*
     uint8_t binding = 0;    // STB_*
@@ -37,21 +38,21 @@ struct object_symbol {
 };
 
 /** The symbols of an ELF64 relocatable object (`.symtab`). Throws build_error when it is not one. */
-std::vector<object_symbol> read_object_symbols(const std::string& path);
+std::vector<ObjectSymbol> read_object_symbols(const std::string& path);
 
 /** What a stand-in compilation's first pass defines (see hsa_sim_standin/device.h for the markers). */
-struct discovered {
+struct Discovered {
     std::vector<std::string> kernels;        // protected FUNC symbols (mangled)
-    std::vector<object_symbol> variables;    // default-visibility global OBJECT symbols
+    std::vector<ObjectSymbol> variables;     // default-visibility global OBJECT symbols
     std::vector<std::string> dynamic_shared; // undefined TLS symbols: `extern __shared__` arrays
     std::vector<std::string> defined_tls;    // defined TLS symbols (not dynamic shared storage)
 };
 
 /** Sorts an object's symbols into kernels, variables and dynamic shared arrays. */
-discovered classify_symbols(const std::vector<object_symbol>& symbols);
+Discovered classify_symbols(const std::vector<ObjectSymbol>& symbols);
 
 /** A kernel's C++ name and parameter list, from its demangled symbol. */
-struct kernel_signature {
+struct KernelSignature {
     std::string name;       // e.g. "vadd", "ns::tk<float>"
     std::string parameters; // e.g. "float*, float const*, int"
 };
@@ -60,10 +61,10 @@ struct kernel_signature {
  * Demangles a kernel symbol (abi::__cxa_demangle) and splits it into name and parameters. Throws
  * build_error when the symbol does not demangle to a function the generated code can name.
  */
-kernel_signature demangle_kernel(const std::string& symbol);
+KernelSignature demangle_kernel(const std::string& symbol);
 
 /** Options of one build. */
-struct build_options {
+struct BuildOptions {
     std::string output;                // the library to write
     std::vector<std::string> sources;  // HIP source files
     std::vector<std::string> flags;    // extra compiler flags (after `--`)
@@ -76,13 +77,13 @@ struct build_options {
 };
 
 /** Summary of a built library. */
-struct build_result {
+struct BuildResult {
     std::vector<std::string> kernels;
     std::vector<std::string> variables;
 };
 
 /** Builds the stand-in library; throws build_error on failure. */
-build_result build_library(const build_options& options);
+BuildResult build_library(const BuildOptions& options);
 
 } // namespace rs::standins
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Queries on a session file (docs/session-schema.md) for the suites that run programs under
 // replayscope-run and assert its rows: tests/engine and tests/hip. Enum codes are compared through the
 // file's `enum_names` table and texts through `strings`, so the queries hold whatever value encoding the
@@ -17,8 +18,8 @@ namespace rs::test {
 
 /// How SessionRun::decisions() spells a kernel name.
 enum class KernelNames {
-    AsRecorded,      ///< the symbol name as the session file stores it (e.g. "accumulate.kd")
-    WithoutKdSuffix, ///< a trailing ".kd" (the kernel descriptor symbol's suffix) removed
+    as_recorded,       ///< the symbol name as the session file stores it (e.g. "accumulate.kd")
+    without_kd_suffix, ///< a trailing ".kd" (the kernel descriptor symbol's suffix) removed
 };
 
 /// A finished run: replayscope-run's exit status, the program's output, and the session file it wrote,
@@ -31,8 +32,9 @@ class SessionRun {
     SessionRun(const SessionRun&) = delete;
     SessionRun& operator=(const SessionRun&) = delete;
     ~SessionRun() {
-        if (db_)
+        if (db_) {
             sqlite3_close(db_);
+        }
     }
 
     /// The exit status replayscope-run reported (the program's), -1 when it did not exit normally.
@@ -70,15 +72,16 @@ class SessionRun {
     }
     /// Dispatch rows as "kernel:decision" in (process, id) order, the kernel name spelled as `names` says and
     /// the decision by its enum_names name (e.g. "accumulate.kd:replayed").
-    QStringList decisions(KernelNames names = KernelNames::AsRecorded) const {
+    QStringList decisions(KernelNames names = KernelNames::as_recorded) const {
         QStringList out;
         for (const auto& r : rows(
                  "SELECT s.text, e.name FROM dispatches d JOIN strings s ON s.process = d.process AND s.id = "
                  "d.kernel_name_id JOIN enum_names e ON e.enum = 'decision' AND e.code = d.decision "
                  "ORDER BY d.process, d.id")) {
             QString kernel = r[0];
-            if (names == KernelNames::WithoutKdSuffix && kernel.endsWith(".kd"))
+            if (names == KernelNames::without_kd_suffix && kernel.endsWith(".kd")) {
                 kernel.chop(3);
+            }
             out << kernel + ":" + r[1];
         }
         return out;
@@ -100,8 +103,9 @@ class SessionRun {
              rows("SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
                   "e.code = w.code JOIN strings s ON s.process = w.process AND s.id = w.text_id "
                   "WHERE e.name = '" +
-                  code + "'"))
+                  code + "'")) {
             out << r[0];
+        }
         return out;
     }
     /// Whether the session row has complete = 1: session_end was stored and no sequence gap remains.
@@ -151,8 +155,9 @@ inline bool run_and_open(SessionRun& r, const QString& runner, const QStringList
     r.exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r.stdout_text = QString::fromLocal8Bit(p.readAllStandardOutput());
     r.stderr_text = QString::fromLocal8Bit(p.readAllStandardError());
-    if (!r.open(session))
+    if (!r.open(session)) {
         qWarning("cannot open %s", qPrintable(session));
+    }
     return finished;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What both libFuzzer targets share: decoding the next frame of a byte stream (docs/reliability.md).
 #pragma once
 
@@ -8,7 +9,7 @@
 
 namespace rs::fuzz {
 
-/// One decodeFrame call's results.
+/// One decode_frame call's results.
 struct DecodedFrame {
     rs::ipc::FrameError error = rs::ipc::FrameError::none;
     rs::ipc::Record record{};
@@ -18,10 +19,10 @@ struct DecodedFrame {
 
 /// Decodes the frame at offset `at` of the `size` bytes at `data` (at <= size) with the wire limit
 /// kMaxPayloadBytes, as the collector and the spool importer do.
-inline DecodedFrame decodeFrameAt(const std::uint8_t* data, std::size_t size, std::size_t at) {
+inline DecodedFrame decode_frame_at(const std::uint8_t* data, std::size_t size, std::size_t at) {
     DecodedFrame d;
     d.error =
-        rs::ipc::decodeFrame(data + at, size - at, rs::ipc::kMaxPayloadBytes, d.record, d.header, d.bytes);
+        rs::ipc::decode_frame(data + at, size - at, rs::ipc::kMaxPayloadBytes, d.record, d.header, d.bytes);
     return d;
 }
 
