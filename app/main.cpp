@@ -4,9 +4,13 @@
 //   replayscope --summary SESSION                 terminal summary
 //   replayscope --export-charts SESSION DIR       every chart as PNG, headless
 //   replayscope --screenshots SESSION DIR         every page as PNG, headless
+//   replayscope --export-trace FILE.json SESSION...  replay timelines as a Chrome trace, headless
+//   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
 //   replayscope --version
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
+#include "model/TraceExporter.h"
+#include "ui/CompareCommand.h"
 #include "ui/HeadlessExporter.h"
 #include "ui/MainWindow.h"
 
@@ -39,6 +43,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
         headless = headless || a == "--export-charts" || a == "--screenshots" || a == "--summary" ||
+                   a == "--export-trace" || a.startsWith("--export-trace=") || a == "--compare" ||
                    a == "--version" || a == "-v" || a == "--help" || a == "-h";
     }
     chooseOffscreenWhenNeeded(headless);
@@ -62,6 +67,17 @@ int main(int argc, char** argv) {
     parser.addOption(summary);
     parser.addOption(charts);
     parser.addOption(shots);
+    const QCommandLineOption trace(
+        QStringLiteral("export-trace"),
+        QStringLiteral("Write the replay timelines of SESSION... as a Chrome trace "
+                       "(JSON) into FILE and exit."),
+        QStringLiteral("FILE"));
+    parser.addOption(trace);
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare BASE and NEW kernel by kernel, print the table and exit (with "
+                       "--export-charts DIR: also write the difference charts)."));
+    parser.addOption(compare);
     parser.addPositionalArgument(QStringLiteral("sessions"), QStringLiteral("Session files to open."),
                                  QStringLiteral("[SESSION...] [DIR]"));
     parser.process(app);
@@ -80,6 +96,24 @@ int main(int argc, char** argv) {
         }
         std::fputs(qPrintable(rs::app::TerminalSummary::text(s)), stdout);
         return 0;
+    }
+    if (parser.isSet(trace)) {
+        QString error;
+        if (args.isEmpty()) {
+            return usageError(QStringLiteral("--export-trace takes FILE.json SESSION [SESSION...]"));
+        }
+        if (!rs::app::TraceExporter::exportFiles(args, parser.value(trace), error)) {
+            std::fprintf(stderr, "replayscope: %s\n", qPrintable(error));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(parser.value(trace)));
+        return 0;
+    }
+    if (parser.isSet(compare)) {
+        if (args.size() != (parser.isSet(charts) ? 3 : 2)) {
+            return usageError(QStringLiteral("--compare takes BASE NEW (and DIR with --export-charts)"));
+        }
+        return rs::app::CompareCommand::run(args[0], args[1], args.value(2), stdout, stderr);
     }
     if (parser.isSet(charts) || parser.isSet(shots)) {
         if (args.size() != 2) {
@@ -105,6 +139,9 @@ int main(int argc, char** argv) {
     window.show();
     for (const QString& path : args) {
         window.openSession(path);
+    }
+    if (args.size() > 1) {
+        window.openJob(args); // several files: also one merged view of them (the ranks of a job)
     }
     return app.exec();
 }

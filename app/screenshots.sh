@@ -3,7 +3,7 @@
 # Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
 # the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
 # a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined), then every page grabbed
-# offscreen (replayscope --screenshots), and the bytes-moved chart (replayscope --export-charts).
+# offscreen (replayscope --screenshots), and the bytes-moved and pass-spread charts (replayscope --export-charts).
 #   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
 #                                      replayscope_engine, hsa_sim, workload_demo)
 set -euo pipefail
@@ -15,11 +15,13 @@ HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --pas
     --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
     "$build/workloads/hip/demo" --iterations 40
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
-# The bytes-moved chart (full restore against what the dirty restores moved), as --export-charts writes it.
+# The bytes-moved chart (full restore against what the dirty restores moved) and the pass-to-pass spread of
+# kernel time, as --export-charts writes them.
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --export-charts "$tmp/demo.rsdb" "$tmp/charts" >/dev/null
 mkdir -p "$root/docs/images"
 for f in "$tmp"/shots/*.png; do
     cp "$f" "$root/docs/images/inspector-$(basename "$f")"
 done
 cp "$tmp/charts/7-bytes-moved.png" "$root/docs/images/inspector-bytes-moved.png"
+cp "$tmp/charts/3-pass-spread.png" "$root/docs/images/inspector-pass-spread.png"
 ls "$root"/docs/images/inspector-*.png

@@ -106,6 +106,9 @@ QVariant AllocationTableModel::extra(int row, int column, int role) const {
         }
         return {};
     case Qt::ToolTipRole:
+        if (column == Address) { // the full value: views elide long cells in the middle
+            return format::address(a.address);
+        }
         if (column == Size) {
             return QStringLiteral("%1 bytes, pool flags 0x%2")
                 .arg(format::count(a.size))

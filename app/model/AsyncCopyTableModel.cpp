@@ -76,6 +76,9 @@ QVariant AsyncCopyTableModel::extra(int row, int column, int role) const {
     if (role == AgentRole) {
         return c.agent;
     }
+    if (role == Qt::ToolTipRole && (column == Destination || column == Source)) {
+        return text(row, column); // the full address: views elide long cells in the middle
+    }
     if (role == Qt::ForegroundRole && column == Outcome && c.timedOut()) {
         return QColor(0xc6, 0x28, 0x28);
     }

@@ -98,6 +98,10 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::kernelTimePerPass() cons
     return out;
 }
 
+PassSpreadModel::Histogram ChartSeriesBuilder::passSpread() const {
+    return PassSpreadModel::histogram(PassSpreadModel::entries(s_, process_));
+}
+
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::bytesMovedVsFootprint() const {
     Series full{QStringLiteral("full restore (footprint × restores)"), {}, color(7)},
         host{QStringLiteral("moved over the host link"), {}, color(1)},

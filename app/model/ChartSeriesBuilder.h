@@ -3,6 +3,7 @@
 // data, no chart classes: the charts page hands the result to its ChartAdapter.
 #pragma once
 
+#include "model/PassSpreadModel.h"
 #include "model/SessionSnapshot.h"
 
 #include <QColor>
@@ -34,8 +35,11 @@ class ChartSeriesBuilder {
     QVector<Series> snapshotBytesStacked() const;
     /// Snapshot duration and total restore time per dispatch (ms).
     QVector<Series> snapshotAndRestoreTime() const;
-    /// Kernel time of each pass index per dispatch (µs).
+    /// Kernel time of each pass index per dispatch (µs). No longer charted (passSpread() replaced it).
     QVector<Series> kernelTimePerPass() const;
+    /// Distribution of the pass-to-pass spread of kernel time (slowest / fastest pass - 1) over the
+    /// replayed dispatches shown with two or more timed passes (PassSpreadModel::histogram).
+    PassSpreadModel::Histogram passSpread() const;
     /// Bytes (MiB) per dispatch with restore records (format 4): what full restores would have moved
     /// (footprint × restores), and what the restores moved over the host link and inside the device.
     /// Empty series for files without restore records.

@@ -67,6 +67,15 @@ QVariant ModuleVariableTableModel::extra(int row, int column, int role) const {
         return v.status;
     case FilterTextRole:
         return v.symbol;
+    case Qt::ToolTipRole:
+        // The full value: views elide long cells (symbols, addresses) in the middle.
+        if (column == Symbol || column == Address || column == Executable) {
+            return text(row, column);
+        }
+        if (column == Size) {
+            return QStringLiteral("%1 bytes").arg(format::count(v.size));
+        }
+        return {};
     case Qt::ForegroundRole:
         if (column == Status) {
             return v.captured() ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);

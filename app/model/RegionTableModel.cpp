@@ -102,6 +102,11 @@ QVariant RegionTableModel::extra(int row, int column, int role) const {
     if (role == AgentRole) {
         return r.agent[i];
     }
+    if (role == Qt::ToolTipRole && (column == Address || column == Symbol)) {
+        // The full value: views elide long cells in the middle.
+        const QString full = text(row, column);
+        return full.isEmpty() ? QVariant() : QVariant(full);
+    }
     if (role == Qt::ToolTipRole && column == Size) {
         return QStringLiteral("%1 bytes").arg(format::count(r.size[i]));
     }

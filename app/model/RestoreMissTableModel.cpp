@@ -77,6 +77,9 @@ QVariant RestoreMissTableModel::extra(int row, int column, int role) const {
     case Qt::ForegroundRole:
         return column == Address ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant();
     case Qt::ToolTipRole:
+        if (column == Address) { // the full address: views elide long cells in the middle
+            return format::address(m.address);
+        }
         return column == Size ? QVariant(QStringLiteral("%1 bytes").arg(format::count(m.size))) : QVariant();
     }
     return {};

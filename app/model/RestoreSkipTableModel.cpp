@@ -119,6 +119,9 @@ QVariant RestoreSkipTableModel::extra(int row, int column, int role) const {
     if (role == CodeRole) {
         return k.fidelityMismatch ? -1 : k.restoreFailure ? -2 : k.restoreMiss ? -3 : k.reason;
     }
+    if (role == Qt::ToolTipRole && column == Address) {
+        return text(row, column); // the full address: views elide long cells in the middle
+    }
     if (role == Qt::ForegroundRole && column == Reason) {
         return QColor(0xc6, 0x28, 0x28);
     }

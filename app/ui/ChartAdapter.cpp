@@ -2,21 +2,26 @@
 #include "ui/ChartAdapter.h"
 
 #include "model/Downsampler.h"
+#include "model/NiceTicks.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace rs::app {
@@ -44,24 +49,100 @@ ChartAdapter::ChartAdapter(const QString& title, const QString& xTitle, const QS
     setMinimumHeight(260);
 }
 
+void ChartAdapter::setUnits(Unit x, double xScale, Unit y, double yScale) {
+    x_unit_ = x;
+    y_unit_ = y;
+    x_scale_ = xScale;
+    y_scale_ = yScale;
+}
+
+QString ChartAdapter::elideLabel(const QString& label) {
+    if (label.size() <= kMaxLabelChars) {
+        return label;
+    }
+    const int head = (kMaxLabelChars - 1) / 2, tail = kMaxLabelChars - 1 - head;
+    return label.left(head) + QStringLiteral("…") + label.right(tail);
+}
+
+QString ChartAdapter::axisTitle(const QString& title, Unit unit, double scale, double max,
+                                double* factor) const {
+    *factor = 1;
+    AxisUnit u;
+    if (unit == Unit::bytes) {
+        u = AxisUnit::bytes(max * scale);
+    } else if (unit == Unit::time) {
+        u = AxisUnit::time(max * scale);
+    } else {
+        return title;
+    }
+    *factor = scale / u.size;
+    return title.isEmpty() ? u.name : QStringLiteral("%1 (%2)").arg(title, u.name);
+}
+
+void ChartAdapter::applyTicks(const QSizeF& size) const {
+    // About one label per 90 px across and per 40 px up; the plot is the chart less its titles and legend.
+    const int xTicks = std::max(2, int((size.width() - 140) / 90));
+    const int yTicks = std::max(2, int((size.height() - 100) / 40));
+    for (QAbstractAxis* axis : chart_->axes()) {
+        if (auto* category = qobject_cast<QBarCategoryAxis*>(axis)) {
+            if (axis->orientation() == Qt::Horizontal) {
+                // Rotate the categories when they do not fit side by side (about 7 px per character).
+                int longest = 0;
+                for (const QString& c : category->categories()) {
+                    longest = std::max(longest, int(c.size()));
+                }
+                const double perCategory = (size.width() - 140) / std::max<qsizetype>(1, category->count());
+                // Upright rather than at 45°: Qt Charts elides slanted labels to the category's width.
+                axis->setLabelsAngle(perCategory >= longest * 7 + 8 ? 0 : -90);
+            }
+            continue;
+        }
+        auto* value = qobject_cast<QValueAxis*>(axis);
+        if (!value) {
+            continue;
+        }
+        const bool x = axis->orientation() == Qt::Horizontal;
+        const bool horizontalBars = chart_->series().size() == 1 &&
+                                    qobject_cast<QHorizontalBarSeries*>(chart_->series().first()) != nullptr;
+        // For horizontal bars the value axis is x (its unit is x's) but its data range was stored as y.
+        const double lo = x && !horizontalBars ? range_[0] : range_[2];
+        const double hi = x && !horizontalBars ? range_[1] : range_[3];
+        const Unit unit = x ? x_unit_ : y_unit_;
+        NiceTicks t = NiceTicks::forRange(lo, hi, x ? xTicks : yTicks);
+        if (unit == Unit::count && t.step < 1) { // integers: no tick between two dispatches
+            t = NiceTicks::forRange(lo, std::max(hi, lo + 1), int(std::max(1.0, std::ceil(hi - lo))) + 1);
+        }
+        value->setRange(t.min, t.max);
+        value->setTickType(QValueAxis::TicksDynamic);
+        value->setTickAnchor(t.min);
+        value->setTickInterval(t.step);
+        value->setMinorTickCount(0);
+        value->setLabelFormat(t.labelFormat());
+    }
+}
+
+void ChartAdapter::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    applyTicks(view_->size());
+}
+
 void ChartAdapter::resetAxes(double xMin, double xMax, double yMin, double yMax) {
     for (QAbstractAxis* axis : chart_->axes()) {
         chart_->removeAxis(axis);
         delete axis;
     }
+    range_[0] = xMin;
+    range_[1] = xMax;
+    range_[2] = yMin;
+    range_[3] = yMax;
     auto* x = new QValueAxis;
     x->setTitleText(x_title_);
-    x->setRange(xMin, xMax > xMin ? xMax : xMin + 1);
-    x->setLabelFormat(QStringLiteral("%.0f"));
-    if (xMax - xMin < 10) {
-        x->setLabelFormat(QStringLiteral("%.2g"));
-    }
     chart_->addAxis(x, Qt::AlignBottom);
     if (!row_labels_.isEmpty()) {
         auto* y = new QCategoryAxis;
         y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         for (int i = 0; i < row_labels_.size(); ++i) {
-            y->append(row_labels_[i], i + 1);
+            y->append(elideLabel(row_labels_[i]), i + 1);
         }
         y->setRange(0, row_labels_.size() + 1);
         y->setTitleText(y_title_);
@@ -69,8 +150,6 @@ void ChartAdapter::resetAxes(double xMin, double xMax, double yMin, double yMax)
     } else {
         auto* y = new QValueAxis;
         y->setTitleText(y_title_);
-        y->setRange(yMin, yMax > yMin ? yMax * 1.05 : yMin + 1);
-        y->applyNiceNumbers();
         chart_->addAxis(y, Qt::AlignLeft);
     }
     for (QAbstractSeries* s : chart_->series()) {
@@ -78,6 +157,7 @@ void ChartAdapter::resetAxes(double xMin, double xMax, double yMin, double yMax)
             s->attachAxis(axis);
         }
     }
+    applyTicks(view_->size());
 }
 
 void ChartAdapter::setRowLabels(const QStringList& labels) {
@@ -99,8 +179,24 @@ void ChartAdapter::setSeries(const QVector<ChartSeriesBuilder::Series>& series, 
     double yMin = 0, yMax = 0;
     bool any = false;
     QLineSeries* previousTop = nullptr;
+    // The unit of each axis follows the largest value (scaled by setUnits).
+    double rawXMax = 0, rawYMax = 0;
     for (const auto& s : series) {
-        const QVector<QPointF> points = Downsampler::minMax(s.points, columns);
+        for (const QPointF& p : s.points) {
+            rawXMax = std::max(rawXMax, std::abs(p.x()));
+            rawYMax = std::max(rawYMax, std::abs(p.y()));
+        }
+    }
+    double xFactor = 1, yFactor = 1;
+    const QString xTitle = axisTitle(x_title_, x_unit_, x_scale_, rawXMax, &xFactor);
+    const QString yTitle = axisTitle(y_title_, y_unit_, y_scale_, rawYMax, &yFactor);
+    for (const auto& s : series) {
+        QVector<QPointF> points = Downsampler::minMax(s.points, columns);
+        if (xFactor != 1 || yFactor != 1) {
+            for (QPointF& p : points) {
+                p = QPointF(p.x() * xFactor, p.y() * yFactor);
+            }
+        }
         for (const QPointF& p : points) {
             xMin = std::min(xMin, p.x());
             xMax = std::max(xMax, p.x());
@@ -153,6 +249,11 @@ void ChartAdapter::setSeries(const QVector<ChartSeriesBuilder::Series>& series, 
         return;
     }
     resetAxes(xMin, xMax, yMin, yMax);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        if (qobject_cast<QValueAxis*>(axis)) {
+            axis->setTitleText(axis->orientation() == Qt::Horizontal ? xTitle : yTitle);
+        }
+    }
 }
 
 void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
@@ -173,7 +274,7 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     qint64 max = 0;
     for (const auto& b : bars) {
         *set << double(b.value);
-        labels << b.label;
+        labels << elideLabel(b.label);
         max = std::max(max, b.value);
     }
     auto* series = new QHorizontalBarSeries;
@@ -186,11 +287,49 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     chart_->addAxis(y, Qt::AlignLeft);
     series->attachAxis(y);
     auto* x = new QValueAxis;
-    x->setRange(0, double(max) * 1.15 + 1);
-    x->setLabelFormat(QStringLiteral("%.0f"));
     x->setTitleText(x_title_);
     chart_->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
+    // Room for the value label beyond the longest bar.
+    range_[2] = 0;
+    range_[3] = double(max) * 1.15 + 1;
+    applyTicks(view_->size());
+    chart_->legend()->hide();
+}
+
+void ChartAdapter::setHistogram(const QStringList& labels, const QVector<double>& values) {
+    chart_->removeAllSeries();
+    chart_->setTitle(title_);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);
+        delete axis;
+    }
+    auto* set = new QBarSet(y_title_);
+    set->setColor(ChartSeriesBuilder::color(0));
+    QStringList categories;
+    double max = 0;
+    for (int i = 0; i < labels.size(); ++i) {
+        const double v = i < values.size() ? values[i] : 0.0;
+        *set << v;
+        categories << elideLabel(labels[i]);
+        max = std::max(max, v);
+    }
+    auto* series = new QBarSeries;
+    series->append(set);
+    series->setBarWidth(0.9);
+    chart_->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(x_title_);
+    chart_->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto* y = new QValueAxis;
+    y->setTitleText(y_title_);
+    chart_->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    range_[2] = 0;
+    range_[3] = max;
+    applyTicks(view_->size());
     chart_->legend()->hide();
 }
 
@@ -204,9 +343,13 @@ bool ChartAdapter::savePng(const QString& path, const QSize& size) const {
         const QPointF oldPos = chart_->pos();
         chart_->resize(size);
         chart_->setPos(0, 0);
+        applyTicks(size);
+        // Qt Charts lays out axes on a posted event: let the new ticks and labels take effect first.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         chart_->scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
         chart_->resize(old);
         chart_->setPos(oldPos);
+        applyTicks(view_->size());
     }
     return image.save(path, "PNG");
 }

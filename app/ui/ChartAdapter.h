@@ -19,14 +19,24 @@ class ChartAdapter : public QWidget {
     Q_OBJECT
   public:
     enum class Kind { line, stackedArea, scatter, step };
+    /// What an axis's values measure: `count` (integers: dispatch order, regions), `number`, `bytes`,
+    /// `time` (the latter two labelled in the unit that fits the largest value: B..TiB, ns..s).
+    enum class Unit { count, number, bytes, time };
 
     ChartAdapter(const QString& title, const QString& xTitle, const QString& yTitle,
                  QWidget* parent = nullptr);
 
+    /// Declares the units of the values given to setSeries: `xScale`/`yScale` base units (bytes, ns) per
+    /// value (1048576 for MiB, 1e6 for ms). The axis titles get the unit chosen: "<title> (KiB)".
+    /// Default: count on x, number on y, scale 1.
+    void setUnits(Unit x, double xScale, Unit y, double yScale);
     /// Replaces the series; each is downsampled to about two points per pixel column.
     void setSeries(const QVector<ChartSeriesBuilder::Series>& series, Kind kind);
     /// Replaces the content by horizontal bars (label, value).
     void setBars(const QVector<ChartSeriesBuilder::Bar>& bars);
+    /// Replaces the content by vertical bars over categories (a histogram): `values` in the y axis's
+    /// unit, one per label. Category labels are turned upright when they do not fit side by side.
+    void setHistogram(const QStringList& labels, const QVector<double>& values);
     /// Category labels of the y axis for scatter rows 1..n (declines by reason).
     void setRowLabels(const QStringList& labels);
     /// A message instead of an empty plot ("no replayed dispatches").
@@ -35,11 +45,25 @@ class ChartAdapter : public QWidget {
     /// Renders the chart to a PNG of `size` (independent of the widget's size).
     bool savePng(const QString& path, const QSize& size = QSize(1200, 600)) const;
 
+    /// Longest category label shown (characters); longer ones are elided in the middle.
+    static constexpr int kMaxLabelChars = 40;
+    /// `label` cut to kMaxLabelChars with "…" in the middle.
+    static QString elideLabel(const QString& label);
+
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     void resetAxes(double xMin, double xMax, double yMin, double yMax);
+    /// Applies nice ticks to the value axes for a chart of `size` (pixels): fewer ticks when narrow.
+    void applyTicks(const QSizeF& size) const;
+    QString axisTitle(const QString& title, Unit unit, double scale, double max, double* factor) const;
 
     QString title_, x_title_, y_title_;
     QStringList row_labels_;
+    Unit x_unit_ = Unit::count, y_unit_ = Unit::number;
+    double x_scale_ = 1, y_scale_ = 1;
+    double range_[4] = {0, 1, 0, 1}; ///< data range shown (x min, x max, y min, y max), display units
     QChart* chart_;
     QChartView* view_;
 };

@@ -3,6 +3,7 @@
 
 #include "model/ChartSeriesBuilder.h"
 #include "ui/ChartAdapter.h"
+#include "ui/PassSpreadPanel.h"
 #include "ui/TablePanel.h"
 
 #include <QComboBox>
@@ -35,23 +36,45 @@ ChartsPage::ChartsPage(QWidget* parent)
     scroll->setWidgetResizable(true);
     auto* content = new QWidget(scroll);
     auto* grid = new QGridLayout(content);
+    // Values come from ChartSeriesBuilder in MiB, ms and s: each axis gets the unit that fits its data.
+    using Unit = ChartAdapter::Unit;
+    constexpr double kMiB = 1024.0 * 1024.0;
     struct Def {
         const char* file;
         QString title, x, y;
+        Unit xUnit = Unit::count;
+        double xScale = 1;
+        Unit yUnit = Unit::number;
+        double yScale = 1;
     };
     const QList<Def> defs{
         {"snapshot-bytes", tr("Snapshot size by dispatch, latest per agent, stacked"), tr("dispatch"),
-         tr("MiB")},
-        {"snapshot-restore-time", tr("Snapshot and restore time"), tr("dispatch"), tr("ms")},
-        {"kernel-time-per-pass", tr("Kernel time per pass"), tr("dispatch"), tr("µs")},
-        {"skipped-regions", tr("Regions skipped at restore"), tr("dispatch"), tr("regions")},
-        {"declines", tr("Declined dispatches by reason"), tr("dispatch"), QString()},
+         tr("snapshot size"), Unit::count, 1, Unit::bytes, kMiB},
+        {"snapshot-restore-time", tr("Snapshot and restore time"), tr("dispatch"), tr("time"), Unit::count, 1,
+         Unit::time, 1e6},
+        {"pass-spread", tr("Pass-to-pass spread of kernel time (slowest / fastest pass − 1)"),
+         tr("spread (%)"), tr("% of dispatches"), Unit::count, 1, Unit::number, 1},
+        {"skipped-regions", tr("Regions skipped at restore"), tr("dispatch"), tr("regions"), Unit::count, 1,
+         Unit::count, 1},
+        {"declines", tr("Declined dispatches by reason"), tr("dispatch"), QString(), Unit::count, 1,
+         Unit::count, 1},
         {"tracked-footprint", tr("Tracked footprint per agent over time"),
-         tr("seconds since the first allocation"), tr("MiB")},
+         tr("time since the first allocation"), tr("tracked bytes"), Unit::time, 1e9, Unit::bytes, kMiB},
         {"bytes-moved", tr("Bytes restored per dispatch: full restore vs actually moved"), tr("dispatch"),
-         tr("MiB")}};
+         tr("bytes"), Unit::count, 1, Unit::bytes, kMiB}};
+    // The threshold list of the spread goes right after the spread histogram, in the cell beside it.
+    spread_ = new PassSpreadPanel(content);
+    connect(spread_, &PassSpreadPanel::dispatchSelected, this, &ChartsPage::dispatchSelected);
+    connect(spread_, &PassSpreadPanel::dispatchActivated, this, &ChartsPage::dispatchActivated);
+    int cell = 0;
+    auto place = [grid, &cell](QWidget* w) {
+        grid->addWidget(w, cell / 2, cell % 2);
+        grid->setRowMinimumHeight(cell / 2, 300);
+        ++cell;
+    };
     for (int i = 0; i < defs.size(); ++i) {
         auto* chart = new ChartAdapter(defs[i].title, defs[i].x, defs[i].y, content);
+        chart->setUnits(defs[i].xUnit, defs[i].xScale, defs[i].yUnit, defs[i].yScale);
         chart->setObjectName(QString::fromLatin1(defs[i].file));
         chart->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(chart, &QWidget::customContextMenuRequested, this, [this, chart](const QPoint& at) {
@@ -68,9 +91,13 @@ ChartsPage::ChartsPage(QWidget* parent)
         });
         charts_ << chart;
         files_ << QString::fromLatin1(defs[i].file);
-        grid->addWidget(chart, i / 2, i % 2);
-        grid->setRowMinimumHeight(i / 2, 300);
+        place(chart);
+        if (files_.last() == QLatin1String("pass-spread")) {
+            place(spread_);
+        }
     }
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     scroll->setWidget(content);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -121,7 +148,13 @@ void ChartsPage::rebuild() {
     const ChartSeriesBuilder b(pending_, process_);
     charts_[0]->setSeries(b.snapshotBytesStacked(), ChartAdapter::Kind::stackedArea);
     charts_[1]->setSeries(b.snapshotAndRestoreTime(), ChartAdapter::Kind::line);
-    charts_[2]->setSeries(b.kernelTimePerPass(), ChartAdapter::Kind::line);
+    const PassSpreadModel::Histogram spread = b.passSpread();
+    if (spread.total == 0) {
+        charts_[2]->setPlaceholder(tr("no replayed dispatch with two or more timed passes"));
+    } else {
+        charts_[2]->setHistogram(spread.labels, spread.percent);
+    }
+    spread_->setSnapshot(pending_, process_);
     charts_[3]->setSeries(b.skippedRegions(), ChartAdapter::Kind::line);
     const auto declines = b.declines();
     QStringList labels;

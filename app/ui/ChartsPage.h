@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The session's charts, x = dispatch order: snapshot bytes stacked by agent, snapshot and restore time,
-// kernel time per pass, skipped regions, declines by reason; tracked footprint per agent over time; bytes
-// restored per dispatch, full restore (footprint × restores) against bytes actually moved.
-// Live sessions redraw at most ten times a second. With more than one process a process selector
-// restricts every chart to one process.
+// the pass-to-pass spread of kernel time (histogram, and the list of dispatches above a threshold), skipped
+// regions, declines by reason; tracked footprint per agent over time; bytes restored per dispatch, full
+// restore (footprint × restores) against bytes actually moved. Live sessions redraw at most ten times a
+// second. With more than one process a process selector restricts every chart to one process.
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -17,6 +17,7 @@ class QTimer;
 namespace rs::app {
 
 class ChartAdapter;
+class PassSpreadPanel;
 
 class ChartsPage : public QWidget {
     Q_OBJECT
@@ -35,6 +36,14 @@ class ChartsPage : public QWidget {
     void setProcessFilter(int process);
     int processFilter() const { return process_; }
     QComboBox* processSelector() const { return selector_; }
+    /// The threshold list of the pass-to-pass spread (beside the charts).
+    PassSpreadPanel* spreadPanel() const { return spread_; }
+
+  signals:
+    /// A row of the spread list was selected: `dispatchRow` indexes SessionData::dispatches.
+    void dispatchSelected(int dispatchRow);
+    /// A row of the spread list was activated (double click, Enter).
+    void dispatchActivated(int dispatchRow);
 
   private:
     void rebuild();
@@ -42,6 +51,7 @@ class ChartsPage : public QWidget {
     SessionSnapshot pending_;
     QTimer* timer_;
     QComboBox* selector_;
+    PassSpreadPanel* spread_ = nullptr;
     int process_ = 0;
     QList<ChartAdapter*> charts_;
     QList<QString> files_;

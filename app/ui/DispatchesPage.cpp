@@ -65,6 +65,19 @@ void DispatchesPage::selectRow(int proxyRow) {
     panel_->view()->setCurrentIndex(panel_->proxy()->index(proxyRow, 0));
 }
 
+bool DispatchesPage::selectDispatch(int row) {
+    if (row < 0 || row >= model_->rowCount()) {
+        return false;
+    }
+    const QModelIndex at = panel_->proxy()->mapFromSource(model_->index(row, 0));
+    if (!at.isValid()) {
+        return false;
+    }
+    selectRow(at.row());
+    panel_->view()->scrollTo(at);
+    return true;
+}
+
 void DispatchesPage::showCurrent() {
     const QModelIndex current = panel_->view()->currentIndex();
     int row = -1;
@@ -72,6 +85,7 @@ void DispatchesPage::showCurrent() {
         row = panel_->proxy()->mapToSource(current).row();
     }
     detail_->setDispatch(snapshot_, row);
+    emit currentDispatchChanged(row);
 }
 
 } // namespace rs::app

@@ -23,6 +23,13 @@ class DispatchesPage : public QWidget {
     DispatchDetailWidget* detail() const { return detail_; }
     /// Selects the first visible row (screenshots, keyboard users).
     void selectRow(int proxyRow);
+    /// Selects dispatch row `row` of the session (SessionData::dispatches); false for an unknown row or one
+    /// the table's filters hide (the selection is left as it was).
+    bool selectDispatch(int row);
+
+  signals:
+    /// The current dispatch changed: its row in SessionData::dispatches, -1 when none is current.
+    void currentDispatchChanged(int row);
 
   private:
     void showCurrent();

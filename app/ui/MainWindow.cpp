@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: MIT
 #include "ui/MainWindow.h"
 
+#include "model/MergedSession.h"
 #include "model/RecentSessions.h"
+#include "model/SessionComparison.h"
+#include "model/SessionLoader.h"
 #include "ui/ChartsPage.h"
+#include "ui/ComparePage.h"
+#include "ui/JobView.h"
 #include "ui/LaunchDialog.h"
 #include "ui/SessionView.h"
 #include "ui/StartPage.h"
+#include "ui/WindowState.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -47,9 +55,23 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Open session…"), QKeySequence::Open, this, &MainWindow::showOpenDialog);
     file->addAction(tr("&Launch…"), QKeySequence(tr("Ctrl+L")), this, [this] { launchDialog()->show(); });
     file->addAction(tr("Export charts of this session…"), this, &MainWindow::exportCurrentCharts);
+    file->addAction(tr("Compare with…"), this, [this] {
+        const QString p = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(),
+                                                       tr("ReplayScope sessions (*.rsdb);;All files (*)"));
+        if (!p.isEmpty()) {
+            compareWith(p);
+        }
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
-    resize(1400, 900);
+    QSettings settings;
+    WindowState::restore(this, settings); // last geometry, or 90 % of the screen on first start
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    WindowState::save(this, settings);
+    QMainWindow::closeEvent(event);
 }
 
 LaunchDialog* MainWindow::launchDialog() {
@@ -115,6 +137,49 @@ void MainWindow::showOpenDialog() {
     for (const QString& p : paths) {
         openSession(p);
     }
+    if (paths.size() > 1) {
+        openJob(paths);
+    }
+}
+
+ComparePage* MainWindow::compareWith(const QString& path) {
+    auto* view = qobject_cast<SessionView*>(tabs_->currentWidget());
+    SessionError e;
+    if (!view || view->snapshot().isNull()) {
+        e.kind = SessionError::Kind::read;
+        e.path = path;
+        e.message = tr("Open a session first: it is the base of the comparison.");
+    }
+    const SessionSnapshot other = e.isError() ? SessionSnapshot() : SessionLoader::loadAll(path, e);
+    if (e.isError()) {
+        if (interactive_) {
+            QMessageBox::warning(this, e.title(),
+                                 tr("<b>%1</b><br>%2").arg(e.path.toHtmlEscaped(), e.message));
+        }
+        emit openFailed(e);
+        return nullptr;
+    }
+    auto* page = new ComparePage(tabs_);
+    page->setComparison(SessionComparison::compare(view->snapshot(), other));
+    const int i = tabs_->addTab(
+        page, tr("Compare: %1 / %2").arg(QFileInfo(view->path()).fileName(), QFileInfo(path).fileName()));
+    tabs_->setCurrentIndex(i);
+    return page;
+}
+
+JobView* MainWindow::openJob(const QStringList& paths) {
+    SessionError e;
+    const MergedSession merged = MergedSession::load(paths, e);
+    if (e.isError()) {
+        emit openFailed(e); // the file's own tab has already reported it
+        return nullptr;
+    }
+    auto* job = new JobView(tabs_);
+    job->setMerged(merged);
+    const int i = tabs_->addTab(job, tr("Job (%1 ranks)").arg(merged.ranks().size()));
+    tabs_->setTabToolTip(i, paths.join(QLatin1Char('\n')));
+    tabs_->setCurrentIndex(i);
+    return job;
 }
 
 void MainWindow::exportCurrentCharts() {

@@ -11,6 +11,8 @@ class QTabWidget;
 
 namespace rs::app {
 
+class ComparePage;
+class JobView;
 class LaunchDialog;
 class SessionView;
 class StartPage;
@@ -24,6 +26,13 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     StartPage* startPage() const { return start_; }
     LaunchDialog* launchDialog();
+    /// Compares the current session tab (base) with the session file `path` in a new compare tab;
+    /// nullptr (and openFailed) when there is no loaded session tab or `path` is refused.
+    ComparePage* compareWith(const QString& path);
+    /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)"; nullptr (and
+    /// openFailed) when a file is refused. Their own tabs are opened by the caller (File > Open, the
+    /// command line).
+    JobView* openJob(const QStringList& paths);
     /// With false, errors are not shown in modal dialogs (tests, screenshots); they still close the tab.
     void setInteractive(bool interactive) { interactive_ = interactive; }
 
@@ -34,6 +43,8 @@ class MainWindow : public QMainWindow {
   protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    /// Saves the geometry and state for the next start (WindowState).
+    void closeEvent(QCloseEvent* event) override;
 
   private:
     void showOpenDialog();

@@ -7,6 +7,7 @@
 #include "ui/ChartsPage.h"
 #include "ui/DispatchesPage.h"
 #include "ui/SummaryPage.h"
+#include "ui/TimelinePage.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -18,7 +19,7 @@ namespace rs::app {
 SessionView::SessionView(QWidget* parent)
     : QWidget(parent), reader_(new SessionReader(this)), banner_(new QLabel(this)),
       pages_(new QTabWidget(this)), summary_(new SummaryPage(this)), dispatches_(new DispatchesPage(this)),
-      audit_(new AuditPage(this)), charts_(new ChartsPage(this)) {
+      audit_(new AuditPage(this)), charts_(new ChartsPage(this)), timeline_(new TimelinePage(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     banner_->setTextFormat(Qt::RichText);
@@ -29,8 +30,25 @@ SessionView::SessionView(QWidget* parent)
     pages_->addTab(dispatches_, tr("Dispatches"));
     pages_->addTab(audit_, tr("Audit"));
     pages_->addTab(charts_, tr("Charts"));
+    pages_->addTab(timeline_, tr("Timeline"));
+    // A window clicked on the timeline is the dispatch selected in the Dispatches page (a double click shows
+    // that page); the dispatch current there is outlined on the timeline.
+    connect(timeline_, &TimelinePage::dispatchClicked, dispatches_, &DispatchesPage::selectDispatch);
+    connect(dispatches_, &DispatchesPage::currentDispatchChanged, timeline_, &TimelinePage::setSelectedRow);
+    connect(timeline_, &TimelinePage::dispatchActivated, this, [this](int row) {
+        if (dispatches_->selectDispatch(row)) {
+            pages_->setCurrentWidget(dispatches_);
+        }
+    });
     layout->addWidget(pages_, 1);
     connect(reader_, &SessionReader::snapshotReady, this, &SessionView::show);
+    // The charts' spread list selects a dispatch on the dispatches page; activating a row goes there.
+    connect(charts_, &ChartsPage::dispatchSelected, dispatches_, &DispatchesPage::selectDispatch);
+    connect(charts_, &ChartsPage::dispatchActivated, this, [this](int row) {
+        if (dispatches_->selectDispatch(row)) {
+            pages_->setCurrentWidget(dispatches_);
+        }
+    });
     connect(reader_, &SessionReader::failed, this, [this](const SessionError& e) {
         banner_->setText(tr("<b style='color:#c62828'>%1:</b> %2").arg(e.title(), e.message.toHtmlEscaped()));
         emit failed(e);
@@ -73,6 +91,7 @@ void SessionView::show(const SessionSnapshot& s) {
     dispatches_->setSnapshot(s);
     audit_->setSnapshot(s);
     charts_->setSnapshot(s);
+    timeline_->setSnapshot(s);
     if (first_) {
         first_ = false;
         emit loaded(s);

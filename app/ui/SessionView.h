@@ -18,6 +18,7 @@ class ChartsPage;
 class DispatchesPage;
 class SessionReader;
 class SummaryPage;
+class TimelinePage;
 
 class SessionView : public QWidget {
     Q_OBJECT
@@ -34,6 +35,7 @@ class SessionView : public QWidget {
     DispatchesPage* dispatchesPage() const { return dispatches_; }
     AuditPage* auditPage() const { return audit_; }
     ChartsPage* chartsPage() const { return charts_; }
+    TimelinePage* timelinePage() const { return timeline_; }
     SessionReader* reader() const { return reader_; }
 
   signals:
@@ -51,6 +53,7 @@ class SessionView : public QWidget {
     DispatchesPage* dispatches_;
     AuditPage* audit_;
     ChartsPage* charts_;
+    TimelinePage* timeline_;
     bool first_ = true;
 };
 

@@ -16,6 +16,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rs::app {
 
 namespace {
@@ -79,6 +81,12 @@ void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
     warnings_->setSnapshot(snapshot);
     warnings_panel_->setProcesses(TablePanel::processChoices(snapshot));
     refresh();
+    // Each table's share of the page follows its rows (capped): a one-row table leaves no large empty pane.
+    if (auto* box = qobject_cast<QVBoxLayout*>(layout())) {
+        box->setStretch(1, 1 + std::min(processes_->rowCount(), 8));
+        box->setStretch(2, 1 + std::min(agents_->rowCount(), 8));
+        box->setStretch(3, 1 + std::min(warnings_->rowCount(), 24));
+    }
     if (first) {
         agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12, 13, 13, 14, 16});
         warnings_panel_->setColumnWidths({8, 20, 10});

@@ -25,6 +25,7 @@ TablePanel::TablePanel(QAbstractItemModel* model, const QString& name, QWidget* 
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setAlternatingRowColors(true);
     view_->setWordWrap(false);
+    view_->setTextElideMode(Qt::ElideMiddle); // long addresses and names keep both ends
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setStretchLastSection(true);

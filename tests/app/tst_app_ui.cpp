@@ -282,6 +282,8 @@ class AppUiTest : public QObject {
         QVERIFY2(charts.exitCode == 0, qPrintable(charts.output));
         QCOMPARE(QDir(out).entryList({QStringLiteral("*.png")}).size(), 9);
         QVERIFY(!QImage(out + QStringLiteral("/1-snapshot-bytes.png")).isNull());
+        // The pass-to-pass spread replaced the kernel-time-per-pass chart (same position).
+        QVERIFY(!QImage(out + QStringLiteral("/3-pass-spread.png")).isNull());
         QVERIFY(!QImage(out + QStringLiteral("/7-bytes-moved.png")).isNull());
         QVERIFY(!QImage(out + QStringLiteral("/8-audit-tracking-decisions.png")).isNull());
         QVERIFY(!QImage(out + QStringLiteral("/9-audit-not-replayed-reasons.png")).isNull());

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Per-rank totals of a merged job (MergedSession::totals()): rank, file, dispatches, replayed, declined,
+// snapshot bytes, restored bytes (host link + device), snapshot and restore time.
+#pragma once
+
+#include "model/ChartSeriesBuilder.h"
+#include "model/MergedSession.h"
+
+#include <QAbstractTableModel>
+
+namespace rs::app {
+
+class RankTotalsModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column {
+        Rank,
+        File,
+        Dispatches,
+        Replayed,
+        Declined,
+        SnapshotBytes,
+        RestoredBytes,
+        SnapshotTime,
+        RestoreTime,
+        ColumnCount
+    };
+    explicit RankTotalsModel(QObject* parent = nullptr);
+    /// Shows the totals of `merged` (model reset).
+    void setMerged(const MergedSession& merged);
+    const QVector<RankTotals>& totals() const { return totals_; }
+    /// One bar per rank ("rank N") of column `column`: counts as they are, bytes in MiB, times in ms
+    /// (rounded); restored bytes not recorded count 0.
+    QVector<ChartSeriesBuilder::Bar> bars(Column column) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    /// DisplayRole: text with units (times in ms); SortRole: raw value (bytes, ns, counts).
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
+  private:
+    QVector<RankTotals> totals_;
+};
+
+} // namespace rs::app

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+#include "model/SessionComparison.h"
+
+#include "model/Format.h"
+#include "model/SessionLoader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rs::app {
+
+const QString SessionComparison::kDispatches = QStringLiteral("dispatches");
+const QString SessionComparison::kReplayed = QStringLiteral("replayed");
+const QString SessionComparison::kPasses = QStringLiteral("passes");
+const QString SessionComparison::kPassesPerReplayed = QStringLiteral("passes per replayed");
+const QString SessionComparison::kSnapshotBytes = QStringLiteral("snapshot bytes");
+const QString SessionComparison::kMovedHost = QStringLiteral("restored (host link)");
+const QString SessionComparison::kMovedDevice = QStringLiteral("restored (device)");
+const QString SessionComparison::kSnapshotTime = QStringLiteral("snapshot time");
+const QString SessionComparison::kRestoreTime = QStringLiteral("restore time");
+const QString SessionComparison::kKernelMedian = QStringLiteral("kernel time median");
+const QString SessionComparison::kKernelSpread = QStringLiteral("kernel time spread");
+const QString SessionComparison::kMismatches = QStringLiteral("fidelity mismatches");
+
+namespace {
+
+double median(std::vector<double>& v) {
+    if (v.empty()) {
+        return -1;
+    }
+    const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    if (v.size() % 2 == 1) {
+        return *mid;
+    }
+    const double upper = *mid;
+    const double lower = *std::max_element(v.begin(), mid);
+    return (lower + upper) / 2;
+}
+
+} // namespace
+
+QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) {
+    QMap<QString, KernelFigures> out;
+    if (snapshot.isNull()) {
+        return out;
+    }
+    const SessionData& s = snapshot.data();
+    // Per kernel index first (cheap), then by name (two indices may share a name across processes).
+    std::vector<KernelFigures> byIndex(std::size_t(s.kernelNames.size()) + 1);
+    std::vector<std::vector<double>> medians(byIndex.size()), spreads(byIndex.size());
+    QHash<int, QString> declineNames;
+    for (std::size_t row = 0; row < s.dispatches.size(); ++row) {
+        const DispatchRow& d = s.dispatches[row];
+        const std::size_t k =
+            d.kernel >= 0 && d.kernel < s.kernelNames.size() ? std::size_t(d.kernel) : byIndex.size() - 1;
+        KernelFigures& f = byIndex[k];
+        ++f.dispatches;
+        if (d.replayed()) {
+            ++f.replayed;
+            f.passes += d.passes;
+        } else {
+            auto name = declineNames.constFind(d.decision);
+            if (name == declineNames.cend()) {
+                name = declineNames.insert(d.decision,
+                                           snapshot.enumName(QStringLiteral("decision"), d.decision));
+            }
+            ++f.declined[*name];
+        }
+        f.snapshotBytes += d.snapshotBytes;
+        if (d.restores > 0 && d.movedHost >= 0) {
+            f.movedHost = std::max<qint64>(f.movedHost, 0) + d.movedHost;
+            f.movedDevice = std::max<qint64>(f.movedDevice, 0) + std::max<qint64>(d.movedDevice, 0);
+        } else if (s.hasRestoreRecords && f.movedHost < 0) {
+            f.movedHost = 0; // recorded: this dispatch moved nothing
+            f.movedDevice = 0;
+        }
+        f.snapshotNs += d.snapshotNs;
+        f.restoreNs += d.restoreNs;
+        if (d.kernelMedian >= 0) {
+            medians[k].push_back(double(d.kernelMedian) * SessionComparison::kNsPerTick);
+            if (d.kernelMin > 0 && d.kernelMax >= d.kernelMin) {
+                spreads[k].push_back(double(d.kernelMax) / double(d.kernelMin) - 1.0);
+            }
+        }
+        if (row + 1 < s.mismatchBegin.size()) {
+            f.mismatches += s.mismatchBegin[row + 1] - s.mismatchBegin[row];
+        }
+    }
+    for (std::size_t k = 0; k < byIndex.size(); ++k) {
+        if (byIndex[k].dispatches == 0) {
+            continue;
+        }
+        byIndex[k].kernelMedianNs = median(medians[k]);
+        byIndex[k].kernelSpread = median(spreads[k]);
+        const QString name = k < std::size_t(s.kernelNames.size()) ? s.kernelNames[int(k)]
+                                                                   : QStringLiteral("(unknown kernel)");
+        auto it = out.find(name);
+        if (it == out.end()) {
+            out.insert(name, byIndex[k]);
+            continue;
+        }
+        // The same name under two indices: counts add up; the time medians keep the larger sample's.
+        KernelFigures& a = *it;
+        const KernelFigures& b = byIndex[k];
+        if (b.dispatches > a.dispatches) {
+            a.kernelMedianNs = b.kernelMedianNs;
+            a.kernelSpread = b.kernelSpread;
+        }
+        a.dispatches += b.dispatches;
+        a.replayed += b.replayed;
+        a.passes += b.passes;
+        for (auto r = b.declined.cbegin(); r != b.declined.cend(); ++r) {
+            a.declined[r.key()] += r.value();
+        }
+        a.snapshotBytes += b.snapshotBytes;
+        if (b.movedHost >= 0) {
+            a.movedHost = std::max<qint64>(a.movedHost, 0) + b.movedHost;
+            a.movedDevice = std::max<qint64>(a.movedDevice, 0) + b.movedDevice;
+        }
+        a.snapshotNs += b.snapshotNs;
+        a.restoreNs += b.restoreNs;
+        a.mismatches += b.mismatches;
+    }
+    return out;
+}
+
+double SessionComparison::Metric::percent() const {
+    if (!comparable()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (base == 0) {
+        return now == 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    }
+    return (now - base) / std::abs(base) * 100.0;
+}
+
+bool SessionComparison::Kernel::changed() const {
+    if (side != Side::both) {
+        return true;
+    }
+    return std::any_of(metrics.begin(), metrics.end(), [](const Metric& m) { return m.changed(); });
+}
+
+const SessionComparison::Metric* SessionComparison::Kernel::metric(const QString& metricName) const {
+    for (const Metric& m : metrics) {
+        if (m.name == metricName) {
+            return &m;
+        }
+    }
+    return nullptr;
+}
+
+QString SessionComparison::declinedMetric(const QString& reason) {
+    return QStringLiteral("declined: ") + reason;
+}
+
+namespace {
+
+using Metric = SessionComparison::Metric;
+using Unit = SessionComparison::Unit;
+
+std::vector<Metric> metricsOf(const KernelFigures* b, const KernelFigures* n) {
+    std::vector<Metric> out;
+    auto add = [&](const QString& name, Unit unit, auto get, auto recorded) {
+        Metric m;
+        m.name = name;
+        m.unit = unit;
+        if (b && recorded(*b)) {
+            m.baseRecorded = true;
+            m.base = double(get(*b));
+        }
+        if (n && recorded(*n)) {
+            m.newRecorded = true;
+            m.now = double(get(*n));
+        }
+        out.push_back(m);
+    };
+    const auto always = [](const KernelFigures&) { return true; };
+    add(
+        SessionComparison::kDispatches, Unit::count, [](const KernelFigures& f) { return f.dispatches; },
+        always);
+    add(SessionComparison::kReplayed, Unit::count, [](const KernelFigures& f) { return f.replayed; }, always);
+    add(SessionComparison::kPasses, Unit::count, [](const KernelFigures& f) { return f.passes; }, always);
+    add(
+        SessionComparison::kPassesPerReplayed, Unit::count,
+        [](const KernelFigures& f) { return double(f.passes) / double(f.replayed); },
+        [](const KernelFigures& f) { return f.replayed > 0; });
+    QStringList reasons;
+    for (const KernelFigures* f : {b, n}) {
+        if (f) {
+            for (auto it = f->declined.cbegin(); it != f->declined.cend(); ++it) {
+                if (!reasons.contains(it.key())) {
+                    reasons << it.key();
+                }
+            }
+        }
+    }
+    reasons.sort();
+    for (const QString& reason : reasons) {
+        add(
+            SessionComparison::declinedMetric(reason), Unit::count,
+            [reason](const KernelFigures& f) { return f.declined.value(reason); }, always);
+    }
+    add(
+        SessionComparison::kSnapshotBytes, Unit::bytes,
+        [](const KernelFigures& f) { return f.snapshotBytes; }, always);
+    add(
+        SessionComparison::kMovedHost, Unit::bytes, [](const KernelFigures& f) { return f.movedHost; },
+        [](const KernelFigures& f) { return f.movedHost >= 0; });
+    add(
+        SessionComparison::kMovedDevice, Unit::bytes, [](const KernelFigures& f) { return f.movedDevice; },
+        [](const KernelFigures& f) { return f.movedDevice >= 0; });
+    add(
+        SessionComparison::kSnapshotTime, Unit::ns, [](const KernelFigures& f) { return f.snapshotNs; },
+        always);
+    add(
+        SessionComparison::kRestoreTime, Unit::ns, [](const KernelFigures& f) { return f.restoreNs; },
+        always);
+    add(
+        SessionComparison::kKernelMedian, Unit::kernelNs,
+        [](const KernelFigures& f) { return f.kernelMedianNs; },
+        [](const KernelFigures& f) { return f.kernelMedianNs >= 0; });
+    add(
+        SessionComparison::kKernelSpread, Unit::ratio, [](const KernelFigures& f) { return f.kernelSpread; },
+        [](const KernelFigures& f) { return f.kernelSpread >= 0; });
+    add(
+        SessionComparison::kMismatches, Unit::count, [](const KernelFigures& f) { return f.mismatches; },
+        always);
+    return out;
+}
+
+} // namespace
+
+SessionComparison SessionComparison::compare(const SessionSnapshot& base, const SessionSnapshot& now) {
+    SessionComparison c;
+    if (!base.isNull()) {
+        c.base_path_ = base->info.path;
+        c.base_format_ = base->info.formatVersion;
+    }
+    if (!now.isNull()) {
+        c.new_path_ = now->info.path;
+        c.new_format_ = now->info.formatVersion;
+    }
+    const QMap<QString, KernelFigures> b = KernelFigures::of(base);
+    const QMap<QString, KernelFigures> n = KernelFigures::of(now);
+    std::vector<Kernel> baseOnly, newOnly;
+    for (auto it = b.cbegin(); it != b.cend(); ++it) {
+        const auto other = n.constFind(it.key());
+        Kernel k;
+        k.name = it.key();
+        if (other == n.cend()) {
+            k.side = Side::baseOnly;
+            k.metrics = metricsOf(&*it, nullptr);
+            baseOnly.push_back(std::move(k));
+        } else {
+            k.metrics = metricsOf(&*it, &*other);
+            c.kernels_.push_back(std::move(k));
+        }
+    }
+    for (auto it = n.cbegin(); it != n.cend(); ++it) {
+        if (!b.contains(it.key())) {
+            Kernel k;
+            k.name = it.key();
+            k.side = Side::newOnly;
+            k.metrics = metricsOf(nullptr, &*it);
+            newOnly.push_back(std::move(k));
+        }
+    }
+    for (auto* part : {&baseOnly, &newOnly}) {
+        std::move(part->begin(), part->end(), std::back_inserter(c.kernels_));
+    }
+    return c;
+}
+
+SessionComparison SessionComparison::compareFiles(const QString& base, const QString& now,
+                                                  SessionError& error) {
+    const SessionSnapshot b = SessionLoader::loadAll(base, error);
+    if (error.isError()) {
+        return {};
+    }
+    const SessionSnapshot n = SessionLoader::loadAll(now, error);
+    if (error.isError()) {
+        return {};
+    }
+    return compare(b, n);
+}
+
+int SessionComparison::count(Side side) const {
+    return int(
+        std::count_if(kernels_.begin(), kernels_.end(), [side](const Kernel& k) { return k.side == side; }));
+}
+
+int SessionComparison::changedKernels() const {
+    return int(std::count_if(kernels_.begin(), kernels_.end(), [](const Kernel& k) { return k.changed(); }));
+}
+
+QString SessionComparison::valueText(Unit unit, double value, bool recorded) {
+    if (!recorded) {
+        return format::kNotRecorded;
+    }
+    switch (unit) {
+    case Unit::count:
+        return value == std::floor(value) ? format::count(qint64(value)) : QString::number(value, 'f', 2);
+    case Unit::bytes:
+        return value < 0 ? QStringLiteral("-") + format::bytes(qint64(-value)) : format::bytes(qint64(value));
+    case Unit::ns:
+        return format::ms(qint64(std::llround(value))) + QStringLiteral(" ms");
+    case Unit::kernelNs:
+        return QString::number(value / 1e3, 'f', 3) + QStringLiteral(" µs");
+    case Unit::ratio:
+        return format::percent(value * 100.0);
+    }
+    return {};
+}
+
+QString SessionComparison::differenceText(const Metric& m) {
+    if (!m.comparable()) {
+        return format::kNotRecorded;
+    }
+    const double d = m.difference();
+    if (d == 0) {
+        return QStringLiteral("0");
+    }
+    const QString sign = d > 0 ? QStringLiteral("+") : QString();
+    if (m.unit == Unit::ratio) { // a difference of shares is in percentage points
+        return sign + QString::number(d * 100.0, 'f', 2) + QStringLiteral(" pt");
+    }
+    return sign + valueText(m.unit, d);
+}
+
+QString SessionComparison::percentText(const Metric& m) {
+    if (!m.comparable()) {
+        return format::kNotRecorded;
+    }
+    const double p = m.percent();
+    if (std::isnan(p)) {
+        return QStringLiteral("new");
+    }
+    if (p == 0) {
+        return QStringLiteral("0 %");
+    }
+    return (p > 0 ? QStringLiteral("+") : QString()) + format::percent(p);
+}
+
+QString SessionComparison::text(int width) const {
+    const int metricWidth = 30, valueWidth = 16, pctWidth = 10;
+    auto line = [&](const QString& metric, const QString& b, const QString& n, const QString& d,
+                    const QString& p) {
+        return QStringLiteral("  ") + metric.leftJustified(metricWidth, QLatin1Char(' '), true) +
+               b.rightJustified(valueWidth) + n.rightJustified(valueWidth) + d.rightJustified(valueWidth) +
+               p.rightJustified(pctWidth) + QLatin1Char('\n');
+    };
+    QString out;
+    out += QStringLiteral("base: %1 (format %2)\nnew:  %3 (format %4)\n")
+               .arg(base_path_)
+               .arg(base_format_)
+               .arg(new_path_)
+               .arg(new_format_);
+    out += QStringLiteral("kernels: %1 in both (%2 changed), %3 only in base, %4 only in new\n")
+               .arg(count(Side::both))
+               .arg(std::count_if(kernels_.begin(), kernels_.end(),
+                                  [](const Kernel& k) { return k.side == Side::both && k.changed(); }))
+               .arg(count(Side::baseOnly))
+               .arg(count(Side::newOnly));
+    out += QStringLiteral("times in ms, kernel time in µs (agent ticks at 1 GHz); spread: max/min - 1 of a "
+                          "dispatch's passes\n\n");
+    out += line(QStringLiteral("metric"), QStringLiteral("base"), QStringLiteral("new"),
+                QStringLiteral("difference"), QStringLiteral("%"));
+    out += QString(std::min(width, 2 + metricWidth + 3 * valueWidth + pctWidth), QLatin1Char('-')) +
+           QLatin1Char('\n');
+    for (const Kernel& k : kernels_) {
+        QString title = k.name;
+        if (k.side == Side::baseOnly) {
+            title += QStringLiteral("  [only in base]");
+        } else if (k.side == Side::newOnly) {
+            title += QStringLiteral("  [only in new]");
+        }
+        if (title.size() > width) {
+            title = title.left(width - 3) + QStringLiteral("...");
+        }
+        out += title + QLatin1Char('\n');
+        for (const Metric& m : k.metrics) {
+            out += line(m.name, valueText(m.unit, m.base, m.baseRecorded),
+                        valueText(m.unit, m.now, m.newRecorded), differenceText(m), percentText(m));
+        }
+    }
+    return out;
+}
+
+QStringList SessionComparison::chartMetrics() {
+    return {kKernelMedian, kSnapshotTime, kRestoreTime, kSnapshotBytes, kMovedHost, kMovedDevice, kReplayed};
+}
+
+QVector<ChartSeriesBuilder::Bar> SessionComparison::differenceBars(const QString& metric) const {
+    QVector<ChartSeriesBuilder::Bar> out;
+    for (const Kernel& k : kernels_) {
+        const Metric* m = k.metric(metric);
+        if (k.side != Side::both || !m || !m->comparable() || std::isnan(m->percent())) {
+            continue;
+        }
+        QString label = k.name;
+        if (label.size() > 40) {
+            label = label.left(37) + QStringLiteral("...");
+        }
+        out.push_back({QStringLiteral("%1 (%2)").arg(label, percentText(*m)),
+                       qint64(std::llround(std::abs(m->percent())))});
+    }
+    std::stable_sort(
+        out.begin(), out.end(),
+        [](const ChartSeriesBuilder::Bar& a, const ChartSeriesBuilder::Bar& b) { return a.value > b.value; });
+    return out;
+}
+
+} // namespace rs::app

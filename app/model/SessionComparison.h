@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Two sessions compared kernel by kernel (matched by kernel name): per kernel the base and new value of
+// each figure, their difference and its share of the base. Pure data, no widgets: the comparison table
+// model, the compare page and `replayscope --compare` show it.
+#pragma once
+
+#include "model/ChartSeriesBuilder.h"
+#include "model/SessionError.h"
+#include "model/SessionSnapshot.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace rs::app {
+
+/// What one session recorded for one kernel (summed over every process of the session).
+struct KernelFigures {
+    qint64 dispatches = 0, replayed = 0;
+    qint64 passes = 0;                    ///< passes run, over the replayed dispatches
+    QMap<QString, qint64> declined;       ///< decline reason (name from the file's vocabulary) -> dispatches
+    qint64 snapshotBytes = 0;             ///< sum of the snapshots' bytes
+    qint64 movedHost = -1;                ///< bytes restores copied back over the host link; -1 not recorded
+    qint64 movedDevice = -1;              ///< bytes restores copied back inside the device; -1 not recorded
+    qint64 snapshotNs = 0, restoreNs = 0; ///< snapshot and restore time, ns
+    double kernelMedianNs = -1; ///< median over the dispatches of their median pass time, ns; -1 none
+    double kernelSpread = -1;   ///< median over the dispatches of max/min - 1 of their passes; -1 none
+    qint64 mismatches = 0;      ///< fidelity mismatches (regions whose output differed from pass 1)
+    /// Figures of every kernel of `snapshot`, by kernel name.
+    static QMap<QString, KernelFigures> of(const SessionSnapshot& snapshot);
+};
+
+class SessionComparison {
+  public:
+    /// Agent timestamp ticks per nanosecond: the inspector shows kernel times assuming a 1 GHz timestamp
+    /// (what ROCr on Linux and the simulator report), so one tick is one ns.
+    static constexpr double kNsPerTick = 1.0;
+
+    /// count; bytes; ns (shown as ms); kernelNs (kernel time, ns shown as µs); ratio (shown as %).
+    enum class Unit { count, bytes, ns, kernelNs, ratio };
+    enum class Side { both, baseOnly, newOnly };
+
+    /// One figure of one kernel on both sides. A side that did not record it (a kernel of one side only,
+    /// a restore figure of a file before format 4) has `recorded` false and shows "—".
+    struct Metric {
+        QString name;
+        Unit unit = Unit::count;
+        double base = 0, now = 0;
+        bool baseRecorded = false, newRecorded = false;
+        bool comparable() const { return baseRecorded && newRecorded; }
+        /// new - base (0 when not comparable).
+        double difference() const { return comparable() ? now - base : 0; }
+        /// Difference as a percentage of base; NaN when not comparable or base is 0 and new is not.
+        double percent() const;
+        /// Comparable and different.
+        bool changed() const { return comparable() && now != base; }
+    };
+    struct Kernel {
+        QString name;
+        Side side = Side::both;
+        std::vector<Metric> metrics;
+        /// One-sided, or any comparable metric changed.
+        bool changed() const;
+        /// The metric called `name`, nullptr when the kernel has none.
+        const Metric* metric(const QString& metricName) const;
+    };
+
+    /// Metric names (stable: tests, charts and the page's metric menu use them).
+    static const QString kDispatches, kReplayed, kPasses, kPassesPerReplayed, kSnapshotBytes, kMovedHost,
+        kMovedDevice, kSnapshotTime, kRestoreTime, kKernelMedian, kKernelSpread, kMismatches;
+    /// "declined: <reason>", one metric per reason that occurs for the kernel on either side.
+    static QString declinedMetric(const QString& reason);
+
+    /// Compares `base` with `now`: kernels in name order, those of both sides first, then "only in base",
+    /// then "only in new". Files of any format the loader reads compare; figures one side did not
+    /// record are not comparable.
+    static SessionComparison compare(const SessionSnapshot& base, const SessionSnapshot& now);
+    /// Loads both files (SessionLoader::loadAll) and compares them; on a refused file `error` is set
+    /// (with its path) and the result is empty.
+    static SessionComparison compareFiles(const QString& base, const QString& now, SessionError& error);
+
+    const std::vector<Kernel>& kernels() const { return kernels_; }
+    QString basePath() const { return base_path_; }
+    QString newPath() const { return new_path_; }
+    int baseFormat() const { return base_format_; }
+    int newFormat() const { return new_format_; }
+    int count(Side side) const;
+    int changedKernels() const;
+
+    /// A value in its unit for tables and the terminal: count "1,200", bytes "1.50 MiB", ns "0.120 ms",
+    /// kernelNs "5.2 µs", ratio "3.2 %"; "—" when not recorded.
+    static QString valueText(Unit unit, double value, bool recorded = true);
+    /// The difference with its sign ("+1.50 MiB", "-3", "0").
+    static QString differenceText(const Metric& m);
+    /// The percentage with its sign ("+12.5 %"), "—" when not comparable, "new" when base is 0.
+    static QString percentText(const Metric& m);
+    /// The terminal table: a header, then per kernel its name and one line per metric (metric, base, new,
+    /// difference, %), aligned within `width` columns; kernels of one side only are labelled as such.
+    QString text(int width = 110) const;
+    /// The metrics a difference chart is drawn for (kernel time, snapshot and restore time, bytes, ...).
+    static QStringList chartMetrics();
+    /// One bar per kernel of both sides whose `metric` is comparable: the absolute difference as a
+    /// percentage of base, rounded (value), labelled "kernel (+12.3 %)"; kernels whose base is 0 and new is
+    /// not are left out (no percentage). Largest first.
+    QVector<ChartSeriesBuilder::Bar> differenceBars(const QString& metric) const;
+
+  private:
+    std::vector<Kernel> kernels_;
+    QString base_path_, new_path_;
+    int base_format_ = 0, new_format_ = 0;
+};
+
+} // namespace rs::app

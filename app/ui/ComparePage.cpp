@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "ui/ComparePage.h"
+
+#include "model/ComparisonTableModel.h"
+#include "ui/ChartAdapter.h"
+#include "ui/TablePanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace rs::app {
+
+namespace {
+QString chartTitle(const QString& metric) {
+    return QStringLiteral("Difference per kernel: %1 (new against base)").arg(metric);
+}
+} // namespace
+
+ComparePage::ComparePage(QWidget* parent)
+    : QWidget(parent), model_(new ComparisonTableModel(this)),
+      panel_(new TablePanel(model_, QStringLiteral("comparison"), this)),
+      changed_only_(new QCheckBox(tr("Changed only"), this)), metric_(new QComboBox(this)),
+      header_(new QLabel(this)),
+      chart_(new ChartAdapter(chartTitle(SessionComparison::chartMetrics().value(0)), tr("|difference| %"),
+                              tr("kernel"), this)) {
+    changed_only_->setObjectName(QStringLiteral("compareChangedOnly"));
+    metric_->setObjectName(QStringLiteral("compareChartMetric"));
+    metric_->addItems(SessionComparison::chartMetrics());
+    header_->setWordWrap(true);
+    header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    panel_->addTextFilter(tr("Kernel (substring or regex)"));
+    connect(changed_only_, &QCheckBox::toggled, model_, &ComparisonTableModel::setChangedOnly);
+    connect(metric_, &QComboBox::currentIndexChanged, this, &ComparePage::updateChart);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(header_, 1);
+    top->addWidget(changed_only_);
+    top->addWidget(new QLabel(tr("Chart:"), this));
+    top->addWidget(metric_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(panel_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+}
+
+void ComparePage::setComparison(const SessionComparison& comparison) {
+    model_->setComparison(comparison);
+    const auto both = comparison.count(SessionComparison::Side::both);
+    header_->setText(tr("<b>base</b> %1 (format %2) &nbsp; <b>new</b> %3 (format %4)<br>%5 kernels in both, "
+                        "%6 changed; %7 only in base, %8 only in new")
+                         .arg(QFileInfo(comparison.basePath()).fileName().toHtmlEscaped())
+                         .arg(comparison.baseFormat())
+                         .arg(QFileInfo(comparison.newPath()).fileName().toHtmlEscaped())
+                         .arg(comparison.newFormat())
+                         .arg(both)
+                         .arg(comparison.changedKernels() -
+                              comparison.count(SessionComparison::Side::baseOnly) -
+                              comparison.count(SessionComparison::Side::newOnly))
+                         .arg(comparison.count(SessionComparison::Side::baseOnly))
+                         .arg(comparison.count(SessionComparison::Side::newOnly)));
+    updateChart();
+}
+
+void ComparePage::updateChart() {
+    const QString metric = metric_->currentText();
+    // The adapter's title is fixed at construction; a fresh adapter per metric keeps the title right.
+    auto* next = new ChartAdapter(chartTitle(metric), tr("|difference| %"), tr("kernel"), this);
+    const auto bars = model_->comparison().differenceBars(metric);
+    if (bars.isEmpty()) {
+        next->setPlaceholder(tr("no kernel of both sessions with a recorded %1").arg(metric));
+    } else {
+        next->setBars(bars);
+    }
+    if (auto* split = qobject_cast<QSplitter*>(chart_->parentWidget())) {
+        split->replaceWidget(1, next);
+    }
+    chart_->deleteLater();
+    chart_ = next;
+}
+
+QStringList ComparePage::exportPngs(const QString& dir) const {
+    QStringList written;
+    if (!QDir().mkpath(dir)) {
+        return written;
+    }
+    const QStringList metrics = SessionComparison::chartMetrics();
+    for (int i = 0; i < metrics.size(); ++i) {
+        ChartAdapter chart(chartTitle(metrics[i]), tr("|difference| %"), tr("kernel"));
+        const auto bars = model_->comparison().differenceBars(metrics[i]);
+        if (bars.isEmpty()) {
+            chart.setPlaceholder(tr("no kernel of both sessions with a recorded %1").arg(metrics[i]));
+        } else {
+            chart.setBars(bars);
+        }
+        QString slug = metrics[i];
+        slug.replace(QLatin1Char('('), QString())
+            .replace(QLatin1Char(')'), QString())
+            .replace(QLatin1Char(' '), QLatin1Char('-'));
+        const QString path = QDir(dir).filePath(QStringLiteral("compare-%1-%2.png").arg(i + 1).arg(slug));
+        if (chart.savePng(path, QSize(1200, 600))) {
+            written << path;
+        }
+    }
+    return written;
+}
+
+} // namespace rs::app

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+// Two sessions compared kernel by kernel (SessionComparison, ComparisonTableModel, ComparePage,
+// `replayscope --compare`), on sessions the engine recorded under replayscope-run --simulate: a session
+// against itself (no difference), --passes 2 against --passes 3 of the same program (the pass counts and the
+// times differ), two different workloads (accumulate, free_during_kernel: kernels of one side only), a
+// format-2 file (read, not refused),
+// and the headless command with its charts and its errors.
+#include "app_test_support.h"
+
+#include "model/ComparisonTableModel.h"
+#include "model/ModelRoles.h"
+#include "model/SessionComparison.h"
+#include "model/SessionLoader.h"
+#include "ui/ChartAdapter.h"
+#include "ui/ComparePage.h"
+#include "ui/MainWindow.h"
+#include "ui/SessionView.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <cmath>
+
+using namespace rs::app;
+
+namespace {
+
+test::RunResult runInspector(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(e);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
+    const bool done = p.waitForFinished(60000);
+    if (!done) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    return {done && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAll())};
+}
+
+/// Per kernel name of `path`, read by SQL from the file's own views: (dispatches, replayed, passes).
+struct SqlKernel {
+    qint64 dispatches = 0, replayed = 0, passes = 0;
+};
+QHash<QString, SqlKernel> sqlKernels(const QString& path) {
+    QHash<QString, SqlKernel> out;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cmp"));
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        if (db.open()) {
+            QSqlQuery q(db);
+            q.exec(QStringLiteral(
+                "SELECT s.text, count(*), sum(d.decision = 0), (SELECT count(*) FROM passes p JOIN "
+                "dispatches e "
+                "ON e.process = p.process AND e.id = p.dispatch_id JOIN strings t ON t.process = e.process "
+                "AND "
+                "t.id = e.kernel_name_id WHERE t.text = s.text AND e.decision = 0) FROM dispatches d JOIN "
+                "strings s ON s.process = d.process AND s.id = d.kernel_name_id GROUP BY s.text"));
+            while (q.next()) {
+                out.insert(q.value(0).toString(),
+                           {q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong()});
+            }
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("cmp"));
+    return out;
+}
+
+} // namespace
+
+class AppCompareTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString two_, three_, other_;
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        two_ = test::simulatedSession(dir_.path(), QStringLiteral("acc-2.rsdb"), QStringLiteral("accumulate"),
+                                      2);
+        three_ = test::simulatedSession(dir_.path(), QStringLiteral("acc-3.rsdb"),
+                                        QStringLiteral("accumulate"), 3);
+        other_ = test::simulatedSession(dir_.path(), QStringLiteral("free-during-kernel.rsdb"),
+                                        QStringLiteral("free_during_kernel"), 2);
+        QVERIFY(!two_.isEmpty() && !three_.isEmpty() && !other_.isEmpty());
+    }
+
+    /// A session against itself: every kernel on both sides, every difference zero, nothing "changed".
+    void selfHasNoDifference() {
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(two_, two_, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        const auto kernels = sqlKernels(two_);
+        QCOMPARE(int(c.kernels().size()), kernels.size());
+        QVERIFY(!c.kernels().empty());
+        QCOMPARE(c.count(SessionComparison::Side::baseOnly), 0);
+        QCOMPARE(c.count(SessionComparison::Side::newOnly), 0);
+        QCOMPARE(c.changedKernels(), 0);
+        for (const auto& k : c.kernels()) {
+            QCOMPARE(k.side, SessionComparison::Side::both);
+            for (const auto& m : k.metrics) {
+                if (m.comparable()) {
+                    QCOMPARE(m.difference(), 0.0);
+                    QCOMPARE(m.percent(), 0.0);
+                    QCOMPARE(SessionComparison::differenceText(m), QStringLiteral("0"));
+                }
+            }
+            QCOMPARE(k.metric(SessionComparison::kDispatches)->base,
+                     double(kernels.value(k.name).dispatches));
+        }
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        QVERIFY(model.rowCount() > 0);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString status = model.index(r, ComparisonTableModel::Status).data().toString();
+            QVERIFY2(status == QStringLiteral("same") || status == QStringLiteral("not recorded"),
+                     qPrintable(status));
+        }
+        model.setChangedOnly(true);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    /// --passes 2 against --passes 3 of the same program: 2 against 3 passes per replayed dispatch, the same
+    /// dispatches, and times that differ.
+    void twoPassesAgainstThree() {
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(two_, three_, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        const auto base = sqlKernels(two_), now = sqlKernels(three_);
+        QCOMPARE(c.count(SessionComparison::Side::both), base.size());
+        QCOMPARE(c.count(SessionComparison::Side::baseOnly), 0);
+        QCOMPARE(c.count(SessionComparison::Side::newOnly), 0);
+        int replayedKernels = 0, timeChanged = 0;
+        for (const auto& k : c.kernels()) {
+            const auto* dispatches = k.metric(SessionComparison::kDispatches);
+            const auto* replayed = k.metric(SessionComparison::kReplayed);
+            const auto* passes = k.metric(SessionComparison::kPasses);
+            QCOMPARE(dispatches->base, double(base.value(k.name).dispatches));
+            QCOMPARE(dispatches->now, double(now.value(k.name).dispatches));
+            QCOMPARE(replayed->base, double(base.value(k.name).replayed));
+            QCOMPARE(replayed->now, double(now.value(k.name).replayed));
+            QCOMPARE(passes->base, double(base.value(k.name).passes));
+            QCOMPARE(passes->now, double(now.value(k.name).passes));
+            if (replayed->base > 0) {
+                ++replayedKernels;
+                QCOMPARE(passes->base, 2 * replayed->base);
+                QCOMPARE(passes->now, 3 * replayed->now);
+                const auto* per = k.metric(SessionComparison::kPassesPerReplayed);
+                QVERIFY(per->comparable());
+                QCOMPARE(per->base, 2.0);
+                QCOMPARE(per->now, 3.0);
+                QCOMPARE(per->difference(), 1.0);
+                QCOMPARE(per->percent(), 50.0);
+                QVERIFY(passes->changed());
+                for (const QString& t : {SessionComparison::kRestoreTime, SessionComparison::kSnapshotTime,
+                                         SessionComparison::kKernelMedian}) {
+                    const auto* m = k.metric(t);
+                    timeChanged += m && m->comparable() && m->difference() != 0;
+                }
+            }
+        }
+        QVERIFY(replayedKernels > 0);
+        QVERIFY(timeChanged > 0);
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        const int all = model.rowCount();
+        model.setChangedOnly(true);
+        QVERIFY(model.rowCount() > 0 && model.rowCount() < all);
+        bool sawPasses = false;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            QCOMPARE(model.index(r, ComparisonTableModel::Status).data().toString(),
+                     QStringLiteral("changed"));
+            if (model.index(r, ComparisonTableModel::Metric).data().toString() ==
+                SessionComparison::kPassesPerReplayed) {
+                sawPasses = true;
+                QCOMPARE(model.index(r, ComparisonTableModel::Base).data().toString(), QStringLiteral("2"));
+                QCOMPARE(model.index(r, ComparisonTableModel::New).data().toString(), QStringLiteral("3"));
+                QCOMPARE(model.index(r, ComparisonTableModel::DifferencePercent).data(SortRole).toDouble(),
+                         50.0);
+            }
+        }
+        QVERIFY(sawPasses);
+    }
+
+    /// Two different workloads: kernels of one side only are listed as such.
+    void kernelsOfOneSide() {
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(two_, other_, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        const auto base = sqlKernels(two_), now = sqlKernels(other_);
+        QSet<QString> baseOnly, newOnly, both;
+        for (auto it = base.cbegin(); it != base.cend(); ++it) {
+            (now.contains(it.key()) ? both : baseOnly).insert(it.key());
+        }
+        for (auto it = now.cbegin(); it != now.cend(); ++it) {
+            if (!base.contains(it.key())) {
+                newOnly.insert(it.key());
+            }
+        }
+        QVERIFY(!baseOnly.isEmpty() || !newOnly.isEmpty()); // the workloads run different kernels
+        QCOMPARE(c.count(SessionComparison::Side::baseOnly), baseOnly.size());
+        QCOMPARE(c.count(SessionComparison::Side::newOnly), newOnly.size());
+        QCOMPARE(c.count(SessionComparison::Side::both), both.size());
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        for (const auto& k : c.kernels()) {
+            if (k.side == SessionComparison::Side::baseOnly) {
+                QVERIFY(baseOnly.contains(k.name));
+                QVERIFY(!k.metric(SessionComparison::kDispatches)->newRecorded);
+                QCOMPARE(k.metric(SessionComparison::kDispatches)->base,
+                         double(base.value(k.name).dispatches));
+            } else if (k.side == SessionComparison::Side::newOnly) {
+                QVERIFY(newOnly.contains(k.name));
+                QVERIFY(!k.metric(SessionComparison::kDispatches)->baseRecorded);
+            }
+        }
+        int baseRows = 0, newRows = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString status = model.index(r, ComparisonTableModel::Status).data().toString();
+            baseRows += status == QStringLiteral("only in base");
+            newRows += status == QStringLiteral("only in new");
+            if (status.startsWith(QStringLiteral("only"))) {
+                QCOMPARE(model.index(r, ComparisonTableModel::Difference).data().toString(),
+                         QStringLiteral("—"));
+            }
+        }
+        QCOMPARE(baseRows > 0, !baseOnly.isEmpty());
+        QCOMPARE(newRows > 0, !newOnly.isEmpty());
+    }
+
+    /// A file of format 2 compares through the reader: its restore figures are not recorded, the rest is.
+    void olderFormatCompares() {
+        const QString old = QStringLiteral(RS_APP_TEST_DATA "/format2.rsdb");
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(old, two_, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QCOMPARE(c.baseFormat(), 2);
+        QVERIFY(c.newFormat() >= 4);
+        QVERIFY(!c.kernels().empty());
+        qint64 dispatches = 0;
+        for (const auto& k : c.kernels()) {
+            const auto* d = k.metric(SessionComparison::kDispatches);
+            if (d->baseRecorded) {
+                dispatches += qint64(d->base);
+                QVERIFY(
+                    !k.metric(SessionComparison::kMovedHost)->baseRecorded); // no restore records before 4
+            }
+        }
+        QCOMPARE(dispatches, 60); // the file's 60 dispatches
+    }
+
+    /// `replayscope --compare`: the table on stdout within 110 columns, exit 0; charts with --export-charts;
+    /// a missing or foreign file: one error line, exit 1.
+    void headless() {
+        const test::RunResult r = runInspector({QStringLiteral("--compare"), two_, three_});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.output.contains(QStringLiteral("kernels: ")));
+        for (const QString& name : sqlKernels(two_).keys()) {
+            QVERIFY2(r.output.contains(name.left(100)), qPrintable(name));
+        }
+        QVERIFY(r.output.contains(SessionComparison::kPassesPerReplayed));
+        for (const QString& line : r.output.split(QLatin1Char('\n'))) {
+            QVERIFY2(line.size() <= 110, qPrintable(line));
+        }
+        // The passes-per-replayed line reads 2 against 3, +1, +50 %.
+        QRegularExpression perLine(QStringLiteral("passes per replayed\\s+2\\s+3\\s+\\+1\\s+\\+50(\\.0)? %"));
+        QVERIFY2(perLine.match(r.output).hasMatch(), qPrintable(r.output));
+
+        const QString charts = dir_.filePath(QStringLiteral("charts"));
+        const test::RunResult c = runInspector(
+            {QStringLiteral("--compare"), QStringLiteral("--export-charts"), two_, three_, charts});
+        QCOMPARE(c.exitCode, 0);
+        const QStringList pngs = QDir(charts).entryList({QStringLiteral("compare-*.png")});
+        QCOMPARE(pngs.size(), SessionComparison::chartMetrics().size());
+        for (const QString& f : pngs) {
+            QVERIFY(QFileInfo(QDir(charts).filePath(f)).size() > 1000);
+        }
+
+        const QString missing = dir_.filePath(QStringLiteral("missing.rsdb"));
+        const test::RunResult m = runInspector({QStringLiteral("--compare"), two_, missing});
+        QCOMPARE(m.exitCode, 1);
+        QVERIFY2(m.output.contains(QStringLiteral("File not found")) && m.output.contains(missing),
+                 qPrintable(m.output));
+        QVERIFY(!m.output.contains(QStringLiteral("kernels: ")));
+        const QString foreign = dir_.filePath(QStringLiteral("foreign.rsdb"));
+        {
+            QFile f(foreign);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4096, 'x'));
+        }
+        const test::RunResult x = runInspector({QStringLiteral("--compare"), foreign, two_});
+        QCOMPARE(x.exitCode, 1);
+        QVERIFY2(x.output.contains(QStringLiteral("Not a ReplayScope session")), qPrintable(x.output));
+        const test::RunResult u = runInspector({QStringLiteral("--compare"), two_});
+        QCOMPARE(u.exitCode, 2);
+    }
+
+    /// The compare page: table, "changed only" and the difference chart; File > Compare with… through
+    /// MainWindow::compareWith on the current session tab.
+    void comparePage() {
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(two_, three_, e);
+        QVERIFY(!e.isError());
+        ComparePage page;
+        page.setComparison(c);
+        const int all = page.model()->rowCount();
+        int expected = 0;
+        for (const auto& k : c.kernels()) {
+            expected += int(k.metrics.size());
+        }
+        QCOMPARE(all, expected);
+        page.changedOnly()->setChecked(true);
+        QVERIFY(page.model()->rowCount() < all);
+        QVERIFY(page.model()->rowCount() > 0);
+        page.chartMetric()->setCurrentText(SessionComparison::kReplayed);
+        QVERIFY(c.differenceBars(SessionComparison::kReplayed).size() ==
+                c.count(SessionComparison::Side::both));
+        for (const auto& b : c.differenceBars(SessionComparison::kReplayed)) {
+            QCOMPARE(b.value, 0); // the same program replays the same dispatches
+        }
+
+        MainWindow window;
+        window.setInteractive(false);
+        SessionView* view = window.openSession(two_);
+        QElapsedTimer t;
+        t.start();
+        while (view->snapshot().isNull() && t.elapsed() < 30000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+        QVERIFY(!view->snapshot().isNull());
+        ComparePage* fromWindow = window.compareWith(three_);
+        QVERIFY(fromWindow);
+        QCOMPARE(window.tabs()->currentWidget(), fromWindow);
+        QVERIFY(window.tabs()->tabText(window.tabs()->currentIndex()).startsWith(QStringLiteral("Compare")));
+        QCOMPARE(fromWindow->model()->rowCount(), all);
+        QVERIFY(!window.compareWith(dir_.filePath(QStringLiteral("missing.rsdb"))));
+    }
+};
+
+QTEST_MAIN(AppCompareTest)
+#include "tst_app_compare.moc"
