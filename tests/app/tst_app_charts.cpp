@@ -91,7 +91,7 @@ class AppChartsTest : public QObject {
     void niceTicks_data() {
         QTest::addColumn<double>("lo");
         QTest::addColumn<double>("hi");
-        QTest::addColumn<int>("maxTicks");
+        QTest::addColumn<int>("max_ticks");
         QTest::addColumn<double>("min");
         QTest::addColumn<double>("max");
         QTest::addColumn<double>("step");
@@ -114,17 +114,17 @@ class AppChartsTest : public QObject {
     void niceTicks() {
         QFETCH(double, lo);
         QFETCH(double, hi);
-        QFETCH(int, maxTicks);
+        QFETCH(int, max_ticks);
         QFETCH(double, min);
         QFETCH(double, max);
         QFETCH(double, step);
         QFETCH(int, decimals);
-        const NiceTicks t = NiceTicks::forRange(lo, hi, maxTicks);
+        const NiceTicks t = NiceTicks::forRange(lo, hi, max_ticks);
         QCOMPARE(t.min, min);
         QCOMPARE(t.max, max);
         QCOMPARE(t.step, step);
         QCOMPARE(t.decimals, decimals);
-        QVERIFY(t.count() <= maxTicks);
+        QVERIFY(t.count() <= max_ticks);
         QVERIFY(t.count() >= 2);
         // Ticks cover the range and are 1, 2 or 5 x 10^n apart.
         if (std::isfinite(hi) && lo <= hi) {

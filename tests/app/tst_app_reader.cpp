@@ -52,7 +52,7 @@ class AppReaderTest : public QObject {
         QTest::addColumn<int>("dispatches");
         QTest::addColumn<int>("replayed");
         QTest::addColumn<bool>("complete");
-        QTest::addColumn<int>("minPasses");
+        QTest::addColumn<int>("min_passes");
         const QString d = dir_.path();
         SyntheticSession::Options o;
         o.dispatches = 300;
@@ -76,7 +76,7 @@ class AppReaderTest : public QObject {
         QFETCH(int, dispatches);
         QFETCH(int, replayed);
         QFETCH(bool, complete);
-        QFETCH(int, minPasses);
+        QFETCH(int, min_passes);
         QVERIFY2(!path.isEmpty(), "the pipeline did not produce the session");
         SessionReader reader;
         QSignalSpy ready(&reader, &SessionReader::snapshotReady);
@@ -98,7 +98,7 @@ class AppReaderTest : public QObject {
         if (replayed >= 0) {
             QCOMPARE(r, replayed);
         }
-        QCOMPARE(maxPasses, minPasses);
+        QCOMPARE(maxPasses, min_passes);
         QCOMPARE(s->passBegin.size(), s->dispatches.size() + 1);
         QCOMPARE(qsizetype(s->passBegin.back()), qsizetype(s->passes.size()));
         QVERIFY(!s->enumNames.value(QStringLiteral("decision")).isEmpty());

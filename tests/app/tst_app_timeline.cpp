@@ -111,13 +111,13 @@ class AppTimelineTest : public QObject {
 
     void windowsAndMarks_data() {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<int>("agentLanes");
+        QTest::addColumn<int>("agent_lanes");
         QTest::newRow("accumulate_n, filtered") << filtered_ << 1;
         QTest::newRow("two_agents") << twoAgents_ << 2;
     }
     void windowsAndMarks() {
         QFETCH(QString, path);
-        QFETCH(int, agentLanes);
+        QFETCH(int, agent_lanes);
         SessionError error;
         const SessionSnapshot s = SessionLoader::loadAll(path, error);
         QVERIFY2(!error.isError(), qPrintable(error.message));
@@ -199,7 +199,7 @@ class AppTimelineTest : public QObject {
                 }
             }
         }
-        QCOMPARE(agents, agentLanes);
+        QCOMPARE(agents, agent_lanes);
         QCOMPARE(windows, replayed);
         QCOMPARE(declinedMarks, declined);
         QCOMPARE(marks, qint64(s->dispatches.size()));
