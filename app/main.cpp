@@ -3,7 +3,7 @@
 //   replayscope [SESSION.rsdb...]                 open sessions (tabs)
 //   replayscope --summary SESSION                 terminal summary
 //   replayscope --export-charts SESSION DIR       every chart as PNG, headless
-//   replayscope --screenshots SESSION DIR         every page as PNG, headless
+//   replayscope --screenshots SESSION [BASELINE [RANK_FILE...]] DIR  every page as PNG, headless
 //   replayscope --export-trace FILE.json SESSION...  replay timelines as a Chrome trace, headless
 //   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
 //   replayscope --version
@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
                                     QStringLiteral("Write every chart of SESSION as PNG into DIR and exit."));
     const QCommandLineOption shots(
         QStringLiteral("screenshots"),
-        QStringLiteral("Write a screenshot of every page for SESSION into DIR and exit."));
+        QStringLiteral("Write a screenshot of every page for SESSION into DIR and exit (with BASELINE: the "
+                       "comparison with it; with two or more RANK_FILEs after it: their merged job view)."));
     parser.addOption(summary);
     parser.addOption(charts);
     parser.addOption(shots);
@@ -116,14 +117,16 @@ int main(int argc, char** argv) {
         return rs::app::CompareCommand::run(args[0], args[1], args.value(2), stdout, stderr);
     }
     if (parser.isSet(charts) || parser.isSet(shots)) {
-        if (args.size() != 2) {
-            return usageError(QStringLiteral("--export-charts / --screenshots take SESSION DIR"));
+        if (parser.isSet(charts) ? args.size() != 2 : args.size() < 2) {
+            return usageError(QStringLiteral("--export-charts takes SESSION DIR, --screenshots SESSION "
+                                             "[BASELINE [RANK_FILE RANK_FILE...]] DIR"));
         }
         QStringList written;
         QString error;
         const bool ok = parser.isSet(charts)
                             ? rs::app::HeadlessExporter::exportCharts(args[0], args[1], written, error)
-                            : rs::app::HeadlessExporter::screenshots(args[0], args[1], written, error);
+                            : rs::app::HeadlessExporter::screenshots(args[0], args.last(), written, error,
+                                                                     args.mid(1, args.size() - 2));
         for (const QString& f : written) {
             std::printf("%s\n", qPrintable(f));
         }

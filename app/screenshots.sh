@@ -3,7 +3,8 @@
 # Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
 # the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
 # a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined), then every page grabbed
-# offscreen (replayscope --screenshots), and the bytes-moved and pass-spread charts (replayscope --export-charts).
+# offscreen (replayscope --screenshots, with the timeline, the compare page against a 2-pass run and the
+# merged view of two rank files), and the bytes-moved and pass-spread charts (replayscope --export-charts).
 #   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
 #                                      replayscope_engine, hsa_sim, workload_demo)
 set -euo pipefail
@@ -14,7 +15,18 @@ trap 'rm -rf "$tmp"' EXIT
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
     --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
     "$build/workloads/hip/demo" --iterations 40
-QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" "$tmp/shots"
+# The baseline of the compare page: the same run with 2 passes. The job view: two ranks of the demo, as an
+# MPI launcher would start them (the rank in OMPI_COMM_WORLD_RANK, -o run-%r.rsdb).
+HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 2 --fidelity-check \
+    --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo-2-passes.rsdb" -- \
+    "$build/workloads/hip/demo" --iterations 40
+for rank in 0 1; do
+    OMPI_COMM_WORLD_RANK=$rank HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 \
+        --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/run-%r.rsdb" -- \
+        "$build/workloads/hip/demo" --iterations $((20 + 20 * rank))
+done
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" \
+    "$tmp/demo-2-passes.rsdb" "$tmp/run-0.rsdb" "$tmp/run-1.rsdb" "$tmp/shots"
 # The bytes-moved chart (full restore against what the dirty restores moved) and the pass-to-pass spread of
 # kernel time, as --export-charts writes them.
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --export-charts "$tmp/demo.rsdb" "$tmp/charts" >/dev/null

@@ -14,6 +14,7 @@
 #include "ui/StartPage.h"
 #include "ui/SummaryPage.h"
 #include "ui/TablePanel.h"
+#include "ui/TimelinePage.h"
 
 #include <QApplication>
 #include <QDir>
@@ -76,7 +77,7 @@ bool HeadlessExporter::exportCharts(const QString& session, const QString& dir, 
 }
 
 bool HeadlessExporter::screenshots(const QString& session, const QString& dir, QStringList& written,
-                                   QString& error) {
+                                   QString& error, const QStringList& others) {
     if (!QDir().mkpath(dir)) {
         error = QStringLiteral("%1: cannot create the directory").arg(dir);
         return false;
@@ -148,6 +149,24 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     view->pages()->setCurrentWidget(view->chartsPage());
     view->chartsPage()->flush();
     grab(QStringLiteral("charts.png"));
+    view->pages()->setCurrentWidget(view->timelinePage());
+    grab(QStringLiteral("timeline.png"));
+    if (!others.isEmpty()) {
+        if (!window.compareWith(others[0])) {
+            error = QStringLiteral("%1: cannot be compared with %2").arg(others[0], session);
+            return false;
+        }
+        grab(QStringLiteral("compare.png"));
+    }
+    if (others.size() >= 3) {
+        if (!window.openJob(others.mid(1))) {
+            error =
+                QStringLiteral("%1: cannot be opened as one job").arg(others.mid(1).join(QLatin1Char(' ')));
+            return false;
+        }
+        grab(QStringLiteral("job.png"));
+    }
+    window.tabs()->setCurrentWidget(view);
     auto* launch = window.launchDialog();
     RunCommand::Options o;
     o.program = QStringLiteral("build/default/workloads/hip/demo");

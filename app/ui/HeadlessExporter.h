@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Headless commands: `--export-charts SESSION DIR` (every chart as PNG) and `--screenshots SESSION DIR`
-// (each page of the main window as PNG). Need a QApplication (offscreen platform is fine).
+// Headless commands: `--export-charts SESSION DIR` (every chart as PNG) and `--screenshots SESSION [OTHER...]
+// DIR` (each page of the main window as PNG). Need a QApplication (offscreen platform is fine).
 #pragma once
 
 #include <QString>
@@ -13,8 +13,12 @@ class HeadlessExporter {
     /// Loads `session` and writes its charts to `dir`; false with `error` set when the file is refused.
     static bool exportCharts(const QString& session, const QString& dir, QStringList& written,
                              QString& error);
-    /// Opens `session` in a main window and grabs the start page and every page to `dir`.
-    static bool screenshots(const QString& session, const QString& dir, QStringList& written, QString& error);
+    /// Opens `session` in a main window and grabs the start page and every page to `dir` (PNG files, their
+    /// paths appended to `written`). With `others`: `others[0]` is compared with `session`
+    /// (compare.png, File > Compare with...), and two or more files after it open as one job
+    /// (job.png, the merged view). False with `error` set when a file is refused.
+    static bool screenshots(const QString& session, const QString& dir, QStringList& written, QString& error,
+                            const QStringList& others = {});
 };
 
 } // namespace rs::app
