@@ -2,7 +2,7 @@
 // The stand-in libamdhip64.so.5 (workloads/hip_stand_in): a library exporting only
 // `hipGraphLaunch@hip_4.3`, so tools that intercept HIP graph launches can be tested without HIP.
 //
-// Setup is passed through `graphExec` (no extra exported function): the caller builds a
+// Setup is passed through `graph_exec` (no extra exported function): the caller builds a
 // `StandInGraphExec` naming an HSA queue it created and the kernel dispatches of the "graph", and passes
 // its address as the `hipGraphExec_t`. hipGraphLaunch then submits the nodes in order on the calling
 // thread, one packet and one doorbell per node, each with its own completion signal, and waits for all

@@ -13,9 +13,9 @@ constexpr int kHipErrorLaunchFailure = 719;
 } // namespace
 
 /**
- * Launches the "graph" `graphExec` (a `rs::workloads::StandInGraphExec*`) on its queue: one packet and
+ * Launches the "graph" `graph_exec` (a `rs::workloads::StandInGraphExec*`) on its queue: one packet and
  * doorbell per node, then waits for every node. `stream` is ignored. Returns 0 on success, 1 if
- * `graphExec` is null, has the wrong magic, no queue or no nodes, 719 if an HSA call fails.
+ * `graph_exec` is null, has the wrong magic, no queue or no nodes, 719 if an HSA call fails.
  */
 extern "C" __attribute__((visibility("default"))) int hipGraphLaunch(void* graph_exec, void* stream) {
     (void)stream;
