@@ -78,6 +78,14 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files) {
         d->info.complete = d->info.complete && s.info.complete;
         d->info.ended = d->info.ended && s.info.ended;
         d->info.endNs = std::max(d->info.endNs, s.info.endNs);
+        // The job starts with its earliest file (0: not recorded).
+        if (s.info.startNs > 0 && (d->info.startNs <= 0 || s.info.startNs < d->info.startNs)) {
+            d->info.startNs = s.info.startNs;
+        }
+        if (s.info.startWallNs > 0 &&
+            (d->info.startWallNs <= 0 || s.info.startWallNs < d->info.startWallNs)) {
+            d->info.startWallNs = s.info.startWallNs;
+        }
         d->dataVersion += s.dataVersion;
         restoreRecords = restoreRecords && s.hasRestoreRecords;
         regionsLoaded = regionsLoaded && s.regionsLoaded;

@@ -4,9 +4,12 @@
 #include "model/Format.h"
 #include "model/SessionLoader.h"
 
+#include <QSet>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace rs::app {
 
@@ -88,6 +91,7 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
             f.mismatches += s.mismatchBegin[row + 1] - s.mismatchBegin[row];
         }
     }
+    QSet<QString> sharedNames;
     for (std::size_t k = 0; k < byIndex.size(); ++k) {
         if (byIndex[k].dispatches == 0) {
             continue;
@@ -101,13 +105,11 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
             out.insert(name, byIndex[k]);
             continue;
         }
-        // The same name under two indices: counts add up; the time medians keep the larger sample's.
+        // The same name under two indices (several processes or ranks): counts add up; the medians are
+        // taken again over the samples of every index (below).
         KernelFigures& a = *it;
         const KernelFigures& b = byIndex[k];
-        if (b.dispatches > a.dispatches) {
-            a.kernelMedianNs = b.kernelMedianNs;
-            a.kernelSpread = b.kernelSpread;
-        }
+        sharedNames.insert(name);
         a.dispatches += b.dispatches;
         a.replayed += b.replayed;
         a.passes += b.passes;
@@ -122,6 +124,19 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         a.snapshotNs += b.snapshotNs;
         a.restoreNs += b.restoreNs;
         a.mismatches += b.mismatches;
+    }
+    for (const QString& name : std::as_const(sharedNames)) {
+        std::vector<double> m, sp;
+        for (std::size_t k = 0; k < byIndex.size(); ++k) {
+            const QString n = k < std::size_t(s.kernelNames.size()) ? s.kernelNames[int(k)]
+                                                                    : QStringLiteral("(unknown kernel)");
+            if (n == name) {
+                m.insert(m.end(), medians[k].begin(), medians[k].end());
+                sp.insert(sp.end(), spreads[k].begin(), spreads[k].end());
+            }
+        }
+        out[name].kernelMedianNs = median(m);
+        out[name].kernelSpread = median(sp);
     }
     return out;
 }
@@ -404,7 +419,8 @@ QVector<ChartSeriesBuilder::Bar> SessionComparison::differenceBars(const QString
         if (label.size() > 40) {
             label = label.left(37) + QStringLiteral("...");
         }
-        out.push_back({QStringLiteral("%1 (%2)").arg(label, percentText(*m)),
+        // Chart labels are rich text: "< 0.001 %" would open a tag, so the escaped form is used.
+        out.push_back({QStringLiteral("%1 (%2)").arg(label, percentText(*m).toHtmlEscaped()),
                        qint64(std::llround(std::abs(m->percent())))});
     }
     std::stable_sort(

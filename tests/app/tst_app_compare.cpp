@@ -16,6 +16,8 @@
 #include "ui/MainWindow.h"
 #include "ui/SessionView.h"
 
+#include <replayscope/ipc/records.h>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
@@ -64,13 +66,15 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
         if (db.open()) {
             QSqlQuery q(db);
+            // The stored decision code of "replayed", from the session vocabulary, not a literal.
+            const int replayed = int(rs::ipc::DispatchDecision::replayed);
             q.exec(QStringLiteral(
-                "SELECT s.text, count(*), sum(d.decision = 0), (SELECT count(*) FROM passes p JOIN "
-                "dispatches e "
-                "ON e.process = p.process AND e.id = p.dispatch_id JOIN strings t ON t.process = e.process "
-                "AND "
-                "t.id = e.kernel_name_id WHERE t.text = s.text AND e.decision = 0) FROM dispatches d JOIN "
-                "strings s ON s.process = d.process AND s.id = d.kernel_name_id GROUP BY s.text"));
+                       "SELECT s.text, count(*), sum(d.decision = %1), (SELECT count(*) FROM passes p "
+                       "JOIN dispatches e ON e.process = p.process AND e.id = p.dispatch_id JOIN "
+                       "strings t ON t.process = e.process AND t.id = e.kernel_name_id WHERE t.text = "
+                       "s.text AND e.decision = %1) FROM dispatches d JOIN strings s ON s.process = "
+                       "d.process AND s.id = d.kernel_name_id GROUP BY s.text")
+                       .arg(replayed));
             while (q.next()) {
                 out.insert(q.value(0).toString(),
                            {q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong()});

@@ -49,10 +49,10 @@ struct PrintedRegion {
 
 /// Every region line of `output`, in order.
 inline QList<PrintedRegion> printed_regions(const QString& output) {
-    static const QRegularExpression line(R"(^region (\w+) address (?:0x)?([0-9a-f]+) size (\d+)$)",
-                                         QRegularExpression::MultilineOption);
+    static const QRegularExpression kRegionLine(R"(^region (\w+) address (?:0x)?([0-9a-f]+) size (\d+)$)",
+                                                QRegularExpression::MultilineOption);
     QList<PrintedRegion> regions;
-    for (auto it = line.globalMatch(output); it.hasNext();) {
+    for (auto it = kRegionLine.globalMatch(output); it.hasNext();) {
         const auto m = it.next();
         regions << PrintedRegion{m.captured(1), m.captured(2).toULongLong(nullptr, 16),
                                  m.captured(3).toULongLong()};
