@@ -6,7 +6,7 @@
 #include "replayscope/ipc/session_store.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <sys/stat.h>
 #include <sys/wait.h>

@@ -2,7 +2,7 @@
 // Round trip of every event type through the frame codec, and frame-header checks.
 #include "test_support.h"
 
-#include <QtTest>
+#include <QTest>
 
 using namespace rs::ipc;
 

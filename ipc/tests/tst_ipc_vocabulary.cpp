@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <set>
 #include <string>

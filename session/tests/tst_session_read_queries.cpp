@@ -10,7 +10,7 @@
 #include <sqlite3.h>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <string>
 #include <vector>

@@ -8,7 +8,7 @@
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
-#include <QtTest>
+#include <QTest>
 
 namespace rs::app::test {
 

@@ -4,7 +4,7 @@
 // one run; the chunk size option accepts powers of two in [4 KiB, 1 GiB] only.
 #include "chunk_plan.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cstdint>
 #include <vector>

@@ -16,7 +16,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
-#include <QtTest>
+#include <QTest>
 
 #include "replay_run.h"
 #include "session_file.h"

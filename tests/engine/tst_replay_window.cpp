@@ -15,7 +15,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "dispatch_log.h"
 #include "replay_run.h"

@@ -13,7 +13,7 @@
 
 #include <QRegularExpression>
 #include <QSet>
-#include <QtTest>
+#include <QTest>
 
 #include "replay_run.h"
 #include "session_file.h"

@@ -18,7 +18,7 @@
 #include <hsa_api_trace.h>
 #include <hsa_ext_amd.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <unistd.h>
 

@@ -11,7 +11,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "dispatch_log.h"
 #include "session_file.h"

@@ -4,7 +4,7 @@
  * unset, =1 and =2, parses its output and checks the agents (count, order, type, node, name, ISA, timestamp
  * frequency) and the pools of each agent (count, segment, global flags spelled out, allocation allowed).
  */
-#include <QtTest>
+#include <QTest>
 
 #include <QProcess>
 #include <QRegularExpression>

@@ -6,7 +6,7 @@
  */
 #include "sim_test_util.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 

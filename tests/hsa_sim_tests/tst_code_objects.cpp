@@ -11,7 +11,7 @@
 
 #include <hsa_ven_amd_loader.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <map>
 

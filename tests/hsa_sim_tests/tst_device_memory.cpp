@@ -11,7 +11,7 @@
  */
 #include "sim_test_util.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <hsa_api_trace.h>
 

@@ -13,7 +13,7 @@
 
 #include <hsa_ven_amd_loader.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <elf.h>
 

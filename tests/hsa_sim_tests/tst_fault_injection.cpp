@@ -10,7 +10,7 @@
 #include "child_process.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <hsa.h>
 #include <hsa_ext_amd.h>

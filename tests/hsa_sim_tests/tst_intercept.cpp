@@ -12,7 +12,7 @@
 
 #include <hsa_api_trace.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <dlfcn.h>
 #include <mutex>

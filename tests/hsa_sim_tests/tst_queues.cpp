@@ -9,7 +9,7 @@
 #include "sim_test_kernels.h"
 #include "sim_test_util.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <memory>

@@ -13,7 +13,7 @@
 
 #include <hsa_api_trace.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <dlfcn.h>
 

@@ -11,7 +11,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QtGlobal>
-#include <QtTest>
+#include <QTest>
 
 #include <memory>
 
