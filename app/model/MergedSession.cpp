@@ -168,6 +168,7 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files) {
     d->restoreBegin.push_back(int(d->restores.size()));
     d->hasRestoreRecords = restoreRecords;
     d->regionsLoaded = regionsLoaded;
+    d->restoresLoaded = regionsLoaded; // loadAll: both phases of every file
     out.snapshot_ = SessionSnapshot(d);
     return out;
 }

@@ -15,6 +15,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <sqlite3.h>
+
 #include <string_view>
 
 #include <cstring>
@@ -40,8 +42,16 @@ bool run(QSqlQuery& q, std::string_view sql, QString& error) {
 struct SessionLoader::Private {
     std::string nativePath;         ///< path_ as given to openable_session_copy (when a copy was made)
     QString copyPath;               ///< the checkpointed copy opened instead of path_, empty when none
-    rs::session::FileLayout layout; ///< what the last load() found (loadRegions() reads with it)
+    rs::session::FileLayout layout; ///< what the last load() found (loadDetails() reads with it)
+    sqlite3* rows = nullptr;        ///< the readers' connection to the same file (model/reading/RowCursor.h)
+    void closeRows() {
+        if (rows != nullptr) {
+            sqlite3_close_v2(rows);
+            rows = nullptr;
+        }
+    }
     ~Private() {
+        closeRows();
         if (!copyPath.isEmpty()) {
             rs::session::remove_session_copy(nativePath, QFile::encodeName(copyPath).toStdString());
         }
@@ -57,6 +67,7 @@ SessionLoader::~SessionLoader() {
 }
 
 void SessionLoader::closeDatabase() {
+    p_->closeRows();
     if (opened_) {
         {
             QSqlDatabase db = QSqlDatabase::database(connection_, false);
@@ -204,6 +215,19 @@ SessionError SessionLoader::openDatabase(const QString& file) {
                     .arg(t));
         }
     }
+    // The rows come through SQLite's C API on a second read-only connection with the same options (Qt
+    // SQL's per-value QVariant conversion cost more than the queries themselves). NOMUTEX: the connection is
+    // this loader's, used by its thread only, so SQLite's lock around every sqlite3_column_* call is left
+    // out.
+    const int rc = sqlite3_open_v2(QFile::encodeName(file).constData(), &p_->rows,
+                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        const QString why = p_->rows != nullptr ? QString::fromUtf8(sqlite3_errmsg(p_->rows))
+                                                : QString::fromUtf8(sqlite3_errstr(rc));
+        p_->closeRows();
+        return queryError(QStringLiteral("the file header"), why);
+    }
+    sqlite3_busy_timeout(p_->rows, 2000);
     return {};
 }
 
@@ -231,7 +255,7 @@ SessionError SessionLoader::quickCheck() {
 }
 
 SessionError SessionLoader::load(SessionData& out) {
-    ReadContext context(QSqlDatabase::database(connection_, false), path_);
+    ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
     out.info.path = path_;
     out.info.openedCopy = p_->copyPath;
     // The read transaction gives one consistent picture while the collector keeps writing.
@@ -243,25 +267,48 @@ SessionError SessionLoader::load(SessionData& out) {
     out.dataVersion = dataVersion();
     context.detectLayout(version_);
     p_->layout = context.layout();
+    out.hasRestoreRecords = !rs::session::restores_query(p_->layout).empty();
     // The readers in the order they depend on each other (model/reading/Readers.h).
-    for (auto read : {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
-                      &DispatchReader::read, &PassReader::read, &RestoreSkipReader::read,
-                      &RestoreReader::read, &AllocationReader::read, &ModuleVariableReader::read,
-                      &WarningReader::read, &AsyncCopyReader::read}) {
+    for (auto read :
+         {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
+          &DispatchReader::read, &PassReader::read, &RestoreSkipReader::read, &AllocationReader::read,
+          &ModuleVariableReader::read, &WarningReader::read, &AsyncCopyReader::read}) {
         if (SessionError e = read(context, out); e.isError()) {
             return e;
         }
     }
+    out.restoreBegin.assign(out.dispatches.size() + 1, 0);
+    // A reader stops at a failing step as at the end of its rows: a page found corrupt mid-scan fails the
+    // load here instead of leaving it short.
+    if (!context.query().scanError().isEmpty()) {
+        return context.queryError(QStringLiteral("the session"), context.query().scanError());
+    }
     return {};
 }
 
-SessionError SessionLoader::loadRegions(SessionData& out) {
-    ReadContext context(QSqlDatabase::database(connection_, false), path_);
+SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {
+    ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
     context.setLayout(p_->layout);
-    return RegionReader::read(context, out);
+    context.run(rs::session::begin_read());
+    struct Commit {
+        ReadContext& context;
+        ~Commit() { context.run(rs::session::end_read()); }
+    } commit{context};
+    if (SessionError e = RestoreReader::read(context, out); e.isError()) {
+        return e;
+    }
+    if (regions) {
+        if (SessionError e = RegionReader::read(context, out); e.isError()) {
+            return e;
+        }
+    }
+    if (!context.query().scanError().isEmpty()) {
+        return context.queryError(QStringLiteral("the session"), context.query().scanError());
+    }
+    return {};
 }
 
-SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error) {
+SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error, Parts parts) {
     SessionLoader loader(path);
     error = loader.open();
     if (error.isError()) {
@@ -271,9 +318,9 @@ SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error)
     SessionSnapshot snapshot(data);
     error = loader.load(*data);
     if (!error.isError()) {
-        error = loader.loadRegions(*data);
+        error = loader.loadDetails(*data, parts == Parts::all);
     }
-    if (!error.isError()) {
+    if (!error.isError() && parts == Parts::all) {
         error = loader.quickCheck();
     }
     return error.isError() ? SessionSnapshot() : snapshot;

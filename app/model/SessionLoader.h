@@ -4,7 +4,8 @@
 // The loader opens and checks the file and orchestrates the per-table readers of model/reading, which
 // run the session format's read queries (replayscope/session/read_queries.h); it names no table itself.
 // Formats 1 to rs::session::kFormatVersion are read (1-2 as one process; 4 adds the snapshot stores,
-// restores, restore misses and placements, absent = "—" in older files).
+// restores, restore misses and placements, absent = "—" in older files). A load has two phases: load()
+// for the first paint, loadDetails() for the rest.
 #pragma once
 
 #include "model/SessionError.h"
@@ -33,10 +34,16 @@ class SessionLoader {
     QString openedCopy() const;
     /// `PRAGMA data_version`: changes whenever another connection commits; -1 on error.
     qint64 dataVersion();
-    /// Everything but the inventory regions (what the first paint needs).
+    /// The first phase, what the first paint needs: session, processes, agents, dispatches with their
+    /// snapshots and passes, restore skips, allocations, module variables, warnings, async copies. The
+    /// dispatches' restore time is then the passes' sum; out.restoreBegin is all zeros.
     SessionError load(SessionData& out);
-    /// Inventory regions and the per-allocation capture counts (after load()).
-    SessionError loadRegions(SessionData& out);
+    /// The second phase (after load(), on the data it filled): the restore records and snapshot stores
+    /// (format 4), restore misses, placements, the inventory regions and the per-allocation capture
+    /// counts; sets restoresLoaded and regionsLoaded. On a 100,000-dispatch session these are about two
+    /// thirds of the rows (docs/performance.md, "Inspector"). `regions` false leaves the inventory regions
+    /// out (regionsLoaded stays false): what a comparison or a timeline needs is then all read.
+    SessionError loadDetails(SessionData& out, bool regions = true);
     /// `PRAGMA quick_check` (corruption inside pages the first load did not touch).
     SessionError quickCheck();
 
@@ -48,8 +55,12 @@ class SessionLoader {
     /// checks of check_session_file (application id, format version) follow in open(), on the connection
     /// the loader reads through; its integrity check is quickCheck(), run after the first paint.
     static SessionError checkFile(const QString& path);
-    /// open() + load() + loadRegions() in the calling thread.
-    static SessionSnapshot loadAll(const QString& path, SessionError& error);
+    /// What loadAll reads: everything (with the integrity check), or everything but the inventory regions
+    /// and without the integrity check (a comparison, a timeline, a trace export: they read no region,
+    /// and the check reads every page of the file; corruption in a page they read still fails the load).
+    enum class Parts { all, withoutRegions };
+    /// open() + load() + loadDetails() + quickCheck() (Parts::all) in the calling thread.
+    static SessionSnapshot loadAll(const QString& path, SessionError& error, Parts parts = Parts::all);
 
   private:
     SessionError queryError(const QString& what, const QString& driverText) const;

@@ -68,11 +68,11 @@ void SessionReaderWorker::reload() {
     SessionSnapshot snapshot(data);
     SessionError error = loader_->load(*data);
     if (!error.isError()) {
-        // First paint: everything but the region inventory.
+        // First paint: everything but the restore records and the region inventory.
         emit snapshotReady(snapshot);
         auto* full = new SessionData(*data);
         SessionSnapshot complete(full);
-        error = loader_->loadRegions(*full);
+        error = loader_->loadDetails(*full);
         if (!error.isError()) {
             emit snapshotReady(complete);
         }

@@ -266,6 +266,9 @@ struct RegionColumns {
 struct SessionData : QSharedData {
     SessionInfo info;
     qint64 dataVersion = 0;
+    /// The load's second phase (model/SessionLoader.h, loadDetails) has run: restores, snapshot stores,
+    /// restore misses, placements and the inventory regions are here. Before it, the first paint shows
+    /// "…" for what they hold.
     bool regionsLoaded = false;
     QHash<QString, QHash<int, QString>> enumNames; ///< enum -> code -> name (from `enum_names`)
     QVector<ProcessInfo> processes;                ///< by process index (processes[i].process == i + 1)
@@ -283,8 +286,12 @@ struct SessionData : QSharedData {
     std::vector<ModuleVariableRow> moduleVariables;
     std::vector<WarningRow> warnings;
     std::vector<AsyncCopyRow> asyncCopies; ///< by sequence (format 2)
-    /// Format 4: the file has the `restores` table (older files show "—" for every restore figure).
+    /// Format 4: the file has the `restores` table (older files show "—" for every restore figure). Known
+    /// from the first phase on (the file's layout); the rows themselves arrive with restoresLoaded.
     bool hasRestoreRecords = false;
+    /// The restore records, the snapshots' store columns, restore misses and placements are loaded
+    /// (second phase). Until then a dispatch's restore time is its passes' sum and its moved bytes unknown.
+    bool restoresLoaded = false;
     std::vector<RestoreRow> restores;          ///< grouped by dispatch row, then pass index (final last)
     std::vector<int> restoreBegin;             ///< dispatch row -> first restore (size rows + 1)
     std::vector<RestoreMissRow> restoreMisses; ///< by process, dispatch, pass, address

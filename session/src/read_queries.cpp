@@ -274,8 +274,7 @@ std::string restore_misses_query(const FileLayout& layout) {
         return {};
     }
     return expand("SELECT {p}, ", layout) + std::string(dispatch_column(layout.miss_dispatch_key)) +
-           ", pass_index, address, size, allocation_id FROM "
-           "restore_misses ORDER BY 1, 2, 3, 4";
+           ", pass_index, address, size, allocation_id FROM restore_misses";
 }
 
 std::string snapshot_placements_query(const FileLayout& layout) {
@@ -283,8 +282,7 @@ std::string snapshot_placements_query(const FileLayout& layout) {
         return {};
     }
     return expand("SELECT {p}, ", layout) + std::string(dispatch_column(layout.placement_dispatch_key)) +
-           ", address, size, store FROM snapshot_placements ORDER BY "
-           "1, 2, 3";
+           ", address, size, store FROM snapshot_placements";
 }
 
 std::string allocations_query(const FileLayout& layout) {

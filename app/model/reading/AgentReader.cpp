@@ -8,7 +8,7 @@ namespace rs::app {
 
 SessionError AgentReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::AgentColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::agents_query(context.layout()))) {
         return context.queryError(QStringLiteral("agents"));
     }

@@ -6,7 +6,7 @@ namespace rs::app {
 
 SessionError AllocationReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::AllocationColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::allocations_query(context.layout()))) {
         return context.queryError(QStringLiteral("allocations"));
     }

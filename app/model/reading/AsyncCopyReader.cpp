@@ -10,7 +10,7 @@ SessionError AsyncCopyReader::read(ReadContext& context, SessionData& out) {
     if (sql.empty()) {
         return {};
     }
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(sql)) {
         return context.queryError(QStringLiteral("async copies"));
     }

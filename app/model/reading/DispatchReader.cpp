@@ -8,7 +8,7 @@ SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::DispatchColumn;
     using P = rs::session::FoldedPassColumn;
     const rs::session::FileLayout& layout = context.layout();
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     // Format 2: the compact rows name agents, queues and kernel objects by reference.
     const bool compact = layout.compact();
     QHash<qint64, qint64> handles;

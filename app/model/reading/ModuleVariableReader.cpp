@@ -6,7 +6,7 @@ namespace rs::app {
 
 SessionError ModuleVariableReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::ModuleVariableColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::module_variables_query(context.layout()))) {
         return context.queryError(QStringLiteral("module variables"));
     }

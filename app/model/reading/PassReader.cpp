@@ -8,7 +8,7 @@ namespace rs::app {
 
 SessionError PassReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::PassColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     const int rows = int(out.dispatches.size());
     // Passes (format 2: only those after the second), grouped by dispatch.
     std::vector<std::pair<int, PassRow>> passes = std::move(context.foldedPasses);

@@ -66,7 +66,7 @@ SessionError ProcessReader::read(ReadContext& context, SessionData& out) {
         s.processCount = 1;
         return {};
     }
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(sql)) {
         return context.queryError(QStringLiteral("processes"));
     }

@@ -2,12 +2,12 @@
 #include "model/reading/ReadContext.h"
 
 #include <QSqlError>
+#include <QSqlQuery>
 
 namespace rs::app {
 
-ReadContext::ReadContext(const QSqlDatabase& db, const QString& path) : db_(db), path_(path), q_(db) {
-    q_.setForwardOnly(true);
-}
+ReadContext::ReadContext(const QSqlDatabase& db, sqlite3* rows, const QString& path)
+    : db_(db), path_(path), q_(rows) {}
 
 void ReadContext::detectLayout(int formatVersion) {
     layout_ = rs::session::detect_file_layout(formatVersion,
@@ -15,9 +15,8 @@ void ReadContext::detectLayout(int formatVersion) {
 }
 
 bool ReadContext::run(std::string_view sql) {
-    q_.setForwardOnly(true);
-    if (!q_.exec(QString::fromUtf8(sql.data(), qsizetype(sql.size())))) {
-        lastError_ = q_.lastError().text();
+    if (!q_.exec(sql)) {
+        lastError_ = q_.error();
         return false;
     }
     return true;

@@ -5,10 +5,11 @@
 
 #include "model/SessionError.h"
 #include "model/SessionSnapshot.h"
+#include "model/reading/RowCursor.h"
 
 #include <replayscope/session/read_queries.h>
 
-#include <QSqlQuery>
+#include <QSqlDatabase>
 #include <QString>
 #include <QVariant>
 
@@ -18,12 +19,14 @@
 
 namespace rs::app {
 
-/// One load of one session file: the connection (read-only, inside the load's read transaction), its
-/// FileLayout and the state the readers pass on. Not thread-safe: one per load, on the loader's thread.
+/// One load of one session file: the connections (read-only; the rows are read inside the load's read
+/// transaction on `rows`), its FileLayout and the state the readers pass on. Not thread-safe: one per
+/// load, on the loader's thread.
 class ReadContext {
   public:
-    /// `db`: the loader's open connection; `path`: the session file as the user named it (for messages).
-    ReadContext(const QSqlDatabase& db, const QString& path);
+    /// `db`: the loader's Qt SQL connection (layout probes); `rows`: its SQLite connection to the same file,
+    /// which every reader's rows come through; `path`: the session file as the user named it (messages).
+    ReadContext(const QSqlDatabase& db, sqlite3* rows, const QString& path);
 
     /// Probes the file's layout (rs::session::detect_file_layout) for `formatVersion` (its user_version).
     void detectLayout(int formatVersion);
@@ -31,9 +34,9 @@ class ReadContext {
     /// The layout a previous load of the same file found (the second phase reuses it).
     void setLayout(const rs::session::FileLayout& layout) { layout_ = layout; }
 
-    /// The query every reader runs its statements on (one, as the loader always had: forward-only).
-    QSqlQuery& query() { return q_; }
-    /// Runs `sql` forward-only on query(); false with the driver's message kept for queryError().
+    /// The cursor every reader runs its statements on (one, forward-only).
+    RowCursor& query() { return q_; }
+    /// Runs `sql` on query(); false with SQLite's message kept for queryError().
     bool run(std::string_view sql);
     /// `sql` on a query of its own: the first column of every row as text (empty on error).
     std::vector<std::string> firstColumn(const std::string& sql) const;
@@ -61,23 +64,23 @@ class ReadContext {
   private:
     QSqlDatabase db_;
     QString path_;
-    QSqlQuery q_;
+    RowCursor q_;
     QString lastError_;
     rs::session::FileLayout layout_;
 };
 
 /// Result column `column` (a column enum of read_queries.h) of the current row.
 template <typename Column>
-QVariant value(const QSqlQuery& q, Column column) {
+QVariant value(const RowCursor& q, Column column) {
     return q.value(static_cast<int>(column));
 }
 template <typename Column>
-qint64 i64(const QSqlQuery& q, Column column) {
-    return q.value(static_cast<int>(column)).toLongLong();
+qint64 i64(const RowCursor& q, Column column) {
+    return q.int64(static_cast<int>(column));
 }
 template <typename Column>
-int i32(const QSqlQuery& q, Column column) {
-    return q.value(static_cast<int>(column)).toInt();
+int i32(const RowCursor& q, Column column) {
+    return static_cast<int>(q.int64(static_cast<int>(column)));
 }
 
 /// A failed query of the session file `path` in words: corrupt (SQLite says malformed/corrupt), foreign

@@ -2,8 +2,6 @@
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 
-#include <QSqlError>
-
 namespace rs::app {
 
 namespace {
@@ -39,7 +37,7 @@ SessionError RegionReader::read(ReadContext& context, SessionData& out) {
     using rs::session::region_column;
     using C = rs::session::RegionColumn;
     const rs::session::FileLayout& layout = context.layout();
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     RegionColumns r;
     qint64 expected = 0;
     if (context.run(rs::session::inventory_region_count_query(layout)) && q.next()) {
@@ -91,8 +89,8 @@ SessionError RegionReader::read(ReadContext& context, SessionData& out) {
         r.kind.push_back(quint8(q.value(kind).toUInt()));
     }
     close();
-    if (q.lastError().isValid()) {
-        return context.queryError(QStringLiteral("inventory regions"), q.lastError().text());
+    if (!q.error().isEmpty()) {
+        return context.queryError(QStringLiteral("inventory regions"), q.error());
     }
     countCaptures(r, out);
     out.regions = std::move(r);

@@ -37,7 +37,7 @@ SessionError readStores(ReadContext& context, SessionData& out, const QHash<int,
     if (sql.empty()) {
         return {};
     }
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(sql)) {
         return context.queryError(QStringLiteral("snapshot stores"));
     }
@@ -68,7 +68,7 @@ SessionError readRestores(ReadContext& context, SessionData& out) {
     out.hasRestoreRecords = !sql.empty();
     std::vector<std::pair<int, RestoreRow>> restores;
     if (out.hasRestoreRecords) {
-        QSqlQuery& q = context.query();
+        RowCursor& q = context.query();
         if (!context.run(sql)) {
             return context.queryError(QStringLiteral("restores"));
         }
@@ -146,7 +146,7 @@ SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
     // Format 4 (docs/session-schema.md): the snapshot's stores and chunks, one restore row per restore,
     // restore misses and snapshot placements; the layout finds them by their columns, so that a file
     // without them (formats 1-3) reads as before and shows "—".
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     const QHash<int, QString> storeNames = out.enumNames.value(QStringLiteral("snapshot_store"));
     const QHash<int, QString> pathNames = out.enumNames.value(QStringLiteral("chunk_hash_path"));
     if (SessionError e = readStores(context, out, storeNames, pathNames); e.isError()) {
@@ -175,6 +175,23 @@ SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
                                       i64(q, C::size), codeOf(value(q, C::store), storeNames)});
         }
     }
+    // Read in storage order (read_queries.h), which is already this order when the engine recorded the
+    // regions of each snapshot by address: then the check is all it costs.
+    auto missKey = [](const RestoreMissRow& r) {
+        return std::tie(r.process, r.dispatchId, r.passIndex, r.address);
+    };
+    auto missLess = [&](const RestoreMissRow& a, const RestoreMissRow& b) { return missKey(a) < missKey(b); };
+    if (!std::is_sorted(out.restoreMisses.begin(), out.restoreMisses.end(), missLess)) {
+        std::stable_sort(out.restoreMisses.begin(), out.restoreMisses.end(), missLess);
+    }
+    auto placementKey = [](const PlacementRow& r) { return std::tie(r.process, r.dispatchId, r.address); };
+    auto placementLess = [&](const PlacementRow& a, const PlacementRow& b) {
+        return placementKey(a) < placementKey(b);
+    };
+    if (!std::is_sorted(out.placements.begin(), out.placements.end(), placementLess)) {
+        std::stable_sort(out.placements.begin(), out.placements.end(), placementLess);
+    }
+    out.restoresLoaded = true;
     return {};
 }
 

@@ -30,7 +30,7 @@ void groupByDispatch(std::vector<std::pair<int, SkipRow>>& items, int rows, std:
 
 SessionError RestoreSkipReader::read(ReadContext& context, SessionData& out) {
     const rs::session::FileLayout& layout = context.layout();
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     const int rows = int(out.dispatches.size());
     // Restore skips (pass >= 0) and snapshot failures (pass -1), grouped by dispatch.
     std::vector<std::pair<int, SkipRow>> skips;

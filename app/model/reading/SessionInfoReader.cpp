@@ -9,7 +9,7 @@ namespace rs::app {
 SessionError SessionInfoReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::SessionColumn;
     const rs::session::FileLayout& layout = context.layout();
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::session_query(layout))) {
         return context.queryError(QStringLiteral("the session row"));
     }

@@ -28,7 +28,7 @@ void addDefaultNames(QHash<QString, QHash<int, QString>>& names) {
 SessionError StringReader::read(ReadContext& context, SessionData& out) {
     using rs::session::EnumNameColumn;
     using rs::session::StringColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::enum_names_query(context.layout()))) {
         return context.queryError(QStringLiteral("enum names"));
     }

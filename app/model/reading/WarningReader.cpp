@@ -6,7 +6,7 @@ namespace rs::app {
 
 SessionError WarningReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::WarningColumn;
-    QSqlQuery& q = context.query();
+    RowCursor& q = context.query();
     if (!context.run(rs::session::warnings_query(context.layout()))) {
         return context.queryError(QStringLiteral("warnings"));
     }

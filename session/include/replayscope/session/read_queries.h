@@ -290,12 +290,14 @@ enum class RestoreColumn : int {
 };
 std::string restores_query(const FileLayout& layout);
 
-/// Chunks a dirty restore missed (format 4), by process, dispatch, pass and address.
+/// Chunks a dirty restore missed (format 4), in the table's storage order (the order they were recorded in;
+/// the reader orders them by process, dispatch, pass and address: an SQL ORDER BY sorted them in a
+/// temporary B-tree, the slowest part of loading a large session).
 enum class RestoreMissColumn : int { process, dispatch_id, pass_index, address, size, allocation_id };
 std::string restore_misses_query(const FileLayout& layout);
 
-/// Regions of mixed snapshots and their store (format 4; `store` a SnapshotStore name or code), by
-/// process, dispatch and address.
+/// Regions of mixed snapshots and their store (format 4; `store` a SnapshotStore name or code), in storage
+/// order (the reader orders them by process, dispatch and address, see restore_misses_query).
 enum class PlacementColumn : int { process, dispatch_id, address, size, store };
 std::string snapshot_placements_query(const FileLayout& layout);
 
