@@ -201,7 +201,7 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::allocationReasons() const {
     }
     QVector<Bar> out;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        out.push_back({s_.enumName(QStringLiteral("classification"), it.key()), it.value()});
+        out.push_back({s_.enumName(QStringLiteral("classification"), it.key()), double(it.value())});
     }
     return out;
 }
@@ -231,7 +231,7 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() con
     }
     QVector<Bar> out;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        out.push_back({it.key(), it.value()});
+        out.push_back({it.key(), double(it.value())});
     }
     return out;
 }

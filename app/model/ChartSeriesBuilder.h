@@ -21,9 +21,11 @@ class ChartSeriesBuilder {
         QVector<QPointF> points;
         QColor color;
     };
+    /// One bar of a bar chart: a count, or a signed value such as a difference in percent (negative
+    /// values are drawn to the left of 0).
     struct Bar {
         QString label;
-        qint64 value = 0;
+        double value = 0;
     };
 
     /// Series of `snapshot`, of process `process` only when it is not 0 (x = position among the dispatches

@@ -56,6 +56,10 @@ NiceTicks NiceTicks::forRange(double lo, double hi, int maxTicks) {
             hi = 0;
         }
     }
+    // A range across 0 has 0 as a tick between its ends: two ticks can never cover it.
+    if (lo < 0 && hi > 0) {
+        maxTicks = std::max(maxTicks, 3);
+    }
     const double raw = (hi - lo) / (maxTicks - 1);
     int exponent = int(std::floor(std::log10(raw)));
     static constexpr int kMantissas[] = {1, 2, 5};
@@ -78,7 +82,11 @@ NiceTicks NiceTicks::forRange(double lo, double hi, int maxTicks) {
         }
         ++exponent;
     }
-    return {};
+    NiceTicks t; // unreachable for finite bounds; the range itself in one step rather than a wrong one
+    t.min = lo;
+    t.max = hi;
+    t.step = hi - lo;
+    return t;
 }
 
 AxisUnit AxisUnit::bytes(double maxBytes) {

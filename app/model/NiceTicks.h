@@ -23,8 +23,9 @@ struct NiceTicks {
     /// The printf-style format that label() corresponds to, for chart axes ("%.3f", "%.0f", "%.3g").
     QString labelFormat() const;
 
-    /// Ticks covering [lo, hi] with at most `maxTicks` ticks (clamped to 2..50). A single value v covers
-    /// [0, v] (or [v, 0]; [0, 1] for 0); an empty range (lo > hi, or a bound not finite) gives [0, 1].
+    /// Ticks covering [lo, hi] with at most `maxTicks` ticks (clamped to 2..50; at least 3 when the range
+    /// crosses 0, which is then a tick). A single value v covers [0, v] (or [v, 0]; [0, 1] for 0); an empty
+    /// range (lo > hi, or a bound not finite) gives [0, 1].
     static NiceTicks forRange(double lo, double hi, int maxTicks);
 };
 

@@ -125,7 +125,7 @@ QVector<ChartSeriesBuilder::Bar> RankTotalsModel::bars(Column column) const {
         } else if (column == SnapshotTime || column == RestoreTime) {
             value = qint64(std::llround(double(raw) / 1e6));
         }
-        out.push_back({QStringLiteral("rank %1").arg(totals_[r].rank), value});
+        out.push_back({QStringLiteral("rank %1").arg(totals_[r].rank), double(value)});
     }
     return out;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <utility>
 
@@ -59,6 +60,7 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         const std::size_t k =
             d.kernel >= 0 && d.kernel < s.kernelNames.size() ? std::size_t(d.kernel) : byIndex.size() - 1;
         KernelFigures& f = byIndex[k];
+        f.restoresPending = s.hasRestoreRecords && !s.restoresLoaded;
         ++f.dispatches;
         if (d.replayed()) {
             ++f.replayed;
@@ -75,7 +77,7 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         if (d.restores > 0 && d.movedHost >= 0) {
             f.movedHost = std::max<qint64>(f.movedHost, 0) + d.movedHost;
             f.movedDevice = std::max<qint64>(f.movedDevice, 0) + std::max<qint64>(d.movedDevice, 0);
-        } else if (s.hasRestoreRecords && f.movedHost < 0) {
+        } else if (s.hasRestoreRecords && s.restoresLoaded && f.movedHost < 0) {
             f.movedHost = 0; // recorded: this dispatch moved nothing
             f.movedDevice = 0;
         }
@@ -89,6 +91,11 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         }
         if (row + 1 < s.mismatchBegin.size()) {
             f.mismatches += s.mismatchBegin[row + 1] - s.mismatchBegin[row];
+        }
+        if (row + 1 < s.passBegin.size()) {
+            for (int i = s.passBegin[row]; i < s.passBegin[row + 1]; ++i) {
+                f.fidelityCheckedPasses += s.passes[std::size_t(i)].fidelityChecked() ? 1 : 0;
+            }
         }
     }
     QSet<QString> sharedNames;
@@ -124,6 +131,8 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         a.snapshotNs += b.snapshotNs;
         a.restoreNs += b.restoreNs;
         a.mismatches += b.mismatches;
+        a.restoresPending = a.restoresPending || b.restoresPending;
+        a.fidelityCheckedPasses += b.fidelityCheckedPasses;
     }
     for (const QString& name : std::as_const(sharedNames)) {
         std::vector<double> m, sp;
@@ -232,7 +241,7 @@ std::vector<Metric> metricsOf(const KernelFigures* b, const KernelFigures* n) {
         always);
     add(
         SessionComparison::kRestoreTime, Unit::ns, [](const KernelFigures& f) { return f.restoreNs; },
-        always);
+        [](const KernelFigures& f) { return !f.restoresPending; });
     add(
         SessionComparison::kKernelMedian, Unit::kernelNs,
         [](const KernelFigures& f) { return f.kernelMedianNs; },
@@ -242,7 +251,7 @@ std::vector<Metric> metricsOf(const KernelFigures* b, const KernelFigures* n) {
         [](const KernelFigures& f) { return f.kernelSpread >= 0; });
     add(
         SessionComparison::kMismatches, Unit::count, [](const KernelFigures& f) { return f.mismatches; },
-        always);
+        [](const KernelFigures& f) { return f.fidelityCheckedPasses > 0; });
     return out;
 }
 
@@ -291,12 +300,18 @@ SessionComparison SessionComparison::compare(const SessionSnapshot& base, const 
 
 SessionComparison SessionComparison::compareFiles(const QString& base, const QString& now,
                                                   SessionError& error) {
-    const SessionSnapshot b = SessionLoader::loadAll(base, error);
+    // The two files load at once, each on a thread with its own loader (a connection per thread).
+    SessionError nowError;
+    auto later = std::async(std::launch::async, [&] {
+        return SessionLoader::loadAll(now, nowError, SessionLoader::Parts::withoutRegions);
+    });
+    const SessionSnapshot b = SessionLoader::loadAll(base, error, SessionLoader::Parts::withoutRegions);
+    const SessionSnapshot n = later.get();
     if (error.isError()) {
         return {};
     }
-    const SessionSnapshot n = SessionLoader::loadAll(now, error);
-    if (error.isError()) {
+    if (nowError.isError()) {
+        error = nowError;
         return {};
     }
     return compare(b, n);
@@ -420,12 +435,12 @@ QVector<ChartSeriesBuilder::Bar> SessionComparison::differenceBars(const QString
             label = label.left(37) + QStringLiteral("...");
         }
         // Chart labels are rich text: "< 0.001 %" would open a tag, so the escaped form is used.
-        out.push_back({QStringLiteral("%1 (%2)").arg(label, percentText(*m).toHtmlEscaped()),
-                       qint64(std::llround(std::abs(m->percent())))});
+        out.push_back({QStringLiteral("%1 (%2)").arg(label, percentText(*m).toHtmlEscaped()), m->percent()});
     }
-    std::stable_sort(
-        out.begin(), out.end(),
-        [](const ChartSeriesBuilder::Bar& a, const ChartSeriesBuilder::Bar& b) { return a.value > b.value; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const ChartSeriesBuilder::Bar& a, const ChartSeriesBuilder::Bar& b) {
+                         return std::abs(a.value) > std::abs(b.value);
+                     });
     return out;
 }
 

@@ -28,6 +28,12 @@ struct KernelFigures {
     double kernelMedianNs = -1; ///< median over the dispatches of their median pass time, ns; -1 none
     double kernelSpread = -1;   ///< median over the dispatches of max/min - 1 of their passes; -1 none
     qint64 mismatches = 0;      ///< fidelity mismatches (regions whose output differed from pass 1)
+    /// Passes whose output the fidelity check compared with pass 1 (0: the session ran without
+    /// --fidelity-check for this kernel, so `mismatches` is not a recorded figure).
+    qint64 fidelityCheckedPasses = 0;
+    /// The session's restore records are not loaded yet (the first phase of a load): the restore figures
+    /// (time, bytes moved) are not recorded figures until they are.
+    bool restoresPending = false;
     /// Figures of every kernel of `snapshot`, by kernel name.
     static QMap<QString, KernelFigures> of(const SessionSnapshot& snapshot);
 };
@@ -77,8 +83,9 @@ class SessionComparison {
     /// then "only in new". Files of any format the loader reads compare; figures one side did not
     /// record are not comparable.
     static SessionComparison compare(const SessionSnapshot& base, const SessionSnapshot& now);
-    /// Loads both files (SessionLoader::loadAll) and compares them; on a refused file `error` is set
-    /// (with its path) and the result is empty.
+    /// Loads both files at once, on two threads (SessionLoader::loadAll, without the inventory regions a
+    /// comparison does not use), and compares them; on a refused file `error` is set (with its path; the
+    /// base's error first) and the result is empty.
     static SessionComparison compareFiles(const QString& base, const QString& now, SessionError& error);
 
     const std::vector<Kernel>& kernels() const { return kernels_; }
@@ -101,9 +108,9 @@ class SessionComparison {
     QString text(int width = 110) const;
     /// The metrics a difference chart is drawn for (kernel time, snapshot and restore time, bytes, ...).
     static QStringList chartMetrics();
-    /// One bar per kernel of both sides whose `metric` is comparable: the absolute difference as a
-    /// percentage of base, rounded (value), labelled "kernel (+12.3 %)"; kernels whose base is 0 and new is
-    /// not are left out (no percentage). Largest first.
+    /// One bar per kernel of both sides whose `metric` is comparable: the difference as a percentage of
+    /// base, signed and unrounded (value: -12.3 for 12.3 % less), labelled "kernel (-12.3 %)"; kernels
+    /// whose base is 0 and new is not are left out (no percentage). Largest difference first, either sign.
     QVector<ChartSeriesBuilder::Bar> differenceBars(const QString& metric) const;
 
   private:

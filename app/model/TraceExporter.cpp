@@ -208,7 +208,7 @@ bool TraceExporter::exportFiles(const QStringList& sessions, const QString& outp
     inputs.reserve(std::size_t(sessions.size()));
     for (const QString& path : sessions) {
         SessionError e;
-        const SessionSnapshot s = SessionLoader::loadAll(path, e);
+        const SessionSnapshot s = SessionLoader::loadAll(path, e, SessionLoader::Parts::withoutRegions);
         if (e.isError() || s.isNull()) {
             error = QStringLiteral("%1: %2: %3").arg(path, e.title(), e.message);
             return false;

@@ -271,16 +271,18 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     set->setColor(ChartSeriesBuilder::color(0));
     set->setLabelColor(Qt::black);
     QStringList labels;
-    qint64 max = 0;
+    double max = 0, min = 0;
     for (const auto& b : bars) {
-        *set << double(b.value);
+        *set << b.value;
         labels << elideLabel(b.label);
         max = std::max(max, b.value);
+        min = std::min(min, b.value);
     }
     auto* series = new QHorizontalBarSeries;
     series->append(set);
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+    series->setLabelsPrecision(3); // "2.72", not "2.71512"
     chart_->addSeries(series);
     auto* y = new QBarCategoryAxis;
     y->append(labels);
@@ -290,9 +292,9 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     x->setTitleText(x_title_);
     chart_->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
-    // Room for the value label beyond the longest bar.
-    range_[2] = 0;
-    range_[3] = double(max) * 1.15 + 1;
+    // Room for the value label beyond the longest bar, on either side of 0.
+    range_[2] = min < 0 ? min * 1.15 - 1 : 0;
+    range_[3] = max > 0 || min == 0 ? max * 1.15 + 1 : 0;
     applyTicks(view_->size());
     chart_->legend()->hide();
 }

@@ -2,6 +2,7 @@
 #include "ui/ComparePage.h"
 
 #include "model/ComparisonTableModel.h"
+#include "model/SessionReader.h"
 #include "ui/ChartAdapter.h"
 #include "ui/TablePanel.h"
 
@@ -27,7 +28,7 @@ ComparePage::ComparePage(QWidget* parent)
       panel_(new TablePanel(model_, QStringLiteral("comparison"), this)),
       changed_only_(new QCheckBox(tr("Changed only"), this)), metric_(new QComboBox(this)),
       header_(new QLabel(this)),
-      chart_(new ChartAdapter(chartTitle(SessionComparison::chartMetrics().value(0)), tr("|difference| %"),
+      chart_(new ChartAdapter(chartTitle(SessionComparison::chartMetrics().value(0)), tr("difference %"),
                               tr("kernel"), this)) {
     changed_only_->setObjectName(QStringLiteral("compareChangedOnly"));
     metric_->setObjectName(QStringLiteral("compareChartMetric"));
@@ -71,10 +72,46 @@ void ComparePage::setComparison(const SessionComparison& comparison) {
     updateChart();
 }
 
+void ComparePage::openFiles(const QString& base, const QString& now) {
+    for (SessionReader* r : {base_reader_, new_reader_}) {
+        delete r;
+    }
+    base_ = now_ = {};
+    header_->setText(
+        tr("reading %1 and %2…")
+            .arg(QFileInfo(base).fileName().toHtmlEscaped(), QFileInfo(now).fileName().toHtmlEscaped()));
+    base_reader_ = new SessionReader(this);
+    new_reader_ = new SessionReader(this);
+    for (SessionReader* r : {base_reader_, new_reader_}) {
+        connect(r, &SessionReader::snapshotReady, this, [this, r](const SessionSnapshot& s) {
+            (r == base_reader_ ? base_ : now_) = s;
+            onSnapshot();
+        });
+        connect(r, &SessionReader::failed, this, [this](const SessionError& e) {
+            header_->setText(tr("<b>%1</b>: %2").arg(e.path.toHtmlEscaped(), e.message.toHtmlEscaped()));
+            emit failed(e);
+        });
+    }
+    base_reader_->open(base);
+    new_reader_->open(now);
+}
+
+void ComparePage::onSnapshot() {
+    if (base_.isNull() || now_.isNull()) {
+        return;
+    }
+    setComparison(SessionComparison::compare(base_, now_));
+    const bool complete = base_->regionsLoaded && now_->regionsLoaded;
+    if (!complete) {
+        header_->setText(header_->text() + tr("<br><i>reading the restore records…</i>"));
+    }
+    emit compared(complete);
+}
+
 void ComparePage::updateChart() {
     const QString metric = metric_->currentText();
     // The adapter's title is fixed at construction; a fresh adapter per metric keeps the title right.
-    auto* next = new ChartAdapter(chartTitle(metric), tr("|difference| %"), tr("kernel"), this);
+    auto* next = new ChartAdapter(chartTitle(metric), tr("difference %"), tr("kernel"), this);
     const auto bars = model_->comparison().differenceBars(metric);
     if (bars.isEmpty()) {
         next->setPlaceholder(tr("no kernel of both sessions with a recorded %1").arg(metric));
@@ -95,7 +132,7 @@ QStringList ComparePage::exportPngs(const QString& dir) const {
     }
     const QStringList metrics = SessionComparison::chartMetrics();
     for (int i = 0; i < metrics.size(); ++i) {
-        ChartAdapter chart(chartTitle(metrics[i]), tr("|difference| %"), tr("kernel"));
+        ChartAdapter chart(chartTitle(metrics[i]), tr("difference %"), tr("kernel"));
         const auto bars = model_->comparison().differenceBars(metrics[i]);
         if (bars.isEmpty()) {
             chart.setPlaceholder(tr("no kernel of both sessions with a recorded %1").arg(metrics[i]));

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Two sessions compared (File > Compare with…): the comparison table (kernel, metric, base, new,
 // difference, %, status) with a "changed only" filter and a kernel filter, and a bar chart of each
-// kernel's difference in the chosen metric.
+// kernel's difference in the chosen metric. openFiles() reads both sessions on reader threads and shows the
+// comparison as soon as both first phases are there, again when both are complete.
 #pragma once
 
 #include "model/SessionComparison.h"
+#include "model/SessionError.h"
+#include "model/SessionSnapshot.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -17,6 +20,7 @@ namespace rs::app {
 
 class ChartAdapter;
 class ComparisonTableModel;
+class SessionReader;
 class TablePanel;
 
 class ComparePage : public QWidget {
@@ -25,6 +29,14 @@ class ComparePage : public QWidget {
     explicit ComparePage(QWidget* parent = nullptr);
     /// Shows `comparison` (table, header line, chart).
     void setComparison(const SessionComparison& comparison);
+    /// Reads `base` and `now` at once, each on a SessionReader's thread (asynchronous), and compares them:
+    /// first when both have their first phase (dispatches, snapshots, passes: every figure but the restore
+    /// ones, which read "—" until then), again when both are complete (compared(true)). A file that cannot
+    /// be read: failed(), and the page says why.
+    void openFiles(const QString& base, const QString& now);
+    /// The sessions as last read (null before their first phase).
+    SessionSnapshot baseSnapshot() const { return base_; }
+    SessionSnapshot newSnapshot() const { return now_; }
     ComparisonTableModel* model() const { return model_; }
     TablePanel* panel() const { return panel_; }
     QCheckBox* changedOnly() const { return changed_only_; }
@@ -35,8 +47,14 @@ class ComparePage : public QWidget {
     /// ("compare-1-kernel-time-median.png", ...); returns the files written.
     QStringList exportPngs(const QString& dir) const;
 
+  signals:
+    /// A comparison of the files of openFiles() is shown; `complete`: both sessions completely read.
+    void compared(bool complete);
+    void failed(const rs::app::SessionError& error);
+
   private:
     void updateChart();
+    void onSnapshot();
 
     ComparisonTableModel* model_;
     TablePanel* panel_;
@@ -44,6 +62,9 @@ class ComparePage : public QWidget {
     QComboBox* metric_;
     QLabel* header_;
     ChartAdapter* chart_;
+    SessionReader* base_reader_ = nullptr;
+    SessionReader* new_reader_ = nullptr;
+    SessionSnapshot base_, now_;
 };
 
 } // namespace rs::app

@@ -6,6 +6,7 @@
 #include "ui/AuditPage.h"
 #include "ui/ChartAdapter.h"
 #include "ui/ChartsPage.h"
+#include "ui/ComparePage.h"
 #include "ui/DispatchDetailWidget.h"
 #include "ui/DispatchesPage.h"
 #include "ui/LaunchDialog.h"
@@ -152,7 +153,18 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     view->pages()->setCurrentWidget(view->timelinePage());
     grab(QStringLiteral("timeline.png"));
     if (!others.isEmpty()) {
-        if (!window.compareWith(others[0])) {
+        ComparePage* page = window.compareWith(others[0]);
+        bool complete = false, refused = false;
+        if (page) {
+            QObject::connect(page, &ComparePage::compared, page, [&](bool c) { complete = complete || c; });
+            QObject::connect(page, &ComparePage::failed, page, [&] { refused = true; });
+            QElapsedTimer waited;
+            waited.start();
+            while (!complete && !refused && waited.elapsed() < 120000) {
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+            }
+        }
+        if (!page || !complete) {
             error = QStringLiteral("%1: cannot be compared with %2").arg(others[0], session);
             return false;
         }

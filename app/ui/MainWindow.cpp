@@ -150,7 +150,11 @@ ComparePage* MainWindow::compareWith(const QString& path) {
         e.path = path;
         e.message = tr("Open a session first: it is the base of the comparison.");
     }
-    const SessionSnapshot other = e.isError() ? SessionSnapshot() : SessionLoader::loadAll(path, e);
+    // The checks that need no SQLite are immediate; the files are then read on reader threads (the page
+    // fills in when both are there) and a later refusal reaches the page and openFailed.
+    if (!e.isError()) {
+        e = SessionLoader::checkFile(path);
+    }
     if (e.isError()) {
         if (interactive_) {
             QMessageBox::warning(this, e.title(),
@@ -160,7 +164,8 @@ ComparePage* MainWindow::compareWith(const QString& path) {
         return nullptr;
     }
     auto* page = new ComparePage(tabs_);
-    page->setComparison(SessionComparison::compare(view->snapshot(), other));
+    connect(page, &ComparePage::failed, this, &MainWindow::openFailed);
+    page->openFiles(view->path(), path);
     const int i = tabs_->addTab(
         page, tr("Compare: %1 / %2").arg(QFileInfo(view->path()).fileName(), QFileInfo(path).fileName()));
     tabs_->setCurrentIndex(i);

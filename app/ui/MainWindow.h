@@ -26,8 +26,10 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     StartPage* startPage() const { return start_; }
     LaunchDialog* launchDialog();
-    /// Compares the current session tab (base) with the session file `path` in a new compare tab;
-    /// nullptr (and openFailed) when there is no loaded session tab or `path` is refused.
+    /// Compares the current session tab's file (base) with the session file `path` in a new compare tab,
+    /// which reads both on reader threads (ComparePage::openFiles); nullptr (and openFailed) when there is
+    /// no loaded session tab or `path` fails the checks that need no SQLite (missing, not a regular file,
+    /// empty, not SQLite, truncated); a later refusal reaches the page and openFailed.
     ComparePage* compareWith(const QString& path);
     /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)"; nullptr (and
     /// openFailed) when a file is refused. Their own tabs are opened by the caller (File > Open, the

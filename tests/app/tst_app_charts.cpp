@@ -39,6 +39,17 @@
 using namespace rs::app;
 
 namespace {
+
+/// The spread histogram's upper bin edges in percent, as docs/inspector.md gives them (the last bin, from
+/// 100 %, is open), and the bin of a spread (a fraction) by them: how many edges it reaches.
+const QVector<double> kSpreadEdgesPercent{0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100};
+int expectedBin(double spread) {
+    int bin = 0;
+    for (const double edge : kSpreadEdgesPercent) {
+        bin += spread * 100.0 >= edge ? 1 : 0;
+    }
+    return bin;
+}
 /// Expected spread of dispatch row `row`, from its pass rows (timed passes only), or -1 when fewer than two.
 double expectedSpread(const SessionSnapshot& s, int row, int* timed = nullptr) {
     qint64 lo = -1, hi = -1;
@@ -142,6 +153,15 @@ class AppChartsTest : public QObject {
     }
 
     void niceTickLabels() {
+        // A range across 0 (signed differences of a comparison): 0 is a tick, whatever the room.
+        for (const int room : {2, 3, 6}) {
+            const NiceTicks across = NiceTicks::forRange(-7.2, 41.0, room);
+            QVERIFY(across.min <= -7.2 && across.max >= 41.0);
+            QVERIFY(across.step > 0 && across.step <= 50);
+            QVERIFY(across.values().contains(0.0));
+            QVERIFY(across.count() <= std::max(room, 3));
+        }
+        QCOMPARE(NiceTicks::forRange(-7.2, 41.0, 2).step, 50.0); // -50, 0, 50
         QCOMPARE(NiceTicks::forRange(0, 0.003, 6).label(0.002), QStringLiteral("0.002"));
         QCOMPARE(NiceTicks::forRange(0, 250, 4).label(200), QStringLiteral("200"));
         QCOMPARE(NiceTicks::forRange(0, 250, 4).labelFormat(), QStringLiteral("%.0f"));
@@ -236,14 +256,15 @@ class AppChartsTest : public QObject {
         // The histogram counts every entry once, in the bin of its spread; shares in percent.
         const PassSpreadModel::Histogram h = ChartSeriesBuilder(s_).passSpread();
         QCOMPARE(h.total, qint64(entries.size()));
-        QCOMPARE(h.labels.size(), PassSpreadModel::binEdges().size() + 1);
+        QCOMPARE(PassSpreadModel::binEdges(), kSpreadEdgesPercent);
+        QCOMPARE(h.labels.size(), kSpreadEdgesPercent.size() + 1);
         qint64 sum = 0;
         double percent = 0;
         for (int i = 0; i < h.counts.size(); ++i) {
             sum += h.counts[i];
             percent += h.percent[i];
-            const qint64 inBin = std::count_if(spreads.begin(), spreads.end(),
-                                               [i](double v) { return PassSpreadModel::binOf(v) == i; });
+            const qint64 inBin =
+                std::count_if(spreads.begin(), spreads.end(), [i](double v) { return expectedBin(v) == i; });
             QCOMPARE(h.counts[i], inBin);
         }
         QCOMPARE(sum, h.total);

@@ -176,7 +176,7 @@ class AppMergedTest : public QObject {
             QCOMPARE(cell(RankTotalsModel::RestoreTime), restoreNs);
             QCOMPARE(model.index(r, RankTotalsModel::File).data().toString(),
                      QFileInfo(r == 0 ? rank0_ : rank1_).fileName());
-            QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].value, t.dispatches);
+            QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].value, double(t.dispatches));
             QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].label, QStringLiteral("rank %1").arg(r));
         }
         QVERIFY(model.index(0, RankTotalsModel::Replayed).data(SortRole).toLongLong() > 0);
