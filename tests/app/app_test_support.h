@@ -42,6 +42,28 @@ inline RunResult runPipeline(const QStringList& args, const QStringList& env = {
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromLocal8Bit(p.readAll())};
 }
 
+/// Runs the inspector binary (replayscope) with `args`, offscreen, stdout and stderr merged, at most `ms`:
+/// a hang is killed and reads as exit code -1 (`finished`, when given, tells which), so that it fails the
+/// test instead of the suite.
+inline RunResult runInspector(const QStringList& args, int ms = 60000, bool* finished = nullptr) {
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(e);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
+    const bool done = p.waitForFinished(ms);
+    if (!done) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    if (finished) {
+        *finished = done;
+    }
+    return {done && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromLocal8Bit(p.readAll())};
+}
+
 /// replayscope-run with the emitter probe standing in for the engine: `dispatches` declined dispatches.
 inline QString probeSession(const QString& dir, const QString& name, int dispatches) {
     const QString path = dir + QLatin1Char('/') + name;
@@ -65,6 +87,34 @@ inline QString simulatedSession(const QString& dir, const QString& name, const Q
         return {};
     }
     return path;
+}
+
+/// replayscope-run --simulate of the HIP demo (workloads/hip/demo, its kernels through their stand-ins)
+/// with `passes` passes and `iterations` iterations; empty when the run fails, or when the build has no
+/// demo (no hipcc: RS_DEMO undefined).
+inline QString demoSession(const QString& dir, const QString& name, int passes, int iterations = 20,
+                           const QStringList& env = {}) {
+#ifdef RS_DEMO
+    const QString path = dir + QLatin1Char('/') + name;
+    const RunResult r =
+        runPipeline({QStringLiteral("--simulate"), QStringLiteral("--no-progress"),
+                     QStringLiteral("--passes"), QString::number(passes), QStringLiteral("--standins"),
+                     QStringLiteral(RS_DEMO_STANDINS), QStringLiteral("-o"), path, QStringLiteral("--"),
+                     QStringLiteral(RS_DEMO), QStringLiteral("--iterations"), QString::number(iterations)},
+                    env);
+    if (r.exitCode != 0) {
+        qWarning("replayscope-run --simulate demo: %d\n%s", r.exitCode, qPrintable(r.output));
+        return {};
+    }
+    return path;
+#else
+    Q_UNUSED(dir);
+    Q_UNUSED(name);
+    Q_UNUSED(passes);
+    Q_UNUSED(iterations);
+    Q_UNUSED(env);
+    return {};
+#endif
 }
 
 } // namespace rs::app::test

@@ -50,26 +50,6 @@ using namespace rs::app;
 
 namespace {
 
-/// Runs the inspector binary with `args`, at most `ms` (a hang fails the test instead of the suite).
-test::RunResult runInspector(const QStringList& args, int ms = 20000, bool* finished = nullptr) {
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    p.setProcessEnvironment(e);
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
-    const bool done = p.waitForFinished(ms);
-    if (!done) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    if (finished) {
-        *finished = done;
-    }
-    return {done && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromLocal8Bit(p.readAll())};
-}
-
 /// One query's single value on `path` (read-only), or an invalid QVariant.
 QVariant scalar(const QString& path, const QString& sql) {
     QVariant v;
@@ -350,7 +330,7 @@ class AppProcessesTest : public QObject {
 
     /// `--summary` lists every process with its totals.
     void terminalSummaryListsProcesses() {
-        const test::RunResult r = runInspector({QStringLiteral("--summary"), two_});
+        const test::RunResult r = test::runInspector({QStringLiteral("--summary"), two_});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.output.contains(QRegularExpression(QStringLiteral("processes: +2\n"))),
                  qPrintable(r.output));
@@ -409,12 +389,13 @@ class AppProcessesTest : public QObject {
         QElapsedTimer t;
         t.start();
         bool finished = false;
-        test::RunResult r = runInspector({QStringLiteral("--summary"), fifo}, 10000, &finished);
+        test::RunResult r = test::runInspector({QStringLiteral("--summary"), fifo}, 10000, &finished);
         QVERIFY2(finished, "replayscope --summary hangs on a FIFO");
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.output.contains(QStringLiteral("FIFO")), qPrintable(r.output));
-        r = runInspector({QStringLiteral("--export-charts"), fifo, dir_.filePath(QStringLiteral("charts"))},
-                         10000, &finished);
+        r = test::runInspector(
+            {QStringLiteral("--export-charts"), fifo, dir_.filePath(QStringLiteral("charts"))}, 10000,
+            &finished);
         QVERIFY2(finished, "replayscope --export-charts hangs on a FIFO");
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.output.contains(QStringLiteral("FIFO")), qPrintable(r.output));
@@ -496,7 +477,7 @@ class AppProcessesTest : public QObject {
         QVERIFY2(!e.isError(), qPrintable(e.title() + QStringLiteral(": ") + e.message));
         QCOMPARE(int(s->dispatches.size()), 400); // the rows in the WAL included
         QVERIFY(s->info.openedCopy.isEmpty());
-        const test::RunResult r = runInspector({QStringLiteral("--summary"), path});
+        const test::RunResult r = test::runInspector({QStringLiteral("--summary"), path});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.output.contains(QStringLiteral("dispatches:  400 (")), qPrintable(r.output));
 
@@ -549,7 +530,7 @@ class AppProcessesTest : public QObject {
         QCOMPARE(qint64(s->dispatches.size()), qint64(run.summary_dispatches));
         QCOMPARE(s->info.eventsStored, qint64(run.summary_events));
         QVERIFY(!s->info.complete);
-        const test::RunResult r = runInspector({QStringLiteral("--summary"), session});
+        const test::RunResult r = test::runInspector({QStringLiteral("--summary"), session});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(
             r.output.contains(QStringLiteral("dispatches:  %1 (").arg(format::count(run.summary_dispatches))),

@@ -82,15 +82,6 @@ class AppTimelineTest : public QObject {
     QTemporaryDir dir_;
     QString filtered_, twoAgents_;
 
-    test::RunResult runInspector(const QStringList& args) {
-        QProcess p;
-        p.setProcessChannelMode(QProcess::SeparateChannels);
-        p.start(QStringLiteral(RS_REPLAYSCOPE), args);
-        p.waitForFinished(120000);
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                QString::fromLocal8Bit(p.readAllStandardOutput() + p.readAllStandardError())};
-    }
-
   private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -211,8 +202,13 @@ class AppTimelineTest : public QObject {
         const SessionSnapshot s = SessionLoader::loadAll(filtered_, error);
         QVERIFY(!error.isError());
         const TimelineModel t(s);
-        QCOMPARE(t.windowCount(), 3);
-        QCOMPARE(t.declinedCount(), 5);
+        // One window per replayed dispatch, one declined mark per `declines` row of the file (by SQL).
+        const qint64 declined = scalar(filtered_, QStringLiteral("SELECT count(*) FROM declines"));
+        QVERIFY(declined > 0);
+        QCOMPARE(t.declinedCount(), declined);
+        QCOMPARE(t.windowCount(),
+                 scalar(filtered_, QStringLiteral("SELECT count(*) FROM dispatches")) - declined);
+        QVERIFY(t.windowCount() > 0);
         for (const TimelineLane& lane : t.lanes()) {
             for (const TimelineMark& m : lane.marks) {
                 if (m.declined()) {
@@ -283,7 +279,7 @@ class AppTimelineTest : public QObject {
     void traceExport() {
         const QString out = dir_.filePath(QStringLiteral("trace.json"));
         const test::RunResult r =
-            runInspector({QStringLiteral("--export-trace"), out, filtered_, twoAgents_});
+            test::runInspector({QStringLiteral("--export-trace"), out, filtered_, twoAgents_});
         QVERIFY2(r.exitCode == 0, qPrintable(r.output));
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -374,7 +370,7 @@ class AppTimelineTest : public QObject {
 
     void traceExportErrors() {
         const QString out = dir_.filePath(QStringLiteral("never.json"));
-        const test::RunResult missing = runInspector(
+        const test::RunResult missing = test::runInspector(
             {QStringLiteral("--export-trace"), out, filtered_, filtered_ + QStringLiteral(".nope")});
         QCOMPARE(missing.exitCode, 1);
         QVERIFY2(missing.output.contains(filtered_ + QStringLiteral(".nope")), qPrintable(missing.output));
@@ -387,18 +383,18 @@ class AppTimelineTest : public QObject {
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray(8192, 'x'));
         }
-        const test::RunResult bad = runInspector({QStringLiteral("--export-trace"), out, foreign});
+        const test::RunResult bad = test::runInspector({QStringLiteral("--export-trace"), out, foreign});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.output.contains(foreign), qPrintable(bad.output));
         QVERIFY(!QFile::exists(out));
 
         const QString unwritable = dir_.filePath(QStringLiteral("no-such-dir/trace.json"));
         const test::RunResult denied =
-            runInspector({QStringLiteral("--export-trace"), unwritable, filtered_});
+            test::runInspector({QStringLiteral("--export-trace"), unwritable, filtered_});
         QCOMPARE(denied.exitCode, 1);
         QVERIFY2(denied.output.contains(QStringLiteral("cannot write the trace")), qPrintable(denied.output));
 
-        const test::RunResult usage = runInspector({QStringLiteral("--export-trace"), out});
+        const test::RunResult usage = test::runInspector({QStringLiteral("--export-trace"), out});
         QCOMPARE(usage.exitCode, 2);
     }
 
@@ -418,7 +414,9 @@ class AppTimelineTest : public QObject {
         TimelineCanvas* canvas = page->canvas();
         const TimelineModel* t = page->model();
         QVERIFY(t);
-        QCOMPARE(t->windowCount(), 16);
+        QCOMPARE(t->windowCount(), scalar(twoAgents_, QStringLiteral("SELECT count(*) FROM dispatches")) -
+                                       scalar(twoAgents_, QStringLiteral("SELECT count(*) FROM declines")));
+        QVERIFY(t->windowCount() > 0);
 
         // Zoomed onto a window of the second agent's lane: its parts are painted in their colours.
         int lane = -1;
