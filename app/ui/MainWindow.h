@@ -29,9 +29,10 @@ class MainWindow : public QMainWindow {
     /// Compares the current session tab (base) with the session file `path` in a new compare tab;
     /// nullptr (and openFailed) when there is no loaded session tab or `path` is refused.
     ComparePage* compareWith(const QString& path);
-    /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)"; nullptr (and
-    /// openFailed) when a file is refused. Their own tabs are opened by the caller (File > Open, the
-    /// command line).
+    /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)", loaded on the
+    /// job view's reader thread (JobView::loaded). When a file is refused the tab is closed again (deleted
+    /// later) and openFailed is emitted. Their own tabs are opened by the caller (File > Open, the command
+    /// line).
     JobView* openJob(const QStringList& paths);
     /// With false, errors are not shown in modal dialogs (tests, screenshots); they still close the tab.
     void setInteractive(bool interactive) { interactive_ = interactive; }
