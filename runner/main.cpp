@@ -11,6 +11,7 @@
 // (spool_import_step.cpp) and report (run_report.cpp).
 #include "diagnostics.h"
 #include "options.h"
+#include "output_pattern.h"
 #include "run_report.h"
 #include "spool_import_step.h"
 #include "target_run.h"
@@ -40,6 +41,12 @@ int main(int argc, char** argv) {
         !rs::ipc::record_exit_status(run->session_path, static_cast<std::uint32_t>(run->pid),
                                      run->exit_status, run->term_signal, error)) {
         note(error);
+    }
+    // The rank of a job process (the one -o's %r names) reaches the file for the inspector's job view.
+    if (const auto rank = job_rank(); rank) {
+        if (std::string error; !rs::ipc::record_job_rank(run->session_path, *rank, error)) {
+            note(error);
+        }
     }
     return run->exit_status;
 }

@@ -1,11 +1,31 @@
 // SPDX-License-Identifier: MIT
 #include "output_pattern.h"
 
+#include <charconv>
+#include <string_view>
+
 namespace rs::runner {
+
+std::optional<int> job_rank(const EnvironmentLookup& lookup) {
+    for (const char* name : kRankVariables) {
+        const char* value = lookup(name);
+        if (value == nullptr || *value == '\0') {
+            continue;
+        }
+        const std::string_view text(value);
+        int rank = -1;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), rank);
+        if (ec != std::errc() || end != text.data() + text.size() || rank < 0) {
+            return std::nullopt;
+        }
+        return rank;
+    }
+    return std::nullopt;
+}
 
 std::string expand_output_pattern(const std::string& pattern, pid_t pid, const EnvironmentLookup& lookup) {
     std::string rank = std::to_string(pid);
-    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    for (const char* name : kRankVariables) {
         const char* value = lookup(name);
         if (value != nullptr && *value != '\0') {
             rank = value;

@@ -27,6 +27,11 @@ class ChartSeriesBuilder {
         QString label;
         double value = 0;
     };
+    /// One set of grouped bars: a value per category (e.g. one kernel's value on every rank).
+    struct BarSet {
+        QString name;
+        QVector<double> values; ///< one per category, in the chart's y unit (see ChartAdapter::setUnits)
+    };
 
     /// Series of `snapshot`, of process `process` only when it is not 0 (x = position among the dispatches
     /// shown: all processes one after the other, in process order, when 0).

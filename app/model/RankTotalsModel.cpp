@@ -34,7 +34,7 @@ QVariant RankTotalsModel::headerData(int section, Qt::Orientation orientation, i
     static const char* const titles[] = {"Rank",     "File",     "Dispatches",  "Replayed",  "Declined",
                                          "Snapshot", "Restored", "Snapshot ms", "Restore ms"};
     static const char* const tips[] = {
-        "Rank of the file (its position among the files opened: sessions record no rank)",
+        "Rank of the file (the rank replayscope-run recorded; else its position among the files opened)",
         "Session file of the rank",
         "Dispatches of every process of the rank",
         "Dispatches replayed",

@@ -335,6 +335,58 @@ void ChartAdapter::setHistogram(const QStringList& labels, const QVector<double>
     chart_->legend()->hide();
 }
 
+void ChartAdapter::setGroupedBars(const QStringList& categories,
+                                  const QVector<ChartSeriesBuilder::BarSet>& sets,
+                                  const QString& placeholder) {
+    double rawMax = 0;
+    for (const auto& set : sets) {
+        for (double v : set.values) {
+            rawMax = std::max(rawMax, v);
+        }
+    }
+    if (sets.isEmpty() || categories.isEmpty() || rawMax <= 0) {
+        setPlaceholder(placeholder);
+        return;
+    }
+    chart_->removeAllSeries();
+    chart_->setTitle(title_);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);
+        delete axis;
+    }
+    double factor = 1;
+    const QString yTitle = axisTitle(y_title_, y_unit_, y_scale_, rawMax, &factor);
+    auto* series = new QBarSeries;
+    for (int i = 0; i < sets.size(); ++i) {
+        auto* set = new QBarSet(elideLabel(sets[i].name));
+        set->setColor(ChartSeriesBuilder::color(i));
+        for (int c = 0; c < categories.size(); ++c) {
+            *set << (c < sets[i].values.size() ? sets[i].values[c] * factor : 0.0);
+        }
+        series->append(set);
+    }
+    series->setBarWidth(0.85);
+    chart_->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    QStringList labels;
+    for (const QString& c : categories) {
+        labels << elideLabel(c);
+    }
+    x->append(labels);
+    x->setTitleText(x_title_);
+    chart_->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    chart_->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    range_[2] = 0;
+    range_[3] = rawMax * factor;
+    applyTicks(view_->size());
+    chart_->legend()->setVisible(true);
+    chart_->legend()->setAlignment(Qt::AlignRight);
+}
+
 bool ChartAdapter::savePng(const QString& path, const QSize& size) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);

@@ -37,6 +37,12 @@ class ChartAdapter : public QWidget {
     /// Replaces the content by vertical bars over categories (a histogram): `values` in the y axis's
     /// unit, one per label. Category labels are turned upright when they do not fit side by side.
     void setHistogram(const QStringList& labels, const QVector<double>& values);
+    /// Replaces the content by grouped vertical bars: one group per category (`categories`, e.g. the
+    /// ranks), one bar per set in each group (colour ChartSeriesBuilder::color(set index), named in the
+    /// legend). Values are in the y unit of setUnits (bytes and times labelled in the unit that fits the
+    /// largest); `placeholder` is shown instead when there are no sets or every value is 0.
+    void setGroupedBars(const QStringList& categories, const QVector<ChartSeriesBuilder::BarSet>& sets,
+                        const QString& placeholder);
     /// Category labels of the y axis for scatter rows 1..n (declines by reason).
     void setRowLabels(const QStringList& labels);
     /// A message instead of an empty plot ("no replayed dispatches").

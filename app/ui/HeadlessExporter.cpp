@@ -9,6 +9,7 @@
 #include "ui/ComparePage.h"
 #include "ui/DispatchDetailWidget.h"
 #include "ui/DispatchesPage.h"
+#include "ui/JobView.h"
 #include "ui/LaunchDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionView.h"
@@ -171,9 +172,22 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
         grab(QStringLiteral("compare.png"));
     }
     if (others.size() >= 3) {
-        if (!window.openJob(others.mid(1))) {
-            error =
-                QStringLiteral("%1: cannot be opened as one job").arg(others.mid(1).join(QLatin1Char(' ')));
+        // The job is loaded on its reader thread: wait for it.
+        JobView* job = window.openJob(others.mid(1));
+        bool jobLoaded = false;
+        std::optional<SessionError> jobFailed;
+        QObject::connect(job, &JobView::loaded, &window, [&jobLoaded] { jobLoaded = true; });
+        QObject::connect(job, &JobView::failed, &window,
+                         [&jobFailed](const SessionError& e) { jobFailed = e; });
+        QElapsedTimer jobTimer;
+        jobTimer.start();
+        while (!jobLoaded && !jobFailed && jobTimer.elapsed() < 30000) {
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
+        if (!jobLoaded) {
+            error = QStringLiteral("%1: cannot be opened as one job%2")
+                        .arg(others.mid(1).join(QLatin1Char(' ')),
+                             jobFailed ? QStringLiteral(": ") + describe(*jobFailed) : QString());
             return false;
         }
         grab(QStringLiteral("job.png"));

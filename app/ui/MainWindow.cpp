@@ -173,17 +173,20 @@ ComparePage* MainWindow::compareWith(const QString& path) {
 }
 
 JobView* MainWindow::openJob(const QStringList& paths) {
-    SessionError e;
-    const MergedSession merged = MergedSession::load(paths, e);
-    if (e.isError()) {
-        emit openFailed(e); // the file's own tab has already reported it
-        return nullptr;
-    }
+    // The files are read and merged on the job view's reader thread; the tab shows "Loading…" until then.
     auto* job = new JobView(tabs_);
-    job->setMerged(merged);
-    const int i = tabs_->addTab(job, tr("Job (%1 ranks)").arg(merged.ranks().size()));
+    const int i = tabs_->addTab(job, tr("Job (%1 ranks)").arg(paths.size()));
     tabs_->setTabToolTip(i, paths.join(QLatin1Char('\n')));
     tabs_->setCurrentIndex(i);
+    connect(job, &JobView::failed, this, [this, job](const SessionError& e) {
+        // The file's own tab has already reported it (the message box is there).
+        if (const int at = tabs_->indexOf(job); at >= 0) {
+            tabs_->removeTab(at);
+        }
+        job->deleteLater();
+        emit openFailed(e);
+    });
+    job->open(paths);
     return job;
 }
 

@@ -31,9 +31,10 @@ class MainWindow : public QMainWindow {
     /// no loaded session tab or `path` fails the checks that need no SQLite (missing, not a regular file,
     /// empty, not SQLite, truncated); a later refusal reaches the page and openFailed.
     ComparePage* compareWith(const QString& path);
-    /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)"; nullptr (and
-    /// openFailed) when a file is refused. Their own tabs are opened by the caller (File > Open, the
-    /// command line).
+    /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)", loaded on the
+    /// job view's reader thread (JobView::loaded). When a file is refused the tab is closed again (deleted
+    /// later) and openFailed is emitted. Their own tabs are opened by the caller (File > Open, the command
+    /// line).
     JobView* openJob(const QStringList& paths);
     /// With false, errors are not shown in modal dialogs (tests, screenshots); they still close the tab.
     void setInteractive(bool interactive) { interactive_ = interactive; }

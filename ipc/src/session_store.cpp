@@ -5,6 +5,7 @@
 #include "replayscope/session/write_statements.h"
 
 #include "replayscope/session/file_check.h"
+#include "replayscope/session/read_queries.h"
 #include "replayscope/session/regular_file.h"
 #include "replayscope/session/restore_totals_queries.h"
 #include "replayscope/session/sqlite_scalar.h"
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <string_view>
 #include <sys/stat.h>
 #include <type_traits>
@@ -1427,6 +1429,78 @@ bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exi
         sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
     }
     sqlite3_close(db);
+    return ok;
+}
+
+bool record_job_rank(const std::string& path, int rank, std::string& error) {
+    if (rank < 0) {
+        error = path + ": job rank " + std::to_string(rank) + " is not valid";
+        return false;
+    }
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+              sqlite3_busy_timeout(db, 2000) == SQLITE_OK &&
+              sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_int64 has_column = 0;
+    std::string text;
+    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, has_column, text);
+    if (ok && has_column == 0) {
+        // A file of a build before the column: add it (readers of those builds ignore it).
+        ok = sqlite3_exec(db, session::kAddSessionJobRank, nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    sqlite3_stmt* st = nullptr;
+    ok = ok && sqlite3_prepare_v2(db, session::kUpdateSessionJobRank, -1, &st, nullptr) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int(st, 1, rank);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    ok = ok && sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+    if (!ok) {
+        error =
+            path + ": cannot record the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    } else {
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+    }
+    sqlite3_close(db);
+    return ok;
+}
+
+bool read_job_rank(const std::string& path, int& rank, std::string& error) {
+    rank = -1;
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    const std::string db_path = session::openable_session_copy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
+    sqlite3_int64 value = 0;
+    std::string text;
+    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, value, text);
+    if (ok && value > 0) {
+        ok = session::query_scalar(db, session::kSessionJobRankQuery, value, text);
+        if (ok && !text.empty() && value >= 0 && value <= std::numeric_limits<int>::max()) {
+            rank = static_cast<int>(value);
+        }
+    }
+    if (!ok) {
+        error =
+            path + ": cannot read the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_close(db);
+    session::remove_session_copy(path, db_path);
     return ok;
 }
 

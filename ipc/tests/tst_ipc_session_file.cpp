@@ -154,6 +154,52 @@ class SessionFileTest : public QObject {
         sqlite3_close(db);
         QVERIFY(rs::session::check_session_file(path.toStdString()).ok);
     }
+    /// The job rank replayscope-run found goes to session.job_rank; a file created without the column
+    /// gets it; a file without a rank reads -1; bad input is refused and leaves the file as it was.
+    void jobRankIsRecorded() {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/rank.rsdb";
+        QCOMPARE(makeSession(path), std::string());
+        std::string error;
+        int rank = 7;
+        QVERIFY2(read_job_rank(path.toStdString(), rank, error), error.c_str());
+        QCOMPARE(rank, -1); // the column exists, NULL
+        QVERIFY2(record_job_rank(path.toStdString(), 3, error), error.c_str());
+        auto stored = [&](const QString& file) {
+            sqlite3* db = nullptr;
+            sqlite3_open(file.toLocal8Bit().constData(), &db);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "SELECT job_rank FROM session", -1, &st, nullptr);
+            const int value = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -2;
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            return value;
+        };
+        QCOMPARE(stored(path), 3);
+        QVERIFY2(read_job_rank(path.toStdString(), rank, error), error.c_str());
+        QCOMPARE(rank, 3);
+        QVERIFY(rs::session::check_session_file(path.toStdString()).ok);
+        QVERIFY(!QFileInfo::exists(path + "-wal"));
+
+        // A file of a build before the column: no rank, and recording one adds the column.
+        const QString old = dir.path() + "/old.rsdb";
+        QCOMPARE(makeSession(old), std::string());
+        sql(old, "ALTER TABLE session DROP COLUMN job_rank");
+        QVERIFY2(read_job_rank(old.toStdString(), rank, error), error.c_str());
+        QCOMPARE(rank, -1);
+        QVERIFY2(record_job_rank(old.toStdString(), 12, error), error.c_str());
+        QCOMPARE(stored(old), 12);
+
+        error.clear();
+        QVERIFY(!record_job_rank(path.toStdString(), -1, error));
+        QVERIFY2(QString::fromStdString(error).contains("job rank -1 is not valid"), error.c_str());
+        QCOMPARE(stored(path), 3);
+        const QString missing = dir.path() + "/missing.rsdb";
+        QVERIFY(!record_job_rank(missing.toStdString(), 1, error));
+        QVERIFY(!read_job_rank(missing.toStdString(), rank, error));
+        QCOMPARE(rank, -1);
+        QVERIFY(!QFileInfo::exists(missing));
+    }
     /// The root program's status goes to the session row and to the latest process of its pid (a
     /// program exec'd by the launched shell keeps the pid); the file ends in journal_mode=DELETE.
     void exitStatusGoesToTheRootProcess() {

@@ -60,6 +60,33 @@ class OutputPatternTest : public QObject {
                  std::string("/d/2/99-%r-%x-50%"));
         QCOMPARE(rs::runner::expand_output_pattern("plain.rsdb", 99, lookup), std::string("plain.rsdb"));
     }
+    /// The rank recorded in the session file: the first launcher variable set, only when it is a number.
+    void jobRankOfTheLauncher_data() {
+        QTest::addColumn<QString>("open_mpi");
+        QTest::addColumn<QString>("slurm");
+        QTest::addColumn<int>("expected"); // -1: none
+        QTest::newRow("Open MPI wins") << "7"
+                                       << "0" << 7;
+        QTest::newRow("Slurm only") << ""
+                                    << "12" << 12;
+        QTest::newRow("none") << ""
+                              << "" << -1;
+        QTest::newRow("not a number") << "3a"
+                                      << "1" << -1;
+        QTest::newRow("negative") << "-2"
+                                  << "" << -1;
+        QTest::newRow("too large") << "99999999999"
+                                   << "" << -1;
+    }
+    void jobRankOfTheLauncher() {
+        QFETCH(QString, open_mpi);
+        QFETCH(QString, slurm);
+        QFETCH(int, expected);
+        const auto lookup = environment(
+            {{"OMPI_COMM_WORLD_RANK", open_mpi.toStdString()}, {"SLURM_PROCID", slurm.toStdString()}});
+        const std::optional<int> rank = rs::runner::job_rank(lookup);
+        QCOMPARE(rank.value_or(-1), expected);
+    }
     void replayscopeRunWritesOneFilePerRank() {
         QTemporaryDir dir;
         for (const char* rank : {"0", "1"}) {

@@ -6,9 +6,17 @@
 
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
 #include <QString>
 #include <QStringList>
 #include <QTest>
+#include <QUuid>
+#include <QVariantList>
+#include <QVector>
 
 namespace rs::app::test {
 
@@ -21,6 +29,56 @@ inline QString synthetic(const QString& dir, const QString& name, SyntheticSessi
         return {};
     }
     return path;
+}
+
+/// The rows of `sql` on the session file `path`, opened through SQLite directly (QSQLITE, read-only
+/// unless `write`): the independent reading a test compares the inspector's models with. `ok` (optional)
+/// tells whether the file opened and the query ran (else a warning names the error).
+inline QVector<QVariantList> sqlRows(const QString& path, const QString& sql, bool write = false,
+                                     bool* ok = nullptr) {
+    QVector<QVariantList> out;
+    if (ok) {
+        *ok = false;
+    }
+    const QString name = QStringLiteral("test-sql-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        if (!write) {
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        }
+        if (!db.open()) {
+            qWarning("%s: %s", qPrintable(path), qPrintable(db.lastError().text()));
+        } else {
+            QSqlQuery q(db);
+            if (!q.exec(sql)) {
+                qWarning("%s: %s: %s", qPrintable(path), qPrintable(sql), qPrintable(q.lastError().text()));
+            } else if (ok) {
+                *ok = true;
+            }
+            while (q.next()) {
+                QVariantList row;
+                for (int c = 0; c < q.record().count(); ++c) {
+                    row << q.value(c);
+                }
+                out.push_back(row);
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return out;
+}
+
+/// The first column of the first row of `sql` on `path` as a number (0 when there is no row or NULL;
+/// -1 when the query fails).
+inline qint64 sqlCount(const QString& path, const QString& sql) {
+    bool ok = false;
+    const QVector<QVariantList> rows = sqlRows(path, sql, false, &ok);
+    if (!ok) {
+        return -1;
+    }
+    return rows.isEmpty() || rows[0].isEmpty() ? 0 : rows[0][0].toLongLong();
 }
 
 struct RunResult {

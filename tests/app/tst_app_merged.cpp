@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The merged view of one job's session files (MergedSession, RankColumnModel, RankTotalsModel, JobView,
 // MainWindow's "Job (N ranks)" tab), on two rank files the engine recorded: replayscope-run --simulate
-// -o run-%r.rsdb under OMPI_COMM_WORLD_RANK 0 and 1. Every table holds the sum of the files' rows with a
-// rank column and a rank filter; the per-rank totals equal each file's own.
+// -o run-%r.rsdb under OMPI_COMM_WORLD_RANK 0 and 1. Every table holds the sum of the files' rows (counted
+// with SQL on each file) with a rank column and a rank filter; the rank is the one the file records; the
+// per-rank totals and charts equal each file's own figures read with SQL.
 #include "app_test_support.h"
 
 #include "model/AllocationTableModel.h"
@@ -11,28 +12,40 @@
 #include "model/ModelRoles.h"
 #include "model/RankColumnModel.h"
 #include "model/RankTotalsModel.h"
+#include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
 #include "model/WarningTableModel.h"
 #include "ui/ChartAdapter.h"
 #include "ui/JobView.h"
 #include "ui/MainWindow.h"
+#include "ui/TablePanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
+
+#include <algorithm>
+#include <map>
+#include <memory>
 
 using namespace rs::app;
 
 namespace {
 
-/// replayscope-run --simulate of `workload` as rank `rank` of a job, writing `dir`/run-%r.rsdb.
-QString rankSession(const QString& dir, int rank, const QString& workload) {
+/// replayscope-run --simulate of `program` `args` as rank `rank` of a job, writing `dir`/run-%r.rsdb.
+QString rankSession(const QString& dir, int rank, const QString& program, const QStringList& args = {}) {
     const test::RunResult r =
-        test::runPipeline({QStringLiteral("--simulate"), QStringLiteral("--passes"), QStringLiteral("2"),
-                           QStringLiteral("-o"), dir + QStringLiteral("/run-%r.rsdb"), QStringLiteral("--"),
-                           QStringLiteral(RS_WORKLOAD_DIR "/") + workload},
+        test::runPipeline(QStringList{QStringLiteral("--simulate"), QStringLiteral("--passes"),
+                                      QStringLiteral("2"), QStringLiteral("-o"),
+                                      dir + QStringLiteral("/run-%r.rsdb"), QStringLiteral("--"), program} +
+                              args,
                           {QStringLiteral("OMPI_COMM_WORLD_RANK=%1").arg(rank), QStringLiteral("PMIX_RANK="),
                            QStringLiteral("PMI_RANK="), QStringLiteral("SLURM_PROCID="),
                            QStringLiteral("HSA_SIM_GPU_AGENTS=2")});
@@ -42,6 +55,115 @@ QString rankSession(const QString& dir, int rank, const QString& workload) {
         return {};
     }
     return path;
+}
+
+/// Median as the inspector defines it for one dispatch's passes (agent ticks, integer midpoint).
+qint64 tickMedian(std::vector<qint64> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Median of doubles (mean of the two middle values for an even count).
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Timed passes (end tick >= start tick, end tick > 0: what the dispatch table counts) of each replayed
+/// dispatch of `path`, by (process, dispatch id), with the dispatch's kernel name: read with SQL.
+struct TimedDispatch {
+    QString kernel;
+    std::vector<qint64> ticks;
+};
+std::map<std::pair<qint64, qint64>, TimedDispatch> timedDispatches(const QString& path) {
+    std::map<std::pair<qint64, qint64>, TimedDispatch> out;
+    const auto rows = test::sqlRows(
+        path,
+        QStringLiteral(
+            "SELECT p.process, p.dispatch_id, s.text, p.end_tick - p.start_tick FROM passes p "
+            "JOIN dispatches d ON d.process = p.process AND d.id = p.dispatch_id "
+            "JOIN strings s ON s.process = d.process AND s.id = d.kernel_name_id "
+            "WHERE p.end_tick >= p.start_tick AND p.end_tick > 0 AND NOT EXISTS "
+            "(SELECT 1 FROM declines x WHERE x.process = p.process AND x.dispatch_id = p.dispatch_id)"));
+    for (const QVariantList& r : rows) {
+        TimedDispatch& t = out[{r[0].toLongLong(), r[1].toLongLong()}];
+        t.kernel = r[2].toString();
+        t.ticks.push_back(r[3].toLongLong());
+    }
+    return out;
+}
+
+/// Rows of table `name` of the job view in session file `path`, counted with SQL (the per-dispatch tables:
+/// over every dispatch).
+qint64 sqlRowsOf(const QString& path, const QString& name, double spreadThreshold) {
+    auto count = [&](const char* table) {
+        return test::sqlCount(path, QStringLiteral("SELECT count(*) FROM ") + QLatin1String(table));
+    };
+    if (name == QLatin1String("jobProcesses")) {
+        return count("processes");
+    }
+    if (name == QLatin1String("jobDispatches")) {
+        return count("dispatches");
+    }
+    if (name == QLatin1String("jobRegions")) {
+        return test::sqlCount(path,
+                              QStringLiteral("SELECT count(*) FROM snapshots s JOIN inventory_regions r ON "
+                                             "r.process = s.process AND r.agent = s.agent AND "
+                                             "r.generation = s.generation"));
+    }
+    if (name == QLatin1String("jobPasses")) {
+        // Every pass, and the restore after the last pass as a last row "final".
+        return count("passes") +
+               test::sqlCount(path, QStringLiteral("SELECT count(*) FROM restores WHERE final = 1"));
+    }
+    if (name == QLatin1String("jobRestoreSkips")) {
+        // Skips, snapshot failures, failed restores, regions that differed from pass 1, missed chunks.
+        return count("restore_skips") + count("snapshot_failures") + count("restore_failures") +
+               count("fidelity_mismatches") + count("restore_misses");
+    }
+    if (name == QLatin1String("jobAllocations")) {
+        return count("allocations");
+    }
+    if (name == QLatin1String("jobModuleVariables")) {
+        return count("module_variables");
+    }
+    if (name == QLatin1String("jobAsyncCopies")) {
+        return count("async_copies");
+    }
+    if (name == QLatin1String("jobRestoreMisses")) {
+        return count("restore_misses");
+    }
+    if (name == QLatin1String("jobWarnings")) {
+        return count("warnings");
+    }
+    if (name == QLatin1String("jobPassSpread")) {
+        qint64 n = 0;
+        for (const auto& [key, t] : timedDispatches(path)) {
+            const qint64 lo = *std::min_element(t.ticks.begin(), t.ticks.end());
+            const qint64 hi = *std::max_element(t.ticks.begin(), t.ticks.end());
+            n += t.ticks.size() >= 2 && lo > 0 && double(hi) / double(lo) - 1.0 > spreadThreshold;
+        }
+        return n;
+    }
+    return -1;
+}
+
+/// A copy of `from` named `name` in `dir`, after `sql` (may be empty) ran on it.
+QString copyWith(const QString& dir, const QString& from, const QString& name, const QString& sql) {
+    const QString to = dir + QLatin1Char('/') + name;
+    QFile::remove(to);
+    if (!QFile::copy(from, to)) {
+        return {};
+    }
+    QFile(to).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    if (!sql.isEmpty()) {
+        bool ok = false;
+        test::sqlRows(to, sql, true, &ok);
+        if (!ok) {
+            return {};
+        }
+    }
+    return to;
 }
 
 } // namespace
@@ -55,9 +177,15 @@ class AppMergedTest : public QObject {
   private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        // Two ranks of different size: rank 0 runs accumulate, rank 1 two_agents.
-        rank0_ = rankSession(dir_.path(), 0, QStringLiteral("accumulate"));
-        rank1_ = rankSession(dir_.path(), 1, QStringLiteral("two_agents"));
+        // Two ranks of different size: rank 0 runs three programs one after the other (three processes: an
+        // accumulation, a module variable, a buffer freed during the kernel, whose restores skip it), rank 1
+        // two_agents.
+        const QString w = QStringLiteral(RS_WORKLOAD_DIR "/");
+        rank0_ =
+            rankSession(dir_.path(), 0, QStringLiteral("/bin/sh"),
+                        {QStringLiteral("-c"),
+                         QStringLiteral("%1accumulate && %1constant_table && %1free_during_kernel").arg(w)});
+        rank1_ = rankSession(dir_.path(), 1, w + QStringLiteral("two_agents"));
         QVERIFY(!rank0_.isEmpty() && !rank1_.isEmpty());
         SessionError e;
         s0_ = SessionLoader::loadAll(rank0_, e);
@@ -106,46 +234,277 @@ class AppMergedTest : public QObject {
         }
     }
 
-    /// Every table of the merged view: the rows of both files, a last column "Rank", a rank filter.
-    void rankTables() {
+    /// The rank replayscope-run recorded (the session row's job_rank, read with SQL) is the file's rank,
+    /// whatever the order the files are given in; a file without one takes its position; two files of one
+    /// rank are reported.
+    void recordedRank() {
+        QCOMPARE(test::sqlCount(rank0_, QStringLiteral("SELECT job_rank FROM session")), qint64(0));
+        QCOMPARE(test::sqlCount(rank1_, QStringLiteral("SELECT job_rank FROM session")), qint64(1));
+        QCOMPARE(
+            test::sqlCount(rank1_, QStringLiteral("SELECT count(*) FROM session WHERE job_rank IS NULL")),
+            qint64(0));
+        QCOMPARE(MergedSession::recordedRank(rank0_), 0);
+        QCOMPARE(MergedSession::recordedRank(rank1_), 1);
+        SessionError e;
+        // Reversed: the ranks follow the files, not their positions.
+        const MergedSession reversed = MergedSession::load({rank1_, rank0_}, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QCOMPARE(reversed.ranks(), (QVector<int>{1, 0}));
+        QCOMPARE(reversed.rankRecorded(), (QVector<bool>{true, true}));
+        QCOMPARE(reversed.rankOfProcess(1), 1);
+        QCOMPARE(reversed.rankOfProcess(int(s1_->processes.size()) + 1), 0);
+        QVERIFY(reversed.problems().isEmpty());
+
+        // No rank recorded (NULL; and a file of a build before the column): the position.
+        const QString none = copyWith(dir_.path(), rank1_, QStringLiteral("none.rsdb"),
+                                      QStringLiteral("UPDATE session SET job_rank = NULL"));
+        const QString old = copyWith(dir_.path(), rank1_, QStringLiteral("old.rsdb"),
+                                     QStringLiteral("ALTER TABLE session DROP COLUMN job_rank"));
+        QVERIFY(!none.isEmpty() && !old.isEmpty());
+        QCOMPARE(MergedSession::recordedRank(none), -1);
+        QCOMPARE(MergedSession::recordedRank(old), -1);
+        QCOMPARE(MergedSession::recordedRank(dir_.filePath(QStringLiteral("missing.rsdb"))), -1);
+        const MergedSession fallback = MergedSession::load({old, rank1_}, e);
+        QVERIFY(!e.isError());
+        QCOMPARE(fallback.ranks(), (QVector<int>{0, 1}));
+        QCOMPARE(fallback.rankRecorded(), (QVector<bool>{false, true}));
+        QVERIFY(fallback.problems().isEmpty());
+
+        // Two files of rank 0: both kept, reported, one filter entry, a label per file in the charts.
+        const QString twin = copyWith(dir_.path(), rank0_, QStringLiteral("twin.rsdb"), {});
+        const MergedSession twins = MergedSession::load({rank0_, twin}, e);
+        QVERIFY(!e.isError());
+        QCOMPARE(twins.ranks(), (QVector<int>{0, 0}));
+        QCOMPARE(twins.problems().size(), 1);
+        QVERIFY(twins.problems()[0].contains(QFileInfo(rank0_).fileName()));
+        QVERIFY(twins.problems()[0].contains(QStringLiteral("twin.rsdb")));
+        QCOMPARE(twins.distinctRanks(), (QVector<int>{0}));
+        QCOMPARE(twins.totals().size(), 2);
+        QCOMPARE(twins.totals()[1].dispatches, qint64(s0_->dispatches.size()));
+        QVERIFY(twins.rankLabel(0) != twins.rankLabel(1));
+        JobView view;
+        view.setMerged(twins);
+        QVERIFY(!view.problems()->isHidden());
+        QCOMPARE(view.problems()->text(), twins.problems()[0]);
+        QCOMPARE(view.rankFilter()->count(), 2);
+        view.rankFilter()->setCurrentIndex(1); // rank 0: both files
+        QCOMPARE(view.dispatches()->rowCount(), int(2 * s0_->dispatches.size()));
+    }
+
+    /// Every table of the job view (all that a session's own tab has): the rows of both files (counted with
+    /// SQL on each), a last column "Rank" with each row's rank, and the rank filter.
+    void everyTable() {
+        SessionError e;
+        const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        JobView view;
+        const QStringList names = view.rankTableNames();
+        QCOMPARE(names.size(), 11);
+        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+        for (RankColumnModel* t : view.rankTables()) {
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                t, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        }
+        view.setMerged(m);
+        const QStringList perDispatch = {QStringLiteral("jobRegions"), QStringLiteral("jobPasses"),
+                                         QStringLiteral("jobRestoreSkips")};
+        QVERIFY(!m.isNull());
+        const SessionSnapshot merged = m.snapshot();
+        const SessionData& data = merged.data();
+        const int dispatches = int(data.dispatches.size());
+        // Rows of table `t`: for the tables of one dispatch, summed over every dispatch; and how many of
+        // them show rank 1 in the rank column.
+        auto rows = [&](const QString& name, int* ones) {
+            RankColumnModel* t = view.rankTable(name);
+            int n = 0;
+            *ones = 0;
+            auto countModel = [&] {
+                n += t->rowCount();
+                for (int r = 0; r < t->rowCount(); ++r) {
+                    *ones += t->index(r, t->rankColumn()).data(SortRole).toInt() == 1;
+                }
+            };
+            if (perDispatch.contains(name)) {
+                for (int d = 0; d < dispatches; ++d) {
+                    view.selectDispatch(d);
+                    countModel();
+                }
+                view.selectDispatch(-1);
+            } else {
+                countModel();
+            }
+            return n;
+        };
+        const double threshold = 0.05; // PassSpreadModel's default
+        qint64 nonEmpty = 0;
+        for (const QString& name : names) {
+            RankColumnModel* t = view.rankTable(name);
+            QVERIFY2(t, qPrintable(name));
+            const qint64 sql0 = sqlRowsOf(rank0_, name, threshold), sql1 = sqlRowsOf(rank1_, name, threshold);
+            QVERIFY2(sql0 >= 0 && sql1 >= 0, qPrintable(name));
+            nonEmpty += sql0 + sql1 > 0;
+            QCOMPARE(t->rankColumn(), t->columnCount() - 1);
+            QCOMPARE(t->headerData(t->rankColumn(), Qt::Horizontal).toString(), QStringLiteral("Rank"));
+            int ones = 0;
+            QVERIFY(view.rankFilter()->currentIndex() == 0);
+            QVERIFY2(qint64(rows(name, &ones)) == sql0 + sql1,
+                     qPrintable(QStringLiteral("%1: %2 rows, SQL %3 + %4")
+                                    .arg(name)
+                                    .arg(rows(name, &ones))
+                                    .arg(sql0)
+                                    .arg(sql1)));
+            rows(name, &ones);
+            QCOMPARE(qint64(ones), sql1);
+            for (int rank : {0, 1}) {
+                view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(rank));
+                QCOMPARE(t->rankFilter(), std::optional<int>(rank));
+                QCOMPARE(qint64(rows(name, &ones)), rank == 0 ? sql0 : sql1);
+                QCOMPARE(qint64(ones), rank == 0 ? 0 : sql1);
+            }
+            view.rankFilter()->setCurrentIndex(0);
+            QVERIFY(!t->rankFilter());
+        }
+        // The recordings fill most tables (not async copies, restore misses or warnings, which these
+        // workloads do not cause): the sums above are not all 0 = 0.
+        QVERIFY2(nonEmpty >= 8, qPrintable(QString::number(nonEmpty)));
+        // A row's own columns are the source's: the rank-1 dispatches are rank 1's rows, in order.
+        view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(1));
+        RankColumnModel* d = view.dispatches();
+        QCOMPARE(d->rowCount(), int(s1_->dispatches.size()));
+        for (int r = 0; r < d->rowCount(); ++r) {
+            QCOMPARE(d->sourceRow(r), int(s0_->dispatches.size()) + r);
+            QCOMPARE(d->index(r, d->rankColumn()).data().toString(), QStringLiteral("1"));
+        }
+    }
+
+    /// RankColumnModel follows its source's changes as they are announced (rows inserted, removed, data
+    /// changed, reset) under a rank filter, checked by QAbstractItemModelTester.
+    void followsTheSource() {
         SessionError e;
         const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
         QVERIFY(!e.isError());
-        DispatchTableModel dispatches;
-        AllocationTableModel allocations;
-        WarningTableModel warnings;
-        dispatches.setSnapshot(m.snapshot());
-        allocations.setSnapshot(m.snapshot());
-        warnings.setSnapshot(m.snapshot());
-        const struct {
-            QAbstractItemModel* source;
-            int rows0, rows1;
-        } tables[] = {{&dispatches, int(s0_->dispatches.size()), int(s1_->dispatches.size())},
-                      {&allocations, int(s0_->allocations.size()), int(s1_->allocations.size())},
-                      {&warnings, int(s0_->warnings.size()), int(s1_->warnings.size())}};
-        for (const auto& t : tables) {
-            RankColumnModel model(t.source, m);
-            QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-            QCOMPARE(model.rowCount(), t.rows0 + t.rows1);
-            QCOMPARE(model.columnCount(), t.source->columnCount() + 1);
-            QCOMPARE(model.rankColumn(), t.source->columnCount());
-            QCOMPARE(model.headerData(model.rankColumn(), Qt::Horizontal).toString(), QStringLiteral("Rank"));
-            int ones = 0;
+        const int first1 = int(s0_->processes.size()) + 1; // a process of rank 1
+        QStandardItemModel source(0, 2);
+        auto row = [](int process, const QString& text) {
+            auto* a = new QStandardItem(text);
+            a->setData(process, ProcessRole);
+            return QList<QStandardItem*>{a, new QStandardItem(text + QStringLiteral("-b"))};
+        };
+        source.appendRow(row(1, QStringLiteral("a")));
+        source.appendRow(row(first1, QStringLiteral("b")));
+        RankColumnModel model(&source, m);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRankFilter(1);
+        auto texts = [&] {
+            QStringList out;
             for (int r = 0; r < model.rowCount(); ++r) {
-                ones += model.index(r, model.rankColumn()).data(SortRole).toInt() == 1;
+                out << model.index(r, 0).data().toString();
             }
-            QCOMPARE(ones, t.rows1);
-            model.setRankFilter(0);
-            QCOMPARE(model.rowCount(), t.rows0);
-            model.setRankFilter(1);
-            QCOMPARE(model.rowCount(), t.rows1);
-            for (int r = 0; r < model.rowCount(); ++r) {
-                QCOMPARE(model.index(r, model.rankColumn()).data().toString(), QStringLiteral("1"));
-                QCOMPARE(model.index(r, 0).data(), t.source->index(model.sourceRow(r), 0).data());
-            }
-            model.setRankFilter(std::nullopt);
-            QCOMPARE(model.rowCount(), t.rows0 + t.rows1);
+            return out;
+        };
+        QCOMPARE(texts(), (QStringList{QStringLiteral("b")}));
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        source.insertRow(0, row(first1, QStringLiteral("c")));
+        source.insertRow(1, row(1, QStringLiteral("d"))); // rank 0: filtered out
+        source.appendRow(row(first1, QStringLiteral("e")));
+        QCOMPARE(texts(), (QStringList{QStringLiteral("c"), QStringLiteral("b"), QStringLiteral("e")}));
+        QCOMPARE(inserted.size(), 2);
+        QCOMPARE(resets.size(), 0);
+        QCOMPARE(model.sourceRow(2), 4);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        source.removeRows(0, 2); // c and d
+        QCOMPARE(texts(), (QStringList{QStringLiteral("b"), QStringLiteral("e")}));
+        QCOMPARE(removed.size(), 1);
+        QCOMPARE(model.sourceRow(0), 1);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        source.item(1, 0)->setText(QStringLiteral("B"));
+        QCOMPARE(texts(), (QStringList{QStringLiteral("B"), QStringLiteral("e")}));
+        QCOMPARE(changed.size(), 1);
+        source.item(0, 0)->setData(first1, ProcessRole); // "a" moves to rank 1
+        QCOMPARE(texts(), (QStringList{QStringLiteral("a"), QStringLiteral("B"), QStringLiteral("e")}));
+        QCOMPARE(model.index(0, model.rankColumn()).data(SortRole).toInt(), 1);
+        source.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.columnCount(), 1);
+    }
+
+    /// The charts per rank hold each file's own figures, read with SQL: kernel time per pass (median) by
+    /// kernel, snapshot and restore time, bytes, declines by reason, dispatches.
+    void perRankCharts() {
+        SessionError e;
+        const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
+        QVERIFY(!e.isError());
+        const QString files[] = {rank0_, rank1_};
+        const QStringList categories = {QStringLiteral("rank 0"), QStringLiteral("rank 1")};
+
+        const RankChart time = m.snapshotRestoreTimeByRank();
+        QCOMPARE(time.categories, categories);
+        QCOMPARE(time.sets.size(), 2);
+        const RankChart bytes = m.bytesByRank();
+        QCOMPARE(bytes.sets.size(), 3);
+        for (int f = 0; f < 2; ++f) {
+            QCOMPARE(qint64(time.sets[0].values[f]),
+                     test::sqlCount(files[f], QStringLiteral("SELECT sum(duration_ns) FROM snapshots")));
+            QCOMPARE(qint64(time.sets[1].values[f]),
+                     test::sqlCount(files[f], QStringLiteral("SELECT sum(restore_ns) FROM restores")));
+            QCOMPARE(qint64(bytes.sets[0].values[f]),
+                     test::sqlCount(files[f], QStringLiteral("SELECT sum(footprint) FROM dispatches")));
+            QCOMPARE(
+                qint64(bytes.sets[1].values[f]),
+                test::sqlCount(files[f], QStringLiteral("SELECT sum(restored_bytes_host) FROM restores")));
+            QCOMPARE(
+                qint64(bytes.sets[2].values[f]),
+                test::sqlCount(files[f], QStringLiteral("SELECT sum(restored_bytes_device) FROM restores")));
         }
+        QVERIFY(time.sets[0].values[0] > 0 && time.sets[1].values[1] > 0);
+
+        // Declines: one set per reason of the job, a value per rank.
+        std::map<QString, std::vector<qint64>> declines;
+        for (int f = 0; f < 2; ++f) {
+            for (const QVariantList& r : test::sqlRows(
+                     files[f], QStringLiteral("SELECT reason, count(*) FROM declines GROUP BY reason"))) {
+                auto& v = declines[r[0].toString()];
+                v.resize(2);
+                v[std::size_t(f)] = r[1].toLongLong();
+            }
+        }
+        const RankChart declined = m.declinesByRank();
+        QCOMPARE(declined.sets.size(), int(declines.size()));
+        for (const auto& set : declined.sets) {
+            QVERIFY2(declines.count(set.name), qPrintable(set.name));
+            for (int f = 0; f < 2; ++f) {
+                QCOMPARE(qint64(set.values[f]), declines[set.name][std::size_t(f)]);
+            }
+        }
+
+        // Kernel time per pass: per rank and kernel the median over its dispatches of their median pass.
+        std::map<QString, std::vector<std::vector<double>>> medians; // kernel -> per file the dispatches'
+        for (int f = 0; f < 2; ++f) {
+            for (const auto& [key, t] : timedDispatches(files[f])) {
+                auto& v = medians[t.kernel];
+                v.resize(2);
+                v[std::size_t(f)].push_back(double(tickMedian(t.ticks)));
+            }
+        }
+        QVERIFY(!medians.empty());
+        const RankChart kernels = m.kernelMedianByRank(100);
+        QCOMPARE(kernels.categories, categories);
+        QCOMPARE(kernels.sets.size(), int(medians.size()));
+        for (const auto& set : kernels.sets) {
+            QVERIFY2(medians.count(set.name), qPrintable(set.name));
+            for (int f = 0; f < 2; ++f) {
+                const auto& samples = medians[set.name][std::size_t(f)];
+                QCOMPARE(set.values[f], samples.empty() ? 0.0 : median(samples));
+            }
+        }
+        QCOMPARE(m.kernelMedianByRank(1).sets.size(), 1);
+
+        // The job view draws them, one chart each (and one of the dispatches replayed and declined).
+        JobView view;
+        view.setMerged(m);
+        QCOMPARE(view.charts().size(), 5);
+        QVERIFY(view.charts()[0]->title().contains(QStringLiteral("Kernel time per pass")));
     }
 
     /// Per-rank totals equal each file's own session totals.
@@ -182,24 +541,56 @@ class AppMergedTest : public QObject {
         QVERIFY(model.index(0, RankTotalsModel::Replayed).data(SortRole).toLongLong() > 0);
     }
 
-    /// Opening both files: their own tabs and a "Job (2 ranks)" tab whose rank filter drives every table.
+    /// Opening both files: a "Job (2 ranks)" tab loaded on the reader thread, whose rank filter drives
+    /// every table; a refused file closes the tab and reports it.
     void jobTab() {
         MainWindow window;
         window.setInteractive(false);
         JobView* job = window.openJob({rank0_, rank1_});
         QVERIFY(job);
+        QSignalSpy loaded(job, &JobView::loaded);
+        QVERIFY(loaded.wait(30000));
         QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(job)), QStringLiteral("Job (2 ranks)"));
         QCOMPARE(job->rankFilter()->count(), 3);
-        QCOMPARE(job->rankTables().size(), 3);
-        QCOMPARE(job->charts().size(), 7);
-        QCOMPARE(job->dispatches()->rowCount(), int(s0_->dispatches.size() + s1_->dispatches.size()));
+        QCOMPARE(job->rankTables().size(), 11);
+        QCOMPARE(job->dispatches()->rowCount(),
+                 int(test::sqlCount(rank0_, QStringLiteral("SELECT count(*) FROM dispatches")) +
+                     test::sqlCount(rank1_, QStringLiteral("SELECT count(*) FROM dispatches"))));
         job->rankFilter()->setCurrentIndex(2); // rank 1
         QCOMPARE(job->dispatches()->rowCount(), int(s1_->dispatches.size()));
-        QCOMPARE(job->rankTables()[1]->rowCount(), int(s1_->allocations.size()));
+        QCOMPARE(job->rankTable(QStringLiteral("jobAllocations"))->rowCount(), int(s1_->allocations.size()));
         job->rankFilter()->setCurrentIndex(0);
-        QCOMPARE(job->rankTables()[1]->rowCount(), int(s0_->allocations.size() + s1_->allocations.size()));
+        QCOMPARE(job->rankTable(QStringLiteral("jobAllocations"))->rowCount(),
+                 int(s0_->allocations.size() + s1_->allocations.size()));
         QCOMPARE(job->totalsModel()->rowCount(), 2);
-        QVERIFY(!window.openJob({rank0_, dir_.filePath(QStringLiteral("missing.rsdb"))}));
+        // A click on a dispatch of rank 1 shows its passes, with rank 1 in their rank column.
+        TablePanel* panel = job->panel(QStringLiteral("jobDispatches"));
+        const int last = panel->proxy()->rowCount() - 1;
+        panel->view()->setCurrentIndex(panel->proxy()->index(last, 0));
+        RankColumnModel* passes = job->rankTable(QStringLiteral("jobPasses"));
+        const int row =
+            job->dispatches()->sourceRow(panel->proxy()->mapToSource(panel->proxy()->index(last, 0)).row());
+        const SessionData& d = job->merged().snapshot().data();
+        int finals = 0; // the restore after the last pass: a last row "final"
+        for (int i = d.restoreBegin[std::size_t(row)]; i < d.restoreBegin[std::size_t(row) + 1]; ++i) {
+            finals += d.restores[std::size_t(i)].finalRestore;
+        }
+        QCOMPARE(passes->rowCount(),
+                 d.passBegin[std::size_t(row) + 1] - d.passBegin[std::size_t(row)] + finals);
+        for (int r = 0; r < passes->rowCount(); ++r) {
+            QCOMPARE(passes->index(r, passes->rankColumn()).data(SortRole).toInt(),
+                     job->merged().rankOfProcess(d.dispatches[std::size_t(row)].process));
+        }
+
+        const int tabs = window.tabs()->count();
+        QSignalSpy failed(&window, &MainWindow::openFailed);
+        JobView* broken = window.openJob({rank0_, dir_.filePath(QStringLiteral("missing.rsdb"))});
+        QVERIFY(broken);
+        QCOMPARE(window.tabs()->count(), tabs + 1);
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(window.tabs()->count(), tabs);
+        QCOMPARE(failed.first().first().value<SessionError>().path,
+                 dir_.filePath(QStringLiteral("missing.rsdb")));
     }
 };
 

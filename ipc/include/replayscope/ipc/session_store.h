@@ -28,6 +28,19 @@ bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exi
 /// Same, session row only (root pid unknown).
 bool record_exit_status(const std::string& path, int exit_status, int exit_signal, std::string& error);
 
+/// Stores `rank` (>= 0: the rank of the MPI/Slurm job process that recorded the session, from the
+/// launcher's environment) in the `session` row's `job_rank` of a finished session file of any readable
+/// format, adding the column to a file created without it. Ends in journal_mode=DELETE. False with
+/// `error` set when the file is refused (session::check_session_file), `rank` is negative or the update
+/// fails.
+bool record_job_rank(const std::string& path, int rank, std::string& error);
+
+/// Reads the job rank record_job_rank stored in `path` into `rank` (-1 when the file holds none: recorded
+/// outside a job, or by a build before the column existed). Opened read-only (through
+/// session::openable_session_copy when its WAL needs recovery). False with `error` set when the file is
+/// refused or a query fails.
+bool read_job_rank(const std::string& path, int& rank, std::string& error);
+
 /// What the snapshots and restores of a session cost (read_restore_totals): the bytes a full restore would
 /// have moved against the bytes actually moved, over the host link and inside the device.
 struct RestoreTotals {

@@ -119,6 +119,13 @@ std::string session_query(const FileLayout& layout);
 enum class ExitStatusColumn : int { exit_status, exit_signal };
 std::string exit_status_query(const FileLayout& layout);
 
+/// 1 when the `session` row has the `job_rank` column (files written since it was added, or given a
+/// rank by replayscope-run), else 0.
+inline constexpr const char* kSessionHasJobRankQuery =
+    "SELECT count(*) FROM pragma_table_info('session') WHERE name = 'job_rank'";
+/// The rank of the MPI/Slurm job process that recorded the session (NULL: none recorded).
+inline constexpr const char* kSessionJobRankQuery = "SELECT job_rank FROM session WHERE id = 1";
+
 /// `session.internal_errors` (NULL while no session end was received).
 enum class InternalErrorsColumn : int { internal_errors };
 std::string internal_errors_query(const FileLayout& layout);

@@ -181,6 +181,11 @@ inline constexpr const char* kUpdateSessionEnd = "UPDATE session SET complete=?1
 /// The launched program's exit status and signal (?1, ?2; NULL: none) in the session row.
 inline constexpr const char* kUpdateSessionExit =
     "UPDATE session SET exit_status=?1, exit_signal=?2 WHERE id=1";
+/// The rank of the MPI/Slurm job process that recorded the session (?1; NULL: none), written by
+/// replayscope-run.
+inline constexpr const char* kUpdateSessionJobRank = "UPDATE session SET job_rank=?1 WHERE id=1";
+/// Adds the `job_rank` column to the `session` row of a file created before it existed.
+inline constexpr const char* kAddSessionJobRank = "ALTER TABLE session ADD COLUMN job_rank INTEGER";
 /// The same in the latest process image of pid ?3 (an exec'd program follows the shell that exec'd it).
 inline constexpr const char* kUpdateProcessExit =
     "UPDATE processes SET exit_status=?1, exit_signal=?2 WHERE process = "
