@@ -23,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 
 using namespace rs::app;

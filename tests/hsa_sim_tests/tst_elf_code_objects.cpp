@@ -13,6 +13,7 @@
 
 #include <hsa_ven_amd_loader.h>
 
+#include <QProcess>
 #include <QTest>
 
 #include <elf.h>
