@@ -170,7 +170,7 @@ long long session_bytes(std::uint64_t n, unsigned passes, bool replayed, bool br
         }
         s.emitter.emit_event(SnapshotRecord{i, 0x7f3a00001000, 3, (2ull << 26) + 256, 21000, 3, 0, true,
                                             (2ull << 26) + 256, 0, 0, 0, SnapshotStore::host,
-                                            ChunkHashPath::none, true});
+                                            ChunkHashPath::none, true, 3000});
         // As the engine sends them (engine/src/replay_window.cpp): before pass p >= 1 the restore it
         // measured (RestoreRecord, then the PassRecord naming the same time and bytes), and after the
         // last pass the final restore. Full restores from the host store (the snapshot is not hashed).

@@ -4,8 +4,8 @@
 // The loader opens and checks the file and orchestrates the per-table readers of model/reading, which
 // run the session format's read queries (replayscope/session/read_queries.h); it names no table itself.
 // Formats 1 to rs::session::kFormatVersion are read (1-2 as one process; 4 adds the snapshot stores,
-// restores, restore misses and placements, absent = "—" in older files). A load has two phases: load()
-// for the first paint, loadDetails() for the rest.
+// restores, restore misses and placements, absent = "—" in older files; 5 the windows' fence wait, absent =
+// not recorded). A load has two phases: load() for the first paint, loadDetails() for the rest.
 #pragma once
 
 #include "model/SessionError.h"

@@ -123,6 +123,8 @@ struct DispatchRow {
     qint64 hostBytes = -1, deviceBytes = -1; ///< snapshot bytes placed in the host / device store
     qint64 snapshotHashNs = -1;              ///< hashing of the snapshot's chunks
     qint64 snapshotChunks = -1;              ///< chunks the regions split into (0: not hashed)
+    /// The window's fence wait before its snapshot (snapshots.fence_wait_ns, format 5), ns; -1: not recorded.
+    qint64 fenceWaitNs = -1;
     // Sums over the dispatch's restores (RestoreRow, final included; -1 when none was recorded).
     int restores = 0;
     qint64 movedHost = -1, movedDevice = -1; ///< bytes copied back over the host link / inside the device

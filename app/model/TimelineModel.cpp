@@ -11,6 +11,8 @@ namespace rs::app {
 
 QString TimelinePart::name() const {
     switch (kind) {
+    case Kind::fenceWait:
+        return QStringLiteral("fence wait");
     case Kind::snapshot:
         return QStringLiteral("snapshot");
     case Kind::pass:
@@ -111,6 +113,10 @@ TimelineModel::TimelineModel(const SessionSnapshot& snapshot) : snapshot_(snapsh
             parts_.push_back(p);
         };
         if (r.hasSnapshot) {
+            // The drain came first (docs/replay-window.md); files without it leave the part out.
+            if (r.fenceWaitNs >= 0) {
+                add(TimelinePart::Kind::fenceWait, 0, r.fenceWaitNs);
+            }
             add(TimelinePart::Kind::snapshot, 0, r.snapshotNs);
         }
         if (passIndexed) {

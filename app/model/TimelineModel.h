@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The replay timeline of a session: one lane per agent with a window per replayed dispatch (its snapshot,
-// passes and restores laid end to end), one lane per queue with the application's dispatches (declined
-// ones as marks carrying the decline reason), and a level-of-detail query that bounds what a view draws.
-// Plain data over a SessionSnapshot (no widgets, no Qt item model); docs/inspector.md, "Timeline".
+// The replay timeline of a session: one lane per agent with a window per replayed dispatch (its fence wait,
+// snapshot, passes and restores laid end to end), one lane per queue with the application's dispatches
+// (declined ones as marks carrying the decline reason), and a level-of-detail query that bounds what a view
+// draws. Plain data over a SessionSnapshot (no widgets, no Qt item model); docs/inspector.md, "Timeline".
 #pragma once
 
 #include "model/SessionSnapshot.h"
@@ -17,6 +17,7 @@ namespace rs::app {
 /// One part of a replay window. Durations are measured (recorded by the engine), positions derived.
 struct TimelinePart {
     enum class Kind : quint8 {
+        fenceWait,    ///< the drain before the snapshot (snapshots.fence_wait_ns; format 5, else left out)
         snapshot,     ///< the snapshot of the tracked memory (snapshots.duration_ns)
         pass,         ///< one kernel pass (end_tick - start_tick, agent ticks at 1 GHz = ns)
         restore,      ///< the restore before pass `pass` (restores.restore_ns, else passes.restore_ns)
@@ -27,7 +28,7 @@ struct TimelinePart {
     qint64 startNs = 0;    ///< CLOCK_MONOTONIC ns of the dispatch's process (derived)
     qint64 durationNs = 0; ///< measured
     qint64 endNs() const { return startNs + durationNs; }
-    /// "snapshot", "pass 2", "restore 2", "final restore".
+    /// "fence wait", "snapshot", "pass 2", "restore 2", "final restore".
     QString name() const;
 };
 

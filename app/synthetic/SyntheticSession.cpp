@@ -341,6 +341,9 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
         // 13th dispatch pageable memory. Every 11th dispatch hashes on the host, the others on the device.
         const Plan plan =
             o.storesAndRestores ? planRestores(o, allocations, inventory[a], a, i, k, bytes) : Plan{};
+        // The window's fence wait, a function of the dispatch too: 1 to 31 us (-1, not recorded, for an
+        // older engine's snapshots).
+        const std::int64_t fenceNs = o.storesAndRestores ? 1'000 + std::int64_t(id % 13) * 2'500 : -1;
         w.put(EventType::snapshot, [&](Record& r) {
             r.snapshot = {id,
                           agent,
@@ -356,7 +359,8 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
                           plan.totalChunks,
                           plan.store,
                           plan.hashPath,
-                          plan.pinned};
+                          plan.pinned,
+                          fenceNs};
         });
         if (o.storesAndRestores && plan.store == SnapshotStore::mixed) {
             for (std::size_t r = 0; r < inventory[a].size(); ++r) {

@@ -25,7 +25,8 @@ class SyntheticSession {
         bool complete = true; ///< emit session_end and finish (else the writer "dies" mid-session)
         /// Format 4 content: snapshot stores and chunks, one restore record per restore (each pass after
         /// the first and the final one), placements of mixed snapshots, a restore miss every 997 dispatches.
-        /// false: snapshots without stores and no restore records (what an older engine reports).
+        /// The snapshots carry their window's fence wait. false: snapshots without stores or fence wait
+        /// and no restore records (what an older engine reports).
         bool storesAndRestores = true;
         std::uint64_t chunkSize = 65536; ///< bytes per chunk of the dirty restore
         unsigned seed = 1;

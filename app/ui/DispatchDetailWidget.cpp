@@ -76,6 +76,10 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
                     .arg(d.generation)
                     .arg(format::ms(d.snapshotNs))
                     .arg(d.snapshotFailures ? tr(", <b>%1 failures</b>").arg(d.snapshotFailures) : QString());
+        // Format 5: the drain before the snapshot.
+        if (d.fenceWaitNs >= 0) {
+            text += tr(", after a fence wait of %1 µs").arg(format::us(d.fenceWaitNs));
+        }
         // Format 4: where the snapshot was kept and what its restores moved against full restores.
         if (d.store >= 0) {
             text += tr("; store <b>%1</b> (host %2, device %3)")

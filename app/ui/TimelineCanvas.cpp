@@ -15,6 +15,7 @@ namespace rs::app {
 
 namespace {
 
+const QColor kFenceWait(0x90, 0xa4, 0xae);
 const QColor kSnapshot(0x1e, 0x88, 0xe5);
 const QColor kPass(0x43, 0xa0, 0x47);
 const QColor kPassAlt(0x2e, 0x7d, 0x32);
@@ -26,6 +27,8 @@ const QColor kReleased(0x75, 0x75, 0x75);
 
 QColor partColor(const TimelinePart& p) {
     switch (p.kind) {
+    case TimelinePart::Kind::fenceWait:
+        return kFenceWait;
     case TimelinePart::Kind::snapshot:
         return kSnapshot;
     case TimelinePart::Kind::pass:

@@ -41,7 +41,8 @@ TimelinePage::TimelinePage(QWidget* parent)
     connect(out, &QPushButton::clicked, canvas_, [this] { canvas_->zoom(0.5); });
     auto* legend = new QLabel(this);
     legend->setTextFormat(Qt::RichText);
-    legend->setText(QStringList{swatch(QStringLiteral("#1e88e5"), tr("snapshot")),
+    legend->setText(QStringList{swatch(QStringLiteral("#90a4ae"), tr("fence wait")),
+                                swatch(QStringLiteral("#1e88e5"), tr("snapshot")),
                                 swatch(QStringLiteral("#43a047"), tr("pass")),
                                 swatch(QStringLiteral("#fb8c00"), tr("restore")),
                                 swatch(QStringLiteral("#8d6e63"), tr("final restore")),

@@ -87,11 +87,11 @@ class LogSink final : public EventSink {
     void snapshot(const SnapshotEvent& e) noexcept override {
         line("replayscope: snapshot dispatch=%llu agent=0x%llx generation=%llu ok=%d regions=%u bytes=%llu "
              "failures=%u duration_ns=%llu store=%.*s host_bytes=%llu device_bytes=%llu host_pinned=%d "
-             "hash=%.*s total_chunks=%u hash_ns=%llu",
+             "hash=%.*s total_chunks=%u hash_ns=%llu fence_wait_ns=%lld",
              ull(e.dispatch_id), ull(e.agent), ull(e.generation), e.ok ? 1 : 0, e.regions, ull(e.bytes),
              e.failures, ull(e.duration_ns), len(name(e.store)), name(e.store).data(), ull(e.host_bytes),
              ull(e.device_bytes), e.host_pinned ? 1 : 0, len(name(e.hash_path)), name(e.hash_path).data(),
-             e.total_chunks, ull(e.hash_ns));
+             e.total_chunks, ull(e.hash_ns), static_cast<long long>(e.fence_wait_ns));
     }
     void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override {
         line("replayscope: snapshot_placement dispatch=%llu address=0x%llx size=%llu store=%.*s",

@@ -116,10 +116,17 @@ bool ReplayWindow::drain() {
 
 DispatchDecision ReplayWindow::replay() {
     Window& w = *window_;
-    if (!drain()) {
+    // The fence wait: two steady-clock reads on this thread around the drain, no lock and no wait of their
+    // own (docs/replay-window.md, "Fence wait"). It goes out with the snapshot; a window whose drain timed
+    // out takes no snapshot, so its wait is only named in the warning's text.
+    const auto drain_start = Clock::now();
+    const bool drained = drain();
+    const uint64_t fence_wait_ns = elapsed_ns(drain_start);
+    if (!drained) {
         engine_.sink->warning(WarningCode::drain_timeout, w.dispatch_id,
-                              "drain-timeout: other queues of the agent still had packets in flight after "
-                              "REPLAYSCOPE_DRAIN_TIMEOUT_MS; the dispatch runs once");
+                              "drain-timeout: other queues of the agent still had packets in flight after " +
+                                  std::to_string(fence_wait_ns / 1000000) +
+                                  " ms (REPLAYSCOPE_DRAIN_TIMEOUT_MS); the dispatch runs once");
         return DispatchDecision::declined_drain_timeout;
     }
     // From here until release() no application packet can launch on the agent (docs/replay-window.md).
@@ -166,6 +173,7 @@ DispatchDecision ReplayWindow::replay() {
     ev.store = snapshot.store();
     ev.hash_path = snapshot.hash_path;
     ev.host_pinned = snapshot.host_pinned;
+    ev.fence_wait_ns = static_cast<int64_t>(std::min<uint64_t>(fence_wait_ns, INT64_MAX));
     engine_.sink->snapshot(ev);
     if (ev.store == SnapshotStore::mixed) {
         for (const SnapshotRegion& r : snapshot.regions) {

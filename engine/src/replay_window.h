@@ -21,7 +21,8 @@ struct RestoreResult;
 ///  1. Drain: waits until every intercepted queue of the agent has completed the writing packets not
 ///     behind an unreleased gate, and enters *gating W* under the agent mutex in the same check (phase 1,
 ///     at most half of REPLAYSCOPE_DRAIN_TIMEOUT_MS); then gates anyway and waits for the drain until the
-///     deadline (phase 2). Miss: drain-timeout.
+///     deadline (phase 2). Miss: drain-timeout (the wait in the warning's text). Its wall time is the
+///     window's fence wait, sent with the snapshot (SnapshotEvent::fence_wait_ns).
 ///  2. Snapshot; over budget or incomplete: declined.
 ///  3. N passes on the agent's private queue of Q's type, CU mask and priority, each with its own
 ///     completion signal and profiling ticks; restore before every pass after the first and after the

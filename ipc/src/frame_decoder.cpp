@@ -6,6 +6,7 @@
 
 #include "session_events_generated.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -197,6 +198,8 @@ bool decode_snapshot(const fb::Snapshot* t, Record& r) {
     s.hash_ns = t->hash_ns();
     s.total_chunks = t->total_chunks();
     s.host_pinned = t->host_pinned();
+    // Absent (older engines) reads as the schema's default -1; any other negative value as that too.
+    s.fence_wait_ns = std::max<std::int64_t>(t->fence_wait_ns(), -1);
     return to_enum(t->store(), s.store) && to_enum(t->hash_path(), s.hash_path);
 }
 

@@ -85,7 +85,8 @@ void encode_payload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
         const auto& s = r.snapshot;
         b.Finish(fb::CreateSnapshot(b, ts, s.dispatch_id, s.agent, s.generation, s.bytes, s.duration_ns,
                                     s.regions, s.failures, s.ok, s.host_bytes, s.device_bytes, s.hash_ns,
-                                    s.total_chunks, u8(s.store), u8(s.hash_path), s.host_pinned));
+                                    s.total_chunks, u8(s.store), u8(s.hash_path), s.host_pinned,
+                                    s.fence_wait_ns < 0 ? std::int64_t{-1} : s.fence_wait_ns));
         break;
     }
     case EventType::snapshot_placement: {

@@ -474,6 +474,12 @@ void SessionStore::bind_row(sqlite3_stmt* s, int first, const PendingRow& r, boo
     } else {
         null(41);
     }
+    // s_fence_ns: the window's fence wait (NULL: no snapshot, or not recorded by the engine).
+    if (r.has_snapshot && r.snapshot.fence_wait_ns >= 0) {
+        signed_value(42, r.snapshot.fence_wait_ns);
+    } else {
+        null(42);
+    }
 }
 
 bool SessionStore::fold_or_spill(PendingRow& r) {

@@ -60,7 +60,7 @@ class CollectorTest : public QObject {
         QVERIFY(e.emit_event(DispatchRecord{
             100, 0xa1, 0x51, 0xb1, kernel, {1024, 1, 1}, {256, 1, 1}, DispatchDecision::replayed}));
         QVERIFY(e.emit_event(SnapshotRecord{100, 0xa1, 7, 4100, 5000, 2, 0, true, 4100, 0, 0, 0,
-                                            SnapshotStore::host, ChunkHashPath::none, true}));
+                                            SnapshotStore::host, ChunkHashPath::none, true, 2500}));
         QVERIFY(e.emit_event(PassRecord{100, 10, 20, 0, 0, 0, 0, 0, kFidelityNotChecked}));
         QVERIFY(e.emit_event(PassRecord{100, 30, 45, 900, 4096, 1, 1, 1, kFidelityMatched}));
         QVERIFY(e.emit_event(RestoreSkipRecord{100, 0x30000, 4, 0, 1, RestoreSkipReason::freed}));
@@ -70,7 +70,7 @@ class CollectorTest : public QObject {
             RestoreFailureRecord{100, 0x10000, 4096, 1, 3, 2, 3, 0x1000, RegionKind::allocation}));
         // The engine's order: snapshot and passes first, the dispatch (with its decision) last.
         QVERIFY(e.emit_event(SnapshotRecord{102, 0xa1, 7, 4100, 6000, 2, 0, true, 0, 4100, 0, 0,
-                                            SnapshotStore::device, ChunkHashPath::none, false}));
+                                            SnapshotStore::device, ChunkHashPath::none, false, -1}));
         QVERIFY(e.emit_event(PassRecord{102, 1000, 1100, 0, 0, 0, 0, 0, kFidelityMatched}));
         QVERIFY(e.emit_event(PassRecord{102, 1500, 1620, 800, 4100, 1, 2, 0, kFidelityDiffered}));
         QVERIFY(e.emit_event(FidelityMismatchRecord{102, 1, 0x30000, 4, 0}));
@@ -92,7 +92,7 @@ class CollectorTest : public QObject {
                                             {8, 1, 1},
                                             DispatchDecision::declined_snapshot_incomplete}));
         QVERIFY(e.emit_event(SnapshotRecord{101, 0xa1, 7, 0, 10, 1, 1, false, 0, 0, 0, 0, SnapshotStore::host,
-                                            ChunkHashPath::none, false}));
+                                            ChunkHashPath::none, false, 0}));
         QVERIFY(
             e.emit_event(SnapshotFailureRecord{101, 0x10000, 4096, 1, SnapshotFailureReason::copy_failed}));
         QVERIFY(e.emit_warning(WarningCode::snapshot_incomplete, 101, "copy failed for 1 region"));
@@ -175,6 +175,10 @@ class CollectorTest : public QObject {
                  (std::vector<QStringList>{{"100", "161", "7", "2", "4100", "5000", "1", "0"},
                                            {"101", "161", "7", "1", "0", "10", "0", "1"},
                                            {"102", "161", "7", "2", "4100", "6000", "1", "0"}}));
+        // The fence wait as sent: measured (2500 ns, and 0 ns), and not measured (-1): NULL.
+        QCOMPARE(db.query("SELECT dispatch_id, fence_wait_ns IS NULL, coalesce(fence_wait_ns, -7) FROM "
+                          "snapshots ORDER BY dispatch_id"),
+                 (std::vector<QStringList>{{"100", "0", "2500"}, {"101", "0", "0"}, {"102", "1", "-7"}}));
         QCOMPARE(db.query("SELECT dispatch_id, address, size, allocation_id, reason FROM snapshot_failures"),
                  (std::vector<QStringList>{{"101", "65536", "4096", "1", "1"}}));
         QCOMPARE(db.query("SELECT dispatch_id, idx, start_tick, end_tick, restore_ns, regions_restored, "

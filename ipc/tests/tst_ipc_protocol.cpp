@@ -66,6 +66,7 @@ std::vector<Record> everyType() {
     snap.store = SnapshotStore::mixed;
     snap.hash_path = ChunkHashPath::device;
     snap.host_pinned = true;
+    snap.fence_wait_ns = 56789;
     add(EventType::snapshot_failure).snapshot_failure = {42, 0x7f0000002000, 4096, 12,
                                                          SnapshotFailureReason::symbol_enumeration};
     add(EventType::pass).pass = {42, 100, 250, 777, 8192, 1, 2, 1, kFidelityDiffered};
@@ -281,6 +282,17 @@ class ProtocolTest : public QObject {
         QCOMPARE(r.snapshot.hash_path, ChunkHashPath::device);
         QCOMPARE(r.snapshot.total_chunks, 3u);
         QVERIFY(r.snapshot.host_pinned);
+        QCOMPARE(r.snapshot.fence_wait_ns, 56789);
+        // Not measured (-1): the field is left out of the payload, as an engine that never had it sends
+        // the table, and reads back as -1, not 0.
+        Record unmeasured = snap;
+        unmeasured.snapshot.fence_wait_ns = -1;
+        QVERIFY(rs::test::frames({unmeasured}).size() < rs::test::frames({snap}).size());
+        QCOMPARE(decode(unmeasured), FrameError::none);
+        QCOMPARE(r.snapshot.fence_wait_ns, -1);
+        unmeasured.snapshot.fence_wait_ns = 0; // measured as 0 ns is a value, not "not recorded"
+        QCOMPARE(decode(unmeasured), FrameError::none);
+        QCOMPARE(r.snapshot.fence_wait_ns, 0);
         QCOMPARE(decode(snap, 4), FrameError::none);
         QCOMPARE(r.snapshot.bytes, 8192u);
         QCOMPARE(r.snapshot.host_bytes, 8192u);
@@ -312,6 +324,9 @@ class ProtocolTest : public QObject {
         QVERIFY(!records_equal(restore, other));
         other = snap;
         other.snapshot.host_pinned = false;
+        QVERIFY(!records_equal(snap, other));
+        other = snap;
+        other.snapshot.fence_wait_ns = 56788;
         QVERIFY(!records_equal(snap, other));
     }
 

@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- Tables of a ReplayScope session file (format 4; docs/session-schema.md). Run once when a file is created,
+-- Tables of a ReplayScope session file (format 5; docs/session-schema.md). Run once when a file is created,
 -- before views.sql. A dispatch, its snapshot, its first two passes and the folded restores share one
 -- dispatch_rows row; the views give them the documented columns.
 CREATE TABLE session(
@@ -63,7 +63,8 @@ CREATE TABLE dispatch_rows(
   p0_bytes INTEGER, p0_skips INTEGER, p0_fidelity INTEGER,
   p1_dseq INTEGER, p1_start INTEGER, p1_ticks INTEGER, p1_restore_ns INTEGER, p1_regions INTEGER,
   p1_bytes INTEGER, p1_skips INTEGER, p1_fidelity INTEGER,
-  s_store INTEGER, r1 INTEGER, rf INTEGER);
+  s_store INTEGER, r1 INTEGER, rf INTEGER,
+  s_fence_ns INTEGER);
 CREATE TABLE extra_passes(process INTEGER NOT NULL, dispatch_id INTEGER NOT NULL, idx INTEGER NOT NULL,
   seq INTEGER, ts_ns INTEGER, start_tick INTEGER, end_tick INTEGER, restore_ns INTEGER, regions_restored INTEGER,
   bytes_restored INTEGER, skips INTEGER, fidelity INTEGER, PRIMARY KEY (process, dispatch_id, idx)) WITHOUT ROWID;

@@ -63,7 +63,8 @@ CREATE VIEW snapshots AS
            AS device_bytes,
          CASE WHEN r.s_store IS NULL THEN x.host_pinned ELSE 1 - ((r.s_store >> 4) & 1) END AS host_pinned,
          eh.name AS hash_path, CASE WHEN r.s_store IS NULL THEN x.hash_ns ELSE r.s_store >> 37 END AS hash_ns,
-         CASE WHEN r.s_store IS NULL THEN x.total_chunks ELSE (r.s_store >> 5) & 4294967295 END AS total_chunks
+         CASE WHEN r.s_store IS NULL THEN x.total_chunks ELSE (r.s_store >> 5) & 4294967295 END AS total_chunks,
+         r.s_fence_ns AS fence_wait_ns
   FROM dispatch_rows r LEFT JOIN handles h ON h.ref = coalesce(r.s_agent_ref, r.agent_ref)
        LEFT JOIN snapshot_store_rows x ON r.s_store IS NULL AND x.process = r.process AND x.dispatch_id = r.id
        LEFT JOIN enum_names es ON es.enum = 'snapshot_store'

@@ -83,6 +83,8 @@ FileLayout detect_file_layout(int format_version, const FirstColumnQuery& run) {
     const std::vector<std::string> placements = columns_of(run, "snapshot_placements");
     layout.snapshot_placements = !placements.empty();
     layout.placement_dispatch_key = dispatch_key_of(placements);
+    // Format 5: the window's fence wait, a column of the snapshots view (dispatch_rows.s_fence_ns).
+    layout.fence_wait = contains(columns_of(run, "snapshots"), "fence_wait_ns");
     return layout;
 }
 
@@ -190,7 +192,9 @@ std::string handles_query(const FileLayout& layout) {
 std::string dispatches_query(const FileLayout& layout) {
     // Format 2: read the compact rows directly (a dispatch, its snapshot and passes 0-1 in one row;
     // handles through `handles`), which is several times faster than joining the documented views;
-    // passes 2+ come from `extra_passes`. Format 1: the views, the folded-pass columns NULL.
+    // passes 2+ come from `extra_passes`. Format 1: the views, the folded-pass columns NULL. The fence
+    // wait last: s_fence_ns from format 5, else NULL.
+    const std::string fence = layout.compact() && layout.fence_wait ? ", s_fence_ns " : ", NULL ";
     return expand(
         layout.compact()
             ? "SELECT id, seq, ts_ns, agent_ref, queue_ref, kernel_ref, kernel_name_id, grid_x, grid_y, "
@@ -203,13 +207,13 @@ std::string dispatches_query(const FileLayout& layout) {
               "p1_dseq, ts_ns, coalesce(p0_start, 0) + p1_start, coalesce(p0_start, 0) + p1_start + "
               "p1_ticks, "
               "p1_restore_ns, coalesce(p1_bytes, bytes), coalesce(p1_regions, regions), p1_skips, "
-              "coalesce(p1_fidelity, -1), {p} "
-              "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
+              "coalesce(p1_fidelity, -1), {p}" +
+                  fence + "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
             : "SELECT d.id, d.seq, d.ts_ns, d.agent, d.queue, d.kernel_object, d.kernel_name_id, d.grid_x, "
               "d.grid_y, d.grid_z, d.workgroup_x, d.workgroup_y, d.workgroup_z, d.decision, s.dispatch_id, "
               "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures, "
               "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 "
+              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL "
               "FROM dispatches d LEFT JOIN snapshots s ON s.dispatch_id = d.id ORDER BY d.id",
         layout);
 }

@@ -51,7 +51,7 @@ constexpr const char* kRowUpsert =
     " p1_skips = coalesce(excluded.p1_skips, p1_skips), p1_fidelity = coalesce(excluded.p1_fidelity, "
     "p1_fidelity),"
     " s_store = coalesce(excluded.s_store, s_store), r1 = coalesce(excluded.r1, r1), rf = "
-    "coalesce(excluded.rf, rf)";
+    "coalesce(excluded.rf, rf), s_fence_ns = coalesce(excluded.s_fence_ns, s_fence_ns)";
 
 } // namespace
 
@@ -62,7 +62,8 @@ std::string dispatch_row_insert(int rows, bool narrow) {
                   "grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, decision, s_dseq, s_dts, "
                   "s_agent_ref, generation, regions, bytes, duration_ns, ok, failures, p0_dseq, p0_start, "
                   "p0_ticks, p0_restore_ns, p0_regions, p0_bytes, p0_skips, p0_fidelity, p1_dseq, p1_start, "
-                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity, s_store, r1, rf) "
+                  "p1_ticks, p1_restore_ns, p1_regions, p1_bytes, p1_skips, p1_fidelity, s_store, r1, rf, "
+                  "s_fence_ns) "
                   "VALUES "
                 : "INSERT INTO dispatch_rows(key, seq, ts_ns, agent_ref, queue_ref, kernel_ref, "
                   "kernel_name_id, grid_x, grid_y, grid_z, workgroup_x, workgroup_y, workgroup_z, "

@@ -97,7 +97,7 @@ std::vector<Expected> every_query(const FileLayout& layout, bool with_process) {
         {processes_query(layout), count(ProcessColumn::end_reason)},
         {agents_query(layout), count(AgentColumn::node)},
         {handles_query(layout), count(HandleColumn::handle)},
-        {dispatches_query(layout), count(DispatchColumn::process)},
+        {dispatches_query(layout), count(DispatchColumn::fence_wait_ns)},
         {passes_query(layout), count(PassColumn::fidelity)},
         {restore_skips_query(layout), count(RestoreSkipColumn::reason)},
         {snapshot_failures_query(layout), count(SnapshotFailureColumn::reason)},
@@ -162,16 +162,18 @@ class TestSessionReadQueries : public QObject {
 
   private slots:
     /// The schema this build writes: every optional part present, each found under its column names.
-    void formatFourLayout() {
-        Database db(path("v4.rsdb"));
+    void formatFiveLayout() {
+        Database db(path("v5.rsdb"));
         QVERIFY(db.exec(tables_sql()));
         QVERIFY(db.exec(views_sql()));
         QVERIFY(db.exec(
             "INSERT INTO session(id, format_version, created_wall_ns, process_count, rejected_frames, "
-            "missing_events) VALUES (1, 4, 0, 0, 0, 0)"));
+            "missing_events) VALUES (1, 5, 0, 0, 0, 0)"));
         const FileLayout layout = db.layout(kFormatVersion);
-        QCOMPARE(layout.format_version, 4);
-        QCOMPARE(layout.session_format_version, 4);
+        QCOMPARE(layout.format_version, 5);
+        QCOMPARE(layout.session_format_version, 5);
+        QVERIFY(layout.fence_wait);
+        QVERIFY(dispatches_query(layout).find("s_fence_ns") != std::string::npos);
         QVERIFY(layout.per_process());
         QVERIFY(layout.compact());
         QVERIFY(layout.session_internal_errors);
@@ -187,7 +189,7 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.placement_dispatch_key), int(DispatchKey::dispatch));
         for (const bool with_process : {false, true}) {
             for (const Expected& q : every_query(layout, with_process)) {
-                QVERIFY2(!q.sql.empty(), "format 4 has every part");
+                QVERIFY2(!q.sql.empty(), "format 5 has every part");
                 QCOMPARE(db.columns(q.sql), q.columns);
             }
         }
@@ -213,6 +215,7 @@ class TestSessionReadQueries : public QObject {
         QVERIFY(!layout.restore_failures);
         QCOMPARE(int(layout.store_source), int(StoreSource::none));
         QVERIFY(!layout.restores && !layout.restore_misses && !layout.snapshot_placements);
+        QVERIFY(!layout.fence_wait);
         int empty = 0;
         for (const Expected& q : every_query(layout, false)) {
             if (q.sql.empty()) {
@@ -250,6 +253,7 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.store_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(int(layout.restore_dispatch_key), int(DispatchKey::dispatch_id));
         QVERIFY(!layout.restores_final_named_final);
+        QVERIFY(!layout.fence_wait); // format 4 had no fence wait
         QCOMPARE(int(layout.miss_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(int(layout.placement_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(db.columns(snapshot_stores_query(layout)), count(SnapshotStoreColumn::host_pinned));

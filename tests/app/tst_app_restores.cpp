@@ -84,7 +84,7 @@ class AppRestoresTest : public QObject {
         SessionError e;
         s_ = SessionLoader::loadAll(path_, e);
         QVERIFY2(!e.isError(), qPrintable(e.message));
-        QCOMPARE(s_->info.formatVersion, 4);
+        QCOMPARE(s_->info.formatVersion, 5);
         QVERIFY(s_->hasRestoreRecords);
         // Two restores before passes 1 and 2 and the final one, for every replayed dispatch.
         QCOMPARE(qint64(s_->restores.size()), sql(QStringLiteral("SELECT count(*) FROM restores")));
@@ -344,6 +344,15 @@ class AppRestoresTest : public QObject {
             title.contains(QStringLiteral("3 restores moved <b>%1</b>").arg(format::bytes(d.movedBytes()))),
             qPrintable(title));
         QVERIFY2(title.contains(QStringLiteral("store <b>%1</b>").arg(DispatchTableModel::storeText(s_, d))),
+                 qPrintable(title));
+        // Format 5: the window's fence wait, as the file's snapshots view holds it.
+        const qint64 fence = sql(QStringLiteral("SELECT fence_wait_ns FROM snapshots WHERE process = %1 AND "
+                                                "dispatch_id = %2 AND fence_wait_ns IS NOT NULL")
+                                     .arg(d.process)
+                                     .arg(d.id));
+        QVERIFY(fence > 0);
+        QCOMPARE(d.fenceWaitNs, fence);
+        QVERIFY2(title.contains(QStringLiteral("after a fence wait of %1 µs").arg(format::us(fence))),
                  qPrintable(title));
         const QString text = TerminalSummary::text(s_);
         qint64 host = 0, device = 0;

@@ -150,6 +150,9 @@ class TestAppRoundtrip : public QObject {
             s.store = store;
             s.hash_path = path;
             s.host_pinned = pinned;
+            // The window's fence wait: dispatch 2 as an engine that did not measure it (-1), dispatch 4
+            // measured as 0 ns (a value, not "not recorded").
+            s.fence_wait_ns = dispatch == 2 ? -1 : dispatch == 4 ? 0 : std::int64_t(40000 + dispatch);
         });
     }
 
@@ -353,7 +356,8 @@ class TestAppRoundtrip : public QObject {
                           1,
                           SnapshotStore::host,
                           ChunkHashPath::device,
-                          true};
+                          true,
+                          777};
         });
         pass(w, 1, {0, 40'000, 40'060, 0, 0, 0, 0, kFidelityNotChecked});
         restore(w, 1, {1, false, 8192, 0, 40, 300, 1, 1, 1, 0});
@@ -398,7 +402,7 @@ class TestAppRoundtrip : public QObject {
         const SessionInfo& i = s_->info;
         QCOMPARE(i.path, path_);
         QVERIFY(i.openedCopy.isEmpty());
-        QCOMPARE(i.formatVersion, 4);
+        QCOMPARE(i.formatVersion, 5);
         QCOMPARE(i.pid, 4242); // the session row's identity is process 1's
         QCOMPARE(i.executable, QStringLiteral("/usr/bin/heat"));
         QCOMPARE(i.argv, QStringLiteral("heat --steps 3"));
@@ -523,6 +527,7 @@ class TestAppRoundtrip : public QObject {
         QCOMPARE(d1.generation, 1);
         QCOMPARE(d1.snapshotBytes, qint64(kFootprint));
         QCOMPARE(d1.snapshotNs, 5001);
+        QCOMPARE(d1.fenceWaitNs, 40001);
         QCOMPARE(d1.snapshotRegions, 2);
         QCOMPARE(d1.snapshotFailures, 0);
         QCOMPARE(d1.passes, 3);
@@ -550,6 +555,7 @@ class TestAppRoundtrip : public QObject {
         const DispatchRow& d2 = s_->dispatches[1];
         QCOMPARE(s_->kernelNames[d2.kernel], QStringLiteral("reduce"));
         QCOMPARE(d2.grid[0], 512u);
+        QCOMPARE(d2.fenceWaitNs, -1); // not recorded
         QVERIFY(d2.storedIn(SnapshotStore::device));
         QCOMPARE(d2.hostPinned, 0);
         QCOMPARE(d2.hostBytes, 0);
@@ -572,6 +578,7 @@ class TestAppRoundtrip : public QObject {
         QCOMPARE(d3.hashPath, int(ChunkHashPath::host));
         QCOMPARE(d3.hostPinned, 0);
         QCOMPARE(d3.hostBytes, qint64(kBufferSize));
+        QCOMPARE(d3.fenceWaitNs, 40003); // its store columns spill, the fence wait stays in the row
         QCOMPARE(d3.deviceBytes, qint64(kCoeffsSize));
         QCOMPARE(s_.regionStore(2, kBuffer), int(SnapshotStore::host));
         QCOMPARE(s_.regionStore(2, kCoeffs), int(SnapshotStore::device));
@@ -586,6 +593,7 @@ class TestAppRoundtrip : public QObject {
         QVERIFY(d4.hasSnapshot);
         QVERIFY(!d4.snapshotOk);
         QCOMPARE(d4.snapshotFailures, 1);
+        QCOMPARE(d4.fenceWaitNs, 0);
         QCOMPARE(d4.hashPath, int(ChunkHashPath::none));
         QCOMPARE(d4.snapshotChunks, 0);
         QCOMPARE(d4.passes, 0);
@@ -596,6 +604,7 @@ class TestAppRoundtrip : public QObject {
         const DispatchRow& d5 = s_->dispatches[4];
         QCOMPARE(d5.decision, int(DispatchDecision::declined_multi_packet));
         QVERIFY(!d5.hasSnapshot);
+        QCOMPARE(d5.fenceWaitNs, -1);
         QCOMPARE(d5.store, -1);
         QCOMPARE(d5.hostBytes, -1);
         QCOMPARE(s_->kernelNames[d5.kernel], QStringLiteral("kernel@6b03"));
@@ -607,6 +616,7 @@ class TestAppRoundtrip : public QObject {
         QCOMPARE(p2.grid[0], 1024u);
         QCOMPARE(p2.snapshotBytes, 8192);
         QCOMPARE(p2.snapshotChunks, 1);
+        QCOMPARE(p2.fenceWaitNs, 777); // process 2's dispatch 1, not process 1's (40001)
         QCOMPARE(p2.restores, 2);
         QCOMPARE(p2.movedHost, 16384);
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The replay timeline (TimelineModel, TimelinePage) and `replayscope --export-trace` on sessions recorded by
-// the engine under replayscope-run --simulate: one window per replayed dispatch whose parts add up to it and
-// to the durations the file records (checked by SQL on the documented views), one mark per declined
+// the engine under replayscope-run --simulate: one window per replayed dispatch whose parts (its fence wait
+// first) add up to it and to the durations the file records (checked by SQL on the documented views), no
+// fence-wait part for files that do not record it, one mark per declined
 // dispatch with its reason, a bounded level-of-detail query, a trace that parses and matches the windows,
 // the page painting and selecting the clicked dispatch.
 #include "app_test_support.h"
@@ -57,6 +58,30 @@ qint64 scalar(const QString& path, const QString& sql) {
         db.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("timeline-check"));
+    return out;
+}
+
+/// Every row's first column of `sql` on `path` as integers (NULL as -1); empty on error.
+std::vector<qint64> column(const QString& path, const QString& sql) {
+    std::vector<qint64> out;
+    {
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("timeline-column"));
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        if (db.open()) {
+            QSqlQuery q(db);
+            if (q.exec(sql)) {
+                while (q.next()) {
+                    out.push_back(q.value(0).isNull() ? -1 : q.value(0).toLongLong());
+                }
+            } else {
+                qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
+            }
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("timeline-column"));
     return out;
 }
 
@@ -127,7 +152,7 @@ class AppTimelineTest : public QObject {
         QCOMPARE(t.declinedCount(), declined);
 
         int agents = 0;
-        qint64 windows = 0, declinedMarks = 0, marks = 0;
+        qint64 windows = 0, declinedMarks = 0, marks = 0, fenceTotal = 0;
         for (int l = 0; l < int(t.lanes().size()); ++l) {
             const TimelineLane& lane = t.lanes()[std::size_t(l)];
             agents += lane.kind == TimelineLane::Kind::agent ? 1 : 0;
@@ -157,15 +182,29 @@ class AppTimelineTest : public QObject {
                 }
                 QCOMPARE(sum, w.durationNs);
                 QCOMPARE(w.endNs(), r.tsNs);
-                QCOMPARE(parts[0].kind, TimelinePart::Kind::snapshot);
                 const QString key =
                     QStringLiteral(" WHERE process = %1 AND %3 = %2").arg(r.process).arg(r.id);
+                // The window opens with its fence wait (format 5), then the snapshot. The engine records
+                // it for every snapshot it takes: the column is not NULL, and the part is its value.
+                QVERIFY(w.partCount >= 2);
+                QCOMPARE(parts[0].kind, TimelinePart::Kind::fenceWait);
+                QCOMPARE(parts[0].name(), QStringLiteral("fence wait"));
+                QCOMPARE(parts[0].startNs, w.startNs);
+                QCOMPARE(parts[1].kind, TimelinePart::Kind::snapshot);
+                const std::vector<qint64> fence =
+                    column(path, QStringLiteral("SELECT fence_wait_ns FROM snapshots") +
+                                     key.arg(QStringLiteral("dispatch_id")));
+                QCOMPARE(fence.size(), std::size_t(1));
+                QVERIFY(fence[0] >= 0);
+                QCOMPARE(parts[0].durationNs, fence[0]);
+                fenceTotal += fence[0];
                 QCOMPARE(qint64(passes), scalar(path, QStringLiteral("SELECT count(*) FROM passes") +
                                                           key.arg(QStringLiteral("dispatch_id"))));
                 QCOMPARE(restores, passes - 1);
                 QCOMPARE(finals, 1);
-                // The durations the file records: snapshot, kernel ticks (1 GHz), every restore.
+                // The durations the file records: fence wait, snapshot, kernel ticks (1 GHz), every restore.
                 const qint64 expected =
+                    fence[0] +
                     scalar(path, QStringLiteral("SELECT duration_ns FROM snapshots") +
                                      key.arg(QStringLiteral("dispatch_id"))) +
                     scalar(path, QStringLiteral("SELECT sum(end_tick - start_tick) FROM passes") +
@@ -195,6 +234,44 @@ class AppTimelineTest : public QObject {
         QCOMPARE(declinedMarks, declined);
         QCOMPARE(marks, qint64(s->dispatches.size()));
         QVERIFY(t.beginNs() < t.endNs());
+        // A drain is two clock reads around at least one look at the queues: measured, not all zero.
+        QVERIFY(fenceTotal > 0);
+    }
+
+    /// Files of formats before 5 (the fence wait not recorded): no fence-wait part, the window still the
+    /// sum of its parts and the snapshot first; the same for a format-5 file of an engine that did not send
+    /// it (the synthetic session as an older engine).
+    void olderFormatsWithoutFenceWait_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("format 2") << QStringLiteral(RS_APP_TEST_DATA "/format2.rsdb");
+        SyntheticSession::Options o;
+        o.dispatches = 60;
+        o.storesAndRestores = false;
+        QTest::newRow("synthetic, older engine")
+            << test::synthetic(dir_.path(), QStringLiteral("no-fence.rsdb"), o);
+    }
+    void olderFormatsWithoutFenceWait() {
+        QFETCH(QString, path);
+        QVERIFY(!path.isEmpty());
+        SessionError error;
+        const SessionSnapshot s = SessionLoader::loadAll(path, error);
+        QVERIFY2(!error.isError(), qPrintable(error.message));
+        const TimelineModel t(s);
+        QVERIFY(t.windowCount() > 0);
+        for (const TimelineLane& lane : t.lanes()) {
+            for (const TimelineWindow& w : lane.windows) {
+                QCOMPARE(s->dispatches[std::size_t(w.row)].fenceWaitNs, -1);
+                const TimelinePart* parts = t.partsOf(w);
+                QVERIFY(w.partCount >= 1);
+                QCOMPARE(parts[0].kind, TimelinePart::Kind::snapshot);
+                qint64 sum = 0;
+                for (int p = 0; p < w.partCount; ++p) {
+                    QVERIFY(parts[p].kind != TimelinePart::Kind::fenceWait);
+                    sum += parts[p].durationNs;
+                }
+                QCOMPARE(sum, w.durationNs);
+            }
+        }
     }
 
     void declinedReasons() {
@@ -366,6 +443,36 @@ class AppTimelineTest : public QObject {
         QVERIFY(traceParts == parts);
         QCOMPARE(traceDeclined.size(), std::size_t(5));
         QVERIFY(traceDeclined == declined);
+
+        // The fence-wait slices: one per window, at its start, lasting what the files record for the
+        // replayed dispatches' snapshots (read by SQL, not through the model).
+        std::vector<qint64> traceFence, recordedFence;
+        std::vector<qint64> windowStarts, fenceStarts;
+        for (const Slice& w : traceWindows) {
+            windowStarts.push_back(w.tsNs);
+        }
+        for (const Slice& p : traceParts) {
+            if (p.name == QStringLiteral("fence wait")) {
+                traceFence.push_back(p.durNs);
+                fenceStarts.push_back(p.tsNs);
+            }
+        }
+        for (const QString& path : {filtered_, twoAgents_}) {
+            for (const qint64 ns : column(
+                     path, QStringLiteral("SELECT s.fence_wait_ns FROM snapshots s JOIN dispatches d ON "
+                                          "d.process = s.process AND d.id = s.dispatch_id JOIN enum_names e "
+                                          "ON e.enum = 'decision' AND e.code = d.decision AND e.name = "
+                                          "'replayed'"))) {
+                QVERIFY(ns >= 0);
+                recordedFence.push_back(ns);
+            }
+        }
+        for (auto* v : {&traceFence, &recordedFence, &windowStarts, &fenceStarts}) {
+            std::sort(v->begin(), v->end());
+        }
+        QCOMPARE(recordedFence.size(), std::size_t(3 + 16));
+        QCOMPARE(traceFence, recordedFence);
+        QCOMPARE(fenceStarts, windowStarts);
     }
 
     void traceExportErrors() {

@@ -130,6 +130,50 @@ class TestReplayWindow : public QObject {
                  qPrintable(r->stdout_text));
     }
 
+    /// Fence wait, raw HSA: add_one (300 ms, not replayed: --kernel-include-regex ^set_values) runs on Q1
+    /// when a second thread submits set_values on Q2 40 ms later. set_values' window must drain Q1 first:
+    /// its snapshot records a fence wait of most of the 260 ms left (more than 100 ms) and at most what the
+    /// program's own clock allows (set_values done less the 40 ms before its submission), and in the
+    /// dispatch log no execution of set_values starts before add_one ended. With a 50 ms drain timeout the
+    /// window is declined drain-timeout instead: no snapshot, and the warning names the wait (>= 50 ms).
+    void fenceWaitCoversKernelInFlight() {
+        const QStringList options{"--kernel-include-regex", "^set_values"};
+        const QStringList env{"HSA_SIM_KERNEL_TIME_NS=add_one.kd=300000000"};
+        const auto r =
+            run("second_thread_write", options + QStringList{"--replay-drain-timeout-ms", "5000"}, env);
+        VERIFY_PASSED(r);
+        QCOMPARE(r->decisions(), (QStringList{"add_one.kd:filtered", "set_values.kd:replayed"}));
+        const auto fence = r->rows(
+            "SELECT s.fence_wait_ns FROM snapshots s JOIN dispatches d ON d.process = s.process AND "
+            "d.id = s.dispatch_id JOIN strings k ON k.process = d.process AND k.id = d.kernel_name_id "
+            "WHERE k.text = 'set_values.kd'");
+        QCOMPARE(fence.size(), 1);
+        QVERIFY2(!fence[0][0].isEmpty(), "fence_wait_ns is NULL"); // NULL reads as ""
+        const qint64 fence_ns = fence[0][0].toLongLong();
+        QVERIFY2(fence_ns > 100'000'000, qPrintable(fence[0][0]));
+        const double writer_done_ms = r->printed("set_values after ([0-9.]+) ms").toDouble();
+        QVERIFY2(writer_done_ms > 0, qPrintable(r->stdout_text));
+        QVERIFY2(double(fence_ns) / 1e6 <= writer_done_ms - 40.0 + 1.0,
+                 qPrintable(QString("%1 ns, set_values done after %2 ms").arg(fence_ns).arg(writer_done_ms)));
+        const auto add_one = rs::test::dispatches_of(r->log, "add_one");
+        const auto set_values = rs::test::dispatches_of(r->log, "set_values");
+        QCOMPARE(add_one.size(), 1);
+        QCOMPARE(set_values.size(), 3); // 2 passes and the application's own
+        for (const auto& d : set_values) {
+            QVERIFY(d.start_ns >= add_one[0].end_ns);
+        }
+
+        const auto timed_out =
+            run("second_thread_write", options + QStringList{"--replay-drain-timeout-ms", "50"}, env);
+        VERIFY_PASSED(timed_out);
+        QCOMPARE(timed_out->decisions(), (QStringList{"add_one.kd:filtered", "set_values.kd:drain-timeout"}));
+        QCOMPARE(timed_out->value("SELECT count(*) FROM snapshots"), 0);
+        const QStringList warnings = timed_out->warnings("drain-timeout");
+        QCOMPARE(warnings.size(), 1);
+        const auto waited = QRegularExpression("after (\\d+) ms").match(warnings[0]);
+        QVERIFY2(waited.hasMatch() && waited.captured(1).toLongLong() >= 50, qPrintable(warnings[0]));
+    }
+
     /// Bounded wait, pass timeout: late_fill sleeps 300 ms before writing its output, the pass timeout is
     /// 50 ms. The pass is abandoned (decision pass-timeout, one warning), the engine waits until it really
     /// completed and restores, then the application's own dispatch runs: its completion signal fires after

@@ -10,8 +10,8 @@
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
-#include <QtGlobal>
 #include <QTest>
+#include <QtGlobal>
 
 #include <memory>
 

@@ -64,6 +64,10 @@ SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
             d.snapshotNs = i64(q, C::duration_ns);
             d.snapshotOk = i32(q, C::ok) != 0;
             d.snapshotFailures = i32(q, C::failures);
+            // Format 5; NULL (older files and engines) stays -1, not recorded.
+            if (!value(q, C::fence_wait_ns).isNull()) {
+                d.fenceWaitNs = i64(q, C::fence_wait_ns);
+            }
         }
         const int row = int(out.dispatches.size());
         if (compact) {

@@ -73,7 +73,7 @@ bool records_equal(const Record& a, const Record& b) noexcept {
                x.failures == y.failures && x.ok == y.ok && x.host_bytes == y.host_bytes &&
                x.device_bytes == y.device_bytes && x.hash_ns == y.hash_ns &&
                x.total_chunks == y.total_chunks && x.store == y.store && x.hash_path == y.hash_path &&
-               x.host_pinned == y.host_pinned;
+               x.host_pinned == y.host_pinned && x.fence_wait_ns == y.fence_wait_ns;
     }
     case EventType::snapshot_placement: {
         const auto &x = a.snapshot_placement, &y = b.snapshot_placement;

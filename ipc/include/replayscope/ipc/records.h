@@ -301,6 +301,10 @@ struct SnapshotRecord {
     SnapshotStore store;        ///< host, device or mixed
     ChunkHashPath hash_path;    ///< how the chunk hashes were computed
     bool host_pinned;           ///< the host store's block is page-locked (meaningful when host_bytes > 0)
+    /// The window's fence wait (its drain, docs/replay-window.md): steady-clock ns from the start of the
+    /// drain until every queue of the agent had drained and the agent was gated, measured just before this
+    /// snapshot was taken. -1: not recorded (frames of engines before it was measured: the field is absent).
+    std::int64_t fence_wait_ns;
 };
 
 /// One region of a mixed snapshot and the store it went to (protocol 5; sent after the SnapshotRecord,

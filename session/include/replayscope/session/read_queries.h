@@ -32,7 +32,7 @@ enum class StoreSource : int { none, snapshot_stores, snapshots };
 /// What a session file offers a reader: its format version and which optional tables and columns exist.
 /// Found by detect_file_layout(); every query function below takes it. Plain data, cheap to copy.
 struct FileLayout {
-    int format_version = 0; ///< `PRAGMA user_version` as stored (1 to 4)
+    int format_version = 0; ///< `PRAGMA user_version` as stored (1 to 5)
     /// The `session` row's own `format_version` column (0 when unread): a file whose row says 2 or more
     /// is read with the version-2 queries even if its user_version says less.
     int session_format_version = 0;
@@ -51,6 +51,8 @@ struct FileLayout {
     DispatchKey miss_dispatch_key = DispatchKey::dispatch_id;
     bool snapshot_placements = false; ///< the `snapshot_placements` table exists (format 4)
     DispatchKey placement_dispatch_key = DispatchKey::dispatch_id;
+    /// `snapshots.fence_wait_ns` exists (format 5: the window's fence wait, `dispatch_rows.s_fence_ns`).
+    bool fence_wait = false;
 
     /// Rows carry their process (format 3 and later); else every row is process 1.
     bool per_process() const { return format_version >= 3; }
@@ -218,7 +220,10 @@ enum class DispatchColumn : int {
     failures,
     pass0,                                                     ///< first FoldedPassColumn of pass 0
     pass1 = pass0 + static_cast<int>(FoldedPassColumn::count), ///< first FoldedPassColumn of pass 1
-    process = pass1 + static_cast<int>(FoldedPassColumn::count)
+    process = pass1 + static_cast<int>(FoldedPassColumn::count),
+    /// The window's fence wait in ns (format 5); NULL: not recorded (no snapshot, an older engine, or a
+    /// file of format 4 or older).
+    fence_wait_ns
 };
 std::string dispatches_query(const FileLayout& layout);
 

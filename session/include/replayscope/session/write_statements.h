@@ -13,7 +13,7 @@ namespace rs::session {
 // --- dispatch_rows: one row per dispatch (its snapshot, first two passes and folded restores included) ---
 
 /// Columns of dispatch_rows in insert order (the wide statement binds all of them).
-inline constexpr int kRowColumns = 42;
+inline constexpr int kRowColumns = 43;
 /// Leading columns that hold the dispatch part (key .. decision): what the narrow statement binds.
 inline constexpr int kDispatchColumns = 14;
 /// dispatch_rows.key = process << kDispatchKeyShift | dispatch id: one rowid per (process, id), so the
