@@ -68,7 +68,8 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
                 out.insert(q.value(0).toString(),
                            {q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), 0, 0});
             }
-            // The dispatch key is `dispatch_id` in `snapshots` and `dispatch` in `restores` (session-schema.md).
+            // The dispatch key is `dispatch_id` in `snapshots` and `dispatch` in `restores`
+            // (session-schema.md).
             for (const auto& [table, key, column, field] :
                  {std::tuple{"snapshots", "dispatch_id", "duration_ns", &SqlKernel::snapshotNs},
                   std::tuple{"restores", "dispatch", "restore_ns", &SqlKernel::restoreNs}}) {
