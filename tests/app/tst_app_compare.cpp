@@ -87,24 +87,6 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
     return out;
 }
 
-/// `SELECT count(*) FROM table` of `path`.
-qint64 sqlCount(const QString& path, const QString& table) {
-    qint64 n = -1;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cmp-count"));
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(QStringLiteral("SELECT count(*) FROM %1").arg(table)) && q.next()) {
-                n = q.value(0).toLongLong();
-            }
-        }
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("cmp-count"));
-    return n;
-}
-
 } // namespace
 
 class AppCompareTest : public QObject {
@@ -305,7 +287,7 @@ class AppCompareTest : public QObject {
                     !k.metric(SessionComparison::kMovedHost)->baseRecorded); // no restore records before 4
             }
         }
-        QCOMPARE(dispatches, sqlCount(old, QStringLiteral("dispatches")));
+        QCOMPARE(dispatches, test::sqlCount(old, QStringLiteral("SELECT count(*) FROM dispatches")));
         QVERIFY(dispatches > 0);
     }
 
