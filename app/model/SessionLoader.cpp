@@ -254,30 +254,27 @@ SessionError SessionLoader::quickCheck() {
     return {};
 }
 
-SessionError SessionLoader::load(SessionData& out) {
-    ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
-    out.info.path = path_;
-    out.info.openedCopy = p_->copyPath;
+SessionError SessionLoader::readAll(ReadContext& context, SessionData& out, Probe probe,
+                                    std::initializer_list<Reader> readers) {
     // The read transaction gives one consistent picture while the collector keeps writing.
     context.run(rs::session::begin_read());
     struct Commit {
         ReadContext& context;
         ~Commit() { context.run(rs::session::end_read()); }
     } commit{context};
-    out.dataVersion = dataVersion();
-    context.detectLayout(version_);
-    p_->layout = context.layout();
-    out.hasRestoreRecords = !rs::session::restores_query(p_->layout).empty();
-    // The readers in the order they depend on each other (model/reading/Readers.h).
-    for (auto read :
-         {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
-          &DispatchReader::read, &PassReader::read, &RestoreSkipReader::read, &AllocationReader::read,
-          &ModuleVariableReader::read, &WarningReader::read, &AsyncCopyReader::read}) {
+    if (probe == Probe::layout) {
+        out.dataVersion = dataVersion();
+        context.detectLayout(version_);
+        p_->layout = context.layout();
+        out.hasRestoreRecords = !rs::session::restores_query(p_->layout).empty();
+    } else {
+        context.setLayout(p_->layout);
+    }
+    for (Reader read : readers) {
         if (SessionError e = read(context, out); e.isError()) {
             return e;
         }
     }
-    out.restoreBegin.assign(out.dispatches.size() + 1, 0);
     // A reader stops at a failing step as at the end of its rows: a page found corrupt mid-scan fails the
     // load here instead of leaving it short.
     if (!context.query().scanError().isEmpty()) {
@@ -286,26 +283,24 @@ SessionError SessionLoader::load(SessionData& out) {
     return {};
 }
 
+SessionError SessionLoader::load(SessionData& out) {
+    ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
+    out.info.path = path_;
+    out.info.openedCopy = p_->copyPath;
+    // The readers in the order they depend on each other (model/reading/Readers.h).
+    return readAll(context, out, Probe::layout,
+                   {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
+                    &DispatchReader::read, &PassReader::read, &RestoreReader::read, &RestoreSkipReader::read,
+                    &AllocationReader::read, &ModuleVariableReader::read, &WarningReader::read,
+                    &AsyncCopyReader::read});
+}
+
 SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {
     ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
-    context.setLayout(p_->layout);
-    context.run(rs::session::begin_read());
-    struct Commit {
-        ReadContext& context;
-        ~Commit() { context.run(rs::session::end_read()); }
-    } commit{context};
-    if (SessionError e = RestoreReader::read(context, out); e.isError()) {
-        return e;
-    }
     if (regions) {
-        if (SessionError e = RegionReader::read(context, out); e.isError()) {
-            return e;
-        }
+        return readAll(context, out, Probe::lastLayout, {&RestoreMissReader::read, &RegionReader::read});
     }
-    if (!context.query().scanError().isEmpty()) {
-        return context.queryError(QStringLiteral("the session"), context.query().scanError());
-    }
-    return {};
+    return readAll(context, out, Probe::lastLayout, {&RestoreMissReader::read});
 }
 
 SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error, Parts parts) {

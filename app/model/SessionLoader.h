@@ -14,9 +14,12 @@
 #include <QString>
 #include <QStringList>
 
+#include <initializer_list>
 #include <memory>
 
 namespace rs::app {
+
+class ReadContext;
 
 class SessionLoader {
   public:
@@ -34,15 +37,15 @@ class SessionLoader {
     QString openedCopy() const;
     /// `PRAGMA data_version`: changes whenever another connection commits; -1 on error.
     qint64 dataVersion();
-    /// The first phase, what the first paint needs: session, processes, agents, dispatches with their
-    /// snapshots and passes, restore skips, allocations, module variables, warnings, async copies. The
-    /// dispatches' restore time is then the passes' sum; out.restoreBegin is all zeros.
+    /// The first phase, what the first paint, a comparison, a timeline and a trace export need: session,
+    /// processes, agents, dispatches with their snapshots, passes, restore records and snapshot stores
+    /// (format 4; sets restoresLoaded), restore skips, allocations, module variables, warnings, async
+    /// copies.
     SessionError load(SessionData& out);
-    /// The second phase (after load(), on the data it filled): the restore records and snapshot stores
-    /// (format 4), restore misses, placements, the inventory regions and the per-allocation capture
-    /// counts; sets restoresLoaded and regionsLoaded. On a 100,000-dispatch session these are about two
-    /// thirds of the rows (docs/performance.md, "Inspector"). `regions` false leaves the inventory regions
-    /// out (regionsLoaded stays false): what a comparison or a timeline needs is then all read.
+    /// The second phase (after load(), on the data it filled): restore misses and placements (format 4;
+    /// sets detailsLoaded), the inventory regions and the per-allocation capture counts (sets
+    /// regionsLoaded). On a 100,000-dispatch session the regions are most of the file's rows
+    /// (docs/performance.md, "Inspector"). `regions` false leaves the inventory regions out.
     SessionError loadDetails(SessionData& out, bool regions = true);
     /// `PRAGMA quick_check` (corruption inside pages the first load did not touch).
     SessionError quickCheck();
@@ -63,6 +66,13 @@ class SessionLoader {
     static SessionSnapshot loadAll(const QString& path, SessionError& error, Parts parts = Parts::all);
 
   private:
+    using Reader = SessionError (*)(ReadContext&, SessionData&);
+    /// Whether readAll() probes the file's layout (first phase) or reuses the last one's (second).
+    enum class Probe { layout, lastLayout };
+    /// Runs `readers` in order inside one read transaction on `context`; the first reader error, else a
+    /// scan error a reader met (a page found corrupt mid-scan), else none.
+    SessionError readAll(ReadContext& context, SessionData& out, Probe probe,
+                         std::initializer_list<Reader> readers);
     SessionError queryError(const QString& what, const QString& driverText) const;
     SessionError fail(SessionError::Kind kind, const QString& message) const;
     /// Opens the connection on `file` read-only and checks header, ids and tables.

@@ -29,11 +29,11 @@ SessionReader::~SessionReader() {
     delete worker_;
 }
 
-void SessionReader::open(const QString& path, bool follow) {
+void SessionReader::open(const QString& path, bool follow, SessionLoader::Parts parts) {
     path_ = path;
     error_ = {};
     QMetaObject::invokeMethod(
-        worker_, [w = worker_, path, follow] { w->open(path, follow); }, Qt::QueuedConnection);
+        worker_, [w = worker_, path, follow, parts] { w->open(path, follow, parts); }, Qt::QueuedConnection);
 }
 
 } // namespace rs::app

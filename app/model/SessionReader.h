@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/SessionError.h"
+#include "model/SessionLoader.h"
 #include "model/SessionSnapshot.h"
 
 #include <QObject>
@@ -21,7 +22,10 @@ class SessionReader : public QObject {
     ~SessionReader() override;
 
     /// Starts reading `path` (asynchronous). With `follow`, waits for a file still being created.
-    void open(const QString& path, bool follow = false);
+    /// `parts`: SessionLoader::Parts::withoutRegions reads no inventory region and runs no integrity
+    /// check (a comparison needs neither).
+    void open(const QString& path, bool follow = false,
+              SessionLoader::Parts parts = SessionLoader::Parts::all);
     QString path() const { return path_; }
     /// The latest snapshot (null before the first one).
     SessionSnapshot snapshot() const { return snapshot_; }
@@ -29,7 +33,8 @@ class SessionReader : public QObject {
     SessionError error() const { return error_; }
 
   signals:
-    /// A new picture of the session: first without regions, then with them, then at every change.
+    /// A new picture of the session: first without the restore misses, placements and regions, then with
+    /// them, then at every change.
     void snapshotReady(const rs::app::SessionSnapshot& snapshot);
     /// The file cannot be read; the reader stops.
     void failed(const rs::app::SessionError& error);

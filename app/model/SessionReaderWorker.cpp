@@ -23,7 +23,7 @@ void SessionReaderWorker::shutdown() {
     loader_.reset();
 }
 
-void SessionReaderWorker::open(const QString& path, bool follow) {
+void SessionReaderWorker::open(const QString& path, bool follow, SessionLoader::Parts parts) {
     if (!timer_) {
         timer_ = new QTimer(this);
         connect(timer_, &QTimer::timeout, this, &SessionReaderWorker::poll);
@@ -32,6 +32,7 @@ void SessionReaderWorker::open(const QString& path, bool follow) {
     loader_.reset();
     path_ = path;
     follow_ = follow;
+    parts_ = parts;
     checked_ = false;
     version_ = -1;
     waiting_.start();
@@ -68,17 +69,17 @@ void SessionReaderWorker::reload() {
     SessionSnapshot snapshot(data);
     SessionError error = loader_->load(*data);
     if (!error.isError()) {
-        // First paint: everything but the restore records and the region inventory.
+        // First paint: everything but the restore misses, placements and the region inventory.
         emit snapshotReady(snapshot);
         auto* full = new SessionData(*data);
         SessionSnapshot complete(full);
-        error = loader_->loadDetails(*full);
+        error = loader_->loadDetails(*full, parts_ == SessionLoader::Parts::all);
         if (!error.isError()) {
             emit snapshotReady(complete);
         }
         version_ = data->dataVersion;
     }
-    if (!error.isError() && !checked_ && data->info.complete) {
+    if (!error.isError() && !checked_ && data->info.complete && parts_ == SessionLoader::Parts::all) {
         checked_ = true;
         error = loader_->quickCheck();
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/SessionError.h"
+#include "model/SessionLoader.h"
 #include "model/SessionSnapshot.h"
 
 #include <QElapsedTimer>
@@ -15,8 +16,6 @@ class QTimer;
 
 namespace rs::app {
 
-class SessionLoader;
-
 class SessionReaderWorker : public QObject {
     Q_OBJECT
   public:
@@ -25,7 +24,8 @@ class SessionReaderWorker : public QObject {
 
   public slots:
     /// Opens `path`; with `follow`, a file that does not exist yet or is still being created is awaited.
-    void open(const QString& path, bool follow);
+    /// `parts`: what each load reads (SessionReader::open).
+    void open(const QString& path, bool follow, SessionLoader::Parts parts);
     /// Closes the file (called before the thread ends: the connection belongs to this thread).
     void shutdown();
 
@@ -42,6 +42,7 @@ class SessionReaderWorker : public QObject {
     std::unique_ptr<SessionLoader> loader_;
     QString path_;
     bool follow_ = false;
+    SessionLoader::Parts parts_ = SessionLoader::Parts::all;
     bool checked_ = false;
     qint64 version_ = -1;
     QElapsedTimer waiting_;

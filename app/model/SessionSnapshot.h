@@ -291,9 +291,12 @@ struct SessionData : QSharedData {
     /// Format 4: the file has the `restores` table (older files show "—" for every restore figure). Known
     /// from the first phase on (the file's layout); the rows themselves arrive with restoresLoaded.
     bool hasRestoreRecords = false;
-    /// The restore records, the snapshots' store columns, restore misses and placements are loaded
-    /// (second phase). Until then a dispatch's restore time is its passes' sum and its moved bytes unknown.
+    /// The restore records and the snapshots' store columns are loaded (SessionLoader's first phase does;
+    /// a SessionData built otherwise may not have them yet). Until then a dispatch's restore time is its
+    /// passes' sum and its moved bytes unknown.
     bool restoresLoaded = false;
+    /// The restore misses and placements are loaded (SessionLoader's second phase).
+    bool detailsLoaded = false;
     std::vector<RestoreRow> restores;          ///< grouped by dispatch row, then pass index (final last)
     std::vector<int> restoreBegin;             ///< dispatch row -> first restore (size rows + 1)
     std::vector<RestoreMissRow> restoreMisses; ///< by process, dispatch, pass, address

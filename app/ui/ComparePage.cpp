@@ -77,6 +77,7 @@ void ComparePage::openFiles(const QString& base, const QString& now) {
         delete r;
     }
     base_ = now_ = {};
+    complete_ = false;
     header_->setText(
         tr("reading %1 and %2…")
             .arg(QFileInfo(base).fileName().toHtmlEscaped(), QFileInfo(now).fileName().toHtmlEscaped()));
@@ -92,16 +93,18 @@ void ComparePage::openFiles(const QString& base, const QString& now) {
             emit failed(e);
         });
     }
-    base_reader_->open(base);
-    new_reader_->open(now);
+    // A comparison reads no inventory region (SessionLoader::Parts).
+    base_reader_->open(base, false, SessionLoader::Parts::withoutRegions);
+    new_reader_->open(now, false, SessionLoader::Parts::withoutRegions);
 }
 
 void ComparePage::onSnapshot() {
-    if (base_.isNull() || now_.isNull()) {
-        return;
+    if (base_.isNull() || now_.isNull() || complete_) {
+        return; // a later picture (misses and placements) changes no figure of a complete comparison
     }
     setComparison(SessionComparison::compare(base_, now_));
-    const bool complete = base_->regionsLoaded && now_->regionsLoaded;
+    const bool complete = base_->restoresLoaded && now_->restoresLoaded;
+    complete_ = complete;
     if (!complete) {
         header_->setText(header_->text() + tr("<br><i>reading the restore records…</i>"));
     }

@@ -85,6 +85,12 @@ FileLayout detect_file_layout(int format_version, const FirstColumnQuery& run) {
     layout.placement_dispatch_key = dispatch_key_of(placements);
     // Format 5: the window's fence wait, a column of the snapshots view (dispatch_rows.s_fence_ns).
     layout.fence_wait = contains(columns_of(run, "snapshots"), "fence_wait_ns");
+    // Format 4's folded parts: the packed columns of dispatch_rows and the two tables of the rest.
+    const std::vector<std::string> rows = columns_of(run, "dispatch_rows");
+    layout.folded_parts = contains(rows, "s_store") && contains(rows, "r1") && contains(rows, "rf") &&
+                          contains(columns_of(run, "snapshot_store_rows"), "host_pinned") &&
+                          contains(columns_of(run, "restore_rows"), "missed_chunks") &&
+                          layout.store_source == StoreSource::snapshot_stores && layout.restores;
     return layout;
 }
 
@@ -194,7 +200,14 @@ std::string dispatches_query(const FileLayout& layout) {
     // handles through `handles`), which is several times faster than joining the documented views;
     // passes 2+ come from `extra_passes`. Format 1: the views, the folded-pass columns NULL. The fence
     // wait last: s_fence_ns from format 5, else NULL.
-    const std::string fence = layout.compact() && layout.fence_wait ? ", s_fence_ns " : ", NULL ";
+    const std::string fence = layout.compact() && layout.fence_wait ? ", s_fence_ns" : ", NULL";
+    // The folded parts, decoded as the snapshot_stores and restores views decode them (views.sql; the
+    // bits are the writer's, docs/session-schema.md).
+    const std::string folded = layout.compact() && layout.folded_parts
+                                   ? ", s_store & 3, (s_store >> 2) & 3, 1 - ((s_store >> 4) & 1), "
+                                     "(s_store >> 5) & 4294967295, s_store >> 37, r1 >> 32, "
+                                     "r1 & 4294967295, rf >> 31, rf & 2147483647 "
+                                   : ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL ";
     return expand(
         layout.compact()
             ? "SELECT id, seq, ts_ns, agent_ref, queue_ref, kernel_ref, kernel_name_id, grid_x, grid_y, "
@@ -208,12 +221,13 @@ std::string dispatches_query(const FileLayout& layout) {
               "p1_ticks, "
               "p1_restore_ns, coalesce(p1_bytes, bytes), coalesce(p1_regions, regions), p1_skips, "
               "coalesce(p1_fidelity, -1), {p}" +
-                  fence + "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
+                  fence + folded + "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
             : "SELECT d.id, d.seq, d.ts_ns, d.agent, d.queue, d.kernel_object, d.kernel_name_id, d.grid_x, "
               "d.grid_y, d.grid_z, d.workgroup_x, d.workgroup_y, d.workgroup_z, d.decision, s.dispatch_id, "
               "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures, "
               "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL "
+              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, "
+              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
               "FROM dispatches d LEFT JOIN snapshots s ON s.dispatch_id = d.id ORDER BY d.id",
         layout);
 }
@@ -261,6 +275,21 @@ std::string snapshot_stores_query(const FileLayout& layout) {
     return expand("SELECT {p}, ", layout) + std::string(dispatch_column(layout.store_dispatch_key)) +
            ", host_bytes, device_bytes, hash_ns, total_chunks, store, hash_path, host_pinned FROM " +
            (layout.store_source == StoreSource::snapshots ? "snapshots" : "snapshot_stores");
+}
+
+std::string spilled_snapshot_stores_query(const FileLayout& layout) {
+    return layout.folded_parts
+               ? "SELECT process, dispatch_id, host_bytes, device_bytes, hash_ns, total_chunks, "
+                 "store, hash_path, host_pinned FROM snapshot_store_rows"
+               : snapshot_stores_query(layout);
+}
+
+std::string spilled_restores_query(const FileLayout& layout) {
+    return layout.folded_parts
+               ? "SELECT process, dispatch, pass_index, final, restored_bytes_host, "
+                 "restored_bytes_device, hash_ns, restore_ns, regions_restored, dirty_chunks, "
+                 "total_chunks, missed_chunks FROM restore_rows"
+               : restores_query(layout);
 }
 
 std::string restores_query(const FileLayout& layout) {

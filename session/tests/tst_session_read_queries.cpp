@@ -97,7 +97,7 @@ std::vector<Expected> every_query(const FileLayout& layout, bool with_process) {
         {processes_query(layout), count(ProcessColumn::end_reason)},
         {agents_query(layout), count(AgentColumn::node)},
         {handles_query(layout), count(HandleColumn::handle)},
-        {dispatches_query(layout), count(DispatchColumn::fence_wait_ns)},
+        {dispatches_query(layout), count(DispatchColumn::folded_final_restore_ns)},
         {passes_query(layout), count(PassColumn::fidelity)},
         {restore_skips_query(layout), count(RestoreSkipColumn::reason)},
         {snapshot_failures_query(layout), count(SnapshotFailureColumn::reason)},
@@ -105,6 +105,8 @@ std::vector<Expected> every_query(const FileLayout& layout, bool with_process) {
         {fidelity_mismatches_query(layout), count(FidelityMismatchColumn::allocation_id)},
         {snapshot_stores_query(layout), count(SnapshotStoreColumn::host_pinned)},
         {restores_query(layout), count(RestoreColumn::missed_chunks)},
+        {spilled_snapshot_stores_query(layout), count(SnapshotStoreColumn::host_pinned)},
+        {spilled_restores_query(layout), count(RestoreColumn::missed_chunks)},
         {restore_misses_query(layout), count(RestoreMissColumn::allocation_id)},
         {snapshot_placements_query(layout), count(PlacementColumn::store)},
         {allocations_query(layout), count(AllocationColumn::free_ns)},
@@ -174,6 +176,11 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(layout.session_format_version, 5);
         QVERIFY(layout.fence_wait);
         QVERIFY(dispatches_query(layout).find("s_fence_ns") != std::string::npos);
+        // The folded parts come with the dispatch scan; the stores and restores queries read the rest.
+        QVERIFY(layout.folded_parts);
+        QVERIFY(dispatches_query(layout).find("r1 >> 32") != std::string::npos);
+        QVERIFY(spilled_restores_query(layout).find("FROM restore_rows") != std::string::npos);
+        QVERIFY(spilled_snapshot_stores_query(layout).find("FROM snapshot_store_rows") != std::string::npos);
         QVERIFY(layout.per_process());
         QVERIFY(layout.compact());
         QVERIFY(layout.session_internal_errors);
@@ -216,6 +223,7 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.store_source), int(StoreSource::none));
         QVERIFY(!layout.restores && !layout.restore_misses && !layout.snapshot_placements);
         QVERIFY(!layout.fence_wait);
+        QVERIFY(!layout.folded_parts);
         int empty = 0;
         for (const Expected& q : every_query(layout, false)) {
             if (q.sql.empty()) {
@@ -226,8 +234,8 @@ class TestSessionReadQueries : public QObject {
             QVERIFY2(q.sql.find("process") == std::string::npos, q.sql.c_str()); // every row is process 1
         }
         // exit status, internal errors, session counts, processes, handles, restore failures, fidelity
-        // mismatches, stores, restores, misses, placements, async copies.
-        QCOMPARE(empty, 12);
+        // mismatches, stores, restores (both ways), misses, placements, async copies.
+        QCOMPARE(empty, 14);
         for (const std::string_view table : required_tables(1)) {
             QVERIFY2(db.has_table(table), std::string(table).c_str());
         }
@@ -253,7 +261,10 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.store_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(int(layout.restore_dispatch_key), int(DispatchKey::dispatch_id));
         QVERIFY(!layout.restores_final_named_final);
-        QVERIFY(!layout.fence_wait); // format 4 had no fence wait
+        QVERIFY(!layout.fence_wait);   // format 4 had no fence wait
+        QVERIFY(!layout.folded_parts); // nor, then, folded parts: the stores and restores are the tables
+        QCOMPARE(spilled_restores_query(layout), restores_query(layout));
+        QCOMPARE(spilled_snapshot_stores_query(layout), snapshot_stores_query(layout));
         QCOMPARE(int(layout.miss_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(int(layout.placement_dispatch_key), int(DispatchKey::dispatch_id));
         QCOMPARE(db.columns(snapshot_stores_query(layout)), count(SnapshotStoreColumn::host_pinned));

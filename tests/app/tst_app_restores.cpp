@@ -371,6 +371,82 @@ class AppRestoresTest : public QObject {
         QVERIFY(text.contains(QStringLiteral("1 missed")));
     }
 
+    /// The loader's restore records and snapshot stores are the `restores` and `snapshot_stores` views'
+    /// rows, every field of every row: on the synthetic session (every restore a `restore_rows` row) and
+    /// on the demo recorded by the engine, whose restores fold into the dispatch rows (s_store, r1, rf),
+    /// which the loader decodes in its dispatch scan instead of reading the views.
+    void restoreRecordsAreTheViews_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("synthetic") << path_;
+#ifdef RS_DEMO
+        QTest::newRow("demo") << test::demoSession(dir_.path(), QStringLiteral("demo.rsdb"), 2, 6);
+#endif
+    }
+    void restoreRecordsAreTheViews() {
+        QFETCH(QString, file);
+        QVERIFY(!file.isEmpty());
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(file, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        const bool demo = QTest::currentDataTag() == QByteArray("demo");
+        // The kind of file each row stands for: the demo's restores fold, the synthetic ones do not.
+        const qint64 folded = test::sqlCount(file, QStringLiteral("SELECT count(r1) FROM dispatch_rows"));
+        const qint64 apart = test::sqlCount(file, QStringLiteral("SELECT count(*) FROM restore_rows"));
+        QVERIFY2(demo ? folded > 0 : (folded == 0 && apart > 0), qPrintable(QString::number(folded)));
+        // In the loader's order: dispatch order (process, id), then the restores before passes by index,
+        // the final one last.
+        const QVector<QVariantList> restores = test::sqlRows(
+            file,
+            QStringLiteral("SELECT process, dispatch, pass_index, final, restored_bytes_host, "
+                           "restored_bytes_device, hash_ns, restore_ns, regions_restored, dirty_chunks, "
+                           "total_chunks, missed_chunks FROM restores ORDER BY process, dispatch, final, "
+                           "pass_index"));
+        QCOMPARE(qsizetype(s->restores.size()), restores.size());
+        QVERIFY(!restores.isEmpty());
+        for (qsizetype i = 0; i < restores.size(); ++i) {
+            const RestoreRow& r = s->restores[std::size_t(i)];
+            const QVariantList& x = restores[i];
+            const QList<qint64> loaded{
+                r.process,         r.dispatchId,  r.passIndex,   r.finalRestore ? 1 : 0,
+                r.bytesHost,       r.bytesDevice, r.hashNs,      r.restoreNs,
+                r.regionsRestored, r.dirtyChunks, r.totalChunks, r.missedChunks};
+            QList<qint64> stored;
+            for (const QVariant& v : x) {
+                stored << v.toLongLong();
+            }
+            QCOMPARE(loaded, stored);
+        }
+        const QVector<QVariantList> stores = test::sqlRows(
+            file,
+            QStringLiteral("SELECT process, dispatch_id, host_bytes, device_bytes, hash_ns, total_chunks, "
+                           "store, hash_path, host_pinned FROM snapshot_stores"));
+        QVERIFY(!stores.isEmpty());
+        for (const QVariantList& x : stores) {
+            const int row = s->dispatchRow.value({x[0].toInt(), x[1].toLongLong()}, -1);
+            QVERIFY(row >= 0);
+            const DispatchRow& d = s->dispatches[std::size_t(row)];
+            const QList<qint64> loaded{d.hostBytes, d.deviceBytes, d.snapshotHashNs, d.snapshotChunks,
+                                       d.store,     d.hashPath,    d.hostPinned};
+            QList<qint64> stored;
+            for (int c = 2; c < x.size(); ++c) {
+                stored << x[c].toLongLong();
+            }
+            QCOMPARE(loaded, stored);
+        }
+        // Every dispatch's restore figures are its records' sums, as the `dispatches` view sums them.
+        const QVector<QVariantList> moved = test::sqlRows(
+            file,
+            QStringLiteral("SELECT process, id, restored_bytes_host, restored_bytes_device FROM dispatches "
+                           "WHERE restored_bytes_host IS NOT NULL"));
+        QVERIFY(!moved.isEmpty());
+        for (const QVariantList& x : moved) {
+            const DispatchRow& d =
+                s->dispatches[std::size_t(s->dispatchRow.value({x[0].toInt(), x[1].toLongLong()}))];
+            QCOMPARE(d.movedHost, x[2].toLongLong());
+            QCOMPARE(d.movedDevice, x[3].toLongLong());
+        }
+    }
+
     void olderFileShowsDash_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("format");

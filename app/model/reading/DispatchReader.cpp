@@ -4,6 +4,56 @@
 
 namespace rs::app {
 
+namespace {
+
+/// The snapshot store and the restores folded into the current dispatch row (FileLayout::folded_parts),
+/// into `d` and `restores` (by dispatch row `row`), as the `snapshot_stores` and `restores` views give
+/// them: the folded bytes all in the one store the row names, the restores' bytes and regions those of
+/// pass 1, the final restore recorded as pass index 2.
+void readFoldedParts(const RowCursor& q, int row, DispatchRow& d,
+                     std::vector<std::pair<int, RestoreRow>>& restores) {
+    using C = rs::session::DispatchColumn;
+    using P = rs::session::FoldedPassColumn;
+    if (value(q, C::folded_store).isNull()) {
+        return; // a snapshot_store_rows row (RestoreReader)
+    }
+    d.store = i32(q, C::folded_store);
+    d.hashPath = i32(q, C::folded_hash_path);
+    d.hostPinned = i32(q, C::folded_host_pinned);
+    d.snapshotChunks = i64(q, C::folded_total_chunks);
+    d.snapshotHashNs = i64(q, C::folded_hash_ns);
+    const bool host = d.store == int(rs::ipc::SnapshotStore::host);
+    const bool device = d.store == int(rs::ipc::SnapshotStore::device);
+    d.hostBytes = host ? d.snapshotBytes : 0;
+    d.deviceBytes = device ? d.snapshotBytes : 0;
+    if (value(q, C::folded_restore_hash_ns).isNull()) {
+        return;
+    }
+    auto pass1 = [&](P column) { return q.int64(int(C::pass1) + int(column)); };
+    RestoreRow r;
+    r.process = d.process;
+    r.dispatchId = d.id;
+    r.passIndex = 1;
+    const qint64 bytes = pass1(P::bytes_restored);
+    r.bytesHost = host ? bytes : 0;
+    r.bytesDevice = device ? bytes : 0;
+    r.hashNs = i64(q, C::folded_restore_hash_ns);
+    r.restoreNs = pass1(P::restore_ns);
+    r.regionsRestored = int(pass1(P::regions_restored));
+    r.dirtyChunks = i32(q, C::folded_restore_dirty_chunks);
+    r.totalChunks = int(d.snapshotChunks);
+    restores.emplace_back(row, r);
+    if (!value(q, C::folded_final_hash_ns).isNull()) {
+        r.passIndex = 2;
+        r.finalRestore = true;
+        r.hashNs = i64(q, C::folded_final_hash_ns);
+        r.restoreNs = i64(q, C::folded_final_restore_ns);
+        restores.emplace_back(row, r);
+    }
+}
+
+} // namespace
+
 SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
     using C = rs::session::DispatchColumn;
     using P = rs::session::FoldedPassColumn;
@@ -70,6 +120,9 @@ SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
             }
         }
         const int row = int(out.dispatches.size());
+        if (d.hasSnapshot && layout.folded_parts) {
+            readFoldedParts(q, row, d, context.foldedRestores);
+        }
         if (compact) {
             for (int p = 0; p < 2; ++p) {
                 const int c = p == 0 ? int(C::pass0) : int(C::pass1);

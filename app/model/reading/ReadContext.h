@@ -58,6 +58,9 @@ class ReadContext {
     /// Passes 0 and 1 folded into the dispatch rows (format 2+), by dispatch row, from DispatchReader
     /// for PassReader.
     std::vector<std::pair<int, PassRow>> foldedPasses;
+    /// Restores folded into the dispatch rows (FileLayout::folded_parts), by dispatch row, from
+    /// DispatchReader for RestoreReader.
+    std::vector<std::pair<int, RestoreRow>> foldedRestores;
     /// (process, allocation id) -> restore skips naming it, from RestoreSkipReader for AllocationReader.
     QHash<ProcessKey, int> skippedByAllocation;
 

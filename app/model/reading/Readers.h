@@ -62,9 +62,16 @@ class RestoreSkipReader {
 };
 
 /// Format 4: snapshot stores and chunks, restores (linked to their passes, summed per dispatch and per
-/// process), restore misses and placements of mixed snapshots. Nothing for older files. Needs
+/// process; the folded ones from ReadContext::foldedRestores). Nothing for older files. Needs
 /// PassReader.
 class RestoreReader {
+  public:
+    static SessionError read(ReadContext& context, SessionData& out);
+};
+
+/// The second phase, format 4: restore misses and the placements of mixed snapshots, each in the
+/// order the audit lists them; sets detailsLoaded.
+class RestoreMissReader {
   public:
     static SessionError read(ReadContext& context, SessionData& out);
 };

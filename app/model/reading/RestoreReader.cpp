@@ -29,11 +29,12 @@ int codeOf(const QVariant& v, const QHash<int, QString>& names) {
     return -1;
 }
 
-/// The snapshot's store columns, into its dispatch row.
+/// The snapshot's store columns, into its dispatch row (those folded into the dispatch rows are there
+/// already: DispatchReader).
 SessionError readStores(ReadContext& context, SessionData& out, const QHash<int, QString>& storeNames,
                         const QHash<int, QString>& pathNames) {
     using C = rs::session::SnapshotStoreColumn;
-    const std::string sql = rs::session::snapshot_stores_query(context.layout());
+    const std::string sql = rs::session::spilled_snapshot_stores_query(context.layout());
     if (sql.empty()) {
         return {};
     }
@@ -59,14 +60,16 @@ SessionError readStores(ReadContext& context, SessionData& out, const QHash<int,
     return {};
 }
 
-/// The restores, linked to their passes and summed per dispatch and per process.
+/// The restores (those folded into the dispatch rows from DispatchReader, the rest read here), linked
+/// to their passes and summed per dispatch and per process.
 SessionError readRestores(ReadContext& context, SessionData& out) {
     using C = rs::session::RestoreColumn;
     const int rows = int(out.dispatches.size());
     out.restoreBegin.assign(std::size_t(rows) + 1, 0);
-    const std::string sql = rs::session::restores_query(context.layout());
+    const std::string sql = rs::session::spilled_restores_query(context.layout());
     out.hasRestoreRecords = !sql.empty();
-    std::vector<std::pair<int, RestoreRow>> restores;
+    std::vector<std::pair<int, RestoreRow>> restores = std::move(context.foldedRestores);
+    context.foldedRestores.clear();
     if (out.hasRestoreRecords) {
         RowCursor& q = context.query();
         if (!context.run(sql)) {
@@ -143,10 +146,9 @@ SessionError readRestores(ReadContext& context, SessionData& out) {
 } // namespace
 
 SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
-    // Format 4 (docs/session-schema.md): the snapshot's stores and chunks, one restore row per restore,
-    // restore misses and snapshot placements; the layout finds them by their columns, so that a file
-    // without them (formats 1-3) reads as before and shows "—".
-    RowCursor& q = context.query();
+    // Format 4 (docs/session-schema.md): the snapshot's stores and chunks and one restore row per
+    // restore; the layout finds them by their columns, so that a file without them (formats 1-3) reads
+    // as before and shows "—".
     const QHash<int, QString> storeNames = out.enumNames.value(QStringLiteral("snapshot_store"));
     const QHash<int, QString> pathNames = out.enumNames.value(QStringLiteral("chunk_hash_path"));
     if (SessionError e = readStores(context, out, storeNames, pathNames); e.isError()) {
@@ -155,6 +157,14 @@ SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
     if (SessionError e = readRestores(context, out); e.isError()) {
         return e;
     }
+    out.restoresLoaded = true;
+    return {};
+}
+
+SessionError RestoreMissReader::read(ReadContext& context, SessionData& out) {
+    // Format 4: chunks dirty restores missed, and where the regions of mixed snapshots went.
+    RowCursor& q = context.query();
+    const QHash<int, QString> storeNames = out.enumNames.value(QStringLiteral("snapshot_store"));
     if (const std::string sql = rs::session::restore_misses_query(context.layout()); !sql.empty()) {
         using C = rs::session::RestoreMissColumn;
         if (!context.run(sql)) {
@@ -191,7 +201,7 @@ SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
     if (!std::is_sorted(out.placements.begin(), out.placements.end(), placementLess)) {
         std::stable_sort(out.placements.begin(), out.placements.end(), placementLess);
     }
-    out.restoresLoaded = true;
+    out.detailsLoaded = true;
     return {};
 }
 

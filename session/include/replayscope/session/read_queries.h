@@ -53,6 +53,13 @@ struct FileLayout {
     DispatchKey placement_dispatch_key = DispatchKey::dispatch_id;
     /// `snapshots.fence_wait_ns` exists (format 5: the window's fence wait, `dispatch_rows.s_fence_ns`).
     bool fence_wait = false;
+    /// `dispatch_rows` folds the snapshot's store, the restore before pass 1 and the final restore into
+    /// its packed `s_store`, `r1` and `rf` columns, and keeps the rest apart in `snapshot_store_rows` and
+    /// `restore_rows` (format 4 and later). The dispatch query then decodes the folded parts
+    /// (DispatchColumn::folded_store onwards), and spilled_snapshot_stores_query() /
+    /// spilled_restores_query() return only the rows kept apart, so that no reader scans `dispatch_rows`
+    /// twice more through the `snapshot_stores` and `restores` views.
+    bool folded_parts = false;
 
     /// Rows carry their process (format 3 and later); else every row is process 1.
     bool per_process() const { return format_version >= 3; }
@@ -223,7 +230,26 @@ enum class DispatchColumn : int {
     process = pass1 + static_cast<int>(FoldedPassColumn::count),
     /// The window's fence wait in ns (format 5); NULL: not recorded (no snapshot, an older engine, or a
     /// file of format 4 or older).
-    fence_wait_ns
+    fence_wait_ns,
+    /// The snapshot's store folded into the row (FileLayout::folded_parts; NULL otherwise, or when the
+    /// store is a `snapshot_store_rows` row): SnapshotStore and ChunkHashPath codes, 1 when the host
+    /// store was page-locked, the chunks hashed, the hashing time in ns. The bytes went wholly to the
+    /// store `folded_store` names (host 0 or device 1): a mixed store never folds.
+    folded_store,
+    folded_hash_path,
+    folded_host_pinned,
+    folded_total_chunks,
+    folded_hash_ns,
+    /// The restore before pass 1 folded into the row (NULL: none, or a `restore_rows` row): its hashing
+    /// time in ns and dirty chunks. The rest is pass 1's (restore_ns, bytes and regions restored, in
+    /// the folded store) and the snapshot's (total chunks); it missed no chunk.
+    folded_restore_hash_ns,
+    folded_restore_dirty_chunks,
+    /// The final restore folded into the row (NULL: none, or a `restore_rows` row), recorded as pass
+    /// index 2: its hashing and restore time in ns. Bytes, regions and dirty chunks are the restore
+    /// before pass 1's.
+    folded_final_hash_ns,
+    folded_final_restore_ns
 };
 std::string dispatches_query(const FileLayout& layout);
 
@@ -283,6 +309,9 @@ enum class SnapshotStoreColumn : int {
     host_pinned
 };
 std::string snapshot_stores_query(const FileLayout& layout);
+/// snapshot_stores_query()'s rows less those the dispatch query decodes (FileLayout::folded_parts: the
+/// `snapshot_store_rows` table alone); without folded parts, snapshot_stores_query(). Same columns.
+std::string spilled_snapshot_stores_query(const FileLayout& layout);
 
 /// One row per restore (format 4): before pass `pass_index`, or the final one after the last pass.
 /// Bytes copied back from the host and the device store; nanoseconds; chunk counts. Not ordered.
@@ -301,6 +330,9 @@ enum class RestoreColumn : int {
     missed_chunks
 };
 std::string restores_query(const FileLayout& layout);
+/// restores_query()'s rows less those the dispatch query decodes (FileLayout::folded_parts: the
+/// `restore_rows` table alone); without folded parts, restores_query(). Same columns.
+std::string spilled_restores_query(const FileLayout& layout);
 
 /// Chunks a dirty restore missed (format 4), in the table's storage order (the order they were recorded in;
 /// the reader orders them by process, dispatch, pass and address: an SQL ORDER BY sorted them in a
