@@ -92,13 +92,6 @@ QVariant DispatchTableModel::value(int row, int column) const {
 QString DispatchTableModel::text(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];
     const bool snap = d.hasSnapshot;
-    // The first phase of a load has no restore records yet (model/SessionLoader.h): their columns wait.
-    const bool waiting = snapshot_->hasRestoreRecords && !snapshot_->restoresLoaded;
-    if (waiting && snap &&
-        (column == MovedHost || column == MovedDevice || column == MovedShare || column == Store ||
-         (column == RestoreMs && d.passes > 1))) {
-        return QStringLiteral("…");
-    }
     switch (column) {
     case Id:
         return QString::number(d.id);

@@ -48,7 +48,7 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
     }
     auto* d = new SessionData;
     QHash<QString, int> kernelIndex;
-    bool restoreRecords = true, regionsLoaded = true, restoresLoaded = true, detailsLoaded = true;
+    bool restoreRecords = true, regionsLoaded = true, detailsLoaded = true;
     for (int i = 0; i < files.size(); ++i) {
         const SessionSnapshot& file = files[i];
         if (file.isNull()) {
@@ -99,7 +99,6 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
         d->dataVersion += s.dataVersion;
         restoreRecords = restoreRecords && s.hasRestoreRecords;
         regionsLoaded = regionsLoaded && s.regionsLoaded;
-        restoresLoaded = restoresLoaded && s.restoresLoaded;
         detailsLoaded = detailsLoaded && s.detailsLoaded;
         for (auto kind = s.enumNames.cbegin(); kind != s.enumNames.cend(); ++kind) {
             auto& names = d->enumNames[kind.key()];
@@ -197,7 +196,6 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
     }
     d->hasRestoreRecords = restoreRecords;
     d->regionsLoaded = regionsLoaded;
-    d->restoresLoaded = restoresLoaded;
     d->detailsLoaded = detailsLoaded;
     out.snapshot_ = SessionSnapshot(d);
     return out;

@@ -80,10 +80,6 @@ QVariant ProcessTableModel::value(int row, int column) const {
 
 QString ProcessTableModel::text(int row, int column) const {
     const ProcessInfo& p = snapshot_->processes[row];
-    if ((column == FullRestoreBytes || column == MovedHost || column == MovedDevice) &&
-        snapshot_->hasRestoreRecords && !snapshot_->restoresLoaded) {
-        return QStringLiteral("…"); // the load's second phase brings them (model/SessionLoader.h)
-    }
     switch (column) {
     case Process:
         return QString::number(p.process);

@@ -60,7 +60,6 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         const std::size_t k =
             d.kernel >= 0 && d.kernel < s.kernelNames.size() ? std::size_t(d.kernel) : byIndex.size() - 1;
         KernelFigures& f = byIndex[k];
-        f.restoresPending = s.hasRestoreRecords && !s.restoresLoaded;
         ++f.dispatches;
         if (d.replayed()) {
             ++f.replayed;
@@ -77,7 +76,7 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         if (d.restores > 0 && d.movedHost >= 0) {
             f.movedHost = std::max<qint64>(f.movedHost, 0) + d.movedHost;
             f.movedDevice = std::max<qint64>(f.movedDevice, 0) + std::max<qint64>(d.movedDevice, 0);
-        } else if (s.hasRestoreRecords && s.restoresLoaded && f.movedHost < 0) {
+        } else if (s.hasRestoreRecords && f.movedHost < 0) {
             f.movedHost = 0; // recorded: this dispatch moved nothing
             f.movedDevice = 0;
         }
@@ -131,7 +130,6 @@ QMap<QString, KernelFigures> KernelFigures::of(const SessionSnapshot& snapshot) 
         a.snapshotNs += b.snapshotNs;
         a.restoreNs += b.restoreNs;
         a.mismatches += b.mismatches;
-        a.restoresPending = a.restoresPending || b.restoresPending;
         a.fidelityCheckedPasses += b.fidelityCheckedPasses;
     }
     for (const QString& name : std::as_const(sharedNames)) {
@@ -241,7 +239,7 @@ std::vector<Metric> metricsOf(const KernelFigures* b, const KernelFigures* n) {
         always);
     add(
         SessionComparison::kRestoreTime, Unit::ns, [](const KernelFigures& f) { return f.restoreNs; },
-        [](const KernelFigures& f) { return !f.restoresPending; });
+        always);
     add(
         SessionComparison::kKernelMedian, Unit::kernelNs,
         [](const KernelFigures& f) { return f.kernelMedianNs; },

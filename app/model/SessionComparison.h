@@ -31,9 +31,6 @@ struct KernelFigures {
     /// Passes whose output the fidelity check compared with pass 1 (0: the session ran without
     /// --fidelity-check for this kernel, so `mismatches` is not a recorded figure).
     qint64 fidelityCheckedPasses = 0;
-    /// The session's restore records are not loaded yet (the first phase of a load): the restore figures
-    /// (time, bytes moved) are not recorded figures until they are.
-    bool restoresPending = false;
     /// Figures of every kernel of `snapshot`, by kernel name.
     static QMap<QString, KernelFigures> of(const SessionSnapshot& snapshot);
 };

@@ -39,7 +39,7 @@ class SessionLoader {
     qint64 dataVersion();
     /// The first phase, what the first paint, a comparison, a timeline and a trace export need: session,
     /// processes, agents, dispatches with their snapshots, passes, restore records and snapshot stores
-    /// (format 4; sets restoresLoaded), restore skips, allocations, module variables, warnings, async
+    /// (format 4), restore skips, allocations, module variables, warnings, async
     /// copies.
     SessionError load(SessionData& out);
     /// The second phase (after load(), on the data it filled): restore misses and placements (format 4;

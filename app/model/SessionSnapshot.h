@@ -288,13 +288,9 @@ struct SessionData : QSharedData {
     std::vector<ModuleVariableRow> moduleVariables;
     std::vector<WarningRow> warnings;
     std::vector<AsyncCopyRow> asyncCopies; ///< by sequence (format 2)
-    /// Format 4: the file has the `restores` table (older files show "—" for every restore figure). Known
-    /// from the first phase on (the file's layout); the rows themselves arrive with restoresLoaded.
+    /// Format 4: the file has the `restores` table (older files show "—" for every restore figure); its
+    /// rows and the snapshots' store columns come with SessionLoader's first phase.
     bool hasRestoreRecords = false;
-    /// The restore records and the snapshots' store columns are loaded (SessionLoader's first phase does;
-    /// a SessionData built otherwise may not have them yet). Until then a dispatch's restore time is its
-    /// passes' sum and its moved bytes unknown.
-    bool restoresLoaded = false;
     /// The restore misses and placements are loaded (SessionLoader's second phase).
     bool detailsLoaded = false;
     std::vector<RestoreRow> restores;          ///< grouped by dispatch row, then pass index (final last)

@@ -170,8 +170,6 @@ void ChartsPage::rebuild() {
     charts_[5]->setSeries(b.footprintOverTime(), ChartAdapter::Kind::step);
     if (!pending_->hasRestoreRecords) {
         charts_[6]->setPlaceholder(tr("the session predates restore records (format 4)"));
-    } else if (!pending_->restoresLoaded) {
-        charts_[6]->setPlaceholder(tr("loading the restore records…"));
     } else {
         charts_[6]->setSeries(b.bytesMovedVsFootprint(), ChartAdapter::Kind::line);
     }

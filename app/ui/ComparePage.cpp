@@ -77,7 +77,7 @@ void ComparePage::openFiles(const QString& base, const QString& now) {
         delete r;
     }
     base_ = now_ = {};
-    complete_ = false;
+    compared_ = false;
     header_->setText(
         tr("reading %1 and %2…")
             .arg(QFileInfo(base).fileName().toHtmlEscaped(), QFileInfo(now).fileName().toHtmlEscaped()));
@@ -99,16 +99,14 @@ void ComparePage::openFiles(const QString& base, const QString& now) {
 }
 
 void ComparePage::onSnapshot() {
-    if (base_.isNull() || now_.isNull() || complete_) {
-        return; // a later picture (misses and placements) changes no figure of a complete comparison
+    // The loader's first phase has every figure of a comparison (model/SessionLoader.h); a later picture
+    // of the same file (misses, placements) changes none.
+    if (base_.isNull() || now_.isNull() || compared_) {
+        return;
     }
+    compared_ = true;
     setComparison(SessionComparison::compare(base_, now_));
-    const bool complete = base_->restoresLoaded && now_->restoresLoaded;
-    complete_ = complete;
-    if (!complete) {
-        header_->setText(header_->text() + tr("<br><i>reading the restore records…</i>"));
-    }
-    emit compared(complete);
+    emit compared();
 }
 
 void ComparePage::updateChart() {

@@ -30,9 +30,8 @@ class ComparePage : public QWidget {
     /// Shows `comparison` (table, header line, chart).
     void setComparison(const SessionComparison& comparison);
     /// Reads `base` and `now` at once, each on a SessionReader's thread without the inventory regions
-    /// (asynchronous), and compares them when both have their restore records (compared(true): the
-    /// loader's first phase has them; a SessionData without them is compared at once and again when they
-    /// come). A file that cannot be read: failed(), and the page says why.
+    /// (asynchronous), and compares them when both first phases are in (they have every figure of a
+    /// comparison): compared(). A file that cannot be read: failed(), and the page says why.
     void openFiles(const QString& base, const QString& now);
     /// The sessions as last read (null before their first phase).
     SessionSnapshot baseSnapshot() const { return base_; }
@@ -48,8 +47,8 @@ class ComparePage : public QWidget {
     QStringList exportPngs(const QString& dir) const;
 
   signals:
-    /// A comparison of the files of openFiles() is shown; `complete`: every figure of both sessions is in.
-    void compared(bool complete);
+    /// The comparison of the files of openFiles() is shown.
+    void compared();
     void failed(const rs::app::SessionError& error);
 
   private:
@@ -65,7 +64,7 @@ class ComparePage : public QWidget {
     SessionReader* base_reader_ = nullptr;
     SessionReader* new_reader_ = nullptr;
     SessionSnapshot base_, now_;
-    bool complete_ = false; ///< the comparison shown has both sessions' restore records
+    bool compared_ = false; ///< the files of openFiles() are compared
 };
 
 } // namespace rs::app

@@ -87,9 +87,7 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
                              d.hostBytes >= 0 ? format::bytes(d.hostBytes) : format::kNotRecorded,
                              d.deviceBytes >= 0 ? format::bytes(d.deviceBytes) : format::kNotRecorded);
         }
-        if (snapshot->hasRestoreRecords && !snapshot->restoresLoaded) {
-            text += tr("; <i>loading the restore records…</i>");
-        } else if (d.restores > 0) {
+        if (d.restores > 0) {
             text += tr("; %1 restores moved <b>%2</b> (%3 over the host link, %4 inside the device) of the "
                        "%5 full restores would, %6 of %7 chunks dirty")
                         .arg(d.restores)

@@ -157,7 +157,7 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
         ComparePage* page = window.compareWith(others[0]);
         bool complete = false, refused = false;
         if (page) {
-            QObject::connect(page, &ComparePage::compared, page, [&](bool c) { complete = complete || c; });
+            QObject::connect(page, &ComparePage::compared, page, [&] { complete = true; });
             QObject::connect(page, &ComparePage::failed, page, [&] { refused = true; });
             QElapsedTimer waited;
             waited.start();

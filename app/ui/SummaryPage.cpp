@@ -159,9 +159,7 @@ void SummaryPage::refresh() {
                  format::count(totals.declined()), format::bytes(totals.snapshotBytes),
                  format::count(totals.skips)));
     // Format 4: bytes the restores moved against what full restores would have moved.
-    if (snapshot_->hasRestoreRecords && !snapshot_->restoresLoaded) {
-        totals_->setText(totals_->text() + tr("<br><i>loading the restore records…</i>"));
-    } else if (snapshot_->hasRestoreRecords) {
+    if (snapshot_->hasRestoreRecords) {
         const RestoreTotals& t = totals.restores;
         totals_->setText(
             totals_->text() +

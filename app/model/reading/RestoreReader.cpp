@@ -157,7 +157,6 @@ SessionError RestoreReader::read(ReadContext& context, SessionData& out) {
     if (SessionError e = readRestores(context, out); e.isError()) {
         return e;
     }
-    out.restoresLoaded = true;
     return {};
 }
 
