@@ -292,9 +292,10 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     x->setTitleText(x_title_);
     chart_->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
-    // Room for the value label beyond the longest bar, on either side of 0.
+    // Room for the value label beyond the longest bar. Qt Charts draws the outside-end label of a
+    // negative bar to the right of 0 as well, so a negative bar also needs room on the positive side.
     range_[2] = min < 0 ? min * 1.15 - 1 : 0;
-    range_[3] = max > 0 || min == 0 ? max * 1.15 + 1 : 0;
+    range_[3] = std::max(max > 0 || min == 0 ? max * 1.15 + 1 : 0.0, min < 0 ? -min * 0.12 + 1 : 0.0);
     applyTicks(view_->size());
     chart_->legend()->hide();
 }

@@ -56,6 +56,8 @@ ComparePage::ComparePage(QWidget* parent)
 
 void ComparePage::setComparison(const SessionComparison& comparison) {
     model_->setComparison(comparison);
+    // Kernel and metric names are the keys of every row: shown whole up to 48 characters.
+    panel_->fitColumnsToContents(48);
     const auto both = comparison.count(SessionComparison::Side::both);
     header_->setText(tr("<b>base</b> %1 (format %2) &nbsp; <b>new</b> %3 (format %4)<br>%5 kernels in both, "
                         "%6 changed; %7 only in base, %8 only in new")

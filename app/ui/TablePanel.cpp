@@ -3,6 +3,8 @@
 
 #include "model/CsvExporter.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHeaderView>
@@ -179,6 +181,15 @@ void TablePanel::setColumnWidths(const QList<int>& characters) {
     const int w = view_->fontMetrics().averageCharWidth();
     for (int c = 0; c < characters.size(); ++c) {
         view_->setColumnWidth(c, characters[c] * w + 16);
+    }
+}
+
+void TablePanel::fitColumnsToContents(int maxCharacters) {
+    const int limit = maxCharacters * view_->fontMetrics().averageCharWidth() + 16;
+    const int last = proxy_->columnCount() - 1;
+    for (int c = 0; c < last; ++c) {
+        view_->resizeColumnToContents(c);
+        view_->setColumnWidth(c, std::min(view_->columnWidth(c), limit));
     }
 }
 

@@ -40,6 +40,10 @@ class TablePanel : public QWidget {
     void setCodes(const QList<QPair<QString, int>>& codes);
     /// Width hints in characters per column (after the first data).
     void setColumnWidths(const QList<int>& characters);
+    /// Sizes every column but the last (which stretches) to its header and contents, at most
+    /// `maxCharacters` average characters wide; wider cells elide in the middle. For small tables
+    /// (QHeaderView samples the first 1000 rows).
+    void fitColumnsToContents(int maxCharacters);
     QTableView* view() const { return view_; }
     SessionFilterProxyModel* proxy() const { return proxy_; }
     /// Writes the visible (filtered, sorted) rows as CSV.

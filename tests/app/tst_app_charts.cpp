@@ -26,6 +26,7 @@
 #include "ui/WindowState.h"
 
 #include <QAbstractItemModelTester>
+#include <QChartView>
 #include <QDoubleSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -33,7 +34,9 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace rs::app;
@@ -376,6 +379,43 @@ class AppChartsTest : public QObject {
         QVERIFY(elided.startsWith(QStringLiteral("restore skip")));
         QVERIFY(elided.endsWith(QStringLiteral("END")));
         QVERIFY(elided.contains(QStringLiteral("…")));
+    }
+
+    /// Horizontal bars (the compare page's differences): the value axis holds every bar with room for
+    /// its label, which Qt Charts draws right of 0 for a negative bar too; its ticks are round.
+    void barAxisRoomForLabels() {
+        const QVector<QVector<double>> cases = {{-25.6, -9.07, -17.7}, {3.73, -9.6, -1.93}, {21.4, 11.0}};
+        for (const QVector<double>& values : cases) {
+            ChartAdapter chart(QStringLiteral("bars"), QStringLiteral("difference %"),
+                               QStringLiteral("kernel"));
+            chart.resize(900, 300);
+            QVector<ChartSeriesBuilder::Bar> bars;
+            for (double v : values) {
+                bars.push_back({QStringLiteral("k%1").arg(bars.size()), v});
+            }
+            chart.setBars(bars);
+            const QChartView* view = chart.findChild<QChartView*>();
+            QVERIFY(view);
+            const QList<QAbstractAxis*> axes = view->chart()->axes(Qt::Horizontal);
+            QCOMPARE(axes.size(), 1);
+            const auto* axis = qobject_cast<const QValueAxis*>(axes.first());
+            QVERIFY(axis);
+            const double lo = *std::min_element(values.begin(), values.end());
+            const double hi = *std::max_element(values.begin(), values.end());
+            const double span = axis->max() - axis->min();
+            QVERIFY(axis->min() <= std::min(lo, 0.0));
+            QVERIFY(axis->max() >= std::max(hi, 0.0));
+            // A label of a negative bar, or beyond the longest positive one, gets a tenth of the span.
+            QVERIFY2(axis->max() - std::max(hi, 0.0) >= 0.1 * (std::max(hi, 0.0) - std::min(lo, 0.0)),
+                     qPrintable(QStringLiteral("[%1, %2] for bars in [%3, %4]")
+                                    .arg(axis->min())
+                                    .arg(axis->max())
+                                    .arg(lo)
+                                    .arg(hi)));
+            QVERIFY(span > 0);
+            QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+            QVERIFY(std::abs(std::remainder(axis->min(), axis->tickInterval())) < 1e-9 * span);
+        }
     }
 
     /// First start: 90 % of the available geometry, centred; the last geometry is saved on close and

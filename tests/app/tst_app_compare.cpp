@@ -32,8 +32,10 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -422,6 +424,22 @@ class AppCompareTest : public QObject {
             expected += int(k.metrics.size());
         }
         QCOMPARE(all, expected);
+        // Kernel and metric names are shown whole (they are up to 48 characters in these files).
+        const QTableView* table = page.findChild<QTableView*>(QStringLiteral("comparisonView"));
+        QVERIFY(table);
+        for (int column : {0, 1}) {
+            int widest = 0;
+            for (int r = 0; r < all; ++r) {
+                widest = std::max(widest, table->fontMetrics().horizontalAdvance(
+                                              page.model()->index(r, column).data().toString()));
+            }
+            QVERIFY(widest > 0);
+            QVERIFY2(table->columnWidth(column) >= widest,
+                     qPrintable(QStringLiteral("column %1: %2 px for %3 px of text")
+                                    .arg(column)
+                                    .arg(table->columnWidth(column))
+                                    .arg(widest)));
+        }
         page.changedOnly()->setChecked(true);
         QVERIFY(page.model()->rowCount() < all);
         QVERIFY(page.model()->rowCount() > 0);
