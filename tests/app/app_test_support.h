@@ -70,6 +70,13 @@ inline QVector<QVariantList> sqlRows(const QString& path, const QString& sql, bo
     return out;
 }
 
+/// The first column of the first row of `sql` on `path`; an invalid QVariant when there is no row or the
+/// query fails.
+inline QVariant sqlValue(const QString& path, const QString& sql) {
+    const QVector<QVariantList> rows = sqlRows(path, sql);
+    return rows.isEmpty() || rows[0].isEmpty() ? QVariant() : rows[0][0];
+}
+
 /// The first column of the first row of `sql` on `path` as a number (0 when there is no row or NULL;
 /// -1 when the query fails).
 inline qint64 sqlCount(const QString& path, const QString& sql) {

@@ -50,24 +50,6 @@ using namespace rs::app;
 
 namespace {
 
-/// One query's single value on `path` (read-only), or an invalid QVariant.
-QVariant scalar(const QString& path, const QString& sql) {
-    QVariant v;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("scalar"));
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql) && q.next()) {
-                v = q.value(0);
-            }
-        }
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("scalar"));
-    return v;
-}
-
 /// Rows of `model` through a proxy filtered to `process`; every row shown must carry that process.
 int rowsOfProcess(QAbstractItemModel* model, int process, bool* allMatch) {
     SessionFilterProxyModel proxy;
@@ -96,9 +78,10 @@ class AppProcessesTest : public QObject {
         two_ = test::synthetic(dir_.path(), QStringLiteral("two.rsdb"), o);
         QVERIFY(!two_.isEmpty());
         // The file really has two processes whose sequence numbers overlap.
-        QCOMPARE(scalar(two_, QStringLiteral("SELECT count(*) FROM processes")).toInt(), 2);
-        QVERIFY(scalar(two_, QStringLiteral("SELECT count(*) FROM dispatch_rows a JOIN dispatch_rows b ON "
-                                            "a.id = b.id AND a.process = 1 AND b.process = 2"))
+        QCOMPARE(test::sqlValue(two_, QStringLiteral("SELECT count(*) FROM processes")).toInt(), 2);
+        QVERIFY(test::sqlValue(two_,
+                               QStringLiteral("SELECT count(*) FROM dispatch_rows a JOIN dispatch_rows b ON "
+                                              "a.id = b.id AND a.process = 1 AND b.process = 2"))
                     .toInt() > 100);
     }
 
@@ -124,11 +107,14 @@ class AppProcessesTest : public QObject {
             QCOMPARE(info.missingEvents, 0);
             QCOMPARE(info.replayed + info.declined, info.dispatches);
             const QString where = QStringLiteral(" FROM process_totals WHERE process = %1").arg(p);
-            QCOMPARE(info.dispatches, scalar(two_, QStringLiteral("SELECT dispatches") + where).toLongLong());
-            QCOMPARE(info.replayed, scalar(two_, QStringLiteral("SELECT replayed") + where).toLongLong());
-            QCOMPARE(info.declined, scalar(two_, QStringLiteral("SELECT declined") + where).toLongLong());
+            QCOMPARE(info.dispatches,
+                     test::sqlValue(two_, QStringLiteral("SELECT dispatches") + where).toLongLong());
+            QCOMPARE(info.replayed,
+                     test::sqlValue(two_, QStringLiteral("SELECT replayed") + where).toLongLong());
+            QCOMPARE(info.declined,
+                     test::sqlValue(two_, QStringLiteral("SELECT declined") + where).toLongLong());
             QCOMPARE(info.eventsStored,
-                     scalar(two_, QStringLiteral("SELECT events_stored") + where).toLongLong());
+                     test::sqlValue(two_, QStringLiteral("SELECT events_stored") + where).toLongLong());
             QVERIFY(info.eventsStored > info.dispatches);
         }
         QCOMPARE(s->processes[0].eventsStored + s->processes[1].eventsStored, s->info.eventsStored);
@@ -146,7 +132,8 @@ class AppProcessesTest : public QObject {
             second += row.process == 2;
         }
         QCOMPARE(second,
-                 scalar(two_, QStringLiteral("SELECT count(*) FROM allocations WHERE process = 2")).toInt());
+                 test::sqlValue(two_, QStringLiteral("SELECT count(*) FROM allocations WHERE process = 2"))
+                     .toInt());
         QVERIFY(second > 0);
     }
 
@@ -559,7 +546,7 @@ class AppProcessesTest : public QObject {
         QFile::remove(path);
         QVERIFY(QFile::copy(QStringLiteral(RS_APP_TEST_DATA "/format2.rsdb"), path));
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
-        QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
+        QCOMPARE(test::sqlValue(path, QStringLiteral("PRAGMA user_version")).toInt(), 2);
         SessionError e;
         const SessionSnapshot s = SessionLoader::loadAll(path, e);
         QVERIFY2(!e.isError(), qPrintable(e.message));
@@ -571,7 +558,7 @@ class AppProcessesTest : public QObject {
         QVERIFY(s->processes[0].complete);
         QCOMPARE(s->processes[0].eventsStored, s->info.eventsStored);
         QCOMPARE(s->info.eventsStored,
-                 scalar(path, QStringLiteral("SELECT events_stored FROM session")).toLongLong());
+                 test::sqlValue(path, QStringLiteral("SELECT events_stored FROM session")).toLongLong());
         QVERIFY(s->regionsLoaded);
         QVERIFY(!s->regions.ranges.isEmpty());
         for (const DispatchRow& d : s->dispatches) {

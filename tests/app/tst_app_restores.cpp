@@ -24,37 +24,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTemporaryDir>
 
 using namespace rs::app;
-
-namespace {
-
-/// One value of `sql` on `path` (a read-only connection of its own).
-QVariant scalar(const QString& path, const QString& sql) {
-    QVariant out;
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql) && q.next()) {
-                out = q.value(0);
-            } else {
-                qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
-            }
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("check"));
-    return out;
-}
-
-} // namespace
 
 class AppRestoresTest : public QObject {
     Q_OBJECT
@@ -72,7 +44,7 @@ class AppRestoresTest : public QObject {
         }
         return -1;
     }
-    qint64 sql(const QString& query) const { return scalar(path_, query).toLongLong(); }
+    qint64 sql(const QString& query) const { return test::sqlValue(path_, query).toLongLong(); }
 
   private slots:
     void initTestCase() {
@@ -118,9 +90,10 @@ class AppRestoresTest : public QObject {
                      sql(QStringLiteral("SELECT footprint FROM dispatches WHERE process = 1 AND id = %1")
                              .arg(d.id)));
             const QString store =
-                scalar(path_,
-                       QStringLiteral("SELECT store FROM snapshots WHERE process = 1 AND dispatch_id = %1")
-                           .arg(d.id))
+                test::sqlValue(
+                    path_,
+                    QStringLiteral("SELECT store FROM snapshots WHERE process = 1 AND dispatch_id = %1")
+                        .arg(d.id))
                     .toString();
             QVERIFY(!store.isEmpty());
             QVERIFY2(model.index(row, DispatchTableModel::Store).data().toString().startsWith(store),

@@ -24,9 +24,6 @@
 #include <QJsonObject>
 #include <QScrollBar>
 #include <QSignalSpy>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -39,49 +36,12 @@ using namespace rs::app;
 
 namespace {
 
-/// One integer value of `sql` on `path` (a read-only connection of its own); -1 on error.
-qint64 scalar(const QString& path, const QString& sql) {
-    qint64 out = -1;
-    {
-        QSqlDatabase db =
-            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("timeline-check"));
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql) && q.next()) {
-                out = q.value(0).isNull() ? 0 : q.value(0).toLongLong();
-            } else {
-                qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
-            }
-        }
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("timeline-check"));
-    return out;
-}
-
 /// Every row's first column of `sql` on `path` as integers (NULL as -1); empty on error.
 std::vector<qint64> column(const QString& path, const QString& sql) {
     std::vector<qint64> out;
-    {
-        QSqlDatabase db =
-            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("timeline-column"));
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (db.open()) {
-            QSqlQuery q(db);
-            if (q.exec(sql)) {
-                while (q.next()) {
-                    out.push_back(q.value(0).isNull() ? -1 : q.value(0).toLongLong());
-                }
-            } else {
-                qWarning("%s: %s", qPrintable(sql), qPrintable(q.lastError().text()));
-            }
-        }
-        db.close();
+    for (const QVariantList& row : test::sqlRows(path, sql)) {
+        out.push_back(row.value(0).isNull() ? -1 : row.value(0).toLongLong());
     }
-    QSqlDatabase::removeDatabase(QStringLiteral("timeline-column"));
     return out;
 }
 
@@ -145,8 +105,9 @@ class AppTimelineTest : public QObject {
         for (const DispatchRow& r : s->dispatches) {
             replayed += r.replayed() ? 1 : 0;
         }
-        const qint64 declined = scalar(path, QStringLiteral("SELECT count(*) FROM declines"));
-        QCOMPARE(replayed, scalar(path, QStringLiteral("SELECT count(*) FROM dispatches")) - declined);
+        const qint64 declined = test::sqlCount(path, QStringLiteral("SELECT count(*) FROM declines"));
+        QCOMPARE(replayed,
+                 test::sqlCount(path, QStringLiteral("SELECT count(*) FROM dispatches")) - declined);
         QVERIFY(replayed > 0);
         QCOMPARE(t.windowCount(), replayed);
         QCOMPARE(t.declinedCount(), declined);
@@ -198,19 +159,19 @@ class AppTimelineTest : public QObject {
                 QVERIFY(fence[0] >= 0);
                 QCOMPARE(parts[0].durationNs, fence[0]);
                 fenceTotal += fence[0];
-                QCOMPARE(qint64(passes), scalar(path, QStringLiteral("SELECT count(*) FROM passes") +
-                                                          key.arg(QStringLiteral("dispatch_id"))));
+                QCOMPARE(qint64(passes), test::sqlCount(path, QStringLiteral("SELECT count(*) FROM passes") +
+                                                                  key.arg(QStringLiteral("dispatch_id"))));
                 QCOMPARE(restores, passes - 1);
                 QCOMPARE(finals, 1);
                 // The durations the file records: fence wait, snapshot, kernel ticks (1 GHz), every restore.
                 const qint64 expected =
                     fence[0] +
-                    scalar(path, QStringLiteral("SELECT duration_ns FROM snapshots") +
-                                     key.arg(QStringLiteral("dispatch_id"))) +
-                    scalar(path, QStringLiteral("SELECT sum(end_tick - start_tick) FROM passes") +
-                                     key.arg(QStringLiteral("dispatch_id"))) +
-                    scalar(path, QStringLiteral("SELECT sum(restore_ns) FROM restores") +
-                                     key.arg(QStringLiteral("dispatch")));
+                    test::sqlCount(path, QStringLiteral("SELECT duration_ns FROM snapshots") +
+                                             key.arg(QStringLiteral("dispatch_id"))) +
+                    test::sqlCount(path, QStringLiteral("SELECT sum(end_tick - start_tick) FROM passes") +
+                                             key.arg(QStringLiteral("dispatch_id"))) +
+                    test::sqlCount(path, QStringLiteral("SELECT sum(restore_ns) FROM restores") +
+                                             key.arg(QStringLiteral("dispatch")));
                 QCOMPARE(w.durationNs, expected);
             }
             for (const TimelineMark& m : lane.marks) {
@@ -223,7 +184,7 @@ class AppTimelineTest : public QObject {
                     const QString key =
                         QStringLiteral(" WHERE process = %1 AND dispatch_id = %2").arg(r.process).arg(r.id);
                     QCOMPARE(qint64(m.decision),
-                             scalar(path, QStringLiteral("SELECT reason_code FROM declines") + key));
+                             test::sqlCount(path, QStringLiteral("SELECT reason_code FROM declines") + key));
                     QVERIFY(!t.decisionName(m.decision).isEmpty());
                     QVERIFY(!t.decisionName(m.decision).startsWith(QStringLiteral("code ")));
                 }
@@ -280,11 +241,11 @@ class AppTimelineTest : public QObject {
         QVERIFY(!error.isError());
         const TimelineModel t(s);
         // One window per replayed dispatch, one declined mark per `declines` row of the file (by SQL).
-        const qint64 declined = scalar(filtered_, QStringLiteral("SELECT count(*) FROM declines"));
+        const qint64 declined = test::sqlCount(filtered_, QStringLiteral("SELECT count(*) FROM declines"));
         QVERIFY(declined > 0);
         QCOMPARE(t.declinedCount(), declined);
         QCOMPARE(t.windowCount(),
-                 scalar(filtered_, QStringLiteral("SELECT count(*) FROM dispatches")) - declined);
+                 test::sqlCount(filtered_, QStringLiteral("SELECT count(*) FROM dispatches")) - declined);
         QVERIFY(t.windowCount() > 0);
         for (const TimelineLane& lane : t.lanes()) {
             for (const TimelineMark& m : lane.marks) {
@@ -521,8 +482,9 @@ class AppTimelineTest : public QObject {
         TimelineCanvas* canvas = page->canvas();
         const TimelineModel* t = page->model();
         QVERIFY(t);
-        QCOMPARE(t->windowCount(), scalar(twoAgents_, QStringLiteral("SELECT count(*) FROM dispatches")) -
-                                       scalar(twoAgents_, QStringLiteral("SELECT count(*) FROM declines")));
+        QCOMPARE(t->windowCount(),
+                 test::sqlCount(twoAgents_, QStringLiteral("SELECT count(*) FROM dispatches")) -
+                     test::sqlCount(twoAgents_, QStringLiteral("SELECT count(*) FROM declines")));
         QVERIFY(t->windowCount() > 0);
 
         // Zoomed onto a window of the second agent's lane: its parts are painted in their colours.
