@@ -4,8 +4,8 @@
 #   style.naming  clang-tidy-19 readability-identifier-naming over the translation units of this build's
 #                 compile_commands.json (.clang-tidy; app/ and the QtTest suites keep Qt's style)
 # Both run .ci/check-style, which also runs them by hand (.ci/check-style --changed for a quick local run).
-# They need a git work tree and the two tools (packaging/install-deps.sh installs them). The sanitizer,
-# rocr61 and fuzz configurations do not register them: the checks do not depend on the configuration.
+# They need a git work tree and the two tools (packaging/install-deps.sh installs them). The sanitizer
+# and fuzz configurations do not register them: the checks do not depend on the configuration.
 option(RS_STYLE_CHECKS "Register the style.format and style.naming tests" ON)
 if(NOT RS_STYLE_CHECKS OR RS_SANITIZER OR RS_PIPELINE_ONLY OR NOT RS_BUILD_GUI)
     return()

@@ -42,5 +42,5 @@ else
     apt-get update -q
     apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-# The second ROCr header generation (preset rocr61, part of the test command), into third_party/.
+# The second ROCr header generation (preset asan, part of the test command), into third_party/.
 "$(dirname "$0")/fetch-rocr61-headers.sh"

@@ -8,7 +8,8 @@
 #     so through /bin/sh and PATH: a stand-in `lsmod` printing an amdgpu line is put first on PATH in
 #     WORK_DIR/bin;
 #  2. /dev/kfd opens read-write (then the group-membership diagnosis is skipped): KFD_SHIM, LD_PRELOADed
-#     into rocminfo only, answers that open with /dev/null.
+#     into rocminfo only (after RS_ROCMINFO_PRELOAD when set: the ASan runtime in the asan preset),
+#     answers that open with /dev/null.
 # Both live in this process tree only: no file outside WORK_DIR is created, no mount, no privilege.
 set -eu
 rocminfo=$1 simlib=$2 shim=$3 work=$4
@@ -22,7 +23,7 @@ LSMOD
 chmod +x "$work/bin/lsmod"
 out="$work/rocminfo.out"
 status=0
-PATH="$work/bin:$PATH" LD_LIBRARY_PATH="$simlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$shim" \
+PATH="$work/bin:$PATH" LD_LIBRARY_PATH="$simlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="${RS_ROCMINFO_PRELOAD:+$RS_ROCMINFO_PRELOAD }$shim" \
     "$rocminfo" > "$out" 2>&1 || status=$?
 cat "$out"
 fail() {
