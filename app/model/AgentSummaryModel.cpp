@@ -34,22 +34,22 @@ AgentSummaryModel::AgentSummaryModel(QObject* parent)
 void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
     QVector<Row> rows;
     if (!snapshot.isNull()) {
-        QHash<qint64, int> at;
-        auto row = [&](qint64 handle) -> Row& {
-            auto it = at.constFind(handle);
+        QHash<ProcessKey, int> at;
+        auto row = [&](int process, qint64 handle) -> Row& {
+            auto it = at.constFind({process, handle});
             if (it == at.cend()) {
-                it = at.insert(handle, int(rows.size()));
-                rows.push_back(Row{handle});
+                it = at.insert({process, handle}, int(rows.size()));
+                rows.push_back(Row{process, handle});
             }
             return rows[*it];
         };
         for (const AgentInfo& a : snapshot->agents) {
             if (a.isGpu()) {
-                row(a.handle);
+                row(a.process, a.handle);
             }
         }
         for (const DispatchRow& d : snapshot->dispatches) {
-            Row& r = row(d.agent);
+            Row& r = row(d.process, d.agent);
             (d.replayed() ? r.replayed : r.declined)++;
             r.snapshotBytes += d.snapshotBytes;
             r.snapshotNs += d.snapshotNs;
@@ -67,19 +67,21 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
             }
         }
         // Tracked footprint over the session: +size at allocation, -size at free, in sequence order.
-        std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (seq, delta)
+        // Sequence numbers are per process, as the keys are.
+        std::map<ProcessKey, std::vector<std::pair<qint64, qint64>>>
+            events; // (process, agent) -> (seq, delta)
         for (const AllocationRow& a : snapshot->allocations) {
             if (!a.tracked()) {
                 continue;
             }
-            events[a.agent].push_back({a.allocSeq, a.size});
+            events[{a.process, a.agent}].push_back({a.allocSeq, a.size});
             if (a.freeSeq >= 0) {
-                events[a.agent].push_back({a.freeSeq, -a.size});
+                events[{a.process, a.agent}].push_back({a.freeSeq, -a.size});
             }
         }
         for (auto& [agent, list] : events) {
             std::sort(list.begin(), list.end());
-            Row& r = row(agent);
+            Row& r = row(agent.first, agent.second);
             qint64 now = 0;
             for (const auto& e : list) {
                 now += e.second;
@@ -126,9 +128,9 @@ QString AgentSummaryModel::text(int row, int column) const {
     const Row& r = rows_[row];
     switch (column) {
     case Agent:
-        return snapshot_.agentName(r.handle);
+        return snapshot_.agentLabel(r.process, r.handle);
     case Isa: {
-        const int i = snapshot_.agentIndex(r.handle);
+        const int i = snapshot_.agentIndex(r.process, r.handle);
         return i >= 0 ? snapshot_->agents[i].isa : QString();
     }
     case Tracked:
@@ -162,6 +164,9 @@ QString AgentSummaryModel::text(int row, int column) const {
 QVariant AgentSummaryModel::extra(int row, int, int role) const {
     if (role == AgentRole) {
         return rows_[row].handle;
+    }
+    if (role == ProcessRole) {
+        return rows_[row].process;
     }
     return {};
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Per agent: tracked footprint, dispatches replayed and declined, snapshot and restore time, and (format 4)
-// the bytes full restores would have moved (footprint × restores) against the bytes actually moved over the
-// host link and inside the device, and the dirty chunks of all restores.
+// Per agent (of each process): tracked footprint, dispatches replayed and declined, snapshot and restore
+// time, and (format 4) the bytes full restores would have moved (footprint × restores) against the bytes
+// actually moved over the host link and inside the device, and the dirty chunks of all restores.
 #pragma once
 
 #include "model/SessionTableModel.h"
@@ -15,8 +15,9 @@ class AgentSummaryModel : public SessionTableModel {
   public:
     explicit AgentSummaryModel(QObject* parent = nullptr);
     void setSnapshot(const SessionSnapshot& snapshot);
-    /// Aggregates of one agent.
+    /// Aggregates of one agent of one process (handles repeat across processes: each is its own row).
     struct Row {
+        int process = 1; ///< ProcessInfo::process
         qint64 handle = 0;
         qint64 trackedBytes = 0, peakTrackedBytes = 0, snapshotBytes = 0;
         int replayed = 0, declined = 0;

@@ -67,7 +67,7 @@ QString AllocationTableModel::text(int row, int column) const {
     case Size:
         return format::bytes(a.size);
     case Agent:
-        return snapshot_.agentName(a.agent);
+        return snapshot_.agentName(a.process, a.agent);
     case Api:
         return snapshot_.enumName(QStringLiteral("api"), a.api);
     case Classification:

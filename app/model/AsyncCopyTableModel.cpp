@@ -51,7 +51,7 @@ QString AsyncCopyTableModel::text(int row, int column) const {
     case Seq:
         return QString::number(c.seq);
     case Agent:
-        return snapshot_.agentName(c.agent);
+        return snapshot_.agentName(c.process, c.agent);
     case Destination:
         return format::address(c.dst);
     case Source:

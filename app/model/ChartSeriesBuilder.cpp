@@ -35,21 +35,21 @@ QColor ChartSeriesBuilder::color(int i) {
 }
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() const {
-    QVector<qint64> agents;
+    QVector<ProcessKey> agents; // (process, handle): handles repeat across processes
     for (const AgentInfo& a : s_->agents) {
-        if (a.isGpu()) {
-            agents << a.handle;
+        if (a.isGpu() && shown(a.process)) {
+            agents << ProcessKey{a.process, a.handle};
         }
     }
     for (int row : rows_) {
         const DispatchRow& d = s_->dispatches[std::size_t(row)];
-        if (!agents.contains(d.agent)) {
-            agents << d.agent;
+        if (!agents.contains(ProcessKey{d.process, d.agent})) {
+            agents << ProcessKey{d.process, d.agent};
         }
     }
     QVector<Series> out;
     for (int i = 0; i < agents.size(); ++i) {
-        out.push_back({s_.agentName(agents[i]), {}, color(i)});
+        out.push_back({s_.agentLabel(agents[i].first, agents[i].second), {}, color(i)});
         out.back().points.reserve(qsizetype(rows_.size()));
     }
     // Each agent contributes the size of its most recent snapshot: dispatches of different agents
@@ -60,7 +60,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() c
         const DispatchRow& d = s_->dispatches[std::size_t(rows_[x])];
         double top = 0;
         for (int i = 0; i < agents.size(); ++i) {
-            if (agents[i] == d.agent && d.hasSnapshot) {
+            if (agents[i] == ProcessKey{d.process, d.agent} && d.hasSnapshot) {
                 latest[i] = double(d.snapshotBytes) / kMiB;
             }
             top += latest[i];
@@ -153,7 +153,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::declines() const {
 }
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() const {
-    std::map<qint64, std::vector<std::pair<qint64, qint64>>> events; // agent -> (ts, delta)
+    std::map<ProcessKey, std::vector<std::pair<qint64, qint64>>> events; // (process, agent) -> (ts, delta)
     qint64 t0 = std::numeric_limits<qint64>::max(), t1 = 0;
     for (const AllocationRow& a : s_->allocations) {
         if (!shown(a.process)) {
@@ -164,9 +164,9 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
         if (!a.tracked()) {
             continue;
         }
-        events[a.agent].push_back({a.allocNs, a.size});
+        events[{a.process, a.agent}].push_back({a.allocNs, a.size});
         if (a.freeNs >= 0) {
-            events[a.agent].push_back({a.freeNs, -a.size});
+            events[{a.process, a.agent}].push_back({a.freeNs, -a.size});
         }
     }
     if (!rows_.empty()) {
@@ -176,7 +176,7 @@ QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::footprintOverTime() cons
     int i = 0;
     for (auto& [agent, list] : events) {
         std::sort(list.begin(), list.end());
-        Series s{s_.agentName(agent), {}, color(i++)};
+        Series s{s_.agentLabel(agent.first, agent.second), {}, color(i++)};
         qint64 now = 0;
         s.points.append(QPointF(0, 0));
         for (const auto& [ts, delta] : list) {

@@ -54,7 +54,7 @@ QVariant DispatchTableModel::value(int row, int column) const {
     case Kernel:
         return snapshot_->kernelNames.value(d.kernel);
     case Agent:
-        return snapshot_.agentName(d.agent);
+        return snapshot_.agentName(d.process, d.agent);
     case Outcome:
         return snapshot_.enumName(QStringLiteral("decision"), d.decision);
     case Passes:

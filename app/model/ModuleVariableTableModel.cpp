@@ -49,7 +49,7 @@ QString ModuleVariableTableModel::text(int row, int column) const {
     case Size:
         return format::bytes(v.size);
     case Agent:
-        return snapshot_.agentName(v.agent);
+        return snapshot_.agentName(v.process, v.agent);
     case Status:
         return snapshot_.enumName(QStringLiteral("variable_status"), v.status);
     case Executable:

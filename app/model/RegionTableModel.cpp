@@ -82,7 +82,7 @@ QString RegionTableModel::text(int row, int column) const {
     case Symbol:
         return symbolAt_.value({r.process[i], r.address[i]});
     case Owner:
-        return snapshot_.agentName(a >= 0 ? snapshot_->allocations[a].agent : r.agent[i]);
+        return snapshot_.agentName(r.process[i], a >= 0 ? snapshot_->allocations[a].agent : r.agent[i]);
     case Api:
         return a >= 0 ? snapshot_.enumName(QStringLiteral("api"), snapshot_->allocations[a].api)
                       : (r.kind[i] == 1 ? QStringLiteral("code object") : QString());

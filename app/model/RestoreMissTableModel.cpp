@@ -50,7 +50,8 @@ QString RestoreMissTableModel::text(int row, int column) const {
         return d >= 0 ? snapshot_->kernelNames.value(snapshot_->dispatches[std::size_t(d)].kernel)
                       : QString();
     case Agent:
-        return d >= 0 ? snapshot_.agentName(snapshot_->dispatches[std::size_t(d)].agent) : QString();
+        return d >= 0 ? snapshot_.agentName(m.process, snapshot_->dispatches[std::size_t(d)].agent)
+                      : QString();
     case Pass:
         return QString::number(m.passIndex);
     case Address:

@@ -29,7 +29,7 @@ void SessionFilterProxyModel::setTextFilter(const QString& text) {
     invalidate(); // one layout change: far cheaper for views than thousands of scattered row removals
 }
 
-void SessionFilterProxyModel::setAgentFilter(std::optional<qint64> agent) {
+void SessionFilterProxyModel::setAgentFilter(std::optional<ProcessKey> agent) {
     agent_ = agent;
     invalidate(); // one layout change: far cheaper for views than thousands of scattered row removals
 }
@@ -55,8 +55,12 @@ bool SessionFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex&
             return false;
         }
     }
-    if (agent_ && index.data(AgentRole).toLongLong() != *agent_) {
-        return false;
+    if (agent_) {
+        const QVariant process = index.data(ProcessRole);
+        if (index.data(AgentRole).toLongLong() != agent_->second ||
+            (process.isValid() && process.toInt() != agent_->first)) {
+            return false;
+        }
     }
     if (!text_.isEmpty()) {
         const QString value = index.data(FilterTextRole).toString();

@@ -3,6 +3,8 @@
 // agent, process, and outcome / reason code. Sorting uses the raw values (SortRole).
 #pragma once
 
+#include "model/SessionSnapshot.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
@@ -25,7 +27,9 @@ class SessionFilterProxyModel : public QSortFilterProxyModel {
     explicit SessionFilterProxyModel(QObject* parent = nullptr);
     /// Text the row's FilterTextRole must contain (or match, when it is a valid regex); empty: all.
     void setTextFilter(const QString& text);
-    void setAgentFilter(std::optional<qint64> agent);
+    /// Rows of one agent only: (process, handle), matched against AgentRole and, where the model answers
+    /// it, ProcessRole (handles repeat across processes); nullopt: every agent.
+    void setAgentFilter(std::optional<ProcessKey> agent);
     void setCodeFilter(std::optional<int> code);
     /// Rows of process `process` only (ProcessRole, 1-based); nullopt: every process.
     void setProcessFilter(std::optional<int> process);
@@ -39,7 +43,7 @@ class SessionFilterProxyModel : public QSortFilterProxyModel {
     QString text_;
     QRegularExpression regex_;
     mutable QHash<QString, bool> text_matches_; ///< per distinct text (kernel names repeat)
-    std::optional<qint64> agent_;
+    std::optional<ProcessKey> agent_;
     std::optional<int> code_;
     std::optional<int> process_;
 };

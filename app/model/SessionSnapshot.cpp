@@ -19,12 +19,12 @@ QString SessionSnapshot::enumName(const QString& kind, int code) const {
     return QStringLiteral("code %1").arg(code);
 }
 
-int SessionSnapshot::agentIndex(qint64 handle) const {
+int SessionSnapshot::agentIndex(int process, qint64 handle) const {
     if (!d_) {
         return -1;
     }
     for (int i = 0; i < d_->agents.size(); ++i) {
-        if (d_->agents[i].handle == handle) {
+        if (d_->agents[i].handle == handle && d_->agents[i].process == process) {
             return i;
         }
     }
@@ -56,14 +56,22 @@ int SessionSnapshot::regionStore(int row, qint64 address) const {
     return -1;
 }
 
-QString SessionSnapshot::agentName(qint64 handle) const {
-    const int i = agentIndex(handle);
+QString SessionSnapshot::agentName(int process, qint64 handle) const {
+    const int i = agentIndex(process, handle);
     if (i < 0) {
         return handle == 0 ? QStringLiteral("-") : QStringLiteral("0x%1").arg(quint64(handle), 0, 16);
     }
     const AgentInfo& a = d_->agents[i];
     const QString name = a.name.isEmpty() ? QStringLiteral("agent") : a.name;
-    return QStringLiteral("%1 #%2").arg(name).arg(i);
+    const auto first = d_->agents.cbegin();
+    const auto ordinal =
+        std::count_if(first, first + i, [&](const AgentInfo& b) { return b.process == process; });
+    return QStringLiteral("%1 #%2").arg(name).arg(ordinal);
+}
+
+QString SessionSnapshot::agentLabel(int process, qint64 handle) const {
+    const QString name = agentName(process, handle);
+    return d_ && d_->processes.size() > 1 ? processName(process) + QStringLiteral(" · ") + name : name;
 }
 
 const ProcessInfo* SessionSnapshot::process(int process) const {

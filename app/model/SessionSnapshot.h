@@ -311,14 +311,20 @@ class SessionSnapshot {
 
     /// Name of `code` in enum `kind` (from the file's `enum_names`), or "code N" when unknown.
     QString enumName(const QString& kind, int code) const;
-    /// Agent display name ("gfx90a #1"); the handle in hex when the agent was not reported.
-    QString agentName(qint64 handle) const;
+    /// Display name of the agent `handle` of process `process` ("gfx90a #1": its name and its index among
+    /// that process's agents, in the order reported); the handle in hex when the agent was not reported.
+    /// Handles repeat across the processes of a file and across the ranks of a job: an agent is always
+    /// named with its process.
+    QString agentName(int process, qint64 handle) const;
+    /// agentName, preceded by "pid N · " when the session has several processes: the label of an agent
+    /// where no process column stands beside it (filters, chart series, summaries).
+    QString agentLabel(int process, qint64 handle) const;
     /// The process with index `process` (1-based), null when there is none.
     const ProcessInfo* process(int process) const;
     /// "pid N" of process `process` ("process N" when unknown): what the tables' process column shows.
     QString processName(int process) const;
-    /// Index of the agent in `agents`, -1 if unknown.
-    int agentIndex(qint64 handle) const;
+    /// Index in `agents` of the agent `handle` of process `process`, -1 if unknown.
+    int agentIndex(int process, qint64 handle) const;
     /// Row of dispatch `dispatchId` of process `process` in `dispatches`, -1 if unknown.
     int dispatchRow(int process, qint64 dispatchId) const;
     /// Store of the region at `address` of dispatch row `row`'s snapshot: the snapshot's store, or for a

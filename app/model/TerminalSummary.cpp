@@ -115,7 +115,7 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
     };
     for (const auto& r : agents.rows()) {
         out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9 %10\n")
-                   .arg(s.agentName(r.handle), -20)
+                   .arg(s.agentLabel(r.process, r.handle), -20)
                    .arg(format::bytes(r.trackedBytes), 12)
                    .arg(format::bytes(r.peakTrackedBytes), 12)
                    .arg(r.replayed, 10)

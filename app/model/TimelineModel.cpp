@@ -61,7 +61,7 @@ TimelineModel::TimelineModel(const SessionSnapshot& snapshot) : snapshot_(snapsh
         }
     }
     std::sort(agentKeys.begin(), agentKeys.end(), [&](const LaneKey& x, const LaneKey& y) {
-        const int ix = snapshot.agentIndex(x.second), iy = snapshot.agentIndex(y.second);
+        const int ix = snapshot.agentIndex(x.first, x.second), iy = snapshot.agentIndex(y.first, y.second);
         return x.first != y.first ? x.first < y.first : ix != iy ? ix < iy : x.second < y.second;
     });
     std::sort(queueKeys.begin(), queueKeys.end());
@@ -74,7 +74,7 @@ TimelineModel::TimelineModel(const SessionSnapshot& snapshot) : snapshot_(snapsh
         lane.kind = TimelineLane::Kind::agent;
         lane.process = k.first;
         lane.handle = k.second;
-        lane.label = prefix(k.first) + snapshot.agentName(k.second);
+        lane.label = prefix(k.first) + snapshot.agentName(k.first, k.second);
         lanes_.push_back(std::move(lane));
     }
     for (const LaneKey& k : queueKeys) {
@@ -84,7 +84,7 @@ TimelineModel::TimelineModel(const SessionSnapshot& snapshot) : snapshot_(snapsh
         lane.process = k.first;
         lane.handle = k.second;
         lane.label = prefix(k.first) + queueLabel(k.second) + QStringLiteral(" · ") +
-                     snapshot.agentName(queueAgent.value(k));
+                     snapshot.agentName(k.first, queueAgent.value(k));
         lanes_.push_back(std::move(lane));
     }
 

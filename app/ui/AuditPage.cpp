@@ -108,12 +108,7 @@ void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {
     variables_->setSnapshot(snapshot);
     copies_->setSnapshot(snapshot);
     misses_->setSnapshot(snapshot);
-    QList<QPair<QString, qint64>> agents;
-    for (const AgentInfo& a : snapshot->agents) {
-        if (a.isGpu()) {
-            agents.push_back({snapshot.agentName(a.handle), a.handle});
-        }
-    }
+    const auto agents = TablePanel::agentChoices(snapshot);
     allocations_panel_->setAgents(agents);
     misses_panel_->setAgents(agents);
     const auto processes = TablePanel::processChoices(snapshot);

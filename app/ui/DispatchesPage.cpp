@@ -35,12 +35,7 @@ void DispatchesPage::setSnapshot(const SessionSnapshot& snapshot) {
     const bool first = snapshot_.isNull();
     snapshot_ = snapshot;
     model_->setSnapshot(snapshot);
-    QList<QPair<QString, qint64>> agents;
-    for (const AgentInfo& a : snapshot->agents) {
-        if (a.isGpu()) {
-            agents.push_back({snapshot.agentName(a.handle), a.handle});
-        }
-    }
+    const auto agents = TablePanel::agentChoices(snapshot);
     panel_->setAgents(agents);
     panel_->setProcesses(TablePanel::processChoices(snapshot));
     QList<QPair<QString, int>> codes{{tr("replayed"), int(rs::ipc::DispatchDecision::replayed)},

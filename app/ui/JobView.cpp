@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/JobView.h"
 
+#include "model/AgentSummaryModel.h"
 #include "model/AllocationTableModel.h"
 #include "model/AsyncCopyTableModel.h"
 #include "model/DispatchTableModel.h"
@@ -56,9 +57,9 @@ JobView::JobView(QWidget* parent)
     : QWidget(parent), reader_(new MergedSessionReader(this)), rank_(new QComboBox(this)),
       status_(new QLabel(this)), problems_(new QLabel(this)), pages_(new QTabWidget(this)),
       totals_(new RankTotalsModel(this)), process_source_(new ProcessTableModel(this)),
-      dispatch_source_(new DispatchTableModel(this)), region_source_(new RegionTableModel(this)),
-      pass_source_(new PassTableModel(this)), skip_source_(new RestoreSkipTableModel(this)),
-      allocation_source_(new AllocationTableModel(this)),
+      agent_source_(new AgentSummaryModel(this)), dispatch_source_(new DispatchTableModel(this)),
+      region_source_(new RegionTableModel(this)), pass_source_(new PassTableModel(this)),
+      skip_source_(new RestoreSkipTableModel(this)), allocation_source_(new AllocationTableModel(this)),
       variable_source_(new ModuleVariableTableModel(this)), copy_source_(new AsyncCopyTableModel(this)),
       miss_source_(new RestoreMissTableModel(this)), spread_source_(new PassSpreadModel(this)),
       warning_source_(new WarningTableModel(this)) {
@@ -106,6 +107,8 @@ JobView::JobView(QWidget* parent)
         return panel;
     };
     pages_->addTab(addTable(process_source_, QStringLiteral("jobProcesses"), this), tr("Processes"));
+    // One row per agent of each process of each rank (a session's Summary page has its own agents).
+    pages_->addTab(addTable(agent_source_, QStringLiteral("jobAgents"), this), tr("Agents"));
 
     // Dispatches, with the selected dispatch's regions, passes and restore skips below (as on a
     // session's Dispatches page).
@@ -175,6 +178,7 @@ void JobView::setMerged(const MergedSession& merged) {
     merged_ = merged;
     const SessionSnapshot s = merged.snapshot();
     process_source_->setSnapshot(s);
+    agent_source_->setSnapshot(s);
     dispatch_source_->setSnapshot(s);
     allocation_source_->setSnapshot(s);
     variable_source_->setSnapshot(s);

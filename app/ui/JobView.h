@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The merged view of one job's session files (one per rank, MainWindow's "Job (N ranks)" tab): a rank
 // filter ("All ranks" / "Rank N") over every table, the per-rank totals with grouped bar charts per rank,
-// and every table a session's own tab has (processes; dispatches with the selected dispatch's snapshot
-// regions, passes and restore skips; allocations, module variables, async copies, restore misses, the
-// pass-to-pass spread list, warnings), each with a last column "Rank". The files are loaded on a reader
-// thread (MergedSessionReader).
+// and every table a session's own tab has (processes; the per-agent summary; dispatches with the selected
+// dispatch's snapshot regions, passes and restore skips; allocations, module variables, async copies, restore
+// misses, the pass-to-pass spread list, warnings), each with a last column "Rank". The files are loaded on a
+// reader thread (MergedSessionReader).
 #pragma once
 
 #include "model/MergedSession.h"
@@ -19,6 +19,7 @@ class QTabWidget;
 
 namespace rs::app {
 
+class AgentSummaryModel;
 class AllocationTableModel;
 class AsyncCopyTableModel;
 class ChartAdapter;
@@ -55,8 +56,8 @@ class JobView : public QWidget {
     RankTotalsModel* totalsModel() const { return totals_; }
     /// Every table with a rank column (see rankTableNames()).
     QList<RankColumnModel*> rankTables() const { return tables_; }
-    /// Object names of rankTables(), same order: jobProcesses, jobDispatches, jobRegions, jobPasses,
-    /// jobRestoreSkips, jobAllocations, jobModuleVariables, jobAsyncCopies, jobRestoreMisses,
+    /// Object names of rankTables(), same order: jobProcesses, jobAgents, jobDispatches, jobRegions,
+    /// jobPasses, jobRestoreSkips, jobAllocations, jobModuleVariables, jobAsyncCopies, jobRestoreMisses,
     /// jobPassSpread, jobWarnings.
     QStringList rankTableNames() const { return table_names_; }
     /// The table named `name` (rankTableNames()), or nullptr.
@@ -87,6 +88,7 @@ class JobView : public QWidget {
     QTabWidget* pages_;
     RankTotalsModel* totals_;
     ProcessTableModel* process_source_;
+    AgentSummaryModel* agent_source_;
     DispatchTableModel* dispatch_source_;
     RegionTableModel* region_source_;
     PassTableModel* pass_source_;

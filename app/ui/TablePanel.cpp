@@ -17,6 +17,11 @@
 
 namespace rs::app {
 
+namespace {
+/// Item data role of the agent filter's entries holding the agent's process (Qt::UserRole: its handle).
+constexpr int kAgentProcessRole = Qt::UserRole + 1;
+} // namespace
+
 TablePanel::TablePanel(QAbstractItemModel* model, const QString& name, QWidget* parent)
     : QWidget(parent), name_(name), proxy_(new SessionFilterProxyModel(this)), view_(new QTableView(this)) {
     proxy_->setSourceModel(model);
@@ -81,24 +86,39 @@ void TablePanel::addAgentFilter() {
     agent_->setObjectName(name_ + QStringLiteral("AgentFilter"));
     agent_->addItem(tr("All agents"));
     connect(agent_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        const QVariant v = agent_->itemData(i);
-        proxy_->setAgentFilter(v.isValid() ? std::optional<qint64>(v.toLongLong()) : std::nullopt);
+        const QVariant handle = agent_->itemData(i), process = agent_->itemData(i, kAgentProcessRole);
+        proxy_->setAgentFilter(
+            handle.isValid() ? std::optional<ProcessKey>(ProcessKey{process.toInt(), handle.toLongLong()})
+                             : std::nullopt);
     });
     bar_->insertWidget(bar_->count() - 3, agent_);
 }
 
-void TablePanel::setAgents(const QList<QPair<QString, qint64>>& agents) {
+QList<QPair<QString, ProcessKey>> TablePanel::agentChoices(const SessionSnapshot& snapshot) {
+    QList<QPair<QString, ProcessKey>> out;
+    if (!snapshot.isNull()) {
+        for (const AgentInfo& a : snapshot->agents) {
+            if (a.isGpu()) {
+                out.push_back({snapshot.agentLabel(a.process, a.handle), ProcessKey{a.process, a.handle}});
+            }
+        }
+    }
+    return out;
+}
+
+void TablePanel::setAgents(const QList<QPair<QString, ProcessKey>>& agents) {
     if (!agent_ || agent_->count() == agents.size() + 1) {
         return;
     }
-    const QVariant current = agent_->currentData();
+    const QString current = agent_->currentText();
     agent_->blockSignals(true);
     agent_->clear();
     agent_->addItem(tr("All agents"));
-    for (const auto& [label, handle] : agents) {
-        agent_->addItem(label, handle);
+    for (const auto& [label, key] : agents) {
+        agent_->addItem(label, key.second);
+        agent_->setItemData(agent_->count() - 1, key.first, kAgentProcessRole);
     }
-    agent_->setCurrentIndex(std::max(0, agent_->findData(current)));
+    agent_->setCurrentIndex(std::max(0, agent_->findText(current)));
     agent_->blockSignals(false);
 }
 

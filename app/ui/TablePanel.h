@@ -26,7 +26,10 @@ class TablePanel : public QWidget {
     void addTextFilter(const QString& placeholder);
     /// Adds an agent filter; call setAgents when the session's agents are known.
     void addAgentFilter();
-    void setAgents(const QList<QPair<QString, qint64>>& agents);
+    /// The agent filter's entries: (label, (process, handle)) per agent.
+    void setAgents(const QList<QPair<QString, ProcessKey>>& agents);
+    /// The entries of an agent filter for `snapshot`: (agentLabel, (process, handle)) per GPU agent.
+    static QList<QPair<QString, ProcessKey>> agentChoices(const SessionSnapshot& snapshot);
     /// Adds a process filter (ProcessRole); hidden while the session has one process.
     void addProcessFilter();
     /// The session's processes: (label, process index). The filter is shown with two or more.

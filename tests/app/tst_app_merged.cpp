@@ -6,6 +6,8 @@
 // per-rank totals and charts equal each file's own figures read with SQL.
 #include "app_test_support.h"
 
+#include "model/AgentSummaryModel.h"
+
 #include "model/AllocationTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/MergedSession.h"
@@ -101,6 +103,11 @@ qint64 sqlRowsOf(const QString& path, const QString& name, double spreadThreshol
     };
     if (name == QLatin1String("jobProcesses")) {
         return count("processes");
+    }
+    if (name == QLatin1String("jobAgents")) {
+        // One row per GPU agent of each process (a handle repeats across the processes of a file).
+        return test::sqlCount(path, QStringLiteral("SELECT count(*) FROM agents WHERE device_type = %1")
+                                        .arg(int(rs::ipc::DeviceType::gpu)));
     }
     if (name == QLatin1String("jobDispatches")) {
         return count("dispatches");
@@ -299,7 +306,7 @@ class AppMergedTest : public QObject {
         QVERIFY2(!e.isError(), qPrintable(e.message));
         JobView view;
         const QStringList names = view.rankTableNames();
-        QCOMPARE(names.size(), 11);
+        QCOMPARE(names.size(), 12);
         std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
         for (RankColumnModel* t : view.rankTables()) {
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
@@ -367,6 +374,35 @@ class AppMergedTest : public QObject {
         // The recordings fill most tables (not async copies, restore misses or warnings, which these
         // workloads do not cause): the sums above are not all 0 = 0.
         QVERIFY2(nonEmpty >= 8, qPrintable(QString::number(nonEmpty)));
+        // The agents table: per rank, the replayed and declined dispatches of its rows add up to the
+        // file's, and each row's are those of its own process and agent (SQL on the file).
+        RankColumnModel* agents = view.rankTable(QStringLiteral("jobAgents"));
+        const QString files[] = {rank0_, rank1_};
+        for (int rank : {0, 1}) {
+            view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(rank));
+            const int firstProcess = rank == 0 ? 1 : int(s0_->processes.size()) + 1;
+            qint64 replayed = 0, declined = 0;
+            for (int r = 0; r < agents->rowCount(); ++r) {
+                const int process = agents->index(r, 0).data(ProcessRole).toInt() - firstProcess + 1;
+                const qint64 handle = agents->index(r, 0).data(AgentRole).toLongLong();
+                const qint64 rowReplayed =
+                    agents->index(r, AgentSummaryModel::Replayed).data(SortRole).toLongLong();
+                replayed += rowReplayed;
+                declined += agents->index(r, AgentSummaryModel::Declined).data(SortRole).toLongLong();
+                QCOMPARE(
+                    rowReplayed,
+                    test::sqlCount(files[rank],
+                                   QStringLiteral("SELECT count(*) FROM dispatches WHERE process = %1 AND "
+                                                  "agent = %2 AND decision = 0")
+                                       .arg(process)
+                                       .arg(handle)));
+            }
+            QCOMPARE(replayed, test::sqlCount(files[rank], QStringLiteral("SELECT count(*) FROM dispatches "
+                                                                          "WHERE decision = 0")));
+            QCOMPARE(replayed + declined,
+                     test::sqlCount(files[rank], QStringLiteral("SELECT count(*) FROM dispatches")));
+        }
+        view.rankFilter()->setCurrentIndex(0);
         // A row's own columns are the source's: the rank-1 dispatches are rank 1's rows, in order.
         view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(1));
         RankColumnModel* d = view.dispatches();
@@ -552,7 +588,7 @@ class AppMergedTest : public QObject {
         QVERIFY(loaded.wait(30000));
         QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(job)), QStringLiteral("Job (2 ranks)"));
         QCOMPARE(job->rankFilter()->count(), 3);
-        QCOMPARE(job->rankTables().size(), 11);
+        QCOMPARE(job->rankTables().size(), 12);
         QCOMPARE(job->dispatches()->rowCount(),
                  int(test::sqlCount(rank0_, QStringLiteral("SELECT count(*) FROM dispatches")) +
                      test::sqlCount(rank1_, QStringLiteral("SELECT count(*) FROM dispatches"))));

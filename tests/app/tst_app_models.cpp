@@ -100,7 +100,7 @@ class AppModelsTest : public QObject {
         proxy.setCodeFilter(6);
         QCOMPARE(proxy.rowCount(), 100);
         proxy.setCodeFilter(std::nullopt);
-        proxy.setAgentFilter(s_->agents[2].handle);
+        proxy.setAgentFilter(ProcessKey{s_->agents[2].process, s_->agents[2].handle});
         QCOMPARE(proxy.rowCount(), onAgent1);
         QCOMPARE(onAgent1, 350);
         proxy.setAgentFilter(std::nullopt);

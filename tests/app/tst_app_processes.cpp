@@ -7,6 +7,7 @@
 #include "app_test_support.h"
 #include "full_disk_session.h"
 
+#include "model/AgentSummaryModel.h"
 #include "model/AllocationTableModel.h"
 #include "model/AsyncCopyTableModel.h"
 #include "model/ChartSeriesBuilder.h"
@@ -33,6 +34,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -270,6 +272,65 @@ class AppProcessesTest : public QObject {
         const auto stacked = ChartSeriesBuilder(s, 2).snapshotBytesStacked();
         QVERIFY(!stacked.isEmpty());
         QCOMPARE(int(stacked.front().points.size()), 120);
+    }
+
+    /// Both processes report the same agent handles: every agent is its process's own, in the per-agent
+    /// summary, the agent filter, its entries and the per-agent chart series (they were merged by handle).
+    void agentsPerProcess() {
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(two_, e);
+        QVERIFY(!e.isError());
+        const QString gpu = QString::number(int(rs::ipc::DeviceType::gpu));
+        const qint64 agents =
+            test::sqlCount(two_, QStringLiteral("SELECT count(*) FROM agents WHERE device_type = ") + gpu);
+        QCOMPARE(test::sqlCount(two_, QStringLiteral("SELECT count(DISTINCT handle) FROM agents WHERE "
+                                                     "device_type = ") +
+                                          gpu),
+                 agents / 2); // the same handles in both processes
+        AgentSummaryModel summary;
+        QAbstractItemModelTester tester(&summary, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        summary.setSnapshot(s);
+        QCOMPARE(qint64(summary.rowCount()), agents);
+        QSet<QString> labels;
+        for (int r = 0; r < summary.rowCount(); ++r) {
+            const int process = summary.index(r, 0).data(ProcessRole).toInt();
+            const qint64 handle = summary.index(r, 0).data(AgentRole).toLongLong();
+            const QString where =
+                QStringLiteral(" FROM dispatches WHERE process = %1 AND agent = %2").arg(process).arg(handle);
+            QCOMPARE(summary.index(r, AgentSummaryModel::Replayed).data(SortRole).toLongLong(),
+                     test::sqlCount(two_, QStringLiteral("SELECT count(*)") + where +
+                                              QStringLiteral(" AND decision = 0")));
+            QCOMPARE(summary.index(r, AgentSummaryModel::Declined).data(SortRole).toLongLong(),
+                     test::sqlCount(two_, QStringLiteral("SELECT count(*)") + where +
+                                              QStringLiteral(" AND decision != 0")));
+            const QString label = summary.index(r, AgentSummaryModel::Agent).data().toString();
+            QVERIFY2(label.startsWith(s.processName(process) + QStringLiteral(" · ")), qPrintable(label));
+            labels.insert(label);
+
+            // The agent filter keeps that process's dispatches of the agent only.
+            DispatchTableModel dispatches;
+            dispatches.setSnapshot(s);
+            SessionFilterProxyModel proxy;
+            proxy.setSourceModel(&dispatches);
+            proxy.setAgentFilter(ProcessKey{process, handle});
+            QCOMPARE(qint64(proxy.rowCount()),
+                     test::sqlCount(two_, QStringLiteral("SELECT count(*)") + where));
+            QVERIFY(proxy.rowCount() > 0);
+        }
+        QCOMPARE(qint64(labels.size()), agents);
+        const auto choices = TablePanel::agentChoices(s);
+        QCOMPARE(qint64(choices.size()), agents);
+        QSet<QString> choiceLabels;
+        for (const auto& [label, key] : choices) {
+            choiceLabels.insert(label);
+        }
+        QCOMPARE(choiceLabels, labels);
+        const auto stacked = ChartSeriesBuilder(s).snapshotBytesStacked();
+        QCOMPARE(qint64(stacked.size()), agents);
+        QCOMPARE(qint64(ChartSeriesBuilder(s, 2).snapshotBytesStacked().size()), agents / 2);
+        // A one-process session names its agents as before: "<name> #<index among the agents>".
+        QCOMPARE(s.agentName(2, s->agents.back().handle).startsWith(s->agents.back().name), true);
+        QVERIFY(!s.agentName(1, s->agents[1].handle).contains(QStringLiteral("pid")));
     }
 
     /// The window: summary page per-process table, dispatch page process filter, charts selector.

@@ -314,7 +314,7 @@ class AppReaderTest : public QObject {
             for (const DispatchRow& d : s->dispatches) {
                 seen.rows << QStringLiteral("%1:%2:%3:%4")
                                  .arg(d.id)
-                                 .arg(s->kernelNames.value(d.kernel), s.agentName(d.agent),
+                                 .arg(s->kernelNames.value(d.kernel), s.agentName(d.process, d.agent),
                                       s.enumName(QStringLiteral("decision"), d.decision));
             }
             seen.complete = s->info.complete;
@@ -338,7 +338,7 @@ class AppReaderTest : public QObject {
             finalRows.insert(QString::number(d.id),
                              QStringLiteral("%1:%2:%3:%4")
                                  .arg(d.id)
-                                 .arg(last->kernelNames.value(d.kernel), last.agentName(d.agent),
+                                 .arg(last->kernelNames.value(d.kernel), last.agentName(d.process, d.agent),
                                       last.enumName(QStringLiteral("decision"), d.decision)));
         }
         int partial = 0;

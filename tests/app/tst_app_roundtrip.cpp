@@ -480,8 +480,9 @@ class TestAppRoundtrip : public QObject {
     }
 
     void agents() {
-        // One entry per handle: process 2's GPU agent is process 1's.
-        QCOMPARE(s_->agents.size(), 2);
+        // One entry per agent of each process: process 2 reported the same GPU handle, and keeps its own
+        // entry (a handle is only meaningful in its own process).
+        QCOMPARE(s_->agents.size(), 3);
         const AgentInfo& gpu = s_->agents[0];
         QCOMPARE(gpu.process, 1);
         QCOMPARE(gpu.handle, qint64(kGpu));
@@ -496,6 +497,18 @@ class TestAppRoundtrip : public QObject {
         QCOMPARE(cpu.deviceType, int(DeviceType::cpu));
         QVERIFY(!cpu.isGpu());
         QCOMPARE(cpu.node, 0);
+        const AgentInfo& second = s_->agents[2];
+        QCOMPARE(second.process, 2);
+        QCOMPARE(second.handle, qint64(kGpu));
+        QCOMPARE(second.name, QStringLiteral("gfx90a"));
+        QVERIFY(second.isGpu());
+        QCOMPARE(s_.agentIndex(1, kGpu), 0);
+        QCOMPARE(s_.agentIndex(2, kGpu), 2);
+        QCOMPARE(s_.agentIndex(2, kCpu), -1);
+        QCOMPARE(s_.agentName(1, kGpu), QStringLiteral("gfx90a #0"));
+        QCOMPARE(s_.agentName(2, kGpu), QStringLiteral("gfx90a #0"));
+        QVERIFY(s_.agentLabel(1, kGpu) != s_.agentLabel(2, kGpu));
+        QVERIFY(s_.agentLabel(2, kGpu).endsWith(QStringLiteral(" · gfx90a #0")));
     }
 
     void dispatches() {

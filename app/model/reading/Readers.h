@@ -33,7 +33,7 @@ class ProcessReader {
     static SessionError read(ReadContext& context, SessionData& out);
 };
 
-/// Agents, one entry per handle (processes of one run see the same agents).
+/// Agents, one entry per agent of each process (a handle means something only in its own process).
 class AgentReader {
   public:
     static SessionError read(ReadContext& context, SessionData& out);
