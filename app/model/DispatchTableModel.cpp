@@ -152,14 +152,7 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
         return {};
     case Qt::ToolTipRole:
         if (column == Kernel) {
-            return QStringLiteral("%1\ngrid %2×%3×%4, workgroup %5×%6×%7")
-                .arg(snapshot_->kernelNames.value(d.kernel))
-                .arg(d.grid[0])
-                .arg(d.grid[1])
-                .arg(d.grid[2])
-                .arg(d.workgroup[0])
-                .arg(d.workgroup[1])
-                .arg(d.workgroup[2]);
+            return QStringLiteral("%1\n%2").arg(snapshot_->kernelNames.value(d.kernel), d.launchShape());
         }
         if (column == SnapshotBytes && d.hasSnapshot) {
             return QStringLiteral("%1 bytes").arg(format::count(d.snapshotBytes));

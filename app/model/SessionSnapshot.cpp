@@ -69,6 +69,16 @@ QString SessionSnapshot::agentName(int process, qint64 handle) const {
     return QStringLiteral("%1 #%2").arg(name).arg(ordinal);
 }
 
+QString DispatchRow::launchShape() const {
+    return QStringLiteral("grid %1×%2×%3, workgroup %4×%5×%6")
+        .arg(grid[0])
+        .arg(grid[1])
+        .arg(grid[2])
+        .arg(workgroup[0])
+        .arg(workgroup[1])
+        .arg(workgroup[2]);
+}
+
 QString SessionSnapshot::agentLabel(int process, qint64 handle) const {
     const QString name = agentName(process, handle);
     return d_ && d_->processes.size() > 1 ? processName(process) + QStringLiteral(" · ") + name : name;

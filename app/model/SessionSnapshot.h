@@ -135,6 +135,8 @@ struct DispatchRow {
     /// movedHost + movedDevice, -1 without restores.
     qint64 movedBytes() const { return restores > 0 ? movedHost + movedDevice : -1; }
     bool replayed() const { return decision == int(rs::ipc::DispatchDecision::replayed); }
+    /// The AQL packet's launch shape: "grid X×Y×Z, workgroup X×Y×Z" (work-items).
+    QString launchShape() const;
     /// The snapshot went to store `s` (false while not recorded).
     bool storedIn(rs::ipc::SnapshotStore s) const { return store == int(s); }
 };

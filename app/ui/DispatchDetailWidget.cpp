@@ -50,16 +50,11 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
         return;
     }
     const DispatchRow& d = snapshot->dispatches[row];
-    QString text = tr("<b>Dispatch %1</b> — <code>%2</code> on %3, grid %4×%5×%6, workgroup %7×%8×%9 — ")
+    // The process follows below when there are several: the agent's own name here.
+    QString text = tr("<b>Dispatch %1</b> — <code>%2</code> on %3, %4 — ")
                        .arg(d.id)
                        .arg(snapshot->kernelNames.value(d.kernel).toHtmlEscaped(),
-                            snapshot.agentLabel(d.process, d.agent))
-                       .arg(d.grid[0])
-                       .arg(d.grid[1])
-                       .arg(d.grid[2])
-                       .arg(d.workgroup[0])
-                       .arg(d.workgroup[1])
-                       .arg(d.workgroup[2]);
+                            snapshot.agentName(d.process, d.agent), d.launchShape());
     if (snapshot->processes.size() > 1) {
         text += tr("%1 — ").arg(snapshot.processName(d.process));
     }

@@ -534,6 +534,7 @@ class TestAppRoundtrip : public QObject {
         QCOMPARE(d1.grid[2], 1u);
         QCOMPARE(d1.workgroup[0], 64u);
         QCOMPARE(d1.workgroup[1], 1u);
+        QCOMPARE(d1.launchShape(), QStringLiteral("grid 256×2×1, workgroup 64×1×1"));
         QVERIFY(d1.replayed());
         QVERIFY(d1.hasSnapshot);
         QVERIFY(d1.snapshotOk);
