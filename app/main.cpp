@@ -22,13 +22,18 @@
 
 namespace {
 
-/// Headless commands and machines without a display use the offscreen platform.
-void chooseOffscreenWhenNeeded(bool headless) {
-    const bool noDisplay =
-        qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && (headless || noDisplay)) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+/// Headless commands draw offscreen unless QT_QPA_PLATFORM chooses a platform. Returns false when the
+/// inspector window is asked for but there is no display to open it on (no platform chosen, no DISPLAY,
+/// no WAYLAND_DISPLAY).
+bool choosePlatform(bool headless) {
+    if (!qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        return true;
     }
+    if (headless) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        return true;
+    }
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 }
 
 int usageError(const QString& message) {
@@ -46,7 +51,14 @@ int main(int argc, char** argv) {
                    a == "--export-trace" || a.startsWith("--export-trace=") || a == "--compare" ||
                    a == "--version" || a == "-v" || a == "--help" || a == "-h";
     }
-    chooseOffscreenWhenNeeded(headless);
+    if (!choosePlatform(headless)) {
+        // An offscreen inspector window nobody can see would only look like a hang.
+        std::fprintf(stderr, "replayscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): the inspector "
+                             "window cannot open.\nWithout a display: replayscope --summary SESSION, "
+                             "--export-charts SESSION DIR, --compare BASE NEW, --export-trace FILE.json "
+                             "SESSION (replayscope --help).\n");
+        return 2;
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("replayscope"));
     QApplication::setOrganizationName(QStringLiteral("ReplayScope"));

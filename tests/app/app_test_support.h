@@ -109,11 +109,16 @@ inline RunResult runPipeline(const QStringList& args, const QStringList& env = {
 
 /// Runs the inspector binary (replayscope) with `args`, offscreen, stdout and stderr merged, at most `ms`:
 /// a hang is killed and reads as exit code -1 (`finished`, when given, tells which), so that it fails the
-/// test instead of the suite.
-inline RunResult runInspector(const QStringList& args, int ms = 60000, bool* finished = nullptr) {
+/// test instead of the suite. `unset`: environment variables removed (QT_QPA_PLATFORM among them: no
+/// platform forced).
+inline RunResult runInspector(const QStringList& args, int ms = 60000, bool* finished = nullptr,
+                              const QStringList& unset = {}) {
     QProcess p;
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    for (const QString& name : unset) {
+        e.remove(name);
+    }
     p.setProcessEnvironment(e);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(QStringLiteral(RS_REPLAYSCOPE), args);

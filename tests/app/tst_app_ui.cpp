@@ -28,17 +28,14 @@
 using namespace rs::app;
 
 namespace {
-test::RunResult runInspector(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM")); // must pick offscreen by itself
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromLocal8Bit(p.readAllStandardOutput() + p.readAllStandardError())};
+/// Environment variables a run on a machine without a display lacks.
+const QStringList kNoDisplay = {QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("DISPLAY"),
+                                QStringLiteral("WAYLAND_DISPLAY")};
+
+/// The inspector run with no display and no platform chosen: headless commands must pick offscreen
+/// themselves.
+test::RunResult runInspector(const QStringList& args, int ms = 60000, bool* finished = nullptr) {
+    return test::runInspector(args, ms, finished, kNoDisplay);
 }
 } // namespace
 
@@ -302,7 +299,16 @@ class AppUiTest : public QObject {
                  qPrintable(missing.output));
         const test::RunResult version = runInspector({QStringLiteral("--version")});
         QCOMPARE(version.exitCode, 0);
-        QVERIFY(version.output.startsWith(QStringLiteral("replayscope 0.")));
+        QVERIFY2(version.output.contains(QStringLiteral("replayscope 0.")), qPrintable(version.output));
+
+        // No display: the window is refused at once with what works instead (it used to run offscreen,
+        // invisible, until killed); the headless commands above ran without one.
+        bool finished = false;
+        const test::RunResult window = runInspector({path}, 20000, &finished);
+        QVERIFY(finished);
+        QCOMPARE(window.exitCode, 2);
+        QVERIFY2(window.output.contains(QStringLiteral("no display")), qPrintable(window.output));
+        QVERIFY(window.output.contains(QStringLiteral("--summary SESSION")));
     }
 };
 
