@@ -14,7 +14,7 @@ AgentSummaryModel::AgentSummaryModel(QObject* parent)
                          QStringLiteral("Tracked peak"), QStringLiteral("Replayed"),
                          QStringLiteral("Declined"), QStringLiteral("Snapshot bytes"),
                          QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
-                         QStringLiteral("Full restores"), QStringLiteral("Moved (host)"),
+                         QStringLiteral("Full-restore bytes"), QStringLiteral("Moved (host)"),
                          QStringLiteral("Moved (device)"), QStringLiteral("Dirty chunks")},
                         {{},
                          {},

@@ -13,7 +13,7 @@ ProcessTableModel::ProcessTableModel(QObject* parent)
                          QStringLiteral("Command"), QStringLiteral("Events"), QStringLiteral("Dispatches"),
                          QStringLiteral("Replayed"), QStringLiteral("Declined"), QStringLiteral("Missing"),
                          QStringLiteral("Rejected frames"), QStringLiteral("Complete"),
-                         QStringLiteral("Exit status"), QStringLiteral("Full restores"),
+                         QStringLiteral("Exit status"), QStringLiteral("Full-restore bytes"),
                          QStringLiteral("Moved (host)"), QStringLiteral("Moved (device)")},
                         {QStringLiteral("Process index (order of first connection or import)"),
                          QStringLiteral("Process id"), QStringLiteral("Parent process id"),

@@ -107,7 +107,7 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
                .arg(QStringLiteral("declined"), 10)
                .arg(QStringLiteral("snapshot ms"), 12)
                .arg(QStringLiteral("restore ms"), 12)
-               .arg(QStringLiteral("full restores"), 14)
+               .arg(QStringLiteral("full-restore B"), 14)
                .arg(QStringLiteral("moved host"), 12)
                .arg(QStringLiteral("moved device"), 12);
     auto orDash = [](qint64 restores, qint64 value) {
