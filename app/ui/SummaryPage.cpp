@@ -88,9 +88,11 @@ void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
         box->setStretch(3, 1 + std::min(warnings_->rowCount(), 24));
     }
     if (first) {
-        agents_panel_->setColumnWidths({18, 40, 14, 14, 10, 10, 14, 12, 12, 13, 13, 14, 16});
-        warnings_panel_->setColumnWidths({8, 20, 10});
-        processes_panel_->setColumnWidths({4, 9, 9, 44, 9, 10, 9, 9, 8, 15, 9, 12, 13, 13, 14});
+        // Small tables: each column as wide as its header and cells (ISA names, commands, warning texts
+        // whole up to the cap; longer ones elide in the middle).
+        agents_panel_->fitColumnsToContents(48);
+        warnings_panel_->fitColumnsToContents(100);
+        processes_panel_->fitColumnsToContents(60);
     }
 }
 

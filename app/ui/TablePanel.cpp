@@ -4,6 +4,8 @@
 #include "model/CsvExporter.h"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -207,9 +209,31 @@ void TablePanel::setColumnWidths(const QList<int>& characters) {
 void TablePanel::fitColumnsToContents(int maxCharacters) {
     const int limit = maxCharacters * view_->fontMetrics().averageCharWidth() + 16;
     const int last = proxy_->columnCount() - 1;
+    QHeaderView* header = view_->horizontalHeader();
+    const QAbstractItemView* items = view_; // sizeHintForColumn is public there, protected in QTableView
+    std::vector<int> cells(std::size_t(std::max(last, 0))), widths(cells.size());
+    int total = 0, slack = 0;
     for (int c = 0; c < last; ++c) {
-        view_->resizeColumnToContents(c);
-        view_->setColumnWidth(c, std::min(view_->columnWidth(c), limit));
+        const int cell = std::min(items->sizeHintForColumn(c), limit);
+        const int w = std::min(std::max(cell, header->sectionSizeHint(c)), limit);
+        cells[std::size_t(c)] = cell;
+        widths[std::size_t(c)] = w;
+        total += w;
+        slack += w - cell;
+    }
+    // When the headers make the row wider than the view, they give back their excess over the cells
+    // (a header then elides) before the table needs a horizontal scroll bar. The stretching last column
+    // keeps room for its own contents.
+    const int lastWidth =
+        last >= 0 ? std::max(items->sizeHintForColumn(last), header->sectionSizeHint(last)) : 0;
+    const int available = view_->viewport()->width() - lastWidth;
+    const int excess = total - available;
+    for (int c = 0; c < last; ++c) {
+        int w = widths[std::size_t(c)];
+        if (available > 0 && excess > 0 && slack > 0) {
+            w -= int(std::lround(double(w - cells[std::size_t(c)]) * std::min(1.0, double(excess) / slack)));
+        }
+        view_->setColumnWidth(c, w);
     }
 }
 

@@ -44,8 +44,9 @@ class TablePanel : public QWidget {
     /// Width hints in characters per column (after the first data).
     void setColumnWidths(const QList<int>& characters);
     /// Sizes every column but the last (which stretches) to its header and contents, at most
-    /// `maxCharacters` average characters wide; wider cells elide in the middle. For small tables
-    /// (QHeaderView samples the first 1000 rows).
+    /// `maxCharacters` average characters wide; wider cells elide in the middle. Where the headers would
+    /// make the row wider than the view, columns shrink toward their cells' width first. For small
+    /// tables (the size hints sample the first 1000 rows).
     void fitColumnsToContents(int maxCharacters);
     QTableView* view() const { return view_; }
     SessionFilterProxyModel* proxy() const { return proxy_; }
