@@ -80,6 +80,24 @@ function(rs_add_hsa_program name)
     target_link_libraries(${name} PRIVATE rs::hsa_headers rs::warnings ${RS_HSA_LINK_LIBRARY} Threads::Threads)
 endfunction()
 
+#[[ rs_sanitizer_runtime(OUT)
+    Sets OUT to the path of this build's sanitizer runtime (libtsan.so or libasan.so, as the compiler
+    finds it), empty without a sanitizer: what an uninstrumented program (hipcc's, Debian's rocminfo)
+    preloads to run on the instrumented simulator and engine. ]]
+function(rs_sanitizer_runtime out)
+    if(RS_SANITIZER STREQUAL "thread")
+        set(runtime libtsan.so)
+    elseif(RS_SANITIZER STREQUAL "address")
+        set(runtime libasan.so)
+    else()
+        set(${out} "" PARENT_SCOPE)
+        return()
+    endif()
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime} OUTPUT_VARIABLE path
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    set(${out} "${path}" PARENT_SCOPE)
+endfunction()
+
 #[[ rs_sim_test_environment(TEST)
     Runs TEST on the simulated runtime: the simulator first on the library path. ]]
 function(rs_sim_test_environment test)
