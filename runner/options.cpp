@@ -90,6 +90,12 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_option("--standins", o.standins,
                    "With --simulate: host stand-in libraries of the program's HIP kernels (made by "
                    "replayscope-standins), comma-separated; passed as HSA_SIM_STANDINS");
+    app.add_option("--executor", o.executor,
+                   "With --simulate: what runs the program's kernels: isa (the gfx90a interpreter runs "
+                   "their machine code; the default without --standins) or standin (their host stand-ins "
+                   "and the simulator's built-in blit kernels; the default with --standins); passed as "
+                   "HSA_SIM_EXECUTOR")
+        ->check(CLI::IsMember({"isa", "standin"}));
     app.add_option("--engine", o.engine, "Engine library to inject (default: next to this binary)");
     app.add_option(
            "--preload-engine", o.preload,

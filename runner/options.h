@@ -18,6 +18,7 @@ struct RunOptions {
     std::string preload = "auto"; ///< --preload-engine: auto, on or off
     bool simulate = false;        ///< --simulate
     std::string standins;         ///< --standins LIB[,LIB...] as given
+    std::string executor;         ///< --executor isa|standin; empty: standin with --standins, else isa
     std::string import_spool;     ///< --import-spool FILE; empty: run a program
     unsigned drain_ms = 5000;     ///< --drain-timeout (ms)
     bool no_progress = false;     ///< --no-progress

@@ -102,9 +102,16 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         }
         env.set("HSA_SIM_STANDINS", *value);
     }
+    if (!o.executor.empty() && !simulate) {
+        return failed("--executor needs --simulate (it chooses what runs kernels on the simulated runtime)");
+    }
+    const std::string executor = !o.executor.empty() ? o.executor : !o.standins.empty() ? "standin" : "isa";
     if (simulate) {
-        // The engine's chunk-hash kernel runs through its host stand-in on the simulated runtime, as a
-        // program's kernels do: always in the list, after the program's own.
+        env.set("HSA_SIM_EXECUTOR", executor);
+    }
+    if (simulate && executor == "standin") {
+        // With stand-ins, the engine's chunk-hash kernel runs through its host stand-in too: always in
+        // the list, after the program's own. The interpreter runs the real kernel instead.
         const std::string chunk_hash = chunk_hash_standin(engine);
         if (chunk_hash.empty()) {
             std::fprintf(

@@ -255,7 +255,8 @@ class RunnerOptionsTest : public QObject {
 
     /// End to end: a bad value stops replayscope-run before anything runs (exit 125, no session file);
     /// good values reach the target as the engine's variables, recorded in the session's settings; under
-    /// --simulate the chunk-hash stand-in beside the engine is appended to the program's stand-ins.
+    /// --simulate with stand-ins the chunk-hash stand-in beside the engine is appended to the program's
+    /// stand-ins, and the executor the run chose reaches the simulator as HSA_SIM_EXECUTOR.
     void replayscopeRunPassesThemOn() {
         QTemporaryDir dir;
         const QString session = dir.filePath("run.rsdb");
@@ -282,7 +283,8 @@ class RunnerOptionsTest : public QObject {
         const QString program = QFileInfo(dir.filePath("program_standins.so")).canonicalFilePath();
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("RS_PROBE_CONFIG", "REPLAYSCOPE_SNAPSHOT_STORE,REPLAYSCOPE_DEVICE_STORE_RESERVE,"
-                                      "REPLAYSCOPE_RESTORE,REPLAYSCOPE_RESTORE_CHUNK_SIZE,HSA_SIM_STANDINS");
+                                      "REPLAYSCOPE_RESTORE,REPLAYSCOPE_RESTORE_CHUNK_SIZE,HSA_SIM_STANDINS,"
+                                      "HSA_SIM_EXECUTOR");
         r = run({"--engine", engine, "--simulate", "--standins", dir.filePath("program_standins.so"),
                  "--snapshot-store", "device", "--device-store-reserve", "64M", "--restore", "dirty-host",
                  "--restore-chunk-size", "16K", "-o", session, "--", engine, "3", "0"},
@@ -294,15 +296,30 @@ class RunnerOptionsTest : public QObject {
                                          "REPLAYSCOPE_RESTORE=dirty-host\n"
                                          "REPLAYSCOPE_RESTORE_CHUNK_SIZE=16384\n"
                                          "HSA_SIM_STANDINS=" +
-                                             program + ":" + chunk + "\n");
-        // Without one beside the engine: a warning, and only the program's stand-ins.
-        QVERIFY(QFile::remove(chunk));
+                                             program + ":" + chunk + "\nHSA_SIM_EXECUTOR=standin\n");
+        // Without --standins the interpreter runs every kernel, the chunk hash's too: no stand-ins.
         r = run({"--engine", engine, "--simulate", "-f", "-o", session, "--", engine, "1", "0"}, env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(!r.err.contains("chunk_hash_standins"), qPrintable(r.err));
+        QCOMPARE(
+            configuration(session),
+            QString("REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\nHSA_SIM_EXECUTOR=isa\n"));
+        // --executor standin without one beside the engine: a warning, and no stand-ins at all.
+        QVERIFY(QFile::remove(chunk));
+        r = run({"--engine", engine, "--simulate", "--executor", "standin", "-f", "-o", session, "--", engine,
+                 "1", "0"},
+                env);
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(r.err.contains("warning: no libreplayscope_chunk_hash_standins.so beside"),
                  qPrintable(r.err));
-        QCOMPARE(configuration(session),
-                 QString("REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\n"));
+        QCOMPARE(
+            configuration(session),
+            QString(
+                "REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\nHSA_SIM_EXECUTOR=standin\n"));
+        // --executor needs --simulate.
+        r = run({"--executor", "isa", "-f", "-o", session, "--", engine, "1", "0"}, env);
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("--executor needs --simulate"), qPrintable(r.err));
     }
 };
 

@@ -132,7 +132,14 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
             variable_names.push_back(s.name);
         }
     }
-    lco->standins = open_standin_instances(kernel_names, variable_names);
+    // Stand-ins are loaded only when they execute the kernels; the interpreter runs the code object's
+    // own machine code on its own variables.
+    const bool standins = rt.config().executor == Executor::standin;
+    if (standins) {
+        lco->standins = open_standin_instances(kernel_names, variable_names);
+    }
+    // The interpreter decodes each executable segment once, for all the kernels whose code it holds.
+    std::map<uint64_t, std::shared_ptr<IsaCode>> isa_code; // by segment vaddr
 
     // Bind variables to the first instance that defines them large enough.
     std::map<std::string, Binding> bindings;
@@ -227,8 +234,24 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                     break;
                 }
             }
-            if (!ko->standin) {
+            if (standins && !ko->standin) {
                 ko->builtin = find_builtin_kernel(ko->symbol_name);
+            }
+            if (!standins) {
+                int64_t entry_offset = 0;
+                std::memcpy(&entry_offset, kd + 16, sizeof(entry_offset)); // kernel_code_entry_byte_offset
+                const uint64_t entry = s.vaddr + static_cast<uint64_t>(entry_offset);
+                ko->isa = std::make_shared<IsaKernelSlot>();
+                for (const elf::LoadSegment& seg : image.segments) {
+                    if (entry >= seg.vaddr && entry < seg.vaddr + seg.mem_size) {
+                        auto& code = isa_code[seg.vaddr];
+                        if (!code) {
+                            const auto begin = reinterpret_cast<uint64_t>(base + seg.vaddr);
+                            code = std::make_shared<IsaCode>(begin, begin + seg.mem_size);
+                        }
+                        ko->isa->code = code;
+                    }
+                }
             }
             ExecutableRegistry::instance().add_kernel(ko);
             sym->kind = HSA_SYMBOL_KIND_KERNEL;

@@ -6,6 +6,7 @@
 #include "blit_kernels.h"
 #include "elf_code_object.h"
 #include "hsa_sim/code_object.h"
+#include "isa_executor.h"
 #include "standin_registry.h"
 
 #include <hsa.h>
@@ -45,6 +46,7 @@ struct KernelObject {
     std::shared_ptr<StandinInstance> standin_instance;   ///< keeps the stand-in's code mapped
     hsa_sim_standin_kernel_fn_t standin = nullptr;
     BuiltinKernelFn builtin = nullptr;
+    std::shared_ptr<IsaKernelSlot> isa; ///< the interpreter's view of the kernel (executor isa)
 
     uint64_t handle() const { return key ? key : reinterpret_cast<uint64_t>(this); }
 };

@@ -366,14 +366,17 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
         // A failure is a queue error naming the kernel; the packet never completes.
         const uint64_t start = now_ns();
         std::string error;
-        const hsa_status_t st = run_code_object_kernel(
-            *kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
-            header_.agent ? header_.agent->handle().handle : 0,
-            [this] {
-                std::lock_guard check(mutex_);
-                return stopping_;
-            },
-            error);
+        auto cancelled = [this] {
+            std::lock_guard check(mutex_);
+            return stopping_;
+        };
+        const hsa_status_t st =
+            kernel->isa
+                ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), cancelled,
+                                 error)
+                : run_code_object_kernel(*kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
+                                         header_.agent ? header_.agent->handle().handle : 0, cancelled,
+                                         error);
         if (st == HSA_STATUS_INFO_BREAK) {
             return; // abandoned: the queue is being destroyed
         }

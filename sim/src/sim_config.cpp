@@ -156,6 +156,17 @@ void SimConfig::load_from_environment() {
                          v);
         }
     }
+    const char* standins = env("HSA_SIM_STANDINS");
+    executor = standins && *standins ? Executor::standin : Executor::isa;
+    if (const char* v = env("HSA_SIM_EXECUTOR")) {
+        if (std::string(v) == "isa") {
+            executor = Executor::isa;
+        } else if (std::string(v) == "standin") {
+            executor = Executor::standin;
+        } else {
+            std::fprintf(stderr, "hsa_sim: HSA_SIM_EXECUTOR: ignoring '%s' (expected isa or standin)\n", v);
+        }
+    }
     const char* log = env("HSA_SIM_DISPATCH_LOG");
     dispatch_log_path = log ? log : "";
     kernel_times_.clear();

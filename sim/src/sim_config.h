@@ -34,9 +34,15 @@ namespace sim {
 /// | HSA_SIM_DEVICE_MEMORY=BYTES | device memory of each GPU agent (K/M/G or KiB/MiB/GiB suffix, powers of
 /// 1024; at least 4096; default 16 GiB): each global device pool reports it as its size and the agent's
 /// live allocations together never exceed it |
+/// | HSA_SIM_EXECUTOR=isa\|standin | what runs the kernels of real code objects: the gfx90a interpreter
+/// (isa; the default when HSA_SIM_STANDINS is unset) or their stand-ins and the built-in blit kernels
+/// (standin; the default when HSA_SIM_STANDINS is set) |
 /// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI
 /// contains SUBSTR ("*": all) | | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name
 /// ("*": any) runs at least NS ns |
+/// What executes the kernels of AMDGPU ELF code objects.
+enum class Executor { isa, standin };
+
 class SimConfig {
   public:
     /// Reads the environment; malformed values are reported on stderr and ignored.
@@ -48,6 +54,8 @@ class SimConfig {
     static constexpr uint64_t kDefaultDeviceMemoryBytes = 16ull << 30;
     bool multiple_writer_calls = false;
     std::string refuse_symbol_iteration;
+    /// HSA_SIM_EXECUTOR.
+    Executor executor = Executor::isa;
 
     /// True when this device-to-host copy (counted from 1) is to fail.
     bool next_d2h_copy_fails();

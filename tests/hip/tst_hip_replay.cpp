@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Real HIP programs (workloads/hip, built by hipcc for gfx90a and linked with Debian's libamdhip64 5.2.3)
 // replayed on the simulated runtime: each runs under `replayscope-run --simulate --standins LIB -o X.rsdb`
+// (or, with RS_TEST_EXECUTOR=isa, `--executor isa`: the gfx90a interpreter runs the kernels' machine code)
 // and must still produce its correct results (the program checks them and prints PASS), and the rows of
 // the session file (docs/session-schema.md) must show what the engine did with HIP's memory and
 // dispatches: hipMalloc and stream-ordered memory tracked and restored, pinned host, fine-grained and
@@ -77,8 +78,9 @@ class HipRun : public rs::test::SessionRun {
 };
 
 /// Runs the HIP program `name` of RS_HIP_PROGRAM_DIR under replayscope-run --simulate --standins with its
-/// stand-in library, `options` before "--", `env` (NAME=VALUE) added to the environment and program
-/// arguments `args`; kills it after `limit_ms`. The simulator writes its dispatch log next to the session.
+/// stand-in library (with RS_TEST_EXECUTOR=isa: --executor isa, no stand-ins), `options` before "--", `env`
+/// (NAME=VALUE) added to the environment and program arguments `args`; kills it after `limit_ms`. The
+/// simulator writes its dispatch log next to the session.
 std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}, const QStringList& env = {},
                             const QStringList& args = {}, int limit_ms = 240000) {
     static QTemporaryDir dir;
@@ -95,10 +97,13 @@ std::unique_ptr<HipRun> run(const QString& name, const QStringList& options = {}
     }
     p.setProcessEnvironment(e);
     const QString dir_path = QStringLiteral(RS_HIP_PROGRAM_DIR);
-    p.start(RS_RUNNER_PATH, rs::test::with_test_restore_mode(
-                                QStringList{"--simulate", "--no-progress", "--standins",
-                                            dir_path + "/lib" + name + "-standins.so", "-o", session} +
-                                options + QStringList{"--", dir_path + "/" + name} + args));
+    const QStringList executor = qEnvironmentVariable("RS_TEST_EXECUTOR") == "isa"
+                                     ? QStringList{"--executor", "isa"}
+                                     : QStringList{"--standins", dir_path + "/lib" + name + "-standins.so"};
+    p.start(RS_RUNNER_PATH,
+            rs::test::with_test_restore_mode(QStringList{"--simulate", "--no-progress"} + executor +
+                                             QStringList{"-o", session} + options +
+                                             QStringList{"--", dir_path + "/" + name} + args));
     auto r = std::make_unique<HipRun>();
     r->finished = p.waitForFinished(limit_ms);
     if (!r->finished) {

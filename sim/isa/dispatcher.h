@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// Runs one kernel dispatch on the interpreter: sets up each wave's initial state from the kernel
+// descriptor and the AQL packet as the hardware and ROCr do (AMDGPUUsage, "Initial Kernel Execution
+// State"), runs the work-groups on a pool of host threads, and the waves of a work-group interleaved at
+// s_barrier.
+#pragma once
+
+#include "instruction.h"
+#include "program.h"
+
+#include <hsa.h>
+
+#include <functional>
+#include <string>
+
+namespace sim::isa {
+
+/// What a dispatch executed: instructions by unit, VALU lane-operations, waves and work-groups.
+struct DispatchStats {
+    uint64_t unit_counts[kUnitCount] = {};
+    uint64_t valu_lanes = 0;
+    uint64_t waves = 0;
+    uint64_t work_groups = 0;
+
+    uint64_t instructions() const {
+        uint64_t n = 0;
+        for (uint64_t c : unit_counts) {
+            n += c;
+        }
+        return n;
+    }
+};
+
+/// What a dispatch needs besides its kernel.
+struct DispatchRequest {
+    const hsa_kernel_dispatch_packet_t* packet = nullptr; ///< the packet as the queue read it
+    uint64_t queue_address = 0;                           ///< the hsa_queue_t the kernel may read
+    uint64_t dispatch_id = 0;
+    /// Polled between work-groups and every 65,536 instructions of a wave: true abandons the dispatch.
+    std::function<bool()> cancelled;
+    /// Host threads for work-groups; 0: as many as the machine has cores (HSA_SIM_ISA_THREADS overrides).
+    unsigned threads = 0;
+    /// Filled with what the dispatch executed when not null.
+    DispatchStats* stats = nullptr;
+};
+
+enum class DispatchResult { completed, faulted, cancelled };
+
+/// Runs every work-group of the dispatch. On a fault `error` names the kernel, the program counter,
+/// the instruction and the reason; the dispatch stops at the first faulting wave.
+DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request, std::string& error);
+
+} // namespace sim::isa
