@@ -19,14 +19,16 @@ endif()
 set(RS_HIP_PROGRAM_DIR "${CMAKE_BINARY_DIR}/workloads/hip")
 
 #[[ rs_add_hip_program(NAME SOURCES file.hip... [TARGET target] [INCLUDE_DIRECTORIES dir...]
-                       [DEPENDS file...] [HIPCC_FLAGS flag...])
+                       [DEPENDS file...] [HIPCC_FLAGS flag...] [LIBRARIES lib...] [NO_STANDINS])
     Compiles the HIP program NAME with `hipcc --offload-arch=gfx90a -O2` into ${RS_HIP_PROGRAM_DIR}/NAME
     and, when replayscope-standins is part of the build, its stand-in library libNAME-standins.so beside
     it. TARGET (default hip_NAME, or NAME when it starts with hip_) builds both (part of `all`); its properties RS_HIP_PROGRAM and
     RS_HIP_STANDINS hold the two paths (RS_HIP_STANDINS empty without replayscope-standins). DEPENDS:
-    headers the sources include (there is no dependency scanning). Does nothing without hipcc. ]]
+    headers the sources include (there is no dependency scanning). LIBRARIES: names linked with -l (e.g.
+    rocrand). NO_STANDINS: no stand-in library (programs whose kernels only the interpreter can run, such as
+    library users). Does nothing without hipcc. ]]
 function(rs_add_hip_program name)
-    cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET" "SOURCES;INCLUDE_DIRECTORIES;DEPENDS;HIPCC_FLAGS")
+    cmake_parse_arguments(PARSE_ARGV 1 arg "NO_STANDINS" "TARGET" "SOURCES;INCLUDE_DIRECTORIES;DEPENDS;HIPCC_FLAGS;LIBRARIES")
     if(NOT RS_HIPCC)
         return()
     endif()
@@ -49,6 +51,10 @@ function(rs_add_hip_program name)
         list(APPEND includes "-I${d}")
     endforeach()
     set(program "${RS_HIP_PROGRAM_DIR}/${name}")
+    set(libraries "")
+    foreach(l IN LISTS arg_LIBRARIES)
+        list(APPEND libraries "-l${l}")
+    endforeach()
     # The caller's hipcc overrides (HIPCC_*_FLAGS_APPEND, HCC_AMDGPU_TARGET) never change what is built.
     add_custom_command(
         OUTPUT "${program}"
@@ -56,13 +62,13 @@ function(rs_add_hip_program name)
         COMMAND "${CMAKE_COMMAND}" -E env --unset=HIPCC_COMPILE_FLAGS_APPEND --unset=HIPCC_LINK_FLAGS_APPEND
                 --unset=HCC_AMDGPU_TARGET --unset=HIP_PLATFORM --unset=HIP_COMPILER
                 "${RS_HIPCC}" --offload-arch=gfx90a -O2 -std=c++17 ${includes} ${arg_HIPCC_FLAGS}
-                -o "${program}" ${sources}
+                -o "${program}" ${sources} ${libraries}
         DEPENDS ${sources} ${arg_DEPENDS}
         COMMENT "hipcc --offload-arch=gfx90a: ${name}"
         VERBATIM COMMAND_EXPAND_LISTS)
     set(outputs "${program}")
     set(standins "")
-    if(TARGET replayscope-standins)
+    if(TARGET replayscope-standins AND NOT arg_NO_STANDINS)
         set(standins "${RS_HIP_PROGRAM_DIR}/lib${name}-standins.so")
         set(flag_args "")
         if(includes)

@@ -15,6 +15,11 @@ packages=(
     # HIP: Debian's hipcc (clang 15 for gfx90a), HIP runtime and headers, comgr and the device libraries
     # it compiles ROCclr's blit kernels with, rocminfo (run on the simulated runtime by the tests)
     hipcc libamdhip64-dev libamd-comgr2 rocm-device-libs rocminfo
+    # ROCm libraries whose kernels the simulator's interpreter runs in the tests: header-only rocPRIM,
+    # rocRAND's precompiled generators
+    librocprim-dev librocrand-dev
+    # the simulator's gfx90a interpreter decodes machine code with LLVM's AMDGPU disassembler
+    llvm-19-dev
     # the engine's chunk-hash kernel: real AMDGPU code objects for gfx908 .. gfx1100 (clang 15 stops at
     # gfx940; Debian 12's clang 19 and its lld reach gfx942)
     clang-19 lld-19

@@ -124,6 +124,22 @@ void vload(Wave& w, const Instruction& in) {
             continue;
         }
         if constexpr (F == Fill::dwords) {
+            if (contiguous(a, lane)) {
+                // One host access for the whole load: aligned dword and qword loads are single-copy
+                // atomic, as other waves' stores of them are.
+                uint8_t* p = locate(w, a, lane, 0);
+                if (!p) {
+                    fault(w, in,
+                          "memory read at " + hex(a.address[lane]) + " (lane " + std::to_string(lane) + ")");
+                    return;
+                }
+                uint32_t data[Dwords];
+                copy_shared(data, p, 4 * Dwords, false);
+                for (int k = 0; k < Dwords; ++k) {
+                    regs[k][lane] = data[k];
+                }
+                continue;
+            }
             for (int k = 0; k < Dwords; ++k) {
                 uint8_t* p = locate(w, a, lane, 4u * k);
                 if (!p) {
@@ -197,6 +213,20 @@ void vstore(Wave& w, const Instruction& in) {
     const Operand& data = in.src[data_source<S>()];
     for (int lane = 0; lane < kLanes; ++lane) {
         if (!lane_on(exec, lane)) {
+            continue;
+        }
+        if (Bytes == 4 && contiguous(a, lane)) {
+            uint8_t* p = locate(w, a, lane, 0);
+            if (!p) {
+                fault(w, in,
+                      "memory write at " + hex(a.address[lane]) + " (lane " + std::to_string(lane) + ")");
+                return;
+            }
+            uint32_t data[Dwords];
+            for (int k = 0; k < Dwords; ++k) {
+                data[k] = read_lane(w, in.src[data_source<S>()], lane, k);
+            }
+            copy_shared(p, data, 4 * Dwords, true);
             continue;
         }
         for (int k = 0; k < Dwords; ++k) {

@@ -8,6 +8,7 @@
 // kernarg memory excluded, `__device__` variables captured, HIP's blit kernels declined as
 // runtime-kernel, graph launches declined once with one warning. Enum codes are compared through
 // `enum_names`, texts through `strings`. Kernel names are matched without the ".kd" suffix.
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -482,6 +483,27 @@ class TestHipReplay : public QObject {
         QCOMPARE(coop[0].type, QStringLiteral("cooperative"));
         QVERIFY2(r->printed_number("timed timed_coop elapsed ([0-9.]+) ms") >= 50,
                  qPrintable(r->stdout_text));
+    }
+
+    /// Kernels of Debian's ROCm libraries, which only the interpreter runs: rocPRIM's warp, block and device
+    /// algorithms (look-back scan, radix sort) and rocRAND's precompiled Philox generator, replayed three
+    /// passes each. The programs' own checks (against the host, word for word for rocRAND) still pass: the
+    /// passes saw the same inputs and the application one execution.
+    void libraryKernelsReplayed() {
+        if (qEnvironmentVariable("RS_TEST_EXECUTOR") != "isa") {
+            QSKIP("library kernels have no stand-ins: hip.tst_hip_replay.isa runs this");
+        }
+        for (const char* name : {"hip_rocprim", "hip_rocrand"}) {
+            if (!QFile::exists(QStringLiteral(RS_HIP_PROGRAM_DIR "/") + name)) {
+                QSKIP("rocPRIM or rocRAND is not installed: the library programs were not built");
+            }
+            const auto r = run(name, {"--passes", "3"});
+            VERIFY_PASSED(r);
+            const QStringList decisions = r->program_decisions();
+            QVERIFY2(decisions.size() >= 2, qPrintable(decisions.join(' ')));
+            QCOMPARE(decisions.filter(":replayed").size(), decisions.size());
+            QCOMPARE(r->passes(), 3 * decisions.size());
+        }
     }
 
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and

@@ -32,6 +32,19 @@ endforeach()
 rs_add_hip_program(partial_write SOURCES hip/partial_write.hip
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
+# Users of Debian's ROCm libraries, whose kernels only the interpreter runs (no stand-ins): header-only
+# rocPRIM (warp, block and device algorithms) and rocRAND's precompiled generators.
+find_path(RS_ROCPRIM_INCLUDE_DIR rocprim/rocprim.hpp)
+find_library(RS_ROCRAND_LIBRARY rocrand)
+if(RS_ROCPRIM_INCLUDE_DIR)
+    rs_add_hip_program(hip_rocprim SOURCES hip/hip_rocprim.hip NO_STANDINS
+                       INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+endif()
+if(RS_ROCRAND_LIBRARY)
+    rs_add_hip_program(hip_rocrand SOURCES hip/hip_rocrand.cpp NO_STANDINS LIBRARIES rocrand
+                       INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+endif()
+
 # The demo on the simulator, as the README runs it (two agents), once its stand-ins can be built.
 # Not under ThreadSanitizer: libamdhip64 is not instrumented (see tests/hip).
 if(TARGET workload_demo AND TARGET replayscope-standins AND NOT RS_SANITIZER STREQUAL "thread")
