@@ -597,6 +597,9 @@ std::string read_assembly(std::string_view text, Instruction& out) {
     out.op = table.index_of(info);
     out.execute = info->execute;
     out.unit = info->unit;
+    if (starts_with(base, "v_fma_mix") || starts_with(base, "v_mad_mix")) {
+        out.op_sel_hi = 0; // LLVM prints no op_sel_hi when it is 0 (every source an f32), here only
+    }
 
     std::vector<std::string_view> operands = space == std::string_view::npos
                                                  ? std::vector<std::string_view>()
@@ -610,12 +613,16 @@ std::string read_assembly(std::string_view text, Instruction& out) {
             operands.pop_back();
         }
     }
-    // Operands that are really modifiers of operand-less instructions.
-    while (!operands.empty() && operands.back().find(':') != std::string_view::npos &&
-           !starts_with(operands.back(), "v[") && !starts_with(operands.back(), "s[") &&
-           !starts_with(operands.back(), "a[") && !starts_with(operands.back(), "ttmp[") &&
-           operands.back().find('[') != 0 && operands.back().find("(") == std::string_view::npos) {
-        modifiers.insert(modifiers.begin(), operands.back());
+    // Operands that are really modifiers of operand-less instructions ("offset:4", "quad_perm:[...]"): a
+    // colon before any bracket ("v[0:1]" is a register) and no parenthesis ("hwreg(...)").
+    auto is_modifier = [](std::string_view token) {
+        const size_t colon = token.find(':');
+        const size_t bracket = token.find('[');
+        return colon != std::string_view::npos && (bracket == std::string_view::npos || bracket > colon) &&
+               token.find('(') == std::string_view::npos;
+    };
+    while (!operands.empty() && is_modifier(operands.back())) {
+        modifiers.push_back(operands.back());
         operands.pop_back();
     }
     for (auto m : modifiers) {

@@ -91,7 +91,8 @@ void run_wave(Wave& w, Shared& shared) {
         const Instruction& in = code[w.pc++];
         ++w.unit_counts[static_cast<int>(in.unit)];
         if (in.unit == Unit::valu) {
-            w.valu_lanes += static_cast<uint64_t>(__builtin_popcountll(w.exec()));
+            const uint64_t exec = w.exec();
+            w.valu_lanes += exec == ~0ull ? kLanes : static_cast<uint64_t>(__builtin_popcountll(exec));
         }
         in.execute(w, in);
         if (--budget == 0) {

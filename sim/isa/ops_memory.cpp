@@ -222,11 +222,11 @@ void vstore(Wave& w, const Instruction& in) {
                       "memory write at " + hex(a.address[lane]) + " (lane " + std::to_string(lane) + ")");
                 return;
             }
-            uint32_t data[Dwords];
+            uint32_t words[Dwords];
             for (int k = 0; k < Dwords; ++k) {
-                data[k] = read_lane(w, in.src[data_source<S>()], lane, k);
+                words[k] = read_lane(w, in.src[data_source<S>()], lane, k);
             }
-            copy_shared(p, data, 4 * Dwords, true);
+            copy_shared(p, words, 4 * Dwords, true);
             continue;
         }
         for (int k = 0; k < Dwords; ++k) {

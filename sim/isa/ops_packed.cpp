@@ -66,7 +66,8 @@ float h2f(uint32_t x) {
 template <int Op>
 void pk_f16(Wave& w, const Instruction& in) {
     const int sources = Op == 2 ? 3 : 2;
-    packed16(w, in, sources, true, [](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
+    const bool ieee = (w.mode >> 9) & 1; // MODE.IEEE
+    packed16(w, in, sources, true, [ieee](uint32_t a, uint32_t b, uint32_t c) -> uint32_t {
         switch (Op) {
         case 0:
             return float_to_half(h2f(a) + h2f(b));
@@ -74,14 +75,8 @@ void pk_f16(Wave& w, const Instruction& in) {
             return float_to_half(h2f(a) * h2f(b));
         case 2:
             return float_to_half(std::fma(h2f(a), h2f(b), h2f(c)));
-        case 3: {
-            const float x = h2f(a), y = h2f(b);
-            return float_to_half(x != x ? y : y != y ? x : std::min(x, y));
-        }
-        default: {
-            const float x = h2f(a), y = h2f(b);
-            return float_to_half(x != x ? y : y != y ? x : std::max(x, y));
-        }
+        default: // v_pk_min_f16, v_pk_max_f16: each half as v_min_f16 / v_max_f16
+            return min_max_f16(static_cast<uint16_t>(a), static_cast<uint16_t>(b), Op == 4, ieee);
         }
     });
 }
@@ -143,7 +138,8 @@ void pk_f32(Wave& w, const Instruction& in) {
     }
     for (int h = 0; h < 2; ++h) {
         for (int i = 0; i < sources; ++i) {
-            const bool take_high = h ? (in.op_sel_hi >> i) & 1 : (in.op_sel >> i) & 1;
+            // v_pk_mov_b32 picks each source's dword by op_sel alone: D = {S0[op_sel[0]], S1[op_sel[1]]}.
+            const bool take_high = h && Op != 3 ? (in.op_sel_hi >> i) & 1 : (in.op_sel >> i) & 1;
             const uint32_t flip = negated(in, i, h == 1) ? 0x80000000u : 0;
             const uint32_t* from = take_high ? hi[i].v : lo[i].v;
             for (int l = 0; l < kLanes; ++l) {
@@ -209,9 +205,17 @@ void fma_mix(Wave& w, const Instruction& in) {
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
-/// Dot products: D = sum of element products of S0 and S1 + S2 (v_dot2c/4c accumulate into D).
+/// Dot products: D = sum of element products of S0 and S1 + S2 (v_dot2c/4c accumulate into D); CLAMP
+/// saturates the integer sums to the result's range and clamps the f32 sum to [0, 1].
 template <int Kind, bool Accumulate>
 void dot(Wave& w, const Instruction& in) {
+    const bool clamp = in.clamp;
+    auto sat_i = [clamp](int64_t v) {
+        return static_cast<uint32_t>(clamp ? std::clamp<int64_t>(v, INT32_MIN, INT32_MAX) : v);
+    };
+    auto sat_u = [clamp](uint64_t v) {
+        return static_cast<uint32_t>(clamp ? std::min<uint64_t>(v, ~0u) : v);
+    };
     Lanes a, b, c, r;
     read_vector_src(w, in, 0, a.v);
     read_vector_src(w, in, 1, b.v);
@@ -225,50 +229,55 @@ void dot(Wave& w, const Instruction& in) {
         switch (Kind) {
         case 0: { // f32 += f16 x f16 (2)
             const float s = h2f(x) * h2f(y) + h2f(x >> 16) * h2f(y >> 16);
-            r.v[l] = bit_cast<uint32_t>(s + bit_cast<float>(c.v[l]));
+            float v = s + bit_cast<float>(c.v[l]);
+            if (clamp) {
+                v = v != v ? (dx10_clamp(w) ? 0.0f : v) : std::clamp(v, 0.0f, 1.0f);
+            }
+            r.v[l] = bit_cast<uint32_t>(v);
             break;
         }
         case 1: { // i32 += i16 x i16 (2)
-            const int32_t s = static_cast<int16_t>(x) * static_cast<int16_t>(y) +
+            const int64_t s = int64_t{static_cast<int16_t>(x) * static_cast<int16_t>(y)} +
                               static_cast<int16_t>(x >> 16) * static_cast<int16_t>(y >> 16);
-            r.v[l] = static_cast<uint32_t>(s) + c.v[l];
+            r.v[l] = sat_i(s + static_cast<int32_t>(c.v[l]));
             break;
         }
         case 2: { // u32 += u16 x u16 (2)
-            r.v[l] = (x & 0xffff) * (y & 0xffff) + (x >> 16) * (y >> 16) + c.v[l];
+            r.v[l] =
+                sat_u(static_cast<uint64_t>((x & 0xffff) * (y & 0xffff)) + (x >> 16) * (y >> 16) + c.v[l]);
             break;
         }
         case 3: { // i32 += i8 x i8 (4)
-            int32_t s = 0;
+            int64_t s = 0;
             for (int k = 0; k < 4; ++k) {
                 s += static_cast<int8_t>(x >> (8 * k)) * static_cast<int8_t>(y >> (8 * k));
             }
-            r.v[l] = static_cast<uint32_t>(s) + c.v[l];
+            r.v[l] = sat_i(s + static_cast<int32_t>(c.v[l]));
             break;
         }
         case 4: { // u32 += u8 x u8 (4)
-            uint32_t s = 0;
+            uint64_t s = 0;
             for (int k = 0; k < 4; ++k) {
                 s += ((x >> (8 * k)) & 0xff) * ((y >> (8 * k)) & 0xff);
             }
-            r.v[l] = s + c.v[l];
+            r.v[l] = sat_u(s + c.v[l]);
             break;
         }
         case 5: { // i32 += i4 x i4 (8)
-            int32_t s = 0;
+            int64_t s = 0;
             for (int k = 0; k < 8; ++k) {
                 s += (static_cast<int32_t>(x << (28 - 4 * k)) >> 28) *
                      (static_cast<int32_t>(y << (28 - 4 * k)) >> 28);
             }
-            r.v[l] = static_cast<uint32_t>(s) + c.v[l];
+            r.v[l] = sat_i(s + static_cast<int32_t>(c.v[l]));
             break;
         }
         default: { // u32 += u4 x u4 (8)
-            uint32_t s = 0;
+            uint64_t s = 0;
             for (int k = 0; k < 8; ++k) {
                 s += ((x >> (4 * k)) & 0xf) * ((y >> (4 * k)) & 0xf);
             }
-            r.v[l] = s + c.v[l];
+            r.v[l] = sat_u(s + c.v[l]);
             break;
         }
         }

@@ -217,8 +217,9 @@ uint64_t bfe_i64(Wave& w, uint64_t a, uint32_t b) {
     return set_nonzero(w, (field ^ sign) - sign);
 }
 uint32_t absdiff_i32(Wave& w, uint32_t a, uint32_t b) {
-    const int64_t d = static_cast<int64_t>(static_cast<int32_t>(a)) - static_cast<int32_t>(b);
-    const auto r = static_cast<uint32_t>(d < 0 ? -d : d);
+    // The difference wraps in 32 bits before its sign is taken: (0x80000000, 1) gives 0x7fffffff.
+    const auto d = static_cast<int32_t>(a - b);
+    const uint32_t r = d < 0 ? 0u - static_cast<uint32_t>(d) : static_cast<uint32_t>(d);
     return set_nonzero(w, r);
 }
 uint32_t lshl_add(Wave& w, uint32_t a, uint32_t b, uint32_t shift) {

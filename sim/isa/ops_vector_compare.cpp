@@ -177,8 +177,11 @@ void compare_class(Wave& w, const Instruction& in) {
     read_vector_src(w, in, 1, m.v);
     if constexpr (K == Kind::f64) {
         Lanes64 a;
-        read_f64(w, in, 0, a.v);
+        read_vector_src64(w, in, 0, a.v); // classified as they are: denormals are not flushed
+        const uint64_t clear = in.src[0].abs ? 0x7fffffffffffffffull : ~0ull;
+        const uint64_t flip = in.src[0].neg ? 0x8000000000000000ull : 0;
         for (int l = 0; l < kLanes; ++l) {
+            a.v[l] = (a.v[l] & clear) ^ flip;
             const double x = bit_cast<double>(a.v[l]);
             const bool signaling = x != x && !((a.v[l] >> 51) & 1);
             result |= (m.v[l] >> class_bit(x, signaling)) & 1 && lane_on(mask, l) ? 1ull << l : 0;

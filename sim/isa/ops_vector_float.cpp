@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 namespace sim::isa {
 
@@ -60,11 +61,50 @@ T ieee_max(T a, T b) {
     }
     return a > b ? a : b;
 }
-float min_f32(float a, float b) {
-    return ieee_min(a, b);
+/// MODE.IEEE (bit 9).
+bool ieee_mode(const Wave& w) {
+    return (w.mode >> 9) & 1;
 }
-float max_f32(float a, float b) {
-    return ieee_max(a, b);
+/// V_MIN_F32 / V_MAX_F32 / V_MIN_F64 / V_MAX_F64 on the operands' bits U (CDNA2 ISA): in IEEE mode a
+/// signaling NaN operand gives that NaN quieted (S0 first); otherwise a NaN operand gives the other
+/// operand; -0 orders below +0.
+template <bool Max, typename T, typename U>
+U min_max_bits(U a, U b, U quiet, bool ieee) {
+    const T x = bit_cast<T>(a), y = bit_cast<T>(b);
+    if (ieee && x != x && !(a & quiet)) {
+        return a | quiet;
+    }
+    if (ieee && y != y && !(b & quiet)) {
+        return b | quiet;
+    }
+    if (x != x || y != y) {
+        return x != x ? b : a;
+    }
+    return bit_cast<U>(Max ? ieee_max(x, y) : ieee_min(x, y));
+}
+template <bool Max>
+void min_max_f32(Wave& w, const Instruction& in) {
+    Lanes a, b, r;
+    read_f32(w, in, 0, a.v);
+    read_f32(w, in, 1, b.v);
+    const bool ieee = ieee_mode(w);
+    for (int l = 0; l < kLanes; ++l) {
+        r.v[l] = min_max_bits<Max, float>(a.v[l], b.v[l], 0x00400000u, ieee);
+    }
+    output_f32(w, in, r.v);
+    write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
+}
+template <bool Max>
+void min_max_f64(Wave& w, const Instruction& in) {
+    Lanes64 a, b, r;
+    read_f64(w, in, 0, a.v);
+    read_f64(w, in, 1, b.v);
+    const bool ieee = ieee_mode(w);
+    for (int l = 0; l < kLanes; ++l) {
+        r.v[l] = min_max_bits<Max, double>(a.v[l], b.v[l], uint64_t{0x0008000000000000}, ieee);
+    }
+    output_f64(w, in, r.v);
+    write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 float min3_f32(float a, float b, float c) {
     return ieee_min(ieee_min(a, b), c);
@@ -269,45 +309,54 @@ void fma_f32_op(Wave& w, const Instruction& in) {
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
-/// v_div_scale_f32/f64 (CDNA2 ISA, V_DIV_SCALE_F32): scales the numerator or denominator so the
-/// reciprocal iteration neither overflows nor flushes, and sets VCC where the quotient must be rescaled.
+/// v_div_scale_f32/f64 (CDNA2 ISA, V_DIV_SCALE_F32/F64): S0 is the operand to scale (the denominator or
+/// the numerator of the division), S1 the denominator, S2 the numerator. Where the division's
+/// intermediate values would leave the normal range, scales by 2^64 (f32) / 2^128 (f64) either both
+/// operands alike (the quotient is unchanged) or one of them, and then sets VCC: v_div_fmas scales the
+/// quotient back. Special operands (0, inf, NaN) give NaN; v_div_fixup answers for them.
 template <typename T>
 T div_scale(T s0, T s1, T s2, bool& vcc) {
     using Limits = std::numeric_limits<T>;
+    constexpr int kScale = sizeof(T) == 4 ? 64 : 128;
     constexpr int kMantissa = Limits::digits - 1;
-    constexpr int kMaxExp = Limits::max_exponent - 1;
-    constexpr int kMinExp = Limits::min_exponent - 1;
-    auto exponent = [](T x) {
-        int e;
-        std::frexp(x, &e);
-        return e - 1;
+    constexpr int kFarApart = sizeof(T) == 4 ? 96 : 768; // exponents this far apart: near the largest value
+    auto exponent = [](T x) {                            // the biased exponent field
+        if constexpr (sizeof(T) == 4) {
+            return static_cast<int>((bit_cast<uint32_t>(x) >> 23) & 0xff);
+        } else {
+            return static_cast<int>((bit_cast<uint64_t>(x) >> 52) & 0x7ff);
+        }
     };
+    // Below the normal range (or underflowing to 0), computed without rounding to T first.
+    using Wide = std::conditional_t<sizeof(T) == 4, double, long double>;
+    auto below_normal = [](Wide x) { return std::fabs(x) < Wide{Limits::min()}; };
     vcc = false;
-    if (s2 == 0 || s1 == 0) {
+    if (s2 == 0 || s1 == 0 || !std::isfinite(s1) || !std::isfinite(s2)) {
         return Limits::quiet_NaN();
     }
-    if (std::isnan(s1) || std::isnan(s2) || std::isinf(s1) || std::isinf(s2)) {
-        return Limits::quiet_NaN();
+    if (exponent(s2) - exponent(s1) >= kFarApart) {
+        vcc = true; // the denominator up, the quotient back up
+        return s0 == s1 ? std::ldexp(s0, kScale) : s0;
     }
-    const int e1 = exponent(s1), e2 = exponent(s2);
-    const T scale = std::ldexp(T(1), (kMantissa + 1) * 2);
-    T d = s0;
-    if (e2 - e1 >= kMaxExp) {
-        d = s0 == s1 ? s0 * scale : s0;
-        vcc = s0 != s1;
-    } else if (e1 <= kMinExp + kMantissa) {
-        d = s0 * scale;
-    } else if (T(1) / s1 != T(1) / s1 || std::fpclassify(T(1) / s1) == FP_SUBNORMAL) {
-        d = s0 == s1 ? s0 * (T(1) / scale) : s0;
-        vcc = true;
-    } else if (std::fpclassify(s2 / s1) == FP_SUBNORMAL) {
-        d = s0 == s2 ? s0 * scale : s0;
-        vcc = s0 != s2 ? vcc : true;
-    } else if (e2 <= kMinExp + kMantissa) {
-        d = s0 == s2 ? s0 * scale : s0;
-        vcc = s0 != s2;
+    if (std::fpclassify(s1) == FP_SUBNORMAL) {
+        return std::ldexp(s0, kScale);
     }
-    return d;
+    const bool tiny_quotient = below_normal(Wide{s2} / Wide{s1});
+    if (below_normal(Wide{1} / Wide{s1})) {
+        if (!tiny_quotient) {
+            return std::ldexp(s0, -kScale);
+        }
+        vcc = true; // the denominator down, the quotient back down
+        return s0 == s1 ? std::ldexp(s0, -kScale) : s0;
+    }
+    if (tiny_quotient) {
+        vcc = true; // the numerator up, the quotient back down
+        return s0 == s2 ? std::ldexp(s0, kScale) : s0;
+    }
+    if (exponent(s2) <= kMantissa) {
+        return std::ldexp(s0, kScale); // a tiny numerator: both up
+    }
+    return s0;
 }
 
 void div_scale_f32(Wave& w, const Instruction& in) {
@@ -342,7 +391,9 @@ void div_scale_f64(Wave& w, const Instruction& in) {
     write_vector_dst64(w, in, 0, r.v, mask);
     write_scalar64(w, in.dst[1], vcc);
 }
-/// v_div_fmas: fma, scaled by 2^(±mantissa bits) where VCC is set.
+/// v_div_fmas: fma(S0, S1, S2); where VCC is set (v_div_scale scaled one operand) scaled back by 2^64
+/// (f32) / 2^128 (f64): up when the quotient S2 is at least 2, down otherwise. The scaled sum is rounded
+/// once to the result (in a wider format first: the rounding can differ only on exact midpoints).
 void div_fmas_f32(Wave& w, const Instruction& in) {
     Lanes a, b, c, r;
     read_f32(w, in, 0, a.v);
@@ -350,8 +401,14 @@ void div_fmas_f32(Wave& w, const Instruction& in) {
     read_f32(w, in, 2, c.v);
     const uint64_t vcc = w.vcc();
     for (int l = 0; l < kLanes; ++l) {
-        const float f = std::fma(bit_cast<float>(a.v[l]), bit_cast<float>(b.v[l]), bit_cast<float>(c.v[l]));
-        r.v[l] = bit_cast<uint32_t>(lane_on(vcc, l) ? std::ldexp(f, 64) : f);
+        const float x = bit_cast<float>(a.v[l]), y = bit_cast<float>(b.v[l]), z = bit_cast<float>(c.v[l]);
+        if (lane_on(vcc, l)) {
+            const int scale = ((c.v[l] >> 23) & 0xff) > 127 ? 64 : -64;
+            r.v[l] = bit_cast<uint32_t>(
+                static_cast<float>(std::ldexp(std::fma(double{x}, double{y}, double{z}), scale)));
+        } else {
+            r.v[l] = bit_cast<uint32_t>(std::fma(x, y, z));
+        }
     }
     output_f32(w, in, r.v);
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
@@ -363,11 +420,17 @@ void div_fmas_f64(Wave& w, const Instruction& in) {
     read_f64(w, in, 2, c.v);
     const uint64_t vcc = w.vcc();
     for (int l = 0; l < kLanes; ++l) {
-        const double f =
-            std::fma(bit_cast<double>(a.v[l]), bit_cast<double>(b.v[l]), bit_cast<double>(c.v[l]));
-        r.v[l] = bit_cast<uint64_t>(lane_on(vcc, l) ? std::ldexp(f, 128) : f);
+        const double x = bit_cast<double>(a.v[l]), y = bit_cast<double>(b.v[l]), z = bit_cast<double>(c.v[l]);
+        if (lane_on(vcc, l)) {
+            const int scale = ((c.v[l] >> 52) & 0x7ff) > 1023 ? 128 : -128;
+            using Wide = long double;
+            r.v[l] = bit_cast<uint64_t>(
+                static_cast<double>(std::ldexp(std::fma(Wide{x}, Wide{y}, Wide{z}), scale)));
+        } else {
+            r.v[l] = bit_cast<uint64_t>(std::fma(x, y, z));
+        }
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 /// v_div_fixup: S0 quotient estimate, S1 denominator, S2 numerator; special cases of division.
@@ -408,12 +471,6 @@ double add_f64(double a, double b) {
 }
 double mul_f64(double a, double b) {
     return a * b;
-}
-double min_f64(double a, double b) {
-    return ieee_min(a, b);
-}
-double max_f64(double a, double b) {
-    return ieee_max(a, b);
 }
 double fma_f64(double a, double b, double c) {
     return std::fma(a, b, c);
@@ -471,7 +528,7 @@ void u32_to_f64(Wave& w, const Instruction& in) {
     for (int l = 0; l < kLanes; ++l) {
         r.v[l] = bit_cast<uint64_t>(F(a.v[l]));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 uint32_t cvt_i32_f64(double a) {
@@ -504,7 +561,7 @@ void cvt_f64_f32(Wave& w, const Instruction& in) {
     for (int l = 0; l < kLanes; ++l) {
         r.v[l] = bit_cast<uint64_t>(static_cast<double>(bit_cast<float>(a.v[l])));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 void ldexp_f64(Wave& w, const Instruction& in) {
@@ -516,7 +573,7 @@ void ldexp_f64(Wave& w, const Instruction& in) {
         const int e = std::clamp(static_cast<int32_t>(b.v[l]), -5000, 5000);
         r.v[l] = bit_cast<uint64_t>(std::ldexp(bit_cast<double>(a.v[l]), e));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 void fmac_f64(Wave& w, const Instruction& in) {
@@ -528,7 +585,7 @@ void fmac_f64(Wave& w, const Instruction& in) {
         r.v[l] = bit_cast<uint64_t>(
             std::fma(bit_cast<double>(a.v[l]), bit_cast<double>(b.v[l]), bit_cast<double>(d.v[l])));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
@@ -599,11 +656,29 @@ void mac_f16(Wave& w, const Instruction& in) {
     }
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
-float f16_min(float a, float b) {
-    return ieee_min(a, b);
-}
-float f16_max(float a, float b) {
-    return ieee_max(a, b);
+/// v_min_f16 / v_max_f16: min_max_f16 on the operands with their modifiers, then clamp and omod.
+template <bool Max>
+void min_max_f16_op(Wave& w, const Instruction& in) {
+    Lanes a, b, r;
+    read_vector_src(w, in, 0, a.v);
+    read_vector_src(w, in, 1, b.v);
+    const bool ieee = ieee_mode(w);
+    auto modified = [&in](uint32_t x, int i) {
+        return static_cast<uint16_t>((x & (in.src[i].abs ? 0x7fff : 0xffff)) ^ (in.src[i].neg ? 0x8000 : 0));
+    };
+    for (int l = 0; l < kLanes; ++l) {
+        uint16_t h = min_max_f16(modified(a.v[l], 0), modified(b.v[l], 1), Max, ieee);
+        if (in.omod || in.clamp) {
+            const float scale = in.omod == 1 ? 2.0f : in.omod == 2 ? 4.0f : in.omod == 3 ? 0.5f : 1.0f;
+            float y = half_to_float(h) * scale;
+            if (in.clamp) {
+                y = y != y ? (dx10_clamp(w) ? 0.0f : y) : std::clamp(y, 0.0f, 1.0f);
+            }
+            h = float_to_half(y);
+        }
+        r.v[l] = h;
+    }
+    write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
 float f16_rcp(float a) {
     return 1.0f / a;
@@ -726,8 +801,8 @@ void register_vector_float_ops(OpTable& t) {
     add(t, "v_subrev_f32", vop_f32_2<subrev_f32>);
     add(t, "v_mul_f32", vop_f32_2<mul_f32>);
     add(t, "v_mul_legacy_f32", vop_f32_2<mul_legacy_f32>);
-    add(t, "v_min_f32", vop_f32_2<min_f32>);
-    add(t, "v_max_f32", vop_f32_2<max_f32>);
+    add(t, "v_min_f32", min_max_f32<false>);
+    add(t, "v_max_f32", min_max_f32<true>);
     add(t, "v_min3_f32", vop_f32_3<min3_f32>);
     add(t, "v_max3_f32", vop_f32_3<max3_f32>);
     add(t, "v_med3_f32", vop_f32_3<med3_f32>);
@@ -781,8 +856,8 @@ void register_vector_float_ops(OpTable& t) {
     // f64
     add(t, "v_add_f64", vop_f64_2<add_f64>, V::f64, V::f64);
     add(t, "v_mul_f64", vop_f64_2<mul_f64>, V::f64, V::f64);
-    add(t, "v_min_f64", vop_f64_2<min_f64>, V::f64, V::f64);
-    add(t, "v_max_f64", vop_f64_2<max_f64>, V::f64, V::f64);
+    add(t, "v_min_f64", min_max_f64<false>, V::f64, V::f64);
+    add(t, "v_max_f64", min_max_f64<true>, V::f64, V::f64);
     add(t, "v_fma_f64", vop_f64_3<fma_f64>, V::f64, V::f64, V::f64);
     add(t, "v_fmac_f64", fmac_f64, V::f64, V::f64);
     add(t, "v_fract_f64", vop_f64_1<fract_f64>, V::f64);
@@ -810,8 +885,8 @@ void register_vector_float_ops(OpTable& t) {
     add(t, "v_sub_f16", vop_f16_2<sub_f32>, V::f16, V::f16);
     add(t, "v_subrev_f16", vop_f16_2<subrev_f32>, V::f16, V::f16);
     add(t, "v_mul_f16", vop_f16_2<mul_f32>, V::f16, V::f16);
-    add(t, "v_min_f16", vop_f16_2<f16_min>, V::f16, V::f16);
-    add(t, "v_max_f16", vop_f16_2<f16_max>, V::f16, V::f16);
+    add(t, "v_min_f16", min_max_f16_op<false>, V::f16, V::f16);
+    add(t, "v_max_f16", min_max_f16_op<true>, V::f16, V::f16);
     add(t, "v_fma_f16", fma_f16, V::f16, V::f16, V::f16);
     add(t, "v_mad_f16", mad_f16, V::f16, V::f16, V::f16);
     add(t, "v_mac_f16", mac_f16, V::f16, V::f16);

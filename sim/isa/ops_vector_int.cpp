@@ -69,15 +69,6 @@ uint32_t lshrrev_b16(uint32_t a, uint32_t b) {
 uint32_t ashrrev_i16(uint32_t a, uint32_t b) {
     return static_cast<uint16_t>(static_cast<int16_t>(b) >> (a & 15));
 }
-uint32_t add_u16(uint32_t a, uint32_t b) {
-    return static_cast<uint16_t>(a + b);
-}
-uint32_t sub_u16(uint32_t a, uint32_t b) {
-    return static_cast<uint16_t>(a - b);
-}
-uint32_t subrev_u16(uint32_t a, uint32_t b) {
-    return static_cast<uint16_t>(b - a);
-}
 uint32_t mul_lo_u16(uint32_t a, uint32_t b) {
     return static_cast<uint16_t>((a & 0xffff) * (b & 0xffff));
 }
@@ -310,6 +301,19 @@ void sub_u32_op(Wave& w, const Instruction& in) {
     }
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
+/// v_add_u16 / v_sub_u16 / v_subrev_u16: VOP3 CLAMP saturates to [0, 0xffff] (CDNA2 ISA §6.2).
+template <int Kind> // 0 add, 1 sub, 2 subrev
+void addsub_u16_op(Wave& w, const Instruction& in) {
+    Lanes a, b, r;
+    read_vector_src(w, in, Kind == 2 ? 1 : 0, a.v);
+    read_vector_src(w, in, Kind == 2 ? 0 : 1, b.v);
+    for (int l = 0; l < kLanes; ++l) {
+        const int32_t x = static_cast<int32_t>(a.v[l] & 0xffff), y = static_cast<int32_t>(b.v[l] & 0xffff);
+        const int32_t s = Kind == 0 ? x + y : x - y;
+        r.v[l] = static_cast<uint16_t>(in.clamp ? std::clamp(s, 0, 0xffff) : s);
+    }
+    write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
+}
 template <bool Subtract>
 void addsub_i32_op(Wave& w, const Instruction& in) {
     Lanes a, b, r;
@@ -538,9 +542,9 @@ void register_vector_int_ops(OpTable& t) {
     add(t, "v_addc_co_u32", carry_op<0, true>, 2, V::b32, V::b32, V::b64);
     add(t, "v_subb_co_u32", carry_op<1, true>, 2, V::b32, V::b32, V::b64);
     add(t, "v_subbrev_co_u32", carry_op<2, true>, 2, V::b32, V::b32, V::b64);
-    add(t, "v_add_u16", vop_u32_2<add_u16>, 1, V::b16, V::b16);
-    add(t, "v_sub_u16", vop_u32_2<sub_u16>, 1, V::b16, V::b16);
-    add(t, "v_subrev_u16", vop_u32_2<subrev_u16>, 1, V::b16, V::b16);
+    add(t, "v_add_u16", addsub_u16_op<0>, 1, V::b16, V::b16);
+    add(t, "v_sub_u16", addsub_u16_op<1>, 1, V::b16, V::b16);
+    add(t, "v_subrev_u16", addsub_u16_op<2>, 1, V::b16, V::b16);
     add(t, "v_mul_lo_u16", vop_u32_2<mul_lo_u16>, 1, V::b16, V::b16);
     add(t, "v_max_u16", vop_u32_2<max_u16>, 1, V::b16, V::b16);
     add(t, "v_min_u16", vop_u32_2<min_u16>, 1, V::b16, V::b16);

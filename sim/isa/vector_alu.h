@@ -31,6 +31,9 @@ inline bool flushes_f64(const Wave& w) {
 inline void read_f32(const Wave& w, const Instruction& in, int i, uint32_t* out) {
     read_vector_src(w, in, i, out);
     const Operand& o = in.src[i];
+    if (!o.abs && !o.neg && !flushes_f32(w)) {
+        return;
+    }
     const uint32_t clear = o.abs ? 0x7fffffffu : 0xffffffffu;
     const uint32_t flip = o.neg ? 0x80000000u : 0;
     const bool flush = flushes_f32(w);
@@ -48,9 +51,19 @@ inline void read_f64(const Wave& w, const Instruction& in, int i, uint64_t* out)
     const Operand& o = in.src[i];
     const uint64_t clear = o.abs ? 0x7fffffffffffffffull : ~0ull;
     const uint64_t flip = o.neg ? 0x8000000000000000ull : 0;
+    const bool flush = flushes_f64(w);
     for (int l = 0; l < kLanes; ++l) {
-        out[l] = (out[l] & clear) ^ flip;
+        uint64_t x = (out[l] & clear) ^ flip;
+        if (flush && (x & 0x7ff0000000000000ull) == 0) {
+            x &= 0x8000000000000000ull;
+        }
+        out[l] = x;
     }
+}
+
+/// MODE.DX10_CLAMP (bit 8): CLAMP turns a NaN result into 0; without it the NaN passes through.
+inline bool dx10_clamp(const Wave& w) {
+    return (w.mode >> 8) & 1;
 }
 
 /// Applies VOP3 OMOD and CLAMP to f32 results (clamp to [0, 1], NaN to 0 under DX10_CLAMP).
@@ -62,9 +75,10 @@ inline void output_f32(const Wave& w, const Instruction& in, uint32_t* r) {
         }
     }
     if (in.clamp) {
+        const uint32_t nan = dx10_clamp(w) ? 0 : 1;
         for (int l = 0; l < kLanes; ++l) {
             const float f = bit_cast<float>(r[l]);
-            r[l] = bit_cast<uint32_t>(f != f ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
+            r[l] = f != f ? r[l] * nan : bit_cast<uint32_t>(f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
         }
     }
     if (flushes_f32(w)) {
@@ -76,7 +90,7 @@ inline void output_f32(const Wave& w, const Instruction& in, uint32_t* r) {
     }
 }
 
-inline void output_f64(const Instruction& in, uint64_t* r) {
+inline void output_f64(const Wave& w, const Instruction& in, uint64_t* r) {
     if (in.omod) {
         const double m = in.omod == 1 ? 2.0 : in.omod == 2 ? 4.0 : 0.5;
         for (int l = 0; l < kLanes; ++l) {
@@ -84,9 +98,17 @@ inline void output_f64(const Instruction& in, uint64_t* r) {
         }
     }
     if (in.clamp) {
+        const uint64_t nan = dx10_clamp(w) ? 0 : 1;
         for (int l = 0; l < kLanes; ++l) {
             const double f = bit_cast<double>(r[l]);
-            r[l] = bit_cast<uint64_t>(f != f ? 0.0 : f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f);
+            r[l] = f != f ? r[l] * nan : bit_cast<uint64_t>(f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f);
+        }
+    }
+    if (flushes_f64(w)) {
+        for (int l = 0; l < kLanes; ++l) {
+            if ((r[l] & 0x7ff0000000000000ull) == 0) {
+                r[l] &= 0x8000000000000000ull;
+            }
         }
     }
 }
@@ -203,7 +225,7 @@ void vop_f64_1(Wave& w, const Instruction& in) {
     for (int l = 0; l < kLanes; ++l) {
         r.v[l] = bit_cast<uint64_t>(F(bit_cast<double>(a.v[l])));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
@@ -215,7 +237,7 @@ void vop_f64_2(Wave& w, const Instruction& in) {
     for (int l = 0; l < kLanes; ++l) {
         r.v[l] = bit_cast<uint64_t>(F(bit_cast<double>(a.v[l]), bit_cast<double>(b.v[l])));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
@@ -229,7 +251,7 @@ void vop_f64_3(Wave& w, const Instruction& in) {
         r.v[l] = bit_cast<uint64_t>(
             F(bit_cast<double>(a.v[l]), bit_cast<double>(b.v[l]), bit_cast<double>(c.v[l])));
     }
-    output_f64(in, r.v);
+    output_f64(w, in, r.v);
     write_vector_dst64(w, in, 0, r.v, vector_write_mask(w, in));
 }
 
