@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # CI, after the tests (.ci/run): builds the Debian package in BUILD_DIR (default build/ci), installs it
 # with apt (dependencies resolved from the archive), and runs the INSTALLED programs on the HIP demo of
-# that build tree (workloads/hip/demo and its stand-ins): /usr/bin/replayscope-run --simulate records a
-# session file, /usr/bin/replayscope --export-charts writes its charts as PNG with no display. Fails unless both come out non-empty, the
+# that build tree (workloads/hip/demo): /usr/bin/replayscope-run --simulate records a session with the
+# interpreter and one with the demo's stand-ins (made by the installed replayscope-standins), and
+# /usr/bin/replayscope --export-charts writes the first one's charts as PNG with no display. Fails unless both come out non-empty, the
 # installed files name no build directory, both programs report the package's version, and the package carries
 # packaging/debian/copyright as usr/share/doc/replayscope/copyright.
 # Run as root. Leaves the package installed (apt-get remove -y replayscope removes it).
@@ -65,10 +66,14 @@ done < <(dpkg -L replayscope)
 /usr/bin/replayscope-run --version | grep -q -x "replayscope-run $version" || fail "replayscope-run --version"
 /usr/bin/replayscope --version | grep -q -x "replayscope $version" || fail "replayscope --version"
 
-# The installed stand-in builder, with its installed support files, makes the demo's stand-ins.
-/usr/bin/replayscope-standins -o "$out/libdemo-standins.so" "$top/workloads/hip/demo.hip"
+# The installed simulator's interpreter runs the demo's machine code (the default executor).
 HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress \
-    --standins "$out/libdemo-standins.so" -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
+    -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
+# The installed stand-in builder, with its installed support files, makes the demo's stand-ins, and the
+# installed simulator runs them (the alternative executor).
+/usr/bin/replayscope-standins -o "$out/libdemo-standins.so" "$top/workloads/hip/demo.hip"
+/usr/bin/replayscope-run --simulate --no-progress --standins "$out/libdemo-standins.so" \
+    -o "$out/demo-standins.rsdb" -- "$build/workloads/hip/demo"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --export-charts "$out/demo.rsdb" \
     "$out/charts"

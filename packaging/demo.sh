@@ -3,9 +3,9 @@
 # The main job on the embedded default, from a fresh clone (after packaging/install-deps.sh):
 #   1. builds what it needs (preset "default", into build/default);
 #   2. replays the demo application (workloads/hip/demo.hip: a two-agent heat-diffusion solver, a real HIP
-#      program built by hipcc and linked with Debian's libamdhip64) on the simulated HSA runtime, its
-#      kernels run by their host stand-ins (libdemo-standins.so), recording build/default/demo/demo.rsdb
-#      through `replayscope-run --simulate --standins`;
+#      program built by hipcc and linked with Debian's libamdhip64) on the simulated HSA runtime, whose
+#      gfx90a interpreter runs the kernels' machine code, recording build/default/demo/demo.rsdb through
+#      `replayscope-run --simulate`;
 #   3. opens the session in the inspector, or, with no display, prints its summary on the terminal and
 #      writes its charts as PNG into build/default/demo/charts.
 # Environment: REPLAYSCOPE_DEMO_DIR (output directory), HSA_SIM_GPU_AGENTS (simulated GPUs, default 2).
@@ -19,8 +19,7 @@ cmake --build --preset default --target replayscope replayscope-run replayscope_
 
 mkdir -p "$out"
 export HSA_SIM_GPU_AGENTS="${HSA_SIM_GPU_AGENTS:-2}"
-"$build/bin/replayscope-run" --simulate --standins "$build/workloads/hip/libdemo-standins.so" --force \
-    -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
+"$build/bin/replayscope-run" --simulate --force -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
     echo "demo.sh: opening $out/demo.rsdb in the inspector"

@@ -6,7 +6,7 @@
 // the ratio and its target (at most 3x).
 #include "decoder.h"
 #include "dispatcher.h"
-#include "loaded_code_object.h"
+#include "mapped_code_object.h"
 
 #include <hsa.h>
 
@@ -102,7 +102,7 @@ double best_of(int n, const std::string& command) {
 int main(int argc, char** argv) {
     const bool skip_demo = argc > 1 && std::string(argv[1]) == "--kernels-only";
     setenv("HSA_SIM_ISA_THREADS", "1", 1);
-    rs::bench::LoadedCodeObject co(RS_ISA_BENCH_KERNELS);
+    sim::isa::MappedCodeObject co(RS_ISA_BENCH_KERNELS);
     auto program = sim::isa::decode_program(co.code_begin(), co.code_end());
     const auto valu = sim::isa::make_kernel(program, co.descriptor("isa_bench_valu"), "isa_bench_valu");
     const auto memory = sim::isa::make_kernel(program, co.descriptor("isa_bench_memory"), "isa_bench_memory");

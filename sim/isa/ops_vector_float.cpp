@@ -642,6 +642,9 @@ void mad_f16(Wave& w, const Instruction& in) {
         return p + c;
     });
 }
+void div_fixup_f16(Wave& w, const Instruction& in) {
+    f16_op(w, in, 3, [](float a, float b, float c) { return div_fixup(a, b, c); });
+}
 void mac_f16(Wave& w, const Instruction& in) {
     Lanes d;
     read_vector_dst(w, in, 0, d.v);
@@ -889,6 +892,8 @@ void register_vector_float_ops(OpTable& t) {
     add(t, "v_max_f16", min_max_f16_op<true>, V::f16, V::f16);
     add(t, "v_fma_f16", fma_f16, V::f16, V::f16, V::f16);
     add(t, "v_mad_f16", mad_f16, V::f16, V::f16, V::f16);
+    add(t, "v_mad_legacy_f16", mad_f16, V::f16, V::f16, V::f16);
+    add(t, "v_div_fixup_f16", div_fixup_f16, V::f16, V::f16, V::f16);
     add(t, "v_mac_f16", mac_f16, V::f16, V::f16);
     add(t, "v_fmac_f16", mac_f16, V::f16, V::f16);
     add(t, "v_ldexp_f16", ldexp_f16, V::f16, V::b16);

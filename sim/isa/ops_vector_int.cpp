@@ -314,6 +314,38 @@ void addsub_u16_op(Wave& w, const Instruction& in) {
     }
     write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
 }
+/// v_add_i16 / v_sub_i16 (VOP3): signed 16-bit, CLAMP saturates to [-32768, 32767].
+template <bool Subtract>
+void addsub_i16_op(Wave& w, const Instruction& in) {
+    Lanes a, b, r;
+    read_vector_src(w, in, 0, a.v);
+    read_vector_src(w, in, 1, b.v);
+    for (int l = 0; l < kLanes; ++l) {
+        const int32_t x = static_cast<int16_t>(a.v[l]), y = static_cast<int16_t>(b.v[l]);
+        const int32_t s = Subtract ? x - y : x + y;
+        r.v[l] = static_cast<uint16_t>(in.clamp ? std::clamp(s, -32768, 32767) : s);
+    }
+    write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
+}
+/// v_mad_u16 / v_mad_i16: D = S0 * S1 + S2 in 16 bits, CLAMP saturating to the type's range.
+template <bool Signed>
+void mad_16_op(Wave& w, const Instruction& in) {
+    Lanes a, b, c, r;
+    read_vector_src(w, in, 0, a.v);
+    read_vector_src(w, in, 1, b.v);
+    read_vector_src(w, in, 2, c.v);
+    for (int l = 0; l < kLanes; ++l) {
+        const int64_t s =
+            Signed ? static_cast<int64_t>(static_cast<int16_t>(a.v[l])) * static_cast<int16_t>(b.v[l]) +
+                         static_cast<int16_t>(c.v[l])
+                   : static_cast<int64_t>(a.v[l] & 0xffff) * (b.v[l] & 0xffff) + (c.v[l] & 0xffff);
+        const int64_t clamped = !in.clamp ? s
+                                : Signed  ? std::clamp<int64_t>(s, -32768, 32767)
+                                          : std::clamp<int64_t>(s, 0, 0xffff);
+        r.v[l] = static_cast<uint16_t>(clamped);
+    }
+    write_vector_dst(w, in, 0, r.v, vector_write_mask(w, in));
+}
 template <bool Subtract>
 void addsub_i32_op(Wave& w, const Instruction& in) {
     Lanes a, b, r;
@@ -543,6 +575,10 @@ void register_vector_int_ops(OpTable& t) {
     add(t, "v_subb_co_u32", carry_op<1, true>, 2, V::b32, V::b32, V::b64);
     add(t, "v_subbrev_co_u32", carry_op<2, true>, 2, V::b32, V::b32, V::b64);
     add(t, "v_add_u16", addsub_u16_op<0>, 1, V::b16, V::b16);
+    add(t, "v_add_i16", addsub_i16_op<false>, 1, V::b16, V::b16);
+    add(t, "v_sub_i16", addsub_i16_op<true>, 1, V::b16, V::b16);
+    add(t, "v_mad_u16", mad_16_op<false>, 1, V::b16, V::b16, V::b16);
+    add(t, "v_mad_i16", mad_16_op<true>, 1, V::b16, V::b16, V::b16);
     add(t, "v_sub_u16", addsub_u16_op<1>, 1, V::b16, V::b16);
     add(t, "v_subrev_u16", addsub_u16_op<2>, 1, V::b16, V::b16);
     add(t, "v_mul_lo_u16", vop_u32_2<mul_lo_u16>, 1, V::b16, V::b16);

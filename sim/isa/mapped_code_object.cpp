@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "loaded_code_object.h"
+#include "mapped_code_object.h"
 
 #include <elf.h>
 #include <sys/mman.h>
@@ -9,11 +9,14 @@
 #include <iterator>
 #include <stdexcept>
 
-namespace rs::bench {
+namespace sim::isa {
 
-LoadedCodeObject::LoadedCodeObject(const std::string& path) {
+MappedCodeObject::MappedCodeObject(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), {});
+    if (!in.good() && !in.eof()) {
+        throw std::runtime_error(path + ": cannot be read");
+    }
     if (file.size() < sizeof(Elf64_Ehdr) || std::memcmp(file.data(), ELFMAG, SELFMAG) != 0) {
         throw std::runtime_error(path + ": not an ELF file");
     }
@@ -43,6 +46,7 @@ LoadedCodeObject::LoadedCodeObject(const std::string& path) {
         std::memcpy(image_ + ph.p_vaddr, file.data() + ph.p_offset, ph.p_filesz);
         if (ph.p_flags & PF_X) {
             code_begin_ = reinterpret_cast<uint64_t>(image_ + ph.p_vaddr);
+            code_vaddr_ = ph.p_vaddr;
             code_end_ = code_begin_ + ph.p_memsz;
         }
     }
@@ -64,13 +68,13 @@ LoadedCodeObject::LoadedCodeObject(const std::string& path) {
     }
 }
 
-LoadedCodeObject::~LoadedCodeObject() {
+MappedCodeObject::~MappedCodeObject() {
     if (image_) {
         munmap(image_, image_size_);
     }
 }
 
-uint64_t LoadedCodeObject::descriptor(const std::string& kernel) const {
+uint64_t MappedCodeObject::descriptor(const std::string& kernel) const {
     for (const auto& [name, address] : symbols_) {
         if (name == kernel + ".kd") {
             return address;
@@ -79,4 +83,4 @@ uint64_t LoadedCodeObject::descriptor(const std::string& kernel) const {
     throw std::runtime_error("no kernel descriptor " + kernel + ".kd");
 }
 
-} // namespace rs::bench
+} // namespace sim::isa
