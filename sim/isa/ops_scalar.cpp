@@ -4,6 +4,7 @@
 #include "operand_access.h"
 
 #include <bit>
+#include <string>
 
 namespace sim::isa {
 
@@ -577,23 +578,52 @@ uint32_t* hwreg(Wave& w, uint8_t id) {
         return nullptr;
     }
 }
-uint32_t hwreg_value(Wave& w, uint8_t id) {
-    if (uint32_t* r = hwreg(w, id)) {
-        return *r;
+/// The value of a hardware register s_getreg reads (CDNA2 ISA §3.8, "Hardware Registers"); false for one
+/// the interpreter does not model, which faults rather than reading as 0.
+bool hwreg_value(const Wave& w, uint8_t id, uint32_t& value) {
+    switch (id) {
+    case 1: // MODE
+        value = w.mode;
+        return true;
+    case 2: // STATUS: SCC (bit 0), EXECZ (9), VCCZ (10)
+        value = (w.scc ? 1u : 0u) | (w.exec() == 0 ? 1u << 9 : 0u) | (w.vcc() == 0 ? 1u << 10 : 0u);
+        return true;
+    case 3: // TRAPSTS
+        value = w.trapsts;
+        return true;
+    case 4: // HW_ID: the wave's id within its work-group in bits 3:0
+        value = w.wave_in_group & 0xf;
+        return true;
+    case 5: { // GPR_ALLOC: VGPR_SIZE in bits 13:8 (granules of 8, minus 1), SGPR_SIZE in 27:24 (of 16)
+        const uint32_t vgpr_granules =
+            w.program && w.dispatch ? (w.dispatch->kernel->descriptor.vgpr_count() / 8) : 1;
+        value = ((vgpr_granules - 1) & 0x3f) << 8 | ((112 / 16 - 1) & 0xf) << 24;
+        return true;
     }
-    if (id == 4) { // HW_ID: wave id within the group in bits 0-3
-        return w.wave_in_group & 0xf;
+    case 6: // LDS_ALLOC: LDS size in 64-dword granules, bits 20:12
+        value = ((w.lds_size + 255) / 256) << 12;
+        return true;
+    case 7: // IB_STS: no outstanding memory counts, every access is complete when it ends
+        value = 0;
+        return true;
+    case 15: // SH_MEM_BASES: private aperture base bits 63:48 in 15:0, shared aperture's in 31:16
+        value = static_cast<uint32_t>(kPrivateApertureBase >> 48) |
+                static_cast<uint32_t>(kSharedApertureBase >> 48) << 16;
+        return true;
+    default:
+        return false;
     }
-    if (id == 6) { // LDS_ALLOC: LDS size in 64-dword granules, bits 20:12
-        return ((w.lds_size + 255) / 256) << 12;
-    }
-    return 0;
 }
 uint32_t field_mask(const Instruction& in) {
     return in.hwreg_size >= 32 ? ~0u : ((1u << in.hwreg_size) - 1);
 }
 void getreg_b32(Wave& w, const Instruction& in) {
-    write_scalar32(w, in.dst[0], (hwreg_value(w, in.hwreg_id) >> in.hwreg_offset) & field_mask(in));
+    uint32_t value = 0;
+    if (!hwreg_value(w, in.hwreg_id, value)) {
+        fault(w, in, "hardware register " + std::to_string(in.hwreg_id) + " is not simulated");
+        return;
+    }
+    write_scalar32(w, in.dst[0], (value >> in.hwreg_offset) & field_mask(in));
 }
 void set_hwreg(Wave& w, const Instruction& in, uint32_t value) {
     if (uint32_t* r = hwreg(w, in.hwreg_id)) {

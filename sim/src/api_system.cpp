@@ -737,6 +737,10 @@ hsa_status_t hsa_status_string(hsa_status_t status, const char** status_string) 
     case HSA_STATUS_ERROR_INVALID_PACKET_FORMAT:
         *status_string = "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT: The AQL packet is malformed.";
         break;
+    case HSA_STATUS_ERROR_EXCEPTION:
+        // What a kernel that faults or traps raises on its queue (the interpreter says which instruction).
+        *status_string = "HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware exception.";
+        break;
     default:
         *status_string = "HSA_STATUS_ERROR: an error status the simulator does not describe.";
         break;

@@ -388,6 +388,9 @@ class IsaInstructionsTest : public QObject {
         s32("s_addk_i32 overflow", "s_addk_i32", 0, 0, 0, 0x7fffffff, 1, 0x80000000);
         s32("s_getreg_b32 MODE.FP_DENORM, denormals kept", "s_getreg_mode", 0, 0, 0, 0xf, 0);
         s32("s_getreg_b32 MODE.FP_DENORM, f32 denormals flushed", "s_getreg_mode_ftz", 0, 0, 0, 0xc, 0);
+        // SH_MEM_BASES[31:16]: bits 63:48 of the shared aperture (src_shared_base's high dword >> 16), which
+        // a generic pointer to LDS is built from.
+        s32("s_getreg_b32 SH_MEM_BASES.SHARED_BASE", "s_getreg_shared_base", 0, 0, 0, 0x1, 0);
         // s_branches: v10 = 2 when a == b else 1; v11 = first multiple of 3 not below a; v12 = b != 0.
         row("branches taken", "s_branches", {10, 0, 10, 0}, {2, 12, 1});
         row("branches not taken", "s_branches", {7, 0, 0, 0}, {1, 9, 0});

@@ -87,6 +87,7 @@ sk s_bitcmp1_b32, "s_bitcmp1_b32 s10, s12"
 sk s_movk_i32, "s_movk_i32 s14, 0x8000"
 sk s_addk_i32, "s_addk_i32 s14, 0xffff"
 sk s_getreg_mode, "s_getreg_b32 s14, hwreg(HW_REG_MODE, 4, 4)"
+sk s_getreg_shared_base, "s_getreg_b32 s14, hwreg(HW_REG_SH_MEM_BASES, 16, 16)"
 
 sbegin s_getreg_mode_ftz
   s_getreg_b32 s14, hwreg(HW_REG_MODE, 4, 4)
