@@ -113,7 +113,7 @@ void vload(Wave& w, const Instruction& in) {
     VectorAccess a;
     compute_addresses(w, in, S, a);
     const uint64_t exec = w.exec();
-    const Operand& dst = S == Segment::buffer ? in.dst[0] : in.dst[0];
+    const Operand& dst = in.dst[0];
     uint32_t* regs[4];
     for (int k = 0; k < Dwords; ++k) {
         regs[k] = dst.kind == OperandKind::agpr ? w.a(static_cast<uint16_t>(dst.index + k))

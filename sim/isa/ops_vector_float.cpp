@@ -617,7 +617,7 @@ void f16_op(Wave& w, const Instruction& in, int sources, F f) {
         }
         const uint32_t h = float_to_half(y);
         const uint32_t old = read_lane(w, in.dst[0], l);
-        r.v[l] = write_high ? (old & 0xffffu) | h << 16 : (in.encoding == Encoding::sdwa ? h : h);
+        r.v[l] = write_high ? (old & 0xffffu) | h << 16 : h;
     }
     write_vector_dst(w, in, 0, r.v, mask);
 }
