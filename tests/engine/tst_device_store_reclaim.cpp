@@ -22,7 +22,8 @@
 namespace {
 
 /// A finished run under replayscope-run --simulate with 64 MiB of device memory and the engine
-/// variables `engine_env` given to the workload (through env(1): the launcher sets its own).
+/// variables `engine_env` given to the workload (through env(1): the launcher sets its own). The chunk-hash
+/// kernel runs as its host stand-in (--executor standin), as in run_beside.
 std::unique_ptr<rs::test::SessionRun> run(const QStringList& engine_env) {
     static QTemporaryDir dir;
     static int counter = 0;
@@ -31,9 +32,11 @@ std::unique_ptr<rs::test::SessionRun> run(const QStringList& engine_env) {
     const QStringList command =
         QStringList{"/usr/bin/env"} + engine_env +
         QStringList{QStringLiteral(RS_WORKLOAD_DIR "/allocate_during_kernel"), "8", "40"};
-    if (!rs::test::run_and_open(*r, RS_RUNNER_PATH,
-                                QStringList{"--simulate", "--no-progress", "-o", session, "--"} + command,
-                                rs::test::environment_with({"HSA_SIM_DEVICE_MEMORY=64M"}), session, 240000)) {
+    if (!rs::test::run_and_open(
+            *r, RS_RUNNER_PATH,
+            QStringList{"--simulate", "--executor", "standin", "--no-progress", "-o", session, "--"} +
+                command,
+            rs::test::environment_with({"HSA_SIM_DEVICE_MEMORY=64M"}), session, 240000)) {
         return nullptr;
     }
     return r;
