@@ -10,6 +10,7 @@
  */
 #include "hsa_sim/standin.h"
 #include "sim_test_util.h"
+#include "stderr_capture.h"
 
 #include <hsa_ven_amd_loader.h>
 
@@ -121,41 +122,6 @@ QByteArray sym_name(hsa_executable_symbol_t s) {
     hsa_executable_symbol_get_info(s, HSA_EXECUTABLE_SYMBOL_INFO_NAME, name.data());
     return name;
 }
-
-/// Captures what the process writes to stderr between construction and text().
-class StderrCapture {
-  public:
-    StderrCapture() {
-        std::fflush(stderr);
-        saved_ = dup(2);
-        file_ = std::tmpfile();
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture() { restore(); }
-    QByteArray text() {
-        restore();
-        std::fseek(file_, 0, SEEK_SET);
-        QByteArray out;
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof(buf), file_)) > 0) {
-            out.append(buf, static_cast<int>(n));
-        }
-        return out;
-    }
-
-  private:
-    void restore() {
-        if (saved_ >= 0) {
-            std::fflush(stderr);
-            dup2(saved_, 2);
-            close(saved_);
-            saved_ = -1;
-        }
-    }
-    int saved_ = -1;
-    FILE* file_ = nullptr;
-};
 
 struct QueueError {
     std::atomic<int> count{0};
@@ -469,7 +435,7 @@ class ElfCodeObjectsTest : public QObject {
         *args = buffer.data();
         QByteArray text;
         {
-            StderrCapture capture;
+            rs::test::StderrCapture capture;
             dispatch(q, object, args, 32, 32, done, false);
             for (int i = 0; i < 500 && error.count.load() == 0; ++i) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -492,7 +458,7 @@ class ElfCodeObjectsTest : public QObject {
     void malformed() {
         const QByteArray good = read_all(RS_ELF_KERNELS_CO);
         QVERIFY(good.size() > 1024);
-        StderrCapture quiet; // one LoaderError line per refused image
+        rs::test::StderrCapture quiet; // one LoaderError line per refused image
         int refused = 0;
         for (int length = 64; length < good.size(); length += (length < 1024 ? 7 : 61)) {
             LoadedCode code;

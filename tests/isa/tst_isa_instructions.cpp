@@ -8,6 +8,7 @@
  * interpreter's code. The suite runs with HSA_SIM_EXECUTOR=isa.
  */
 #include "sim_test_util.h"
+#include "stderr_capture.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -109,46 +110,6 @@ void on_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
     e->status.store(static_cast<int>(status));
     e->count.fetch_add(1);
 }
-
-/// Captures what the process writes to stderr between construction and text().
-class StderrCapture {
-  public:
-    StderrCapture() {
-        std::fflush(stderr);
-        saved_ = dup(2);
-        file_ = std::tmpfile();
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture() {
-        restore();
-        std::fclose(file_);
-    }
-    StderrCapture(const StderrCapture&) = delete;
-    StderrCapture& operator=(const StderrCapture&) = delete;
-    QByteArray text() {
-        restore();
-        std::fseek(file_, 0, SEEK_SET);
-        QByteArray out;
-        char buf[4096];
-        size_t n;
-        while ((n = std::fread(buf, 1, sizeof(buf), file_)) > 0) {
-            out.append(buf, static_cast<qsizetype>(n));
-        }
-        return out;
-    }
-
-  private:
-    void restore() {
-        if (saved_ >= 0) {
-            std::fflush(stderr);
-            dup2(saved_, 2);
-            close(saved_);
-            saved_ = -1;
-        }
-    }
-    int saved_ = -1;
-    FILE* file_ = nullptr;
-};
 
 } // namespace
 
@@ -1433,7 +1394,7 @@ class IsaInstructionsTest : public QObject {
         QCOMPARE(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
         QByteArray text;
         {
-            StderrCapture capture;
+            rs::test::StderrCapture capture;
             dispatch(q, object, args_, kLanes, kLanes, done, false);
             for (int i = 0; i < 500 && error.count.load() == 0; ++i) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(10));
