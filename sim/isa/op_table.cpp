@@ -13,6 +13,7 @@ OpTable::OpTable() {
     register_packed_ops(*this);
     register_memory_ops(*this);
     register_lds_ops(*this);
+    register_mfma_ops(*this);
 }
 
 const OpTable& OpTable::instance() {

@@ -56,5 +56,6 @@ void register_vector_compare_ops(OpTable& table);
 void register_packed_ops(OpTable& table);
 void register_memory_ops(OpTable& table);
 void register_lds_ops(OpTable& table);
+void register_mfma_ops(OpTable& table);
 
 } // namespace sim::isa
