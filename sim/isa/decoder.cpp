@@ -5,7 +5,9 @@
 #include "op_table.h"
 #include "wave.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace sim::isa {
 
@@ -64,6 +66,54 @@ void undecodable(Wave& wave, const Instruction& in) {
     fault(wave, in, "these bytes are not a gfx90a instruction");
 }
 
+/// How an instruction matters to the scan of a kernel's reachable code.
+enum class Flow : uint8_t {
+    other,
+    gws,      ///< a ds_gws_* that does not wait
+    gws_wait, ///< ds_gws_barrier, ds_gws_sema_p
+    jump,     ///< s_branch: no fall-through
+    end,      ///< s_endpgm and its kin
+    indirect, ///< s_setpc_b64 (no fall-through), s_swappc_b64 (returns)
+};
+
+Flow flow_of(const Instruction& in) {
+    const OpTable& table = OpTable::instance();
+    const OpInfo& info = table.at(in.op);
+    if (in.execute != info.execute) {
+        return Flow::other; // not decoded into this operation
+    }
+    const std::string& n = info.name;
+    if (n.rfind("ds_gws_", 0) == 0) {
+        return n == "ds_gws_barrier" || n == "ds_gws_sema_p" ? Flow::gws_wait : Flow::gws;
+    }
+    if (n == "s_branch") {
+        return Flow::jump;
+    }
+    if (n == "s_endpgm" || n == "s_endpgm_saved" || n == "s_endpgm_ordered_ps_done" || n == "s_code_end") {
+        return Flow::end;
+    }
+    if (n == "s_setpc_b64" || n == "s_swappc_b64") {
+        return Flow::indirect;
+    }
+    return Flow::other;
+}
+
+/// The registers of `file` an instruction names, as one past the highest.
+uint32_t registers_named(const Instruction& in, OperandKind file) {
+    uint32_t top = 0;
+    for (int i = 0; i < in.dst_count; ++i) {
+        if (in.dst[i].kind == file) {
+            top = std::max<uint32_t>(top, in.dst[i].index + in.dst[i].width);
+        }
+    }
+    for (int i = 0; i < in.src_count; ++i) {
+        if (in.src[i].kind == file) {
+            top = std::max<uint32_t>(top, in.src[i].index + in.src[i].width);
+        }
+    }
+    return top;
+}
+
 } // namespace
 
 std::shared_ptr<const Program> decode_program(uint64_t begin, uint64_t end) {
@@ -102,6 +152,11 @@ std::shared_ptr<const Program> decode_program(uint64_t begin, uint64_t end) {
         if (info.unit == Unit::branch && in.execute == info.execute) {
             in.simm = in.simm >= 0 ? program->index_at(static_cast<uint64_t>(in.simm)) : -1;
         }
+        const Flow flow = flow_of(in);
+        program->any_gws = program->any_gws || flow == Flow::gws || flow == Flow::gws_wait;
+        program->any_gws_wait = program->any_gws_wait || flow == Flow::gws_wait;
+        program->vgprs_named = std::max(program->vgprs_named, registers_named(in, OperandKind::vgpr));
+        program->agprs_named = std::max(program->agprs_named, registers_named(in, OperandKind::agpr));
     }
     return program;
 }
@@ -114,6 +169,44 @@ Kernel make_kernel(std::shared_ptr<const Program> program, uint64_t descriptor_a
     const uint64_t entry =
         descriptor_address + static_cast<uint64_t>(k.descriptor.kernel_code_entry_byte_offset);
     k.entry = program ? program->index_at_absolute(entry) : -1;
+    k.vgprs = k.descriptor.vgpr_count();
+    k.agprs = k.vgprs > k.descriptor.accum_offset() ? k.vgprs - k.descriptor.accum_offset() : 0;
+    if (program && k.entry >= 0) {
+        // Every instruction reachable from the entry: fall-through, branch and call targets.
+        const auto count = static_cast<int32_t>(program->code.size());
+        std::vector<bool> seen(program->code.size(), false);
+        std::vector<int32_t> pending{k.entry};
+        const OpTable& table = OpTable::instance();
+        while (!pending.empty()) {
+            int32_t i = pending.back();
+            pending.pop_back();
+            for (; i >= 0 && i < count && !seen[static_cast<size_t>(i)]; ++i) {
+                seen[static_cast<size_t>(i)] = true;
+                const Instruction& in = program->code[static_cast<size_t>(i)];
+                k.vgprs = std::max(k.vgprs, registers_named(in, OperandKind::vgpr));
+                k.agprs = std::max(k.agprs, registers_named(in, OperandKind::agpr));
+                const Flow flow = flow_of(in);
+                k.uses_gws = k.uses_gws || flow == Flow::gws || flow == Flow::gws_wait;
+                k.grid_sync = k.grid_sync || flow == Flow::gws_wait;
+                k.indirect = k.indirect || flow == Flow::indirect;
+                const OpInfo& info = table.at(in.op);
+                if (info.unit == Unit::branch && in.execute == info.execute && in.simm >= 0) {
+                    pending.push_back(static_cast<int32_t>(in.simm));
+                }
+                if (flow == Flow::jump || flow == Flow::end ||
+                    (flow == Flow::indirect && info.name == "s_setpc_b64")) {
+                    break;
+                }
+            }
+        }
+        if (k.indirect) {
+            // Code reached through a register: what the whole program holds.
+            k.uses_gws = k.uses_gws || program->any_gws;
+            k.grid_sync = k.grid_sync || program->any_gws_wait;
+            k.vgprs = std::max(k.vgprs, program->vgprs_named);
+            k.agprs = std::max(k.agprs, program->agprs_named);
+        }
+    }
     k.program = std::move(program);
     return k;
 }

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "dispatcher.h"
 
+#include "gws.h"
 #include "wave.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -19,6 +22,14 @@ namespace {
 constexpr uint32_t kScratchWaveAlign = 1024;
 constexpr uint32_t kRegistersPerFile = 256;
 constexpr uint32_t kInstructionsBetweenPolls = 65536;
+// A gfx90a compute unit (CDNA2 ISA chapter 2; HIP's occupancy calculator uses the same figures): 4 SIMDs
+// of at most 8 waves, 512 VGPRs per SIMD lane in granules of 8, 64 KiB of LDS.
+constexpr uint32_t kSimdsPerComputeUnit = 4;
+constexpr uint32_t kWavesPerSimd = 8;
+constexpr uint32_t kVgprsPerSimd = 512;
+constexpr uint32_t kLdsPerComputeUnit = 64 * 1024;
+/// How long a host thread whose waves all wait at GWS sleeps before it polls for cancellation.
+constexpr std::chrono::milliseconds kGwsPoll{50};
 
 unsigned host_threads(unsigned requested) {
     if (const char* env = std::getenv("HSA_SIM_ISA_THREADS")) {
@@ -42,6 +53,10 @@ struct Shared {
     uint64_t group_count = 0;
     uint32_t waves_per_group = 1;
     std::atomic<uint64_t> next_group{0};
+    bool cooperative = false;
+    unsigned threads = 1;
+    uint32_t vgprs = kRegistersPerFile; ///< registers per wave of a cooperative dispatch
+    uint32_t agprs = kRegistersPerFile;
     std::atomic<bool> stop{false};
     std::mutex error_mutex;
     DispatchStats stats; ///< summed by the slots as they finish (under error_mutex)
@@ -113,6 +128,7 @@ void initialise_wave(Wave& w, const DispatchContext& ctx, const uint32_t group[3
     w.status = WaveStatus::running;
     w.pc = static_cast<uint32_t>(kernel.entry);
     w.fault.clear();
+    w.gws_wait = GwsWait::none;
     std::fill(std::begin(w.unit_counts), std::end(w.unit_counts), uint64_t{0});
     w.valu_lanes = 0;
     w.dispatch = &ctx;
@@ -191,71 +207,228 @@ void initialise_wave(Wave& w, const DispatchContext& ctx, const uint32_t group[3
     }
 }
 
-void run_group(Shared& shared, Slot& slot, uint64_t linear) {
+/// One work-group's waves while it runs.
+struct Group {
+    uint32_t id[3] = {0, 0, 0};
+    uint32_t wave_count = 0;
+    Wave* waves = nullptr;
+    bool done = false;
+};
+
+/// Sets up work-group `linear`: its waves at `waves` with `vgprs` + `agprs` registers each from
+/// `registers`, its LDS at `lds` (zeroed), its waves' scratch from wave slot `first_scratch_slot` on.
+void setup_group(Shared& shared, uint64_t linear, Wave* waves, uint32_t (*registers)[kLanes], uint32_t vgprs,
+                 uint32_t agprs, uint8_t* lds, uint64_t first_scratch_slot, Group& g) {
     const DispatchContext& ctx = *shared.context;
-    uint32_t group[3];
-    group[0] = static_cast<uint32_t>(linear % shared.groups[0]);
-    group[1] = static_cast<uint32_t>((linear / shared.groups[0]) % shared.groups[1]);
-    group[2] = static_cast<uint32_t>(linear / (static_cast<uint64_t>(shared.groups[0]) * shared.groups[1]));
+    g.id[0] = static_cast<uint32_t>(linear % shared.groups[0]);
+    g.id[1] = static_cast<uint32_t>((linear / shared.groups[0]) % shared.groups[1]);
+    g.id[2] = static_cast<uint32_t>(linear / (static_cast<uint64_t>(shared.groups[0]) * shared.groups[1]));
     uint32_t size[3];
     for (int d = 0; d < 3; ++d) {
-        size[d] = std::min(ctx.workgroup[d], ctx.grid[d] - group[d] * ctx.workgroup[d]);
+        size[d] = std::min(ctx.workgroup[d], ctx.grid[d] - g.id[d] * ctx.workgroup[d]);
     }
     const uint32_t items = size[0] * size[1] * size[2];
-    const uint32_t waves = (items + kLanes - 1) / kLanes;
-    std::fill(slot.lds.begin(), slot.lds.end(), uint8_t{0});
-    for (uint32_t i = 0; i < waves; ++i) {
-        Wave& w = slot.waves[i];
-        w.vgpr = &slot.registers[static_cast<size_t>(i) * 2 * kRegistersPerFile];
-        w.agpr = w.vgpr + kRegistersPerFile;
-        w.vgpr_count = kRegistersPerFile;
-        w.lds = slot.lds.data();
-        w.lds_size = static_cast<uint32_t>(slot.lds.size());
-        const uint64_t offset =
-            (static_cast<uint64_t>(slot.index) * shared.waves_per_group + i) * ctx.scratch_wave_bytes;
-        initialise_wave(w, ctx, group, size, i, items, offset);
+    g.wave_count = (items + kLanes - 1) / kLanes;
+    g.waves = waves;
+    g.done = false;
+    std::fill(lds, lds + ctx.group_segment_size, uint8_t{0});
+    for (uint32_t i = 0; i < g.wave_count; ++i) {
+        Wave& w = waves[i];
+        w.vgpr = &registers[static_cast<size_t>(i) * (vgprs + agprs)];
+        w.agpr = w.vgpr + vgprs;
+        w.vgpr_count = vgprs;
+        w.lds = lds;
+        w.lds_size = ctx.group_segment_size;
+        initialise_wave(w, ctx, g.id, size, i, items, (first_scratch_slot + i) * ctx.scratch_wave_bytes);
     }
-    for (;;) {
-        uint32_t ended = 0, waiting = 0;
-        for (uint32_t i = 0; i < waves; ++i) {
-            Wave& w = slot.waves[i];
-            if (w.status == WaveStatus::running) {
-                run_wave(w, shared);
-            }
-            if (shared.stop.load(std::memory_order_relaxed)) {
-                return;
-            }
-            if (w.status == WaveStatus::faulted) {
-                char where[160];
-                std::snprintf(where, sizeof(where), "wave %u of work-group (%u, %u, %u)", i, group[0],
-                              group[1], group[2]);
-                shared.fail(DispatchResult::faulted,
-                            "kernel " + ctx.kernel->name + ": " + where + ": " + w.fault);
-                return;
-            }
-            ended += w.status == WaveStatus::ended ? 1 : 0;
-            waiting += w.status == WaveStatus::barrier ? 1 : 0;
+}
+
+/// True when the GWS wait of `w` is over (its barrier completed, or its semaphore gave it a count).
+bool gws_released(Wave& w) {
+    GwsState& gws = *w.dispatch->gws;
+    return w.gws_wait == GwsWait::barrier ? gws.barrier_released(w.gws_resource, w.gws_generation)
+                                          : gws.sema_retry(w.gws_resource);
+}
+
+enum class Step { progressed, blocked, ended, stopped };
+
+/// Runs each wave of the group that can run until it waits or ends, releases an s_barrier every wave
+/// left reached, and resumes waves whose GWS wait is over. Adds an ended group's counts to `stats`.
+Step step_group(Shared& shared, Group& g, DispatchStats& stats) {
+    bool progressed = false;
+    uint32_t ended = 0, waiting = 0;
+    for (uint32_t i = 0; i < g.wave_count; ++i) {
+        Wave& w = g.waves[i];
+        if (w.status == WaveStatus::gws && gws_released(w)) {
+            w.status = WaveStatus::running;
+            w.gws_wait = GwsWait::none;
         }
-        if (ended == waves) {
-            slot.stats.work_groups += 1;
-            slot.stats.waves += waves;
-            for (uint32_t i = 0; i < waves; ++i) {
-                for (int u = 0; u < kUnitCount; ++u) {
-                    slot.stats.unit_counts[u] += slot.waves[i].unit_counts[u];
-                }
-                slot.stats.valu_lanes += slot.waves[i].valu_lanes;
+        if (w.status == WaveStatus::running) {
+            run_wave(w, shared);
+            progressed = true;
+        }
+        if (shared.stop.load(std::memory_order_relaxed)) {
+            return Step::stopped;
+        }
+        if (w.status == WaveStatus::faulted) {
+            char where[160];
+            std::snprintf(where, sizeof(where), "wave %u of work-group (%u, %u, %u)", i, g.id[0], g.id[1],
+                          g.id[2]);
+            shared.fail(DispatchResult::faulted,
+                        "kernel " + shared.context->kernel->name + ": " + where + ": " + w.fault);
+            return Step::stopped;
+        }
+        ended += w.status == WaveStatus::ended ? 1 : 0;
+        waiting += w.status == WaveStatus::barrier ? 1 : 0;
+    }
+    if (ended == g.wave_count) {
+        g.done = true;
+        stats.work_groups += 1;
+        stats.waves += g.wave_count;
+        for (uint32_t i = 0; i < g.wave_count; ++i) {
+            for (int u = 0; u < kUnitCount; ++u) {
+                stats.unit_counts[u] += g.waves[i].unit_counts[u];
             }
+            stats.valu_lanes += g.waves[i].valu_lanes;
+        }
+        return Step::ended;
+    }
+    if (waiting + ended == g.wave_count) {
+        // Every wave still running reached s_barrier: release them all.
+        for (uint32_t i = 0; i < g.wave_count; ++i) {
+            if (g.waves[i].status == WaveStatus::barrier) {
+                g.waves[i].status = WaveStatus::running;
+            }
+        }
+        return Step::progressed;
+    }
+    return progressed ? Step::progressed : Step::blocked;
+}
+
+void run_group(Shared& shared, Slot& slot, uint64_t linear) {
+    Group g;
+    setup_group(shared, linear, slot.waves.data(), slot.registers.get(), kRegistersPerFile, kRegistersPerFile,
+                slot.lds.data(), static_cast<uint64_t>(slot.index) * shared.waves_per_group, g);
+    for (;;) {
+        switch (step_group(shared, g, slot.stats)) {
+        case Step::progressed:
+            break;
+        case Step::ended:
+        case Step::stopped:
+            return;
+        case Step::blocked:
+            // Only a cooperative dispatch lets a wave wait at GWS (ops_lds.cpp faults it otherwise).
+            shared.fail(DispatchResult::faulted,
+                        "kernel " + shared.context->kernel->name + ": no wave of a work-group can run");
             return;
         }
-        if (waiting + ended == waves) {
-            // Every wave still running reached s_barrier: release them all.
-            for (uint32_t i = 0; i < waves; ++i) {
-                if (slot.waves[i].status == WaveStatus::barrier) {
-                    slot.waves[i].status = WaveStatus::running;
-                }
+    }
+}
+
+void add_stats(Shared& shared, const DispatchStats& stats) {
+    std::lock_guard lock(shared.error_mutex);
+    for (int u = 0; u < kUnitCount; ++u) {
+        shared.stats.unit_counts[u] += stats.unit_counts[u];
+    }
+    shared.stats.valu_lanes += stats.valu_lanes;
+    shared.stats.waves += stats.waves;
+    shared.stats.work_groups += stats.work_groups;
+}
+
+/// Why nothing can release the waves of `groups` still waiting: the first GWS wait found.
+std::string deadlock_message(Shared& shared, const std::vector<Group>& groups) {
+    uint32_t waiting = 0;
+    const Wave* first = nullptr;
+    for (const Group& g : groups) {
+        for (uint32_t i = 0; i < g.wave_count && !g.done; ++i) {
+            if (g.waves[i].status == WaveStatus::gws) {
+                ++waiting;
+                first = first ? first : &g.waves[i];
             }
         }
     }
+    std::string why = "kernel " + shared.context->kernel->name + ": ";
+    if (!first) {
+        return why + "no wave can run and none waits at GWS";
+    }
+    const uint32_t counter = shared.context->gws->counter(first->gws_resource);
+    if (first->gws_wait == GwsWait::barrier) {
+        return why + "a grid barrier that can never complete: " + std::to_string(waiting) +
+               " waves wait at ds_gws_barrier on GWS resource " + std::to_string(first->gws_resource) +
+               ", which needs " + std::to_string(counter + 1) +
+               " more arriving waves, and no other wave of the queue can arrive (was the resource "
+               "initialised for this grid?)";
+    }
+    return why + "a semaphore that can never be signalled: " + std::to_string(waiting) +
+           " waves wait at ds_gws_sema_p on GWS resource " + std::to_string(first->gws_resource) +
+           " and no other wave of the queue can signal it";
+}
+
+/// One host thread of a cooperative dispatch: work-groups index, index + threads, ... all resident,
+/// their waves run in turn until each waits or ends.
+void run_cooperative(Shared& shared, uint32_t index) {
+    const DispatchContext& ctx = *shared.context;
+    GwsState& gws = *ctx.gws;
+    std::vector<uint64_t> ids;
+    for (uint64_t g = index; g < shared.group_count; g += shared.threads) {
+        ids.push_back(g);
+    }
+    const size_t wave_slots = ids.size() * shared.waves_per_group;
+    const uint32_t per_wave = shared.vgprs + shared.agprs;
+    std::vector<Wave> waves(wave_slots);
+    std::unique_ptr<uint32_t[][kLanes]> registers(new uint32_t[wave_slots * per_wave][kLanes]);
+    std::vector<uint8_t> lds(ids.size() * ctx.group_segment_size);
+    std::vector<Group> groups(ids.size());
+    for (size_t k = 0; k < ids.size(); ++k) {
+        const size_t first = k * shared.waves_per_group;
+        setup_group(shared, ids[k], &waves[first], &registers[first * per_wave], shared.vgprs, shared.agprs,
+                    lds.data() + k * ctx.group_segment_size, ids[k] * shared.waves_per_group, groups[k]);
+    }
+    DispatchStats stats;
+    size_t left = groups.size();
+    while (left > 0) {
+        const uint64_t epoch = gws.epoch();
+        bool progressed = false;
+        for (Group& g : groups) {
+            if (g.done) {
+                continue;
+            }
+            const Step step = step_group(shared, g, stats);
+            if (step == Step::stopped) {
+                gws.leave();
+                return;
+            }
+            left -= step == Step::ended ? 1 : 0;
+            progressed = progressed || step != Step::blocked;
+        }
+        if (progressed || left == 0) {
+            continue;
+        }
+        // Every wave of this thread waits at GWS (or at s_barrier behind one): only another wave's GWS
+        // instruction can release them.
+        if (cancelled(shared)) {
+            gws.leave();
+            return;
+        }
+        if (gws.wait_for_change(epoch, kGwsPoll) == GwsState::Wait::deadlock) {
+            shared.fail(DispatchResult::faulted, deadlock_message(shared, groups));
+            gws.leave();
+            return;
+        }
+    }
+    gws.leave();
+    add_stats(shared, stats);
+}
+
+/// Work-groups of the dispatch the device can hold at once, or 0 when not even one fits.
+uint64_t resident_groups(const Shared& shared, const Kernel& kernel, uint32_t compute_units) {
+    const uint32_t vgprs = std::max<uint32_t>(kernel.descriptor.vgpr_count(), 8);
+    const uint32_t waves_per_cu = kSimdsPerComputeUnit * std::min(kWavesPerSimd, kVgprsPerSimd / vgprs);
+    uint64_t per_cu = waves_per_cu / shared.waves_per_group;
+    if (shared.context->group_segment_size) {
+        per_cu = std::min<uint64_t>(per_cu, kLdsPerComputeUnit / shared.context->group_segment_size);
+    }
+    return per_cu * compute_units;
 }
 
 void run_slot(Shared& shared, uint32_t index) {
@@ -275,13 +448,7 @@ void run_slot(Shared& shared, uint32_t index) {
         }
         run_group(shared, slot, g);
     }
-    std::lock_guard lock(shared.error_mutex);
-    for (int u = 0; u < kUnitCount; ++u) {
-        shared.stats.unit_counts[u] += slot.stats.unit_counts[u];
-    }
-    shared.stats.valu_lanes += slot.stats.valu_lanes;
-    shared.stats.waves += slot.stats.waves;
-    shared.stats.work_groups += slot.stats.work_groups;
+    add_stats(shared, slot.stats);
 }
 
 } // namespace
@@ -333,20 +500,60 @@ DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request
     ctx.scratch_wave_bytes =
         (static_cast<uint64_t>(ctx.private_segment_size) * kLanes + kScratchWaveAlign - 1) /
         kScratchWaveAlign * kScratchWaveAlign;
-    const unsigned threads =
+    ctx.gws = request.gws;
+    // A kernel that waits at GWS needs every work-group resident; without GWS resources its ds_gws_*
+    // instructions fail the dispatch when they execute.
+    ctx.cooperative = kernel.grid_sync && request.gws;
+    shared.cooperative = ctx.cooperative;
+    shared.threads =
         static_cast<unsigned>(std::min<uint64_t>(host_threads(request.threads), shared.group_count));
-    std::unique_ptr<uint8_t[]> scratch;
+    if (shared.cooperative) {
+        const uint64_t resident = resident_groups(shared, kernel, request.compute_units);
+        if (shared.group_count > resident) {
+            error = "kernel " + kernel.name + ": its grid of " + std::to_string(shared.group_count) +
+                    " work-groups waits at a grid barrier (ds_gws_barrier), which needs them all resident at "
+                    "once, but the device holds at most " +
+                    std::to_string(resident) + " of them (" + std::to_string(request.compute_units) +
+                    " compute units; " + std::to_string(shared.waves_per_group) + " waves, " +
+                    std::to_string(kernel.descriptor.vgpr_count()) + " VGPRs and " +
+                    std::to_string(ctx.group_segment_size) + " bytes of LDS per work-group)";
+            return DispatchResult::faulted;
+        }
+        shared.vgprs = std::min(kernel.vgprs, kRegistersPerFile);
+        shared.agprs = std::min(kernel.agprs, kRegistersPerFile);
+    }
+    const uint64_t scratch_slots = shared.cooperative
+                                       ? shared.group_count * shared.waves_per_group
+                                       : static_cast<uint64_t>(shared.waves_per_group) * shared.threads;
+    // Zeroed pages come from the kernel on first touch: a cooperative grid's scratch costs what it uses.
+    std::unique_ptr<uint8_t, decltype(&std::free)> scratch(nullptr, &std::free);
     if (ctx.scratch_wave_bytes) {
-        scratch.reset(new uint8_t[ctx.scratch_wave_bytes * shared.waves_per_group * threads]());
+        scratch.reset(static_cast<uint8_t*>(std::calloc(scratch_slots, ctx.scratch_wave_bytes)));
+        if (!scratch) {
+            error = "kernel " + kernel.name + ": no host memory for " + std::to_string(scratch_slots) +
+                    " waves' scratch";
+            return DispatchResult::faulted;
+        }
         ctx.scratch = scratch.get();
     }
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) {
-        pool.emplace_back(run_slot, std::ref(shared), t);
+    // Participants of the GWS state join before any of them runs, so none finds itself the only one.
+    const bool gws_participant = request.gws && kernel.uses_gws;
+    if (gws_participant) {
+        for (unsigned t = 0; t < (shared.cooperative ? shared.threads : 1u); ++t) {
+            request.gws->join();
+        }
     }
-    run_slot(shared, 0);
+    void (*run)(Shared&, uint32_t) = shared.cooperative ? run_cooperative : run_slot;
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < shared.threads; ++t) {
+        pool.emplace_back(run, std::ref(shared), t);
+    }
+    run(shared, 0);
     for (auto& t : pool) {
         t.join();
+    }
+    if (gws_participant && !shared.cooperative) {
+        request.gws->leave();
     }
     error = shared.error;
     if (request.stats) {

@@ -2,7 +2,8 @@
 // Runs one kernel dispatch on the interpreter: sets up each wave's initial state from the kernel
 // descriptor and the AQL packet as the hardware and ROCr do (AMDGPUUsage, "Initial Kernel Execution
 // State"), runs the work-groups on a pool of host threads, and the waves of a work-group interleaved at
-// s_barrier.
+// s_barrier. A kernel that waits at a global wave sync instruction (ds_gws_barrier: a grid barrier) runs
+// with every work-group resident at once, its waves interleaved at s_barrier and at the GWS waits.
 #pragma once
 
 #include "instruction.h"
@@ -14,6 +15,8 @@
 #include <string>
 
 namespace sim::isa {
+
+class GwsState;
 
 /// What a dispatch executed: instructions by unit, VALU lane-operations, waves and work-groups.
 struct DispatchStats {
@@ -42,12 +45,22 @@ struct DispatchRequest {
     unsigned threads = 0;
     /// Filled with what the dispatch executed when not null.
     DispatchStats* stats = nullptr;
+    /// The queue's global wave sync resources (gws.h), null when it has none: its ds_gws_* instructions
+    /// then fail the dispatch.
+    GwsState* gws = nullptr;
+    /// Compute units of the agent: with 4 SIMDs of 8 waves and 512 VGPRs each and 64 KiB of LDS per
+    /// compute unit (gfx90a), they bound how many work-groups of a cooperative dispatch can be resident.
+    uint32_t compute_units = 104;
 };
 
 enum class DispatchResult { completed, faulted, cancelled };
 
 /// Runs every work-group of the dispatch. On a fault `error` names the kernel, the program counter,
-/// the instruction and the reason; the dispatch stops at the first faulting wave.
+/// the instruction and the reason; the dispatch stops at the first faulting wave. A kernel whose code
+/// reaches ds_gws_barrier or ds_gws_sema_p (Kernel::grid_sync), dispatched with GWS resources, runs with
+/// all its work-groups resident: it fails without running when the device could not hold them all at
+/// once (as HIP refuses such a cooperative launch), and when every wave left waits at GWS with nothing
+/// able to release it (a grid barrier that can never complete).
 DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request, std::string& error);
 
 } // namespace sim::isa

@@ -2,12 +2,15 @@
 // LDS (DS) operations: reads, writes, two-address forms, atomics, and the cross-lane ds_swizzle_b32,
 // ds_permute_b32, ds_bpermute_b32 (CDNA2 ISA chapter 11 "Data Share Operations", §12.12). The waves of
 // a work-group run on one host thread, so LDS atomics need no host atomics. Out-of-range reads return
-// 0 and out-of-range writes are dropped.
+// 0 and out-of-range writes are dropped. The global wave sync instructions (ds_gws_*) act on the queue's
+// GWS resources (gws.h).
+#include "gws.h"
 #include "op_table.h"
 #include "operand_access.h"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace sim::isa {
 
@@ -286,6 +289,90 @@ void ds_bpermute(Wave& w, const Instruction& in) {
     write_vector_dst(w, in, 0, out, exec);
 }
 
+/// The GWS resource `in` names, M0[21:16] plus its offset (CDNA2 ISA §12.12, DS_GWS_*); false, with the
+/// wave faulted, when the queue has no GWS resources or not that one.
+bool gws_resource(Wave& w, const Instruction& in, uint32_t& resource) {
+    GwsState* gws = w.dispatch ? w.dispatch->gws : nullptr;
+    if (!gws) {
+        fault(w, in,
+              "the queue has no global wave sync (GWS) resources: ROCr gives them to its cooperative queue "
+              "only");
+        return false;
+    }
+    resource = ((w.sgpr[kM0] >> 16) & 0x3f) + (static_cast<uint32_t>(in.offset) & 0xffff);
+    if (resource >= gws->size()) {
+        fault(w, in,
+              "GWS resource " + std::to_string(resource) + " is outside the queue's " +
+                  std::to_string(gws->size()) + " (M0[21:16] + offset)");
+        return false;
+    }
+    return true;
+}
+
+/// DATA0 of the first active lane: a GWS instruction's value.
+uint32_t gws_value(const Wave& w, const Instruction& in) {
+    const uint64_t exec = w.exec();
+    return read_lane(w, in.src[0], exec ? __builtin_ctzll(exec) : 0);
+}
+
+void ds_gws_init(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (gws_resource(w, in, r)) {
+        w.dispatch->gws->init(r, gws_value(w, in));
+    }
+}
+
+/// The wave waits: the dispatcher resumes it when the resource releases it.
+void gws_wait(Wave& w, const Instruction& in, GwsWait kind, uint32_t resource) {
+    if (!w.dispatch->cooperative) {
+        fault(w, in,
+              "the wave must wait for other waves at this GWS resource, but the dispatch was not run "
+              "with all its work-groups resident (its code was not found to reach a GWS wait)");
+        return;
+    }
+    w.status = WaveStatus::gws;
+    w.gws_wait = kind;
+    w.gws_resource = resource;
+}
+
+void ds_gws_barrier(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (!gws_resource(w, in, r)) {
+        return;
+    }
+    if (w.dispatch->gws->barrier_arrive(r, gws_value(w, in), w.gws_generation)) {
+        gws_wait(w, in, GwsWait::barrier, r);
+    }
+}
+
+void ds_gws_sema_v(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (gws_resource(w, in, r)) {
+        w.dispatch->gws->sema_add(r, 1);
+    }
+}
+
+void ds_gws_sema_br(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (gws_resource(w, in, r)) {
+        w.dispatch->gws->sema_add(r, gws_value(w, in));
+    }
+}
+
+void ds_gws_sema_p(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (gws_resource(w, in, r) && !w.dispatch->gws->sema_take(r)) {
+        gws_wait(w, in, GwsWait::semaphore, r);
+    }
+}
+
+void ds_gws_sema_release_all(Wave& w, const Instruction& in) {
+    uint32_t r;
+    if (gws_resource(w, in, r)) {
+        w.dispatch->gws->sema_release_all(r);
+    }
+}
+
 void add(OpTable& t, const std::string& name, ExecuteFn fn, uint8_t dsts) {
     t.add({name, fn, Unit::lds, dsts, {ValueType::b32, ValueType::b32, ValueType::b32, ValueType::b32}});
 }
@@ -306,9 +393,14 @@ void add_atomic(OpTable& t, const std::string& name32, const std::string& name64
 
 void register_lds_ops(OpTable& t) {
     add(t, "ds_nop", [](Wave&, const Instruction&) {}, 0);
-    // Global wave sync: ROCclr initialises a GWS resource before a cooperative launch (its gwsInit blit
-    // kernel); no GWS barrier or semaphore is simulated, so initialising one changes nothing.
-    add(t, "ds_gws_init", [](Wave&, const Instruction&) {}, 0);
+    // Global wave sync: ROCclr initialises resource 0 before a cooperative launch (its gwsInit blit
+    // kernel); the device libraries' grid sync (ockl __ockl_grid_sync) is ds_gws_barrier.
+    add(t, "ds_gws_init", ds_gws_init, 0);
+    add(t, "ds_gws_barrier", ds_gws_barrier, 0);
+    add(t, "ds_gws_sema_v", ds_gws_sema_v, 0);
+    add(t, "ds_gws_sema_br", ds_gws_sema_br, 0);
+    add(t, "ds_gws_sema_p", ds_gws_sema_p, 0);
+    add(t, "ds_gws_sema_release_all", ds_gws_sema_release_all, 0);
     add(t, "ds_read_u8", ds_read<1, 1, false, 0>, 1);
     add(t, "ds_read_i8", ds_read<1, 1, true, 0>, 1);
     add(t, "ds_read_u16", ds_read<1, 2, false, 0>, 1);

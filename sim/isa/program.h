@@ -47,6 +47,12 @@ struct Program {
     std::vector<std::string> text;
     /// Instruction index of each dword of the range, -1 where no instruction starts.
     std::vector<int32_t> index_of_dword;
+    /// What the whole range holds, for kernels whose control flow leaves what decoding can follow
+    /// (Kernel::indirect): a ds_gws_* instruction; one that waits (ds_gws_barrier, ds_gws_sema_p); the
+    /// highest VGPR and AGPR any instruction names, plus one.
+    bool any_gws = false;
+    bool any_gws_wait = false;
+    uint32_t vgprs_named = 0, agprs_named = 0;
 
     /// The instruction index at byte `address` from base_address, or -1.
     int32_t index_at(uint64_t address) const {
@@ -66,6 +72,14 @@ struct Kernel {
     KernelDescriptor descriptor;
     std::shared_ptr<const Program> program;
     int32_t entry = -1; ///< instruction index of the first instruction, -1 when not decodable
+    /// Found at decode time over the instructions reachable from the entry (branches and calls
+    /// followed; an indirect jump or call sets `indirect`, and the program's facts then stand in): the
+    /// kernel uses GWS; it waits at ds_gws_barrier or ds_gws_sema_p, so its work-groups must all be
+    /// resident at once; the VGPRs and AGPRs its instructions name (at least the descriptor's).
+    bool uses_gws = false;
+    bool grid_sync = false;
+    bool indirect = false;
+    uint32_t vgprs = 0, agprs = 0;
 };
 
 } // namespace sim::isa

@@ -15,7 +15,14 @@ namespace sim::isa {
 
 inline constexpr int kLanes = 64;
 
-enum class WaveStatus : uint8_t { running, barrier, ended, faulted };
+/// gws: waiting at ds_gws_barrier or ds_gws_sema_p (Wave::gws_wait says which) until the dispatcher
+/// finds the resource released.
+enum class WaveStatus : uint8_t { running, barrier, gws, ended, faulted };
+
+/// What a wave in WaveStatus::gws waits for.
+enum class GwsWait : uint8_t { none, barrier, semaphore };
+
+class GwsState;
 
 /// Apertures of the flat address space: a flat address whose high 32 bits equal a base falls into
 /// LDS or scratch (CDNA2 ISA §10.1; read by kernels as src_shared_base / src_private_base).
@@ -37,6 +44,12 @@ struct DispatchContext {
     uint32_t grid[3] = {1, 1, 1};
     uint32_t workgroup[3] = {1, 1, 1};
     uint32_t dimensions = 1;
+    /// The queue's global wave sync resources; null when the queue has none (only ROCr's cooperative
+    /// queue has them).
+    GwsState* gws = nullptr;
+    /// Every work-group is resident at once (the kernel reaches ds_gws_barrier or ds_gws_sema_p), so a
+    /// wave may wait for waves of other work-groups.
+    bool cooperative = false;
 };
 
 struct Wave {
@@ -56,6 +69,9 @@ struct Wave {
     const DispatchContext* dispatch = nullptr;
     const Program* program = nullptr;
     std::string fault; ///< why the wave faulted
+    GwsWait gws_wait = GwsWait::none;
+    uint32_t gws_resource = 0;   ///< the resource waited on
+    uint64_t gws_generation = 0; ///< the barrier generation the wave arrived in
     /// Instructions executed, by unit, and the active lanes summed over VALU instructions.
     uint64_t unit_counts[kUnitCount] = {};
     uint64_t valu_lanes = 0;
