@@ -98,6 +98,10 @@ struct Agent {
     bool is_gpu() const { return type == HSA_DEVICE_TYPE_GPU; }
 };
 
+/// Compute units of each GPU agent (HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, an MI210's 104); the
+/// interpreter bounds the work-groups of a cooperative dispatch by them.
+inline constexpr uint32_t kGpuComputeUnitCount = 104;
+
 /// Size of the GROUP-segment (LDS) pool of each GPU agent: 64 KiB per workgroup on gfx90a, as ROCr reports
 /// it (KFD's LDS size, ROCr 5.2.3 src/core/runtime/amd_gpu_agent.cpp InitRegionList).
 inline constexpr size_t kGpuGroupSegmentBytes = 64 * 1024;

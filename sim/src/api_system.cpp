@@ -301,7 +301,7 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
     case HSA_AMD_AGENT_INFO_CACHELINE_SIZE:
         return put<uint32_t>(value, 64);
     case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
-        return put<uint32_t>(value, gpu ? 104 : 2);
+        return put<uint32_t>(value, gpu ? kGpuComputeUnitCount : 2);
     case HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY:
         return put<uint32_t>(value, gpu ? 1700 : 3000);
     case HSA_AMD_AGENT_INFO_DRIVER_NODE_ID:
@@ -348,7 +348,7 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         return gpu ? put(value, false) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
         // ROCr without HSA_COOP_CU_COUNT=1: the compute-unit count.
-        return gpu ? put<uint32_t>(value, 104) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+        return gpu ? put<uint32_t>(value, kGpuComputeUnitCount) : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     case kAgentInfoTimestampFrequency:
         return put<uint64_t>(value, gpu ? kGpuTimestampFrequency : kSystemTimestampFrequency);
 #if SIM_HAS_MEMORY_AVAIL

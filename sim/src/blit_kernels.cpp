@@ -335,8 +335,8 @@ int stream_ops_wait(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata
     return 0;
 }
 
-// __amd_rocclr_gwsInit(uint value): initialises the global wave sync resource; the simulator has none
-// to initialise (no kernel uses GWS), so it completes.
+// __amd_rocclr_gwsInit(uint value): initialises the global wave sync resource. Stand-ins execute no GWS
+// instructions, so there is nothing to initialise (the interpreter runs the blit's ds_gws_init itself).
 int gws_init(const hsa_sim_standin_launch_t& l, const elf::KernelMetadata& md, const std::function<bool()>&,
              char* error, size_t error_size) {
     Args args(l, md);

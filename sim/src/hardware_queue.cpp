@@ -6,6 +6,8 @@
 #include "dispatch_geometry.h"
 #include "dispatch_log.h"
 #include "executable.h"
+#include "gws.h"
+#include "isa_executor.h"
 #include "runtime.h"
 #include "sim_signal.h"
 #include "standin_registry.h"
@@ -68,6 +70,9 @@ HardwareQueue::HardwareQueue(Agent* agent, uint32_t size, hsa_queue_type32_t typ
     header_.queue.id = g_next_queue_id.fetch_add(1);
     header_.controller = this;
     header_.agent = agent;
+    if (type == HSA_QUEUE_TYPE_COOPERATIVE) {
+        gws_ = std::make_unique<isa::GwsState>(kCooperativeGwsResources);
+    }
     processor_ = std::thread([this] { process(); });
 }
 
@@ -372,8 +377,8 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
         };
         const hsa_status_t st =
             kernel->isa
-                ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), cancelled,
-                                 error)
+                ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), gws_.get(),
+                                 kGpuComputeUnitCount, cancelled, error)
                 : run_code_object_kernel(*kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
                                          header_.agent ? header_.agent->handle().handle : 0, cancelled,
                                          error);

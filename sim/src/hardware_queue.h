@@ -10,11 +10,16 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace sim {
+
+namespace isa {
+class GwsState;
+}
 
 struct Signal;
 struct KernelObject;
@@ -34,6 +39,10 @@ class HardwareQueue final : public QueueController {
     /// Creates the ring and starts the processor. `callback` (may be null) receives queue errors.
     HardwareQueue(Agent* agent, uint32_t size, hsa_queue_type32_t type,
                   void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data);
+    /// Global wave sync resources of a COOPERATIVE queue: one, as ROCr allocates to its cooperative queue
+    /// (GpuAgent::InitGWS -> AqlQueue::EnableGWS(1)); other queues have none.
+    static constexpr uint32_t kCooperativeGwsResources = 1;
+
     /// Lets in-flight packets finish, stops the threads, releases the ring and doorbell.
     ~HardwareQueue() override;
 
@@ -71,6 +80,9 @@ class HardwareQueue final : public QueueController {
     uint16_t slot_header(uint64_t index) const;
 
     QueueHeader header_;
+    /// The GWS resources the interpreter's ds_gws_* instructions act on (COOPERATIVE queues only); they
+    /// keep their state from dispatch to dispatch, as the hardware's do.
+    std::unique_ptr<isa::GwsState> gws_;
     Signal* doorbell_ = nullptr;
     void (*error_callback_)(hsa_status_t, hsa_queue_t*, void*) = nullptr;
     void* error_data_ = nullptr;

@@ -15,8 +15,8 @@ std::shared_ptr<const isa::Program> IsaCode::program() {
 }
 
 hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
-                            uint64_t queue_address, const std::function<bool()>& cancelled,
-                            std::string& error) {
+                            uint64_t queue_address, isa::GwsState* gws, uint32_t compute_units,
+                            const std::function<bool()>& cancelled, std::string& error) {
     IsaKernelSlot* slot = kernel.isa.get();
     if (!slot || !slot->code) {
         error = "kernel " + kernel.symbol_name + ": its code object has no executable segment";
@@ -32,6 +32,8 @@ hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatc
     request.queue_address = queue_address;
     request.dispatch_id = dispatch_ids.fetch_add(1, std::memory_order_relaxed);
     request.cancelled = cancelled;
+    request.gws = gws;
+    request.compute_units = compute_units;
     switch (isa::run_dispatch(*slot->kernel, request, error)) {
     case isa::DispatchResult::completed:
         return HSA_STATUS_SUCCESS;

@@ -16,6 +16,7 @@ namespace sim {
 namespace isa {
 struct Program;
 struct Kernel;
+class GwsState;
 } // namespace isa
 
 struct KernelObject;
@@ -44,9 +45,10 @@ struct IsaKernelSlot {
 /// Runs one dispatch of `kernel` on the interpreter. Returns HSA_STATUS_SUCCESS; HSA_STATUS_INFO_BREAK
 /// when abandoned because `cancelled` became true; HSA_STATUS_ERROR_EXCEPTION when a wave faulted
 /// (`error` names the kernel, wave, program counter, instruction and reason);
-/// HSA_STATUS_ERROR_INVALID_CODE_OBJECT when the kernel's code cannot be found.
+/// HSA_STATUS_ERROR_INVALID_CODE_OBJECT when the kernel's code cannot be found. `gws` is the queue's
+/// global wave sync state (null when the queue has none); `compute_units` the agent's.
 hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
-                            uint64_t queue_address, const std::function<bool()>& cancelled,
-                            std::string& error);
+                            uint64_t queue_address, isa::GwsState* gws, uint32_t compute_units,
+                            const std::function<bool()>& cancelled, std::string& error);
 
 } // namespace sim
