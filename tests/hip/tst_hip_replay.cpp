@@ -506,6 +506,33 @@ class TestHipReplay : public QObject {
         }
     }
 
+    /// A grid barrier (this_grid().sync(), ds_gws_barrier) under the engine, with the interpreter: both
+    /// cooperative launches run on the agent's one cooperative queue, so the engine declines them
+    /// (no-private-queue) and each runs once, its barriers completing (the program checks every sum), each
+    /// after its own gwsInit on that queue.
+    void gridSyncRunsOnce() {
+        if (qEnvironmentVariable("RS_TEST_EXECUTOR") != "isa") {
+            QSKIP("stand-ins cannot run a grid barrier: hip.tst_hip_replay.isa runs this");
+        }
+        const auto r = run("hip_grid_sync", {"--passes", "3"}, {}, {}, 60000);
+        QVERIFY2(r->finished, "killed after 60 s: the program hangs");
+        VERIFY_PASSED(r);
+        const QStringList decisions = r->program_decisions();
+        QCOMPARE(decisions.size(), 2);
+        QCOMPARE(decisions.filter(":no-private-queue").size(), 2);
+        const auto gws = rs::test::dispatches_of(r->log, "__amd_rocclr_gwsInit");
+        QCOMPARE(gws.size(), 2);
+        int launches = 0;
+        for (const auto& d : r->log) {
+            if (d.kernel.contains("exchange")) {
+                QCOMPARE(d.type, QStringLiteral("cooperative"));
+                QCOMPARE(d.queue, gws[0].queue);
+                ++launches;
+            }
+        }
+        QCOMPARE(launches, 2);
+    }
+
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
     /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
     /// both. The session holds three processes, all complete with nothing missing, each with its pid, its

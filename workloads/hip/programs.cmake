@@ -32,6 +32,11 @@ endforeach()
 rs_add_hip_program(partial_write SOURCES hip/partial_write.hip
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
+# A grid barrier (cooperative groups' this_grid().sync()) across the work-groups of a cooperative launch:
+# ds_gws_barrier, which only the interpreter runs (a stand-in runs one work-group at a time).
+rs_add_hip_program(hip_grid_sync SOURCES hip/hip_grid_sync.hip NO_STANDINS
+                   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+
 # Users of Debian's ROCm libraries, whose kernels only the interpreter runs (no stand-ins): header-only
 # rocPRIM (warp, block and device algorithms) and rocRAND's precompiled generators.
 find_path(RS_ROCPRIM_INCLUDE_DIR rocprim/rocprim.hpp)
