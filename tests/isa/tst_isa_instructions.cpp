@@ -1640,6 +1640,66 @@ class IsaInstructionsTest : public QObject {
             [](int id) { return id < 192 ? static_cast<uint32_t>((id + 64) % 192 + 1) : kUnwritten; }, 256);
     }
 
+    // Global wave sync on the agent's cooperative queue (its one GWS resource, as ROCr allocates it):
+    // ds_gws_init sets resource 0 to 7, and ds_gws_barrier holds each of 8 one-wave work-groups until
+    // all 8 arrived (each reads the next one's value written before the barrier). The completed barrier
+    // re-arms the resource with its value, so a second dispatch without ds_gws_init works too. On a
+    // queue without GWS resources (MULTI) a GWS instruction fails the dispatch with a queue error.
+    void globalWaveSync() {
+        constexpr int kGroups = 8;
+        const uint64_t init = kernel_object_of("gws", "gws_init");
+        const uint64_t exchange = kernel_object_of("gws", "gws_exchange");
+        QVERIFY(init && exchange);
+        hsa_queue_t* coop = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_COOPERATIVE, nullptr, nullptr, UINT32_MAX,
+                                  UINT32_MAX, &coop),
+                 HSA_STATUS_SUCCESS);
+        auto run_on = [&](hsa_queue_t* q, uint64_t object, uint32_t groups) {
+            hsa_signal_t done{0};
+            if (hsa_signal_create(1, 0, nullptr, &done) != HSA_STATUS_SUCCESS) {
+                return false;
+            }
+            dispatch(q, object, args_, groups * kLanes, kLanes, done, true);
+            const bool ok = wait_below_one(done, 10000) == 0;
+            hsa_signal_destroy(done);
+            return ok;
+        };
+        fill_uniform({kGroups - 1, kGroups});
+        QVERIFY(run_on(coop, init, 1));
+        for (int pass = 0; pass < 2; ++pass) {
+            std::fill(mem_, mem_ + kGroups, 0u);
+            std::fill(out_, out_ + kGroups, kUnwritten);
+            QVERIFY2(run_on(coop, exchange, kGroups), "the grid barrier did not complete");
+            QVERIFY(expect(
+                QStringLiteral("pass %1, after the grid barrier").arg(pass), out_,
+                [](int g) { return (g + 1) % kGroups + 1; }, kGroups));
+        }
+        QCOMPARE(hsa_queue_destroy(coop), HSA_STATUS_SUCCESS);
+
+        QueueError error;
+        hsa_queue_t* q = nullptr;
+        QCOMPARE(hsa_queue_create(gpu_, 64, HSA_QUEUE_TYPE_MULTI, &on_queue_error, &error, UINT32_MAX,
+                                  UINT32_MAX, &q),
+                 HSA_STATUS_SUCCESS);
+        hsa_signal_t done{0};
+        QCOMPARE(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+        QByteArray text;
+        {
+            rs::test::StderrCapture capture;
+            dispatch(q, init, args_, kLanes, kLanes, done, false);
+            for (int i = 0; i < 500 && error.count.load() == 0; ++i) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+            text = capture.text();
+        }
+        QCOMPARE(error.count.load(), 1);
+        QCOMPARE(error.status.load(), static_cast<int>(HSA_STATUS_ERROR_EXCEPTION));
+        QVERIFY2(text.contains("kernel gws_init") && text.contains("no global wave sync (GWS) resources"),
+                 text.constData());
+        hsa_signal_destroy(done);
+        QCOMPARE(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+    }
+
     // An instruction the interpreter does not implement fails the dispatch: a queue error, a message on
     // stderr naming the instruction, the packet never completes, and nothing after it runs.
     void unimplementedInstruction() {
