@@ -17,10 +17,10 @@
 // as unsupported by CDNA2's f64 forms; the f64 forms here ignore BLGP, CBSZ and ABID.
 // Arithmetic: every product is accumulated into D[i][j] in the order k = 0, 1, ... starting from C, each
 // step one fused multiply-add rounded to the accumulator's type (f32 for f32, f16 and bf16 sources,
-// whose products are exact in f32; f64; i32 wrapping). MFMA writes every lane: EXEC does not apply.
+// whose products are exact in f32; f64; i32 wrapping). EXEC is not applied: MFMA writes every lane
+// (compilers issue it with every lane on).
 // Denormals: the f16 and bf16 forms flush denormal inputs (A, B, C) and results to zero on MI200
 // whatever MODE says (ROCm's MIOpen documents this); the f32, f64 and i8 forms keep them.
-#include "half.h"
 #include "op_table.h"
 #include "vector_alu.h"
 
@@ -41,7 +41,7 @@ enum class Kind : uint8_t { f32, f16, bf16, i8, f64 };
 template <Kind T>
 using Acc = std::conditional_t<T == Kind::f64, double, std::conditional_t<T == Kind::i8, uint32_t, float>>;
 
-/// 32-bit registers a kind's element takes, as a fraction: elements per dword (0 for f64's two dwords).
+/// Elements of a kind in one 32-bit register (0: an f64 takes two registers).
 template <Kind T>
 constexpr int kPerDword = T == Kind::f32   ? 1
                           : T == Kind::i8  ? 4
@@ -69,6 +69,7 @@ void operand_rows(Wave& w, const Operand& o, int count, bool wide, Lanes* scratc
     }
 }
 
+/// f32 bits with a denormal turned into a zero of its sign.
 uint32_t flush_f32(uint32_t x) {
     return (x & 0x7f800000u) == 0 ? x & 0x80000000u : x;
 }
@@ -86,8 +87,12 @@ Acc<T> element(const uint32_t* const* rows, int lane, int t) {
     } else {
         auto h = static_cast<uint16_t>(rows[t / 2][lane] >> (16 * (t % 2)));
         if constexpr (T == Kind::f16) {
-            h = (h & 0x7c00) == 0 ? static_cast<uint16_t>(h & 0x8000) : h;
-            return half_to_float(h);
+            // Without denormals the conversion only rebiases the exponent (infinities and NaNs keep their
+            // payload, the quiet bit included).
+            const uint32_t sign = (h & 0x8000u) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+            return bit_cast<float>(exponent == 0    ? sign
+                                   : exponent == 31 ? sign | 0x7f800000u | mantissa << 13
+                                                    : sign | (exponent + 112) << 23 | mantissa << 13);
         } else {
             h = (h & 0x7f80) == 0 ? static_cast<uint16_t>(h & 0x8000) : h;
             return bit_cast<float>(static_cast<uint32_t>(h) << 16);
@@ -137,7 +142,7 @@ constexpr void place(int b, int i, int j, int& reg, int& lane) {
 /// (vector_alu.h): the product is exact in double and the sum rounds once there; rounding to float again
 /// is exact unless the double sits halfway between two floats or below the normal float range, where the
 /// element takes the library's fmaf. The first loop vectorises; the second rarely calls.
-void fma_row(float a, const float* b, float* d, int n) {
+void fma_row_portable(float a, const float* b, float* d, int n) {
     uint64_t bits[32];
     float old[32];
     for (int j = 0; j < n; ++j) {
@@ -151,6 +156,55 @@ void fma_row(float a, const float* b, float* d, int n) {
         if ((bits[j] & 0x1fffffffull) == 0x10000000ull || (exponent < 1023 - 126 && (bits[j] << 1) != 0)) {
             d[j] = std::fma(a, b[j], old[j]);
         }
+    }
+}
+
+/// d[j] += a * b[j] for j < n in wrapping 32-bit integers, and d[j] = fma(a, b[j], d[j]) rounded once in
+/// f64 (the library's fma).
+void fma_row_portable(uint32_t a, const uint32_t* b, uint32_t* d, int n) {
+    for (int j = 0; j < n; ++j) {
+        d[j] += a * b[j];
+    }
+}
+void fma_row_portable(double a, const double* b, double* d, int n) {
+    for (int j = 0; j < n; ++j) {
+        d[j] = std::fma(a, b[j], d[j]);
+    }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// The rows with AVX2 and the processor's fused multiply-add (FMA3), several elements an instruction and
+/// the same roundings: the build targets plain x86-64, so these clones are chosen at run time where the
+/// processor has both.
+template <typename A>
+__attribute__((target("avx2,fma"))) void fma_row_avx2(A a, const A* b, A* d, int n) {
+    for (int j = 0; j < n; ++j) {
+        if constexpr (std::is_integral_v<A>) {
+            d[j] += a * b[j];
+        } else {
+            d[j] = std::fma(a, b[j], d[j]);
+        }
+    }
+}
+/// Whether the processor has AVX2 and FMA3.
+bool has_avx2_fma() {
+    __builtin_cpu_init(); // this may run before the library's own constructors
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+const bool kHasAvx2Fma = has_avx2_fma();
+#else
+constexpr bool kHasAvx2Fma = false;
+template <typename A>
+void fma_row_avx2(A, const A*, A*, int) {}
+#endif
+
+/// d[j] = a * b[j] + d[j] for j < n in the accumulator type A, one rounding per element.
+template <typename A>
+void fma_row(A a, const A* b, A* d, int n) {
+    if (kHasAvx2Fma) {
+        fma_row_avx2(a, b, d, n);
+    } else {
+        fma_row_portable(a, b, d, n);
     }
 }
 
@@ -224,17 +278,7 @@ void mfma(Wave& w, const Instruction& in) {
                 const A x = ab[i * K + k];
                 A* row = db + i * M;
                 const A* brow = bb + k * M;
-                if constexpr (T == Kind::i8) {
-                    for (int j = 0; j < M; ++j) {
-                        row[j] += x * brow[j];
-                    }
-                } else if constexpr (T == Kind::f64) {
-                    for (int j = 0; j < M; ++j) {
-                        row[j] = std::fma(x, brow[j], row[j]);
-                    }
-                } else {
-                    fma_row(x, brow, row, M);
-                }
+                fma_row(x, brow, row, M);
             }
         }
     }
