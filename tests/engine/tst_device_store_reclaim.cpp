@@ -8,8 +8,8 @@
 //    slack; no deadlock: the pass then completes late), and the application's own dispatch, after the
 //    window, gets its block because the wrapper frees the store and retries. With the host store the
 //    block fits every time.
-// 2. 16 GiB: workloads/allocate_beside_window's second thread asks for 15872 MiB while a window of three
-//    2 s passes holds a 384 MiB device store: the window stops after its current pass, and the block is
+// 2. 16 GiB: workloads/allocate_beside_window's second thread asks for 16240 MiB while a window of three
+//    2 s passes holds a 96 MiB device store: the window stops after its current pass, and the block is
 //    served well within the pass timeout.
 #include <hsa_api_trace.h> // before Qt: hsa.h names a parameter `signals`
 
@@ -43,7 +43,7 @@ std::unique_ptr<rs::test::SessionRun> run(const QStringList& engine_env) {
 }
 
 /// A finished run of allocate_beside_window (default sizes) with `runner_args` in front. The chunk-hash
-/// kernel runs as its host stand-in (--executor standin): hashing the 384 MiB footprint on the gfx90a
+/// kernel runs as its host stand-in (--executor standin): hashing the footprint on the gfx90a
 /// interpreter takes seconds, which this suite's timings are not about.
 std::unique_ptr<rs::test::SessionRun> run_beside(const QStringList& runner_args,
                                                  const QStringList& workload_args = {}) {
@@ -61,6 +61,31 @@ std::unique_ptr<rs::test::SessionRun> run_beside(const QStringList& runner_args,
         return nullptr;
     }
     return r;
+}
+
+/// allocate_beside_window's three buffers in all, in MiB: the device store a window holds is as large.
+constexpr int kBuffersMib = 96;
+/// The block the second thread asks for, in MiB: it fits in 16 GiB beside the buffers (with 48 MiB for
+/// page rounding and the runtime's own allocations), not beside the buffers and the device store.
+constexpr int kBlockMib = 16384 - kBuffersMib - kBuffersMib / 2;
+static_assert(kBlockMib + kBuffersMib <= 16384 && kBlockMib + 2 * kBuffersMib > 16384);
+/// The tracked block another thread frees during the snapshot, in MiB: large enough that the snapshot
+/// copying and hashing it is still running 30 ms into the window. Smaller under the sanitizers, whose
+/// instrumented copies and hashing take minutes over 1 GiB and are slow enough with a quarter of it.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+constexpr int kFreedMib = 256;
+#else
+constexpr int kFreedMib = 1024;
+#endif
+
+/// allocate_beside_window's arguments: the sizes above, the block asked for 500 ms after the dispatch,
+/// `mode` ("" or "vmem").
+QStringList beside_args(const QString& mode = {}) {
+    QStringList args{QString::number(kBuffersMib), QString::number(kBlockMib), "500"};
+    if (!mode.isEmpty()) {
+        args << mode;
+    }
+    return args;
 }
 
 struct Call {
@@ -90,7 +115,7 @@ Call beside_call(const QString& out) {
 constexpr uint32_t kOutOfResources = 0x1008; // HSA_STATUS_ERROR_OUT_OF_RESOURCES
 
 /// How much longer a served request may wait under ThreadSanitizer or AddressSanitizer, in ms: there the
-/// snapshot's copies and chunk hashing of the 384 MiB footprint, during which the inventory's read lock
+/// snapshot's copies and chunk hashing of the footprint, during which the inventory's read lock
 /// delays the allocation wrapper's bookkeeping, take seconds instead of a fraction of one (seen in a
 /// clean-clone run: 16.4 s for the reclaim case). Still far below the 60 s pass timeout the reclaim request
 /// exists to avoid.
@@ -130,12 +155,12 @@ class TestDeviceStoreReclaim : public QObject {
     /// settings): served once the current pass ends, long before the 60 s pass timeout; the window
     /// stopped after fewer passes and said why. Without the reclaim request it was refused after 1 s.
     void otherThreadServedAfterTheCurrentPass() {
-        const auto r = run_beside({"--passes", "3"});
+        const auto r = run_beside({"--passes", "3"}, beside_args());
         QVERIFY(r);
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("sums correct, block served"),
                  qPrintable(r->describe()));
         QCOMPARE(r->decisions(), QStringList{"vector_add.kd:replayed"});
-        QCOMPARE(r->value("SELECT device_bytes FROM snapshots"), 384ll << 20);
+        QCOMPARE(r->value("SELECT device_bytes FROM snapshots"), qint64(kBuffersMib) << 20);
         const Call c = beside_call(r->stdout_text);
         QCOMPARE(c.status, 0u);
         QVERIFY2(c.ms > 0 && c.ms < 6000 + kSanitizerSlackMs, qPrintable(QString::number(c.ms)));
@@ -154,7 +179,7 @@ class TestDeviceStoreReclaim : public QObject {
 #if !defined(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION) || HSA_AMD_EXT_API_TABLE_MAJOR_VERSION < 2
         QSKIP("virtual-memory handles need ROCr 6.x headers");
 #endif
-        const auto r = run_beside({"--passes", "3"}, {"384", "15872", "500", "vmem"});
+        const auto r = run_beside({"--passes", "3"}, beside_args("vmem"));
         QVERIFY(r);
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("sums correct, block served"),
                  qPrintable(r->describe()));
@@ -164,11 +189,12 @@ class TestDeviceStoreReclaim : public QObject {
         QCOMPARE(r->warnings("device-store-reclaimed").size(), 1);
     }
 
-    /// Another thread frees a tracked 1 GiB buffer 30 ms into the window, while the snapshot copies and
+    /// Another thread frees a tracked block (kFreedMib) 30 ms into the window, while the snapshot copies and
     /// hashes it: the free waits for the snapshot (which holds the inventory's read lock), the region is
     /// then skipped at the next restore as freed, and the program's results are right.
     void freeDuringTheSnapshotWaits() {
-        const auto r = run_beside({"--passes", "2"}, {"384", "1024", "30", "free"});
+        const auto r = run_beside({"--passes", "2"},
+                                  {QString::number(kBuffersMib), QString::number(kFreedMib), "30", "free"});
         QVERIFY(r);
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("sums correct, block served"),
                  qPrintable(r->describe()));
@@ -176,12 +202,14 @@ class TestDeviceStoreReclaim : public QObject {
         QCOMPARE(c.status, 0u);
         QVERIFY2(c.ms >= 10, qPrintable(r->describe())); // it waited for the copies and the hashing
         // Skipped as freed by the restore before pass 1 and by the final one.
-        QCOMPARE(r->value("SELECT count(*) FROM restore_skips WHERE size = 1073741824"), 2);
+        QCOMPARE(r->value(QStringLiteral("SELECT count(*) FROM restore_skips WHERE size = %1")
+                              .arg(qint64(kFreedMib) << 20)),
+                 2);
     }
 
     /// The same with the host store: the device holds only the buffers, all three passes run.
     void otherThreadWithHostStore() {
-        const auto r = run_beside({"--passes", "3", "--snapshot-store", "host"});
+        const auto r = run_beside({"--passes", "3", "--snapshot-store", "host"}, beside_args());
         QVERIFY(r);
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("sums correct, block served"),
                  qPrintable(r->describe()));
