@@ -33,8 +33,9 @@ struct MemoryPool {
     bool allocatable = true;
     std::string name;
 
-    /// Returns a block of at least `bytes` (page aligned), reusing a recently freed one when the request
-    /// fits it and is at least half its capacity; nullptr when host memory is exhausted.
+    /// Returns a block of at least `bytes` (aligned as libhsakmt aligns it, see memory_pool.cpp), reusing a
+    /// recently freed one when the request fits it and is at least half its capacity; nullptr when host
+    /// memory is exhausted.
     void* take_block(size_t bytes, size_t& capacity);
     /// Returns a block; kept for reuse (up to a small number of blocks), otherwise released.
     void give_back(void* block, size_t capacity);
