@@ -533,6 +533,23 @@ class TestHipReplay : public QObject {
         QCOMPARE(launches, 2);
     }
 
+    /// Device malloc/free and new/delete (ockl's allocator) under the engine, with the interpreter: blocks
+    /// allocated in one kernel are read and freed in the next, which finds each block's 2 MiB slab by its
+    /// address (the program checks every sum). Each kernel's hidden hostcall buffer, through which the
+    /// allocator asks the runtime for slabs, is fine-grained memory the engine cannot restore, so it
+    /// declines all six dispatches (unrestorable-memory) and each runs once.
+    void deviceMallocRunsOnce() {
+        if (qEnvironmentVariable("RS_TEST_EXECUTOR") != "isa") {
+            QSKIP("no stand-ins for device malloc: hip.tst_hip_replay.isa runs this");
+        }
+        const auto r = run("hip_device_malloc", {"--passes", "3"});
+        QVERIFY2(r->finished, "killed: the program hangs");
+        VERIFY_PASSED(r);
+        const QStringList decisions = r->program_decisions();
+        QCOMPARE(decisions.size(), 6);
+        QCOMPARE(decisions.filter(":unrestorable-memory").size(), 6);
+    }
+
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
     /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
     /// both. The session holds three processes, all complete with nothing missing, each with its pid, its

@@ -37,6 +37,11 @@ rs_add_hip_program(partial_write SOURCES hip/partial_write.hip
 rs_add_hip_program(hip_grid_sync SOURCES hip/hip_grid_sync.hip NO_STANDINS
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
+# Device-side malloc/free and new/delete across two kernels: ockl's allocator and its hostcall requests
+# for slabs, which only the interpreter runs (a stand-in is host code).
+rs_add_hip_program(hip_device_malloc SOURCES hip/hip_device_malloc.hip NO_STANDINS
+                   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+
 # Users of Debian's ROCm libraries, whose kernels only the interpreter runs (no stand-ins): header-only
 # rocPRIM (warp, block and device algorithms) and rocRAND's precompiled generators.
 find_path(RS_ROCPRIM_INCLUDE_DIR rocprim/rocprim.hpp)
