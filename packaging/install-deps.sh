@@ -16,8 +16,8 @@ packages=(
     # it compiles ROCclr's blit kernels with, rocminfo (run on the simulated runtime by the tests)
     hipcc libamdhip64-dev libamd-comgr2 rocm-device-libs rocminfo
     # ROCm libraries whose kernels the simulator's interpreter runs in the tests: header-only rocPRIM,
-    # rocRAND's precompiled generators
-    librocprim-dev librocrand-dev
+    # rocRAND's precompiled generators, rocSPARSE's precompiled sparse kernels (a 94 MB download)
+    librocprim-dev librocrand-dev librocsparse-dev
     # the simulator's gfx90a interpreter decodes machine code with LLVM's AMDGPU disassembler
     llvm-19-dev
     # the engine's chunk-hash kernel: real AMDGPU code objects for gfx908 .. gfx1100 (clang 15 stops at

@@ -486,16 +486,17 @@ class TestHipReplay : public QObject {
     }
 
     /// Kernels of Debian's ROCm libraries, which only the interpreter runs: rocPRIM's warp, block and device
-    /// algorithms (look-back scan, radix sort) and rocRAND's precompiled Philox generator, replayed three
-    /// passes each. The programs' own checks (against the host, word for word for rocRAND) still pass: the
+    /// algorithms (look-back scan, radix sort), rocRAND's precompiled Philox generator and rocSPARSE's
+    /// precompiled csrmv (vector and adaptive kernels), replayed three passes each. The programs' own checks
+    /// (against the host, word for word for rocRAND, value for value for rocSPARSE) still pass: the
     /// passes saw the same inputs and the application one execution.
     void libraryKernelsReplayed() {
         if (qEnvironmentVariable("RS_TEST_EXECUTOR") != "isa") {
             QSKIP("library kernels have no stand-ins: hip.tst_hip_replay.isa runs this");
         }
-        for (const char* name : {"hip_rocprim", "hip_rocrand"}) {
+        for (const char* name : {"hip_rocprim", "hip_rocrand", "hip_rocsparse"}) {
             if (!QFile::exists(QStringLiteral(RS_HIP_PROGRAM_DIR "/") + name)) {
-                QSKIP("rocPRIM or rocRAND is not installed: the library programs were not built");
+                QSKIP("rocPRIM, rocRAND or rocSPARSE is not installed: the library programs were not built");
             }
             const auto r = run(name, {"--passes", "3"});
             VERIFY_PASSED(r);

@@ -22,6 +22,8 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write h
      hip_own_queue hip_restore_regions)
 # Every process of a run is recorded: a HIP program that fork()s and exec()s two HIP children.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_fork_children)
+# The process ends (exit, quick_exit, _exit, return from main) or forks while a replayed kernel runs.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_exit_during_window)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
@@ -43,15 +45,21 @@ rs_add_hip_program(hip_device_malloc SOURCES hip/hip_device_malloc.hip NO_STANDI
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
 # Users of Debian's ROCm libraries, whose kernels only the interpreter runs (no stand-ins): header-only
-# rocPRIM (warp, block and device algorithms) and rocRAND's precompiled generators.
+# rocPRIM (warp, block and device algorithms), rocRAND's precompiled generators and rocSPARSE's precompiled
+# sparse matrix-vector product.
 find_path(RS_ROCPRIM_INCLUDE_DIR rocprim/rocprim.hpp)
 find_library(RS_ROCRAND_LIBRARY rocrand)
+find_library(RS_ROCSPARSE_LIBRARY rocsparse)
 if(RS_ROCPRIM_INCLUDE_DIR)
     rs_add_hip_program(hip_rocprim SOURCES hip/hip_rocprim.hip NO_STANDINS
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 endif()
 if(RS_ROCRAND_LIBRARY)
     rs_add_hip_program(hip_rocrand SOURCES hip/hip_rocrand.cpp NO_STANDINS LIBRARIES rocrand
+                       INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+endif()
+if(RS_ROCSPARSE_LIBRARY)
+    rs_add_hip_program(hip_rocsparse SOURCES hip/hip_rocsparse.cpp NO_STANDINS LIBRARIES rocsparse
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 endif()
 
