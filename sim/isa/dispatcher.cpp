@@ -2,11 +2,14 @@
 #include "dispatcher.h"
 
 #include "gws.h"
+#include "memory_access.h"
 #include "wave.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -93,7 +96,104 @@ bool cancelled(Shared& shared) {
     return false;
 }
 
-void run_wave(Wave& w, Shared& shared) {
+// ---- Wild addresses ----
+//
+// A global or flat address outside every mapping faults on the host as on the GPU. Checking each lane's
+// address against the runtime's allocations would cost every memory instruction a search, and would have
+// to know every region a kernel may reach (pool and locked memory, code objects, kernargs, queues,
+// signals, SVM ranges); the host's memory management unit checks for free. So a thread running a wave
+// keeps where to resume, and a SIGSEGV or SIGBUS raised while it executes an instruction ends that wave
+// (a fault of the dispatch, which the queue reports naming kernel, wave, instruction and lane) instead of
+// the process. A signal of any other thread, or outside a wave, goes to the handler installed before.
+
+/// Where this thread resumes when an instruction of the wave it runs touches unmapped memory.
+struct WildAccess {
+    sigjmp_buf resume;
+    volatile sig_atomic_t armed = 0;
+    void* volatile address = nullptr; ///< si_addr of the fault
+};
+thread_local WildAccess t_wild;
+
+std::mutex g_fault_handler_mutex;
+struct sigaction g_previous_segv = {}, g_previous_bus = {};
+
+void on_memory_fault(int number, siginfo_t* info, void* context) {
+    WildAccess& wild = t_wild;
+    if (wild.armed) {
+        wild.armed = 0;
+        wild.address = info->si_addr;
+        siglongjmp(wild.resume, 1);
+    }
+    const struct sigaction& previous = number == SIGSEGV ? g_previous_segv : g_previous_bus;
+    if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction) {
+        previous.sa_sigaction(number, info, context);
+    } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+        previous.sa_handler(number);
+    } else {
+        // Returning re-executes the access, which faults again with the default action.
+        struct sigaction fallback = {};
+        fallback.sa_handler = SIG_DFL;
+        sigemptyset(&fallback.sa_mask);
+        sigaction(number, &fallback, nullptr);
+    }
+}
+
+/// Installs on_memory_fault for SIGSEGV and SIGBUS unless it is installed (a program may have replaced it
+/// since the last dispatch: test frameworks install their own handlers around each test and restore the
+/// ones they found afterwards), and unblocks both in the calling thread, whose wave threads inherit its
+/// mask: a fault raised while its signal is blocked kills the process (the thread running the queue may
+/// descend from a runtime thread that blocks every signal). Once per dispatch.
+void install_fault_handler() {
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+    std::lock_guard lock(g_fault_handler_mutex);
+    for (const int number : {SIGSEGV, SIGBUS}) {
+        struct sigaction current = {};
+        if (sigaction(number, nullptr, &current) != 0 ||
+            ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == on_memory_fault)) {
+            continue;
+        }
+        struct sigaction handler = {};
+        handler.sa_sigaction = on_memory_fault;
+        // SA_NODEFER: the handler leaves by siglongjmp without restoring the signal mask (sigsetjmp(.., 0)
+        // saves none, which keeps arming a wave free of system calls).
+        handler.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+        sigemptyset(&handler.sa_mask);
+        sigaction(number, &handler, number == SIGSEGV ? &g_previous_segv : &g_previous_bus);
+    }
+}
+
+/// Why the wave faulted at `in` on an access to unmapped `address`: the lane whose access contains it,
+/// when `in` is a global or flat instruction (its addresses computed again: a faulting lane wrote
+/// nothing yet).
+std::string describe_wild_access(const Wave& w, const Instruction& in, const void* address) {
+    const auto at = reinterpret_cast<uint64_t>(address);
+    char text[96];
+    std::snprintf(text, sizeof(text), "memory access at 0x%llx, which no allocation maps",
+                  static_cast<unsigned long long>(at));
+    std::string why = text;
+    const Program& p = *w.program;
+    const auto index = static_cast<size_t>(&in - p.code.data());
+    const std::string& mnemonic = index < p.text.size() ? p.text[index] : std::string();
+    const bool global = mnemonic.rfind("global_", 0) == 0, flat = mnemonic.rfind("flat_", 0) == 0;
+    if (!global && !flat) {
+        return why;
+    }
+    VectorAccess a;
+    compute_addresses(w, in, global ? Segment::global : Segment::flat, a);
+    const uint64_t exec = w.exec();
+    for (int lane = 0; lane < kLanes; ++lane) {
+        if (((exec >> lane) & 1) != 0 && at >= a.address[lane] && at - a.address[lane] < 16) {
+            return why + " (lane " + std::to_string(lane) + ")";
+        }
+    }
+    return why;
+}
+
+void execute_wave(Wave& w, Shared& shared) {
     const Instruction* code = w.program->code.data();
     const auto count = static_cast<uint32_t>(w.program->code.size());
     uint32_t budget = kInstructionsBetweenPolls;
@@ -117,6 +217,18 @@ void run_wave(Wave& w, Shared& shared) {
             }
         }
     }
+}
+
+/// Runs the wave until it ends, waits or faults; an access to unmapped memory faults it (see above).
+void run_wave(Wave& w, Shared& shared) {
+    if (sigsetjmp(t_wild.resume, 0) != 0) {
+        const Instruction& in = w.program->code[w.pc - 1];
+        fault(w, in, describe_wild_access(w, in, t_wild.address));
+        return;
+    }
+    t_wild.armed = 1;
+    execute_wave(w, shared);
+    t_wild.armed = 0;
 }
 
 void initialise_wave(Wave& w, const DispatchContext& ctx, const uint32_t group[3], const uint32_t size[3],
@@ -470,6 +582,7 @@ DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request
         error = "kernel " + kernel.name + ": its code could not be decoded";
         return DispatchResult::faulted;
     }
+    install_fault_handler();
     DispatchContext ctx;
     ctx.kernel = &kernel;
     ctx.kernarg_address = reinterpret_cast<uint64_t>(packet.kernarg_address);
