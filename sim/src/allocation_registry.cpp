@@ -7,7 +7,9 @@ namespace sim {
 
 void AllocationRegistry::insert(const Allocation& a) {
     std::unique_lock lock(mutex_);
-    by_base_[a.base] = a;
+    Allocation& stored = by_base_[a.base];
+    stored = a;
+    stored.serial = next_serial_++;
 }
 
 std::optional<Allocation> AllocationRegistry::erase(uintptr_t base) {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <utility>
 #include <vector>
 
 namespace sim {
@@ -30,6 +31,9 @@ struct Allocation {
     void* user_data = nullptr;
     bool executable = false; ///< allocated with flag 1 << 2
     std::vector<Agent*> accessible;
+    /// Insertion order in the registry, from 1 (set by AllocationRegistry::insert): an order of the live
+    /// allocations that does not depend on their addresses (HSA_SIM_DISPATCH_DIGEST).
+    uint64_t serial = 0;
 };
 
 /// Thread-safe map of live allocations keyed by base address.
@@ -51,6 +55,13 @@ class AllocationRegistry {
         fn(*a);
         return true;
     }
+    /// Calls `fn` with the live allocations (a const std::map keyed by base address) while holding the
+    /// registry's shared lock: no allocation is inserted or erased, so none is freed, until `fn` returns.
+    template <typename Fn>
+    void inspect(Fn&& fn) const {
+        std::shared_lock lock(mutex_);
+        fn(std::as_const(by_base_));
+    }
     /// Removes and returns everything (hsa_shut_down).
     std::vector<Allocation> drain();
 
@@ -59,6 +70,7 @@ class AllocationRegistry {
     const Allocation* locate(uintptr_t p) const;
     mutable std::shared_mutex mutex_;
     std::map<uintptr_t, Allocation> by_base_;
+    uint64_t next_serial_ = 1; ///< under mutex_
 };
 
 } // namespace sim

@@ -3,6 +3,7 @@
 
 #include "agent.h"
 #include "clock.h"
+#include "dispatch_digest.h"
 #include "dispatch_geometry.h"
 #include "dispatch_log.h"
 #include "executable.h"
@@ -358,6 +359,15 @@ void wait_min_time(const KernelObject& kernel, uint64_t start) {
     }
 }
 
+/// The kernel's symbol name without ".kd", as the dispatch log and digest print it.
+std::string dispatch_kernel_name(const KernelObject& kernel) {
+    std::string name = kernel.symbol_name.empty() ? kernel.name : kernel.symbol_name;
+    if (kernel.symbol_name.empty() && name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0) {
+        name.resize(name.size() - 3);
+    }
+    return name;
+}
+
 } // namespace
 
 void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
@@ -365,6 +375,12 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     if (!kernel) {
         fail(HSA_STATUS_ERROR_INVALID_CODE_OBJECT);
         return;
+    }
+    // HSA_SIM_DISPATCH_DIGEST: one dispatch at a time, from its start to its digest line (dispatch_digest.h).
+    const bool digest = dispatch_digest_enabled();
+    std::unique_lock digest_lock(dispatch_digest_mutex(), std::defer_lock);
+    if (digest && dispatch_digest_serialises(dispatch_kernel_name(*kernel))) {
+        digest_lock.lock();
     }
     if (!kernel->entry) {
         // A kernel of an AMDGPU ELF code object: its stand-in or built-in runs it (standin_registry.h).
@@ -394,6 +410,13 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
         wait_min_time(*kernel, start);
         const uint64_t end = now_ns();
         log_dispatch(*kernel, packet, start, end);
+        if (digest) {
+            if (!digest_lock) {
+                digest_lock.lock();
+            }
+            append_dispatch_digest(dispatch_kernel_name(*kernel), packet, header_.agent);
+            digest_lock.unlock();
+        }
         complete(packet.completion_signal, start, end);
         return;
     }
@@ -408,6 +431,13 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     wait_min_time(*kernel, start);
     const uint64_t end = now_ns();
     log_dispatch(*kernel, packet, start, end);
+    if (digest) {
+        if (!digest_lock) {
+            digest_lock.lock();
+        }
+        append_dispatch_digest(dispatch_kernel_name(*kernel), packet, header_.agent);
+        digest_lock.unlock();
+    }
     complete(packet.completion_signal, start, end);
 }
 
@@ -425,13 +455,7 @@ void HardwareQueue::log_dispatch(const KernelObject& kernel, const hsa_kernel_di
         r.cu_mask = header_.cu_mask;
     }
     r.priority = header_.priority.load(std::memory_order_acquire);
-    r.kernel = kernel.symbol_name;
-    if (r.kernel.empty()) {
-        r.kernel = kernel.name;
-        if (r.kernel.size() > 3 && r.kernel.compare(r.kernel.size() - 3, 3, ".kd") == 0) {
-            r.kernel.resize(r.kernel.size() - 3);
-        }
-    }
+    r.kernel = dispatch_kernel_name(kernel);
     r.completion = packet.completion_signal.handle;
     r.start_ns = start;
     r.end_ns = end;

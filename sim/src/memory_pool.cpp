@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "agent.h"
+#include "dispatch_digest.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace sim {
 
@@ -48,6 +50,11 @@ void* MemoryPool::take_block(size_t bytes, size_t& capacity) {
     }
     void* p = std::aligned_alloc(align, want);
     capacity = p ? want : 0;
+    // HSA_SIM_DISPATCH_DIGEST hashes whole allocations, bytes no kernel wrote included: a fresh block
+    // starts zeroed rather than with whatever the host heap held, which differs from run to run.
+    if (p && device && dispatch_digest_enabled()) {
+        std::memset(p, 0, want);
+    }
     return p;
 }
 

@@ -2,6 +2,7 @@
 #include "runtime.h"
 
 #include "api_table.h"
+#include "dispatch_digest.h"
 #include "dispatch_log.h"
 #include "executable.h"
 #include "hardware_queue.h"
@@ -51,6 +52,7 @@ hsa_status_t Runtime::release() {
     ApiTable::instance().reset();
     teardown();
     close_dispatch_log();
+    close_dispatch_digest();
     ref_count_.store(0, std::memory_order_release);
     return HSA_STATUS_SUCCESS;
 }

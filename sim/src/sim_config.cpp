@@ -169,6 +169,8 @@ void SimConfig::load_from_environment() {
     }
     const char* log = env("HSA_SIM_DISPATCH_LOG");
     dispatch_log_path = log ? log : "";
+    const char* digest = env("HSA_SIM_DISPATCH_DIGEST");
+    dispatch_digest_path = digest ? digest : "";
     kernel_times_.clear();
     if (const char* v = env("HSA_SIM_KERNEL_TIME_NS")) {
         for (const auto& item : split(v, ',')) {

@@ -29,6 +29,9 @@ namespace sim {
 /// hsa_signal_create / hsa_amd_signal_create (counted together, whoever calls) fails with OUT_OF_RESOURCES |
 /// | HSA_SIM_DISPATCH_LOG=FILE | appends one line per completed kernel dispatch packet to FILE (format:
 /// dispatch_log.h) |
+/// | HSA_SIM_DISPATCH_DIGEST=FILE | appends one line per completed kernel dispatch to FILE with a digest of
+/// the device memory (format: dispatch_digest.h); dispatches then run one at a time and new device-pool
+/// blocks are zero-filled, so that runs with the two executors compare line for line |
 ///
 /// Every k list also takes ranges: `3-5` is `3,4,5`.
 /// | HSA_SIM_DEVICE_MEMORY=BYTES | device memory of each GPU agent (K/M/G or KiB/MiB/GiB suffix, powers of
@@ -71,6 +74,8 @@ class SimConfig {
     bool next_signal_create_fails();
     /// HSA_SIM_DISPATCH_LOG, empty when unset.
     std::string dispatch_log_path;
+    /// HSA_SIM_DISPATCH_DIGEST, empty when unset.
+    std::string dispatch_digest_path;
     /// Minimum run time of a kernel in ns (0: as fast as it runs).
     uint64_t kernel_min_time_ns(const std::string& kernel_name) const;
     /// True when symbol iteration must be refused for a code object with this URI.
