@@ -8,10 +8,7 @@
 // [vmem: the block is a virtual-memory handle (hsa_amd_vmem_handle_create, ROCr 6.x headers only);
 //  free: the block is allocated before the dispatch (a tracked allocation the snapshot copies) and the
 //  second thread frees it, timing the free, while the window's snapshot may be reading it].
-// Checks: every sum is right and the block was served. Prints the call's status and duration. Before the
-// dispatch (not in free mode) the block is allocated and freed once, untimed by the checks: the first
-// mapping of 16 GiB costs seconds under AddressSanitizer (it poisons the shadow of the whole mapping),
-// and the simulated pool keeps the freed block, so the timed call measures waiting, not the host's mmap.
+// Checks: every sum is right and the block was served. Prints the call's status and duration.
 #include "hsa_session.h"
 #include "kernels/kernargs.h"
 
@@ -66,18 +63,6 @@ int main(int argc, char** argv) {
             early = session.allocate(coarse, block_mib << 20);
             std::vector<unsigned char> fill(block_mib << 20, 0x5a);
             session.copy_to_device(early, fill.data(), fill.size());
-        }
-        if (!free_mode && !vmem) {
-            void* first = nullptr;
-            const auto t0 = std::chrono::steady_clock::now();
-            const hsa_status_t warm = hsa_amd_memory_pool_allocate(coarse, block_mib << 20, 0, &first);
-            std::printf(
-                "allocate_beside_window: the block before the dispatch: status 0x%x after %.0f ms\n",
-                static_cast<unsigned>(warm),
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-            if (warm == HSA_STATUS_SUCCESS) {
-                (void)hsa_amd_memory_pool_free(first);
-            }
         }
         std::thread allocator([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));

@@ -41,6 +41,12 @@ struct MemoryPool {
     void give_back(void* block, size_t capacity);
     /// Releases every cached block (hsa_shut_down).
     void release_cache();
+    /// A new block of `capacity` bytes (a multiple of the page size) aligned to `align` bytes (a power of
+    /// two from the page to 2 MiB); nullptr when host memory is exhausted. Blocks of 1 MiB and more are
+    /// anonymous mappings of their own (memory_pool.cpp).
+    static void* allocate_block(size_t capacity, size_t align);
+    /// Releases a block allocate_block() returned for the same `capacity`.
+    static void release_block(void* block, size_t capacity);
 
     /// Accounts `bytes` more of this pool's memory (an allocation or a virtual-memory handle). A pool of
     /// a GPU agent draws on the agent's device memory (Agent::device_memory), which its coarse- and

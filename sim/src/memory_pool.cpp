@@ -2,6 +2,8 @@
 #include "agent.h"
 #include "dispatch_digest.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -31,7 +33,43 @@ size_t block_alignment(size_t bytes) {
     }
     return align;
 }
+/// Blocks of at least this many bytes are anonymous mappings of their own, as KFD maps device memory:
+/// their pages cost nothing until touched and go back to the kernel at once when released. From the
+/// host heap, the sanitizers' allocators would shadow a 16 GiB block at a cost of seconds (AddressSanitizer
+/// poisons its shadow when mapping it, ThreadSanitizer walks its metadata when freeing it), which the
+/// engine's timing tests would count as the engine's.
+constexpr size_t kMappedBlock = size_t{1} << 20;
 } // namespace
+
+void* MemoryPool::allocate_block(size_t capacity, size_t align) {
+    if (capacity < kMappedBlock) {
+        return std::aligned_alloc(align, capacity);
+    }
+    // Map `align - kPage` bytes more and unmap what lies before the first aligned address and after the
+    // block (mmap returns page-aligned addresses).
+    const size_t span = capacity + align - kPage;
+    void* m = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        return nullptr;
+    }
+    const auto base = reinterpret_cast<uintptr_t>(m);
+    const uintptr_t start = (base + align - 1) / align * align;
+    if (start > base) {
+        munmap(m, start - base);
+    }
+    if (const uintptr_t end = base + span; end > start + capacity) {
+        munmap(reinterpret_cast<void*>(start + capacity), end - start - capacity);
+    }
+    return reinterpret_cast<void*>(start);
+}
+
+void MemoryPool::release_block(void* block, size_t capacity) {
+    if (capacity < kMappedBlock) {
+        std::free(block);
+    } else {
+        munmap(block, capacity);
+    }
+}
 
 void* MemoryPool::take_block(size_t bytes, size_t& capacity) {
     const size_t want = round_up(bytes == 0 ? 1 : bytes);
@@ -48,7 +86,7 @@ void* MemoryPool::take_block(size_t bytes, size_t& capacity) {
             }
         }
     }
-    void* p = std::aligned_alloc(align, want);
+    void* p = allocate_block(want, align);
     capacity = p ? want : 0;
     // HSA_SIM_DISPATCH_DIGEST hashes whole allocations, bytes no kernel wrote included: a fresh block
     // starts zeroed rather than with whatever the host heap held, which differs from run to run.
@@ -60,13 +98,13 @@ void* MemoryPool::take_block(size_t bytes, size_t& capacity) {
 
 void MemoryPool::give_back(void* block, size_t capacity) {
     if (!device) {
-        std::free(block);
+        release_block(block, capacity);
         return;
     }
     std::lock_guard lock(cache_mutex_);
     cache_.push_back({block, capacity});
     if (cache_.size() > kMaxCachedBlocks) {
-        std::free(cache_.front().ptr);
+        release_block(cache_.front().ptr, cache_.front().capacity);
         cache_.erase(cache_.begin());
     }
 }
@@ -100,7 +138,7 @@ void MemoryPool::refund(uint64_t bytes) {
 void MemoryPool::release_cache() {
     std::lock_guard lock(cache_mutex_);
     for (auto& b : cache_) {
-        std::free(b.ptr);
+        release_block(b.ptr, b.capacity);
     }
     cache_.clear();
 }

@@ -133,7 +133,7 @@ void Runtime::teardown() {
 #endif
     for (auto& a : allocations_.drain()) {
         if (a.source == Allocation::Source::pool) {
-            std::free(reinterpret_cast<void*>(a.base));
+            MemoryPool::release_block(reinterpret_cast<void*>(a.base), a.capacity);
         }
     }
     for (auto& p : pools_) {
