@@ -43,7 +43,10 @@ constexpr size_t kMappedBlock = size_t{1} << 20;
 
 void* MemoryPool::allocate_block(size_t capacity, size_t align) {
     if (capacity < kMappedBlock) {
-        return std::aligned_alloc(align, capacity);
+        // posix_memalign, not aligned_alloc: the size need not be a multiple of the alignment (C11's
+        // aligned_alloc requires it, and the sanitizers' allocators refuse it otherwise).
+        void* p = nullptr;
+        return posix_memalign(&p, align, capacity) == 0 ? p : nullptr;
     }
     // Map `align - kPage` bytes more and unmap what lies before the first aligned address and after the
     // block (mmap returns page-aligned addresses).
