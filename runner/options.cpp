@@ -92,8 +92,9 @@ ParsedOptions parse_options(int argc, char** argv) {
                    "replayscope-standins), comma-separated; passed as HSA_SIM_STANDINS");
     app.add_option("--executor", o.executor,
                    "With --simulate: what runs the program's kernels: isa (the gfx90a interpreter runs "
-                   "their machine code; the default without --standins) or standin (their host stand-ins "
-                   "and the simulator's built-in blit kernels; the default with --standins); passed as "
+                   "their machine code; the default without --standins) or standin (their host stand-ins, "
+                   "the interpreter for code objects without any such as ROCclr's blits; the default with "
+                   "--standins); passed as "
                    "HSA_SIM_EXECUTOR")
         ->check(CLI::IsMember({"isa", "standin"}));
     app.add_option("--engine", o.engine, "Engine library to inject (default: next to this binary)");

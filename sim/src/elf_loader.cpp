@@ -138,6 +138,7 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
     if (standins) {
         lco->standins = open_standin_instances(kernel_names, variable_names);
     }
+    const bool interpret = !standins || lco->standins.empty();
     // The interpreter decodes each executable segment once, for all the kernels whose code it holds.
     std::map<uint64_t, std::shared_ptr<IsaCode>> isa_code; // by segment vaddr
 
@@ -234,10 +235,10 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                     break;
                 }
             }
-            if (standins && !ko->standin) {
-                ko->builtin = find_builtin_kernel(ko->symbol_name);
-            }
-            if (!standins) {
+            // A code object no stand-in library covers (ROCclr's blit program, precompiled library code)
+            // runs on the interpreter with either executor: its variables live in its segment, as the
+            // interpreter needs them.
+            if (interpret) {
                 int64_t entry_offset = 0;
                 std::memcpy(&entry_offset, kd + 16, sizeof(entry_offset)); // kernel_code_entry_byte_offset
                 const uint64_t entry = s.vaddr + static_cast<uint64_t>(entry_offset);

@@ -3,7 +3,6 @@
 // (HSA 1.2 §2.9; hsa_ven_amd_loader.h for the loaded-code-object view).
 #pragma once
 
-#include "blit_kernels.h"
 #include "elf_code_object.h"
 #include "hsa_sim/code_object.h"
 #include "isa_executor.h"
@@ -27,8 +26,8 @@ struct LoadedCodeObject;
 
 /// What a kernel-dispatch packet's kernel_object names: for a simulated code object a host entry point
 /// plus the variable addresses of its executable for one agent (the handle is this object's address);
-/// for an AMDGPU ELF code object its stand-in or built-in (the handle is the address of the loaded
-/// kernel descriptor, `key`).
+/// for an AMDGPU ELF code object its stand-in or the interpreter's view of it (the handle is the address of
+/// the loaded kernel descriptor, `key`).
 struct KernelObject {
     static constexpr uint64_t kMagic = 0x6873615f6b65726eull; // "hsa_kern"
     uint64_t magic = kMagic;
@@ -45,7 +44,6 @@ struct KernelObject {
     std::shared_ptr<const elf::KernelMetadata> metadata; ///< never null for ELF kernels
     std::shared_ptr<StandinInstance> standin_instance;   ///< keeps the stand-in's code mapped
     hsa_sim_standin_kernel_fn_t standin = nullptr;
-    BuiltinKernelFn builtin = nullptr;
     std::shared_ptr<IsaKernelSlot> isa; ///< the interpreter's view of the kernel (executor isa)
 
     uint64_t handle() const { return key ? key : reinterpret_cast<uint64_t>(this); }

@@ -383,7 +383,7 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
         digest_lock.lock();
     }
     if (!kernel->entry) {
-        // A kernel of an AMDGPU ELF code object: its stand-in or built-in runs it (standin_registry.h).
+        // A kernel of an AMDGPU ELF code object: the interpreter or its stand-in runs it.
         // A failure is a queue error naming the kernel; the packet never completes.
         const uint64_t start = now_ns();
         std::string error;
@@ -396,8 +396,7 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
                 ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), gws_.get(),
                                  kGpuComputeUnitCount, cancelled, error)
                 : run_code_object_kernel(*kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
-                                         header_.agent ? header_.agent->handle().handle : 0, cancelled,
-                                         error);
+                                         header_.agent ? header_.agent->handle().handle : 0, error);
         if (st == HSA_STATUS_INFO_BREAK) {
             return; // abandoned: the queue is being destroyed
         }

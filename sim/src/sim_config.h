@@ -38,8 +38,8 @@ namespace sim {
 /// 1024; at least 4096; default 16 GiB): each global device pool reports it as its size and the agent's
 /// live allocations together never exceed it |
 /// | HSA_SIM_EXECUTOR=isa\|standin | what runs the kernels of real code objects: the gfx90a interpreter
-/// (isa; the default when HSA_SIM_STANDINS is unset) or their stand-ins and the built-in blit kernels
-/// (standin; the default when HSA_SIM_STANDINS is set) |
+/// (isa; the default when HSA_SIM_STANDINS is unset) or their stand-ins, the interpreter running the code
+/// objects no stand-in library covers (standin; the default when HSA_SIM_STANDINS is set) |
 /// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI
 /// contains SUBSTR ("*": all) | | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name
 /// ("*": any) runs at least NS ns |

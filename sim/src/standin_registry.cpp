@@ -218,8 +218,7 @@ open_standin_instances(const std::vector<std::string>& kernels, const std::vecto
 }
 
 hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
-                                    uint32_t agent_index, uint64_t agent_handle,
-                                    const std::function<bool()>& cancelled, std::string& error) {
+                                    uint32_t agent_index, uint64_t agent_handle, std::string& error) {
     hsa_sim_standin_launch_t launch{};
     copy_dispatch_geometry(packet, launch);
     launch.kernarg_segment_size = kernel.metadata->kernarg_segment_size;
@@ -239,20 +238,9 @@ hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel
                 "): " + (reason[0] ? reason : "no reason given");
         return HSA_STATUS_ERROR_EXCEPTION;
     }
-    if (kernel.builtin) {
-        const int r = kernel.builtin(launch, *kernel.metadata, cancelled, reason, sizeof(reason));
-        if (r == 0) {
-            return HSA_STATUS_SUCCESS;
-        }
-        if (r == 2) {
-            return HSA_STATUS_INFO_BREAK;
-        }
-        reason[sizeof(reason) - 1] = '\0';
-        error = "built-in kernel " + kernel.symbol_name + " failed: " + reason;
-        return HSA_STATUS_ERROR_EXCEPTION;
-    }
     error = "kernel " + kernel.symbol_name +
-            " has no stand-in: no library of " HSA_SIM_STANDINS_ENV " defines it and it is not a built-in";
+            " has no stand-in: no library of " HSA_SIM_STANDINS_ENV
+            " defines it (a code object none of them covers runs on the interpreter)";
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
 }
 

@@ -42,14 +42,11 @@ std::vector<std::shared_ptr<StandinInstance>>
 open_standin_instances(const std::vector<std::string>& kernels, const std::vector<std::string>& variables);
 
 /// Runs the kernel of a real code object for one kernel-dispatch packet on agent `agent_index` /
-/// `agent_handle`: through its stand-in entry, else through a built-in (ROCclr's blit kernels).
-/// `cancelled` is polled by kernels that wait (streamOpsWait) and true once the queue is being destroyed.
-/// Returns HSA_STATUS_SUCCESS when the dispatch ran; HSA_STATUS_INFO_BREAK when it was abandoned because
-/// `cancelled` became true; HSA_STATUS_ERROR_INVALID_CODE_OBJECT when no stand-in or built-in defines
-/// the kernel; HSA_STATUS_ERROR_EXCEPTION when the entry returned non-zero. On failure `error` names the
-/// kernel and the reason.
+/// `agent_handle` through its stand-in entry. Returns HSA_STATUS_SUCCESS when the dispatch ran;
+/// HSA_STATUS_ERROR_INVALID_CODE_OBJECT when no stand-in defines the kernel (a code object no stand-in
+/// library covers runs on the interpreter instead, elf_loader.cpp); HSA_STATUS_ERROR_EXCEPTION when the
+/// entry returned non-zero. On failure `error` names the kernel and the reason.
 hsa_status_t run_code_object_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
-                                    uint32_t agent_index, uint64_t agent_handle,
-                                    const std::function<bool()>& cancelled, std::string& error);
+                                    uint32_t agent_index, uint64_t agent_handle, std::string& error);
 
 } // namespace sim

@@ -627,7 +627,8 @@ class ElfCodeObjectsTest : public QObject {
         unload_code(&file);
     }
 
-    // ROCclr's buffer blit kernels, compiled from the source libamdhip64 carries, run by the built-ins.
+    // ROCclr's buffer blit kernels, compiled from the source libamdhip64 carries, run by the interpreter
+    // (with either executor: no stand-in library covers the blit program).
     void blitKernels() {
 #ifndef RS_BLIT_CO
         QSKIP("no ROCclr blit source (libamdhip64) or clang-15 at build time");
@@ -783,8 +784,25 @@ class ElfCodeObjectsTest : public QObject {
         dispatch(q, object("__amd_rocclr_streamOpsWait.kd"), ka, 1, 1, done, false);
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         QCOMPARE(hsa_signal_load_scacquire(done), hsa_signal_value_t{1}); // still waiting
-        // Another queue is not blocked meanwhile.
-        QVERIFY(run(object("__amd_rocclr_gwsInit.kd"), ka, 1, 1));
+        // Another queue is not blocked meanwhile: it fills a buffer (fillBufferAligned, as above).
+        {
+            auto* fill_args = alloc_kernarg<Kernarg>(cpu_);
+            std::memset(fill_args->bytes, 0, sizeof(fill_args->bytes));
+            std::vector<uint32_t> other(4, 0);
+            const uint32_t word = 0x600dcafeu;
+            auto put_fill = [&](size_t offset, auto value) {
+                std::memcpy(fill_args->bytes + offset, &value, sizeof(value));
+            };
+            put_fill(16, other.data());
+            put_fill(32, &word);
+            put_fill(40, uint32_t{1});
+            put_fill(48, uint64_t{0});
+            put_fill(56, uint64_t{4});
+            QVERIFY(run(object("__amd_rocclr_fillBufferAligned.kd"), fill_args, 64));
+            QCOMPARE(other, std::vector<uint32_t>(4, word));
+            QCOMPARE(hsa_signal_load_scacquire(done), hsa_signal_value_t{1}); // the wait still holds
+            hsa_memory_free(fill_args);
+        }
         __atomic_store_n(&flag, 3u, __ATOMIC_SEQ_CST);
         QCOMPARE(wait_below_one(done, 10000), hsa_signal_value_t{0});
         // A wait that is never satisfied is abandoned when its queue is destroyed.
