@@ -2,10 +2,10 @@
 #include "dispatch_digest.h"
 
 #include "agent.h"
+#include "line_file.h"
 #include "runtime.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -17,10 +17,7 @@ namespace sim {
 
 namespace {
 
-std::mutex g_file_mutex;
-int g_fd = -1;
-std::string g_path;
-bool g_error_reported = false;
+LineFile g_file("HSA_SIM_DISPATCH_DIGEST");
 /// Dispatches digested in this process per GPU index (under dispatch_digest_mutex()).
 std::map<uint32_t, uint64_t> g_sequence;
 
@@ -46,7 +43,7 @@ uint64_t load_word(const unsigned char* p) {
 
 /// FNV-1a of /proc/self/cmdline (program and arguments, NUL-separated); 0 when it cannot be read.
 uint64_t process_tag() {
-    static const uint64_t tag = [] {
+    static const uint64_t kTag = [] {
         const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
             return uint64_t{0};
@@ -61,38 +58,13 @@ uint64_t process_tag() {
         ::close(fd);
         return h;
     }();
-    return tag;
+    return kTag;
 }
 
 /// True for memory the digest of `agent` covers: an allocation from one of its global device pools.
 bool is_device_pool_memory(const Allocation& a, const Agent* agent) {
     return a.source == Allocation::Source::pool && a.pool && a.pool->device && a.owner == agent &&
            a.pool->segment == HSA_AMD_SEGMENT_GLOBAL && a.size > 0;
-}
-
-void write_line(const std::string& path, const std::string& line) {
-    std::lock_guard lock(g_file_mutex);
-    if (g_fd >= 0 && g_path != path) {
-        ::close(g_fd);
-        g_fd = -1;
-    }
-    if (g_fd < 0) {
-        g_fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        g_path = path;
-        if (g_fd < 0) {
-            if (!g_error_reported) {
-                std::fprintf(stderr, "hsa_sim: HSA_SIM_DISPATCH_DIGEST: cannot open '%s': %s\n", path.c_str(),
-                             std::strerror(errno));
-            }
-            g_error_reported = true;
-            return;
-        }
-    }
-    const ssize_t n = ::write(g_fd, line.data(), line.size());
-    if (n != static_cast<ssize_t>(line.size()) && !g_error_reported) {
-        std::fprintf(stderr, "hsa_sim: HSA_SIM_DISPATCH_DIGEST: short write to '%s'\n", path.c_str());
-        g_error_reported = true;
-    }
 }
 
 } // namespace
@@ -179,18 +151,12 @@ void append_dispatch_digest(const std::string& kernel, const hsa_kernel_dispatch
                   unsigned{packet.workgroup_size_x}, unsigned{packet.workgroup_size_y},
                   unsigned{packet.workgroup_size_z}, static_cast<unsigned long long>(count),
                   static_cast<unsigned long long>(total), static_cast<unsigned long long>(digest));
-    write_line(path, head + (kernel.empty() ? std::string("?") : kernel) + tail +
-                         (each.empty() ? "-" : each) + "\n");
+    g_file.append(path, head + (kernel.empty() ? std::string("?") : kernel) + tail +
+                            (each.empty() ? "-" : each) + "\n");
 }
 
 void close_dispatch_digest() {
-    std::lock_guard lock(g_file_mutex);
-    if (g_fd >= 0) {
-        ::close(g_fd);
-    }
-    g_fd = -1;
-    g_path.clear();
-    g_error_reported = false;
+    g_file.close();
 }
 
 } // namespace sim
