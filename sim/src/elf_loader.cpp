@@ -235,6 +235,11 @@ hsa_status_t load_elf_code_object(Executable& executable, Agent& agent, const Co
                     break;
                 }
             }
+            // Fault injection, read at each load as HSA_SIM_STANDINS is: a kernel whose symbol name contains
+            // HSA_SIM_FAIL_KERNEL fails every dispatch with a queue error, as a faulting kernel does.
+            if (const char* fail = std::getenv("HSA_SIM_FAIL_KERNEL"); fail && *fail) {
+                ko->injected_failure = ko->symbol_name.find(fail) != std::string::npos;
+            }
             // A code object no stand-in library covers (ROCclr's blit program, precompiled library code)
             // runs on the interpreter with either executor: its variables live in its segment, as the
             // interpreter needs them.

@@ -45,6 +45,8 @@ struct KernelObject {
     std::shared_ptr<StandinInstance> standin_instance;   ///< keeps the stand-in's code mapped
     hsa_sim_standin_kernel_fn_t standin = nullptr;
     std::shared_ptr<IsaKernelSlot> isa; ///< the interpreter's view of the kernel (executor isa)
+    /// HSA_SIM_FAIL_KERNEL named the kernel when its code object was loaded: every dispatch of it fails.
+    bool injected_failure = false;
 
     uint64_t handle() const { return key ? key : reinterpret_cast<uint64_t>(this); }
 };

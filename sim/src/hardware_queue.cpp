@@ -391,6 +391,12 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
             std::lock_guard check(mutex_);
             return stopping_;
         };
+        if (kernel->injected_failure) {
+            std::fprintf(stderr, "hsa_sim: queue %llu: kernel %s fails by HSA_SIM_FAIL_KERNEL\n",
+                         static_cast<unsigned long long>(header_.queue.id), kernel->symbol_name.c_str());
+            fail(HSA_STATUS_ERROR_EXCEPTION);
+            return;
+        }
         const hsa_status_t st =
             kernel->isa
                 ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), gws_.get(),

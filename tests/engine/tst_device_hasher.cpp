@@ -287,20 +287,17 @@ class TestDeviceHasher : public QObject {
         QVERIFY(!hasher.hash(&span, 1, &hash, elapsed));
     }
 
-    /// The kernel fails on its queue (no stand-in library defines it): unavailable with the reason, the
-    /// process goes on, and a hasher loaded with the stand-in works again afterwards.
+    /// The kernel fails on its queue (HSA_SIM_FAIL_KERNEL, as a faulting kernel): unavailable with the
+    /// reason, the process goes on, and a hasher loaded afterwards works again.
     void queue_error_makes_it_unavailable() {
         if (!find_chunk_hash_code_object("gfx90a")) {
             QSKIP("no gfx90a code object");
         }
-        if (qgetenv("HSA_SIM_EXECUTOR") == "isa") {
-            QSKIP("the interpreter runs the kernel itself: only a missing stand-in makes it fail");
-        }
-        qputenv("HSA_SIM_STANDINS", "");
+        qputenv("HSA_SIM_FAIL_KERNEL", "replayscope_chunk_hash");
         DeviceHasher broken(gpu_);
         std::string why;
         const bool available = broken.available(why);
-        qputenv("HSA_SIM_STANDINS", RS_CHUNK_HASH_STANDINS);
+        qunsetenv("HSA_SIM_FAIL_KERNEL");
         QVERIFY(!available);
         QVERIFY2(why.find("failed on its queue") != std::string::npos, why.c_str());
         QVERIFY(!broken.available(why)); // the answer stays
