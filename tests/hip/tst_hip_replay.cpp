@@ -551,6 +551,29 @@ class TestHipReplay : public QObject {
         QCOMPARE(decisions.filter(":unrestorable-memory").size(), 6);
     }
 
+    /// Device printf (hostcall) under the engine: every work-item's line appears exactly once, as in one
+    /// execution of the kernel, whatever the passes.
+    void devicePrintfOnce() {
+        if (qEnvironmentVariable("RS_TEST_EXECUTOR") != "isa") {
+            QSKIP("no stand-ins for device printf: hip.tst_hip_replay.isa runs this");
+        }
+        const auto r = run("hip_device_printf", {"--passes", "3"});
+        QVERIFY2(r->finished, "killed: the program hangs");
+        VERIFY_PASSED(r);
+        for (int block = 0; block < 2; ++block) {
+            for (int thread = 0; thread < 4; ++thread) {
+                const QString line =
+                    QStringLiteral("hip_device_printf: block %1 thread %2 value %3 half %4 end\n")
+                        .arg(block)
+                        .arg(thread)
+                        .arg(100 + block * 10 + thread)
+                        .arg(0.5 * (block * 4 + thread), 0, 'f', 1);
+                QVERIFY2(r->stdout_text.count(line) == 1, qPrintable(line + r->describe()));
+            }
+        }
+        QCOMPARE(r->program_decisions().size(), 1);
+    }
+
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
     /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
     /// both. The session holds three processes, all complete with nothing missing, each with its pid, its

@@ -44,6 +44,10 @@ rs_add_hip_program(hip_grid_sync SOURCES hip/hip_grid_sync.hip NO_STANDINS
 rs_add_hip_program(hip_device_malloc SOURCES hip/hip_device_malloc.hip NO_STANDINS
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
+# Device printf (hostcall): a code object no stand-in covers, printing through ROCclr's hostcall listener.
+rs_add_hip_program(hip_device_printf SOURCES hip/hip_device_printf.hip NO_STANDINS
+                   INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
+
 # Users of Debian's ROCm libraries, whose kernels only the interpreter runs (no stand-ins): header-only
 # rocPRIM (warp, block and device algorithms), rocRAND's precompiled generators and rocSPARSE's precompiled
 # sparse matrix-vector product.
