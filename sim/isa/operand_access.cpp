@@ -200,6 +200,10 @@ void write_vector_dst(Wave& w, const Instruction& in, int d, const uint32_t* val
         }
         return;
     }
+    if (mask == ~uint64_t{0}) { // every lane on, the common case: no merge with the old value
+        std::memcpy(r, values, sizeof(uint32_t) * kLanes);
+        return;
+    }
     alignas(64) uint32_t select[kLanes];
     expand_lane_mask(mask, select);
     for (int lane = 0; lane < kLanes; ++lane) {

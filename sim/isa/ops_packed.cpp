@@ -137,17 +137,21 @@ void pk_f32(Wave& w, const Instruction& in) {
         read_vector_src(w, in, i, hi[i].v, in.src[i].kind == OperandKind::constant ? 0 : 1);
     }
     for (int h = 0; h < 2; ++h) {
+        const uint32_t* operand[3] = {};
         for (int i = 0; i < sources; ++i) {
             // v_pk_mov_b32 picks each source's dword by op_sel alone: D = {S0[op_sel[0]], S1[op_sel[1]]}.
             const bool take_high = h && Op != 3 ? (in.op_sel_hi >> i) & 1 : (in.op_sel >> i) & 1;
-            const uint32_t flip = negated(in, i, h == 1) ? 0x80000000u : 0;
             const uint32_t* from = take_high ? hi[i].v : lo[i].v;
-            for (int l = 0; l < kLanes; ++l) {
-                x[h][i].v[l] = from[l] ^ flip;
+            operand[i] = from;
+            if (negated(in, i, h == 1)) { // a negated source is copied with its sign bits flipped
+                for (int l = 0; l < kLanes; ++l) {
+                    x[h][i].v[l] = from[l] ^ 0x80000000u;
+                }
+                operand[i] = x[h][i].v;
             }
         }
         uint32_t* out = r[h].v;
-        const uint32_t *a = x[h][0].v, *b = x[h][1].v;
+        const uint32_t *a = operand[0], *b = operand[1];
         switch (Op) {
         case 0:
             for (int l = 0; l < kLanes; ++l) {
@@ -160,10 +164,10 @@ void pk_f32(Wave& w, const Instruction& in) {
             }
             break;
         case 2:
-            fma_lanes(a, b, x[h][2].v, out);
+            fma_lanes(a, b, operand[2], out);
             break;
         default: // v_pk_mov_b32: the low result from src0, the high one from src1
-            std::memcpy(out, x[h][h].v, sizeof(uint32_t) * kLanes);
+            std::memcpy(out, operand[h], sizeof(uint32_t) * kLanes);
             break;
         }
     }
