@@ -92,8 +92,9 @@ void* MemoryPool::take_block(size_t bytes, size_t& capacity) {
     void* p = allocate_block(want, align);
     capacity = p ? want : 0;
     // HSA_SIM_DISPATCH_DIGEST hashes whole allocations, bytes no kernel wrote included: a fresh block
-    // starts zeroed rather than with whatever the host heap held, which differs from run to run.
-    if (p && device && dispatch_digest_enabled()) {
+    // starts zeroed rather than with whatever the host heap held, which differs from run to run. A
+    // mapped block is zero already, and writing it would commit every page.
+    if (p && device && want < kMappedBlock && dispatch_digest_enabled()) {
         std::memset(p, 0, want);
     }
     return p;
