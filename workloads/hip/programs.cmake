@@ -22,6 +22,8 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write h
      hip_own_queue hip_restore_regions)
 # Every process of a run is recorded: a HIP program that fork()s and exec()s two HIP children.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_fork_children)
+# Process lifetime during a window: exit, quick_exit, _exit or return while a replayed kernel runs, and fork.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_exit_during_window)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
