@@ -100,7 +100,8 @@
     X(declined_no_private_queue, 11, "no-private-queue") \
     X(declined_out_of_memory, 12, "out-of-memory") \
     X(declined_signal_unavailable, 13, "signal-unavailable") \
-    X(declined_internal_error, 14, "internal-error")
+    X(declined_internal_error, 14, "internal-error") \
+    X(declined_abandoned, 15, "abandoned")
 
 /* Kind of a captured region. */
 #define RS_IPC_REGION_KINDS(X) \
@@ -157,7 +158,8 @@
     X(restore_missed_chunk, 17, "restore-missed-chunk") \
     X(device_store_reclaimed, 18, "device-store-reclaimed") \
     X(device_store_short, 19, "device-store-short") \
-    X(restore_not_verified, 20, "restore-not-verified")
+    X(restore_not_verified, 20, "restore-not-verified") \
+    X(abandoned, 21, "abandoned")
 
 /* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
    device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
