@@ -65,6 +65,14 @@ bool AgentContext::start_worker() {
     return true;
 }
 
+void AgentContext::request_stop() {
+    {
+        std::lock_guard state_lock(mutex_);
+        state_.stopping = true;
+    }
+    wake_.notify_all();
+}
+
 bool AgentContext::stop_worker() {
     std::lock_guard lock(worker_mutex_);
     {
@@ -75,7 +83,7 @@ bool AgentContext::stop_worker() {
     const bool stopped = !worker_ || worker_->stop();
     worker_started_.store(false, std::memory_order_release);
     // Whatever the worker left pending is released (the application's packets behind the gates run)
-    // and reported as declined: its fence did not fire while the engine was up.
+    // and reported as abandoned: no pass ran for it.
     std::vector<std::shared_ptr<Window>> pending;
     {
         std::lock_guard state_lock(mutex_);
@@ -90,7 +98,7 @@ bool AgentContext::stop_worker() {
     Engine* e = engine();
     for (const std::shared_ptr<Window>& w : pending) {
         if (e) {
-            ReplayWindow(*e, *this, w).decline_unfenced();
+            ReplayWindow(*e, *this, w).decline_abandoned();
         } else {
             std::lock_guard state_lock(mutex_);
             w->released = true;

@@ -83,6 +83,9 @@ class AgentContext {
     /// releasing every pending window so the application's packets behind their gates run. False when
     /// the thread had to be detached (the context must then never be freed).
     bool stop_worker();
+    /// Sets the state's `stopping` and wakes the worker without waiting for it (stop_worker waits): at
+    /// process exit every agent's window is told first, so that they are abandoned at the same time.
+    void request_stop();
 
     /// The private queue of `type` with `cu_mask` (empty: all CUs) and `priority` applied, created on
     /// first use with the original hsa_queue_create (profiling enabled); nullptr when it cannot be

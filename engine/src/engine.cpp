@@ -9,6 +9,9 @@
 #include "queue_interceptor.h"
 #include "session_claim.h"
 #include "vmem_tracker.h"
+#include "window_worker.h"
+
+#include <pthread.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +25,9 @@ namespace rs::engine {
 
 std::atomic<bool> g_recording{false};
 std::atomic<bool> g_finalized{false};
+std::atomic<bool> g_exiting{false};
+std::atomic<bool> g_forked_child{false};
+std::atomic<uint64_t> g_code_loads{1};
 
 namespace {
 
@@ -40,6 +46,27 @@ std::atomic<int32_t> g_exit_status{-1};
 /// ends. The library is linked -z nodelete, so the hook's code stays mapped until exit.
 void note_exit_status(int status, void*) {
     g_exit_status.store(status & 0xff, std::memory_order_release);
+    stop_for_exit();
+}
+
+/// The rearmed exit hook (rearm_exit_hook): the same stop, registered later.
+void exit_hook() {
+    stop_for_exit();
+}
+
+/// Code-object loads last covered by a registration after a snapshot and after a pass (rearm_exit_hook).
+std::atomic<uint64_t> g_armed_after_snapshot{0};
+std::atomic<uint64_t> g_armed_after_pass{0};
+
+/// pthread_atfork child handler (POSIX): runs in the child, whose only thread is the one that called
+/// fork. Only stores to lock-free atomics (async-signal-safe, as POSIX requires of a multithreaded
+/// parent's child): the engine becomes unreachable (engine() answers nullptr), so wrappers and handlers
+/// forward to the runtime, and the exit hooks return at once instead of waiting for worker threads that
+/// exist only in the parent. The parent's locks, held or not at the fork, are never touched again.
+void forked_child() {
+    g_forked_child.store(true, std::memory_order_release);
+    g_recording.store(false, std::memory_order_relaxed);
+    g_engine.store(nullptr, std::memory_order_release);
 }
 
 /// Owns the engine; its destructor is the teardown guard: wrappers stay in the table for the process
@@ -48,10 +75,12 @@ void note_exit_status(int status, void*) {
 struct EngineHolder {
     std::unique_ptr<Engine> engine;
     ~EngineHolder() {
+        // First the windows (a no-op when an earlier exit hook stopped them, or in a forked child).
+        stop_for_exit();
         g_recording.store(false, std::memory_order_relaxed);
         g_finalized.store(true, std::memory_order_release);
         g_engine.store(nullptr, std::memory_order_release);
-        if (engine) {
+        if (engine && !g_forked_child.load(std::memory_order_acquire)) {
             engine->sink->finish(engine->internal_errors.load(std::memory_order_relaxed),
                                  g_exit_status.load(std::memory_order_acquire));
         }
@@ -63,8 +92,25 @@ struct EngineHolder {
 EngineHolder g_holder;
 std::mutex g_load_mutex;
 
+/// at_quick_exit hook (C11): quick_exit runs neither atexit handlers nor static destructors, so this
+/// is the engine's whole exit: the windows are abandoned and the session ends (exit status unknown).
+void quick_exit_hook() {
+    stop_for_exit();
+    if (g_forked_child.load(std::memory_order_acquire) || g_finalized.exchange(true)) {
+        return;
+    }
+    g_recording.store(false, std::memory_order_relaxed);
+    Engine* e = g_engine.exchange(nullptr, std::memory_order_acq_rel);
+    if (e) {
+        e->sink->finish(e->internal_errors.load(std::memory_order_relaxed), -1);
+    }
+}
+
 hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
     const hsa_status_t st = hsa().core.hsa_executable_freeze_fn(exe, options);
+    if (st == HSA_STATUS_SUCCESS) {
+        g_code_loads.fetch_add(1, std::memory_order_relaxed);
+    }
     Engine* e = engine();
     if (st == HSA_STATUS_SUCCESS && e && !g_finalized.load(std::memory_order_acquire)) {
         try {
@@ -211,6 +257,25 @@ Engine* engine() {
     return g_engine.load(std::memory_order_acquire);
 }
 
+void stop_for_exit() noexcept {
+    if (g_forked_child.load(std::memory_order_acquire) ||
+        g_exiting.exchange(true, std::memory_order_acq_rel)) {
+        return;
+    }
+    stop_all_workers();
+}
+
+void rearm_exit_hook(bool after_pass) noexcept {
+    if (g_exiting.load(std::memory_order_acquire)) {
+        return;
+    }
+    const uint64_t loads = g_code_loads.load(std::memory_order_relaxed);
+    std::atomic<uint64_t>& armed = after_pass ? g_armed_after_pass : g_armed_after_snapshot;
+    if (armed.exchange(loads, std::memory_order_relaxed) != loads) {
+        (void)std::atexit(exit_hook); // on failure the earlier registrations still run, later
+    }
+}
+
 void note_internal_error(Engine& e, const char* where, uint64_t dispatch_id) noexcept {
     constexpr uint64_t kWarned = 16;
     const uint64_t n = e.internal_errors.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -250,6 +315,15 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
     (void)runtime_version;
     (void)failed_tool_count;
     (void)failed_tool_names;
+    if (g_forked_child.load(std::memory_order_acquire)) {
+        // A child of fork() that did not exec and initialises the runtime again: the engine's state is
+        // its parent's (and unusable here), so it stays out of the way and the child runs plain.
+        static std::atomic<bool> said{false};
+        if (!said.exchange(true)) {
+            std::fputs("replayscope: not recording this forked process (fork without exec)\n", stderr);
+        }
+        return true;
+    }
     try {
         std::lock_guard lock(g_load_mutex);
         if (!check_versions(table)) {
@@ -284,6 +358,14 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
                 std::fputs("replayscope: on_exit failed: the session end will not carry the exit status\n",
                            stderr);
             }
+            // After the emitter's own handlers (registered when it started, in make_sink); both only
+            // touch their own state in the child.
+            if (::pthread_atfork(nullptr, nullptr, forked_child) != 0) {
+                std::fputs("replayscope: pthread_atfork failed: a forked child that exits without exec "
+                           "may wait for the engine\n",
+                           stderr);
+            }
+            (void)std::at_quick_exit(quick_exit_hook);
             e.sink->session_start(e.config.describe());
             for (const std::string& problem : e.config.problems) {
                 e.sink->warning(WarningCode::configuration, 0, problem);
@@ -326,6 +408,9 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
 /// engine (linked -z nodelete, so a later hsa_init finds the same instance) forgets what belonged to this
 /// runtime instance and keeps its session open; the session ends at process exit (EngineHolder).
 extern "C" __attribute__((visibility("default"))) void OnUnload() {
+    if (g_forked_child.load(std::memory_order_acquire)) {
+        return; // nothing of the parent's runtime instance is the child's to release
+    }
     std::lock_guard lock(g_load_mutex);
     g_recording.store(false, std::memory_order_relaxed);
     Engine* e = engine();

@@ -65,5 +65,29 @@ extern std::atomic<bool> g_recording;
 /// Set when the engine's statics are destroyed: wrappers then only forward (a late free from HIP's
 /// __cxa_finalize must not lock a destroyed mutex).
 extern std::atomic<bool> g_finalized;
+/// Set by the first of the engine's process-exit hooks to run (stop_for_exit): no window opens or runs
+/// a further pass from then on (docs/replay-window.md, "Process exit and fork"). Trivially destructible.
+extern std::atomic<bool> g_exiting;
+/// Set in a child made by fork() (pthread_atfork child handler, POSIX): the engine's state, its worker
+/// threads and its connection belong to the parent; in the child every wrapper only forwards and no
+/// exit hook waits for anything. Trivially destructible.
+extern std::atomic<bool> g_forked_child;
+/// Bumped by every hsa_executable_freeze the engine sees (rearm_exit_hook).
+extern std::atomic<uint64_t> g_code_loads;
+
+/// The engine's exit-time stop, run by whichever of its exit hooks comes first (the on_exit hook of
+/// OnLoad, a rearmed atexit hook, the at_quick_exit hook, the worker registry's and the EngineHolder's
+/// destructors; glibc runs them on the thread that called exit/quick_exit or returned from main): sets
+/// g_exiting, then stops every window worker (each abandons its window: no further pass, the final
+/// restore, the release, the application's dispatch waited for, bounded by the pass timeout) and joins
+/// them. Does nothing in a forked child or when it already ran. Never throws.
+void stop_for_exit() noexcept;
+/// Registers the exit hook again (std::atexit, C11/POSIX) when a code object was loaded since the last
+/// registration made at the same point, `after_pass` false after a snapshot (the engine's chunk-hash
+/// kernel ran), true after a completed pass (the application's kernel ran). Exit handlers run in the
+/// reverse order of their registration (glibc, ISO C 7.22.4.4), so the hook then runs before whatever a
+/// library registered when its kernels were loaded or first ran. At most two registrations per code
+/// object load. Worker thread; never throws.
+void rearm_exit_hook(bool after_pass) noexcept;
 
 } // namespace rs::engine

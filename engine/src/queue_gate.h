@@ -19,6 +19,8 @@ namespace rs::engine {
 /// One replay window W for an application dispatch P. Created by the intercept handler that received P,
 /// run by the agent's worker (window_worker.h). The fields above the marker are fixed at creation; the
 /// ones below are guarded by the agent's mutex (AgentContext::mutex).
+struct QueueContext;
+
 struct Window {
     uint64_t dispatch_id = 0;
     hsa_kernel_dispatch_packet_t packet{}; ///< P as the application wrote it
@@ -32,6 +34,10 @@ struct Window {
     /// 1 until the worker releases W (stores 0); every gate of W and every held copy depends on it.
     hsa_signal_t release{0};
     Clock::time_point submitted{}; ///< when the handler wrote W's packets
+    /// Q's context (read under the agent mutex, and only while Q is among the agent's queues).
+    QueueContext* queue = nullptr;
+    /// P's position among Q's counted packets: P has completed once more than this many have.
+    uint64_t dispatch_position = 0;
 
     // --- under the agent mutex ---
     bool released = false;

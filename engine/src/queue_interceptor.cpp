@@ -125,14 +125,31 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
     } batch{};
     static_assert(sizeof(batch) == 5 * 64);
     uint32_t n = 0;
+    bool stopped = false;
+    {
+        std::lock_guard lock(agent.mutex());
+        AgentContext::State& st = agent.state();
+        stopped = st.stopping;
+    }
+    if (stopped) {
+        // The worker is stopped (unload or process exit): nothing would ever release a gate.
+        destroy_signal(w->fence);
+        destroy_signal(w->release);
+        decision = DispatchDecision::declined_abandoned;
+        e.sink->warning(WarningCode::abandoned, id,
+                        g_exiting.load(std::memory_order_acquire)
+                            ? "abandoned: submitted while the process is exiting; the dispatch runs once"
+                            : "abandoned: submitted while the runtime shuts down; the dispatch runs once");
+        return false;
+    }
     {
         std::lock_guard lock(agent.mutex());
         AgentContext::State& st = agent.state();
         if (st.stopping) {
-            // The worker is stopped (unload or process exit): nothing would ever release a gate.
+            // Stopped since the check above: declined without a warning of its own.
             destroy_signal(w->fence);
             destroy_signal(w->release);
-            decision = DispatchDecision::declined_no_private_queue;
+            decision = DispatchDecision::declined_abandoned;
             return false;
         }
         try {
@@ -153,6 +170,8 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
         q.gates.add_gate(w);
         batch.slots[n++] = make_gate(w->release, q.gates.in_flight);
         std::memcpy(&batch.slots[n++], &p, 64);
+        w->queue = &q;
+        w->dispatch_position = q.gates.counted;
         q.gates.add_writes(1);
         batch.slots[n++] = make_barrier_and(hsa_signal_t{0}, q.gates.in_flight);
         w->submitted = Clock::now();

@@ -47,6 +47,34 @@ bool ReplayWindow::stopping() {
     return agent_.state().stopping;
 }
 
+const char* ReplayWindow::stop_reason() {
+    return g_exiting.load(std::memory_order_acquire) ? "the process is exiting"
+                                                     : "the runtime is shutting down (hsa_shut_down)";
+}
+
+void ReplayWindow::wait_for_dispatch() noexcept {
+    const auto deadline = Clock::now() + engine_.config.pass_timeout;
+    for (;;) {
+        {
+            std::lock_guard lock(agent_.mutex());
+            const std::vector<QueueContext*>& queues = agent_.state().queues;
+            QueueContext* q = window_->queue;
+            if (!q || std::find(queues.begin(), queues.end(), q) == queues.end()) {
+                return;
+            }
+            const auto v = static_cast<uint64_t>(hsa().core.hsa_signal_load_scacquire_fn(q->gates.in_flight));
+            const uint64_t completed = v <= q->gates.counted ? q->gates.counted - v : 0;
+            if (completed > window_->dispatch_position) {
+                return;
+            }
+        }
+        if (Clock::now() >= deadline) {
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
 void ReplayWindow::run() noexcept {
     DispatchDecision decision = DispatchDecision::declined_out_of_memory;
     try {
@@ -59,7 +87,21 @@ void ReplayWindow::run() noexcept {
         note_internal_error(engine_, "replay window (the dispatch runs once)", window_->dispatch_id);
     }
     release();
+    if (g_exiting.load(std::memory_order_acquire)) {
+        wait_for_dispatch();
+    }
     report(decision);
+}
+
+void ReplayWindow::decline_abandoned() noexcept {
+    engine_.sink->warning(WarningCode::abandoned, window_->dispatch_id,
+                          std::string("abandoned: the window had not started when ") + stop_reason() +
+                              "; no pass, the dispatch runs once after its queue's earlier packets");
+    release();
+    if (g_exiting.load(std::memory_order_acquire)) {
+        wait_for_dispatch();
+    }
+    report(DispatchDecision::declined_abandoned);
 }
 
 void ReplayWindow::decline_unfenced() noexcept {
@@ -122,6 +164,13 @@ DispatchDecision ReplayWindow::replay() {
     const auto drain_start = Clock::now();
     const bool drained = drain();
     const uint64_t fence_wait_ns = elapsed_ns(drain_start);
+    if (!drained && stopping()) {
+        engine_.sink->warning(WarningCode::abandoned, w.dispatch_id,
+                              std::string("abandoned: ") + stop_reason() +
+                                  " while the window waited for the agent to drain; no snapshot, no pass, "
+                                  "the dispatch runs once");
+        return DispatchDecision::declined_abandoned;
+    }
     if (!drained) {
         engine_.sink->warning(WarningCode::drain_timeout, w.dispatch_id,
                               "drain-timeout: other queues of the agent still had packets in flight after " +
@@ -156,6 +205,7 @@ DispatchDecision ReplayWindow::replay() {
     const auto t0 = Clock::now();
     DeviceSnapshot snapshot =
         engine_.snapshotter.snap(agent_.agent(), w.dispatch_id, options, agent_.stores(), agent_.hasher());
+    rearm_exit_hook(false);
     report_inventory(snapshot);
     SnapshotEvent ev{};
     ev.dispatch_id = w.dispatch_id;
@@ -258,9 +308,26 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                                   "store is given back after the final restore");
         return true;
     };
+    // The worker is stopping (process exit, hsa_shut_down): no further pass; the final restore still runs
+    // after any pass that did, so P sees its inputs (docs/replay-window.md, "Process exit and fork").
+    const auto abandon = [&](uint32_t next) {
+        if (!stopping()) {
+            return false;
+        }
+        engine_.sink->warning(
+            WarningCode::abandoned, id,
+            std::string("abandoned: ") + stop_reason() + "; passes cut short after " + std::to_string(next) +
+                " of " + std::to_string(config.passes) +
+                (next > 0 ? ", inputs restored, the dispatch runs once" : ", the dispatch runs once"));
+        return true;
+    };
     for (uint32_t i = 0; i < config.passes; ++i) {
         RestoreResult restored;
         uint64_t restore_ns = 0;
+        if (abandon(i)) {
+            decision = DispatchDecision::declined_abandoned;
+            break;
+        }
         if (i > 0) {
             // Checked before the restore (which the pass follows at once): the restore before pass i and
             // the final one would otherwise share pass index i.
@@ -324,6 +391,7 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         hsa_amd_profiling_dispatch_time_t ticks{};
         (void)hsa().amd.hsa_amd_profiling_get_dispatch_time_fn(agent_.agent(), pass_signal, &ticks);
         destroy_signal(pass_signal);
+        rearm_exit_hook(true);
         PassEvent pass{};
         pass.dispatch_id = id;
         pass.start_tick = ticks.start;

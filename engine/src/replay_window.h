@@ -41,6 +41,9 @@ class ReplayWindow {
     void run() noexcept;
     /// W's fence did not fire within REPLAYSCOPE_DRAIN_TIMEOUT_MS of its handler: release, drain-timeout.
     void decline_unfenced() noexcept;
+    /// W was still pending when its worker stopped (process exit, hsa_shut_down): warning and decision
+    /// `abandoned`, release; at process exit P is then waited for (wait_for_dispatch).
+    void decline_abandoned() noexcept;
 
   private:
     DispatchDecision replay();
@@ -56,6 +59,13 @@ class ReplayWindow {
     /// worker is stopping or `deadline` passes first.
     bool wait_out(hsa_signal_t pass_signal, Clock::time_point deadline);
     bool stopping();
+    /// Why the worker stops, for the texts of `abandoned` warnings.
+    static const char* stop_reason();
+    /// At process exit, after the release: waits until P has completed on Q (its marker proved it), at
+    /// most REPLAYSCOPE_PASS_TIMEOUT_MS, so that P, started later than without the engine, is not still
+    /// starting while the exit handlers that follow tear the process down. Returns at once when Q is no
+    /// longer the agent's.
+    void wait_for_dispatch() noexcept;
     void release() noexcept;
     void report(DispatchDecision decision) noexcept;
 

@@ -74,7 +74,10 @@ uint64_t ticks_per_ms() {
 } // namespace
 
 void stop_all_workers() noexcept {
-    if (g_registry_gone.exchange(true, std::memory_order_acq_rel)) {
+    // In a forked child the registry's mutex may have been held by a parent thread at the fork, and the
+    // workers it lists never existed here: nothing to stop.
+    if (g_forked_child.load(std::memory_order_acquire) ||
+        g_registry_gone.exchange(true, std::memory_order_acq_rel)) {
         return;
     }
     std::vector<AgentContext*> agents;
@@ -82,6 +85,9 @@ void stop_all_workers() noexcept {
         WorkerRegistry& r = registry();
         std::lock_guard lock(r.mutex);
         agents.swap(r.agents);
+    }
+    for (AgentContext* a : agents) {
+        a->request_stop(); // every window abandons at once; the joins below then overlap
     }
     for (AgentContext* a : agents) {
         a->stop_worker();
@@ -115,7 +121,18 @@ bool WindowWorker::start() noexcept {
     return true;
 }
 
+std::chrono::milliseconds WindowWorker::stop_bound(const Engine& e) {
+    // The longest a window can still take once the worker sees `stopping`: a drain check returns at
+    // once; a pass in flight is waited for up to the pass timeout, a late one one more slice; then the
+    // final restore, whose chunk hashing may wait up to eleven times the hasher's 10 s batch timeout.
+    return e.config.pass_timeout + std::chrono::milliseconds(100) + std::chrono::seconds(110) +
+           std::chrono::seconds(10);
+}
+
 bool WindowWorker::stop() noexcept {
+    if (g_forked_child.load(std::memory_order_acquire)) {
+        return false; // the thread is the parent's: never waited for, joined or detached here
+    }
     try {
         unregister_agent(&agent_);
     } catch (...) {
@@ -128,8 +145,10 @@ bool WindowWorker::stop() noexcept {
     }
     bool finished = false;
     {
+        const Engine* e = engine();
+        const auto bound = e ? stop_bound(*e) : std::chrono::milliseconds(30000);
         std::unique_lock lock(done_->mutex);
-        finished = done_->cv.wait_for(lock, std::chrono::seconds(30), [&] { return done_->done; });
+        finished = done_->cv.wait_for(lock, bound, [&] { return done_->done; });
     }
     if (!finished) {
         thread_.detach();

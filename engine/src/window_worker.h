@@ -3,6 +3,7 @@
 // append windows and return; every wait of a window happens here, bounded.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <thread>
 
@@ -25,10 +26,17 @@ class WindowWorker {
 
     /// Starts the thread; false when it could not be created.
     bool start() noexcept;
-    /// Joins the thread once the agent's state says stopping (the caller sets it and wakes the worker).
-    /// Bounded: after 30 s the thread is detached and false returned (its agent context must then stay
-    /// allocated).
+    /// Joins the thread once the agent's state says stopping (the caller sets it and wakes the worker);
+    /// the worker then abandons its window (docs/replay-window.md, "Process exit and fork"). Returns as
+    /// soon as the thread has ended; bounded by stop_bound(), after which the thread is detached and
+    /// false returned (its agent context must then stay allocated). In a forked child it returns false at
+    /// once: the thread exists only in the parent.
     bool stop() noexcept;
+    /// The most a worker that saw `stopping` can still need for its window: the pass timeout
+    /// (REPLAYSCOPE_PASS_TIMEOUT_MS) plus one wait slice of 100 ms for a pass in flight, and 120 s for a
+    /// final restore whose chunk-hash batches time out (device_hasher.h). A window that ends sooner
+    /// ends the wait sooner.
+    static std::chrono::milliseconds stop_bound(const Engine& e);
 
     struct Done; ///< completion flag shared with the thread (outlives a detached worker)
 
