@@ -8,6 +8,7 @@
 // kernarg memory excluded, `__device__` variables captured, HIP's blit kernels declined as
 // runtime-kernel, graph launches declined once with one warning. Enum codes are compared through
 // `enum_names`, texts through `strings`. Kernel names are matched without the ".kd" suffix.
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -624,6 +625,80 @@ class TestHipReplay : public QObject {
             QCOMPARE(r->value(own), launches);
             QCOMPARE(r->value(own + " AND e.name = 'replayed'"), launches);
         }
+    }
+
+    /// The process ends while windows are open (docs/replay-window.md, "Process exit and fork"):
+    /// hip_exit_during_window launches add_one (400 ms on the simulator, three passes) on both agents and
+    /// ends the process 100 ms later: exit(3) or quick_exit(3) from a second thread, return 3 from main,
+    /// or _exit(3). The process ends with status 3, as without the engine, well within the time of its
+    /// passes (no crash, no 30 s wait); the main thread, synchronising meanwhile, sees every element
+    /// incremented exactly once. Where exit handlers run (all but _exit) the session is complete: both
+    /// windows were abandoned (decision and warning `abandoned`, saying that the process is exiting), and
+    /// exit and return record status 3.
+    void exitDuringWindow_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("handlers"); // exit handlers run
+        QTest::addColumn<bool>("status");   // the session end carries the status
+        QTest::newRow("exit") << "exit" << true << true;
+        QTest::newRow("quick_exit") << "quick_exit" << true << false;
+        QTest::newRow("return") << "return" << true << true;
+        QTest::newRow("_exit") << "_exit" << false << false;
+    }
+    void exitDuringWindow() {
+        QFETCH(QString, mode);
+        QFETCH(bool, handlers);
+        QFETCH(bool, status);
+        QElapsedTimer timer;
+        timer.start();
+        const auto r = run("hip_exit_during_window", {"--passes", "3"},
+                           {"HSA_SIM_KERNEL_TIME_NS=_Z7add_onePii.kd=400000000", "HSA_SIM_GPU_AGENTS=2"},
+                           {mode, "100"}, 60000);
+        const qint64 took_ms = timer.elapsed();
+        QVERIFY2(r->finished, "killed: the program hangs");
+        QVERIFY2(r->exit_code == 3, qPrintable(r->describe()));
+        QVERIFY2(!r->stdout_text.contains("main: WRONG"), qPrintable(r->describe()));
+        // Start-up, both warm-up windows and at most the passes of the long ones; far below 30 s even on
+        // a loaded machine or under a sanitizer.
+        QVERIFY2(took_ms < 20000, qPrintable(QStringLiteral("took %1 ms").arg(took_ms)));
+        QCOMPARE(r->program_decisions().count("_Z7warm_upPii:replayed"), 2);
+        if (!handlers) {
+            return; // _exit: nothing of the process runs any more, the session ends where it was cut
+        }
+        QVERIFY2(r->complete(), qPrintable(r->describe()));
+        QCOMPARE(r->program_decisions().count("_Z7add_onePii:abandoned"), 2);
+        const QStringList abandoned = r->warnings("abandoned");
+        QVERIFY2(abandoned.size() >= 2, qPrintable(abandoned.join('\n')));
+        for (const QString& text : abandoned) {
+            QVERIFY2(text.contains("the process is exiting"), qPrintable(text));
+        }
+        if (status) {
+            QCOMPARE(r->value("SELECT exit_status FROM processes"), 3);
+        }
+    }
+
+    /// A child made by fork() that does not exec starts with no engine state it could wait for: forked
+    /// after both agents' windows (fork) or while they are open (fork-window, 50 ms into 400 ms passes),
+    /// the child calls exit(0) and is reaped as fast as without the engine (well under a second plain;
+    /// the bound is generous), not after 30 s per agent. The parent's own windows are unaffected: its
+    /// launches replayed, every element right, the session complete with the one recorded process.
+    void forkedChildExitsFast_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("fork") << "fork";
+        QTest::newRow("fork-window") << "fork-window";
+    }
+    void forkedChildExitsFast() {
+        QFETCH(QString, mode);
+        const auto r = run("hip_exit_during_window", {"--passes", "3"},
+                           {"HSA_SIM_KERNEL_TIME_NS=_Z7add_onePii.kd=400000000", "HSA_SIM_GPU_AGENTS=2"},
+                           {mode, "50"}, 120000);
+        QVERIFY2(r->finished, "killed: the program hangs");
+        VERIFY_PASSED(r);
+        const auto m = QRegularExpression("child exited (\\d+) after ([0-9.]+) ms").match(r->stdout_text);
+        QVERIFY2(m.hasMatch(), qPrintable(r->describe()));
+        QCOMPARE(m.captured(1).toInt(), 0);
+        QVERIFY2(m.captured(2).toDouble() < 5000, qPrintable(m.captured(0)));
+        QCOMPARE(r->value("SELECT count(*) FROM processes"), 1);
+        QCOMPARE(r->program_decisions().count("_Z7add_onePii:replayed"), 2);
     }
 };
 

@@ -13,6 +13,9 @@
 //  - fork, fork-window: fork() once the kernels have completed (fork) or DELAY_MS after the launches,
 //    with them still running (fork-window); the child calls exit(0) at once, without any HIP call, and the
 //    parent prints "child exited S after T ms" (fork to waitpid), then synchronises, checks and exits 0.
+// Before any of this each device runs `warm_up` once and is synchronised, so that the long kernel's is
+// not the first kernel execution of the process (the simulator's stand-in libraries register their
+// teardown with the first kernel they run, docs/replay-window.md, "Process exit and fork").
 // Prints "hip_exit_during_window: MODE on N devices" first and "PASS" last in the modes that end normally.
 #include "hip_check.h"
 
@@ -46,6 +49,14 @@ __global__ void add_one(int* data, int n) {
     }
 }
 
+/// data[i] = i for i < n.
+__global__ void warm_up(int* data, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        data[i] = i;
+    }
+}
+
 namespace {
 
 /// One device's buffer (holding 5 * i before the launch) and the stream its kernel runs on.
@@ -55,7 +66,7 @@ struct DeviceWork {
     hipStream_t stream = nullptr;
 };
 
-/// Allocates and fills a buffer and creates a stream on every device.
+/// Allocates and fills a buffer and creates a stream on every device, after one warm_up there.
 std::vector<DeviceWork> prepare() {
     int devices = 0;
     HIP_CHECK(hipGetDeviceCount(&devices));
@@ -71,7 +82,12 @@ std::vector<DeviceWork> prepare() {
         HIP_CHECK(hipMalloc(&w.data, kCount * sizeof(int)));
         HIP_CHECK(hipMemcpy(w.data, initial.data(), kCount * sizeof(int), hipMemcpyHostToDevice));
         HIP_CHECK(hipStreamCreateWithFlags(&w.stream, hipStreamNonBlocking));
+        int* scratch = nullptr;
+        HIP_CHECK(hipMalloc(&scratch, 256 * sizeof(int)));
+        hipLaunchKernelGGL(warm_up, dim3(1), dim3(256), 0, w.stream, scratch, 256);
+        HIP_CHECK(hipGetLastError());
         HIP_CHECK(hipDeviceSynchronize());
+        HIP_CHECK(hipFree(scratch));
     }
     return work;
 }
