@@ -19,16 +19,19 @@ endif()
 set(RS_HIP_PROGRAM_DIR "${CMAKE_BINARY_DIR}/workloads/hip")
 
 #[[ rs_add_hip_program(NAME SOURCES file.hip... [TARGET target] [INCLUDE_DIRECTORIES dir...]
-                       [DEPENDS file...] [HIPCC_FLAGS flag...] [LIBRARIES lib...] [NO_STANDINS])
+                       [DEPENDS file...] [HIPCC_FLAGS flag...] [LIBRARIES lib...] [NO_STANDINS]
+                       [STANDINS_UNDER_SANITIZERS])
     Compiles the HIP program NAME with `hipcc --offload-arch=gfx90a -O2` into ${RS_HIP_PROGRAM_DIR}/NAME
     and, when replayscope-standins is part of the build, its stand-in library libNAME-standins.so beside
     it. TARGET (default hip_NAME, or NAME when it starts with hip_) builds both (part of `all`); its properties RS_HIP_PROGRAM and
     RS_HIP_STANDINS hold the two paths (RS_HIP_STANDINS empty without replayscope-standins). DEPENDS:
     headers the sources include (there is no dependency scanning). LIBRARIES: names linked with -l (e.g.
     rocrand). NO_STANDINS: no stand-in library (programs whose kernels only the interpreter can run, such as
-    library users). Does nothing without hipcc. ]]
+    library users). In a sanitizer build (RS_SANITIZER) the stand-in library is made only with
+    STANDINS_UNDER_SANITIZERS: there the HIP tests run with the interpreter, and a stand-in library costs
+    a compile of the program's sources that nothing would use. Does nothing without hipcc. ]]
 function(rs_add_hip_program name)
-    cmake_parse_arguments(PARSE_ARGV 1 arg "NO_STANDINS" "TARGET" "SOURCES;INCLUDE_DIRECTORIES;DEPENDS;HIPCC_FLAGS;LIBRARIES")
+    cmake_parse_arguments(PARSE_ARGV 1 arg "NO_STANDINS;STANDINS_UNDER_SANITIZERS" "TARGET" "SOURCES;INCLUDE_DIRECTORIES;DEPENDS;HIPCC_FLAGS;LIBRARIES")
     if(NOT RS_HIPCC)
         return()
     endif()
@@ -68,7 +71,7 @@ function(rs_add_hip_program name)
         VERBATIM COMMAND_EXPAND_LISTS)
     set(outputs "${program}")
     set(standins "")
-    if(TARGET replayscope-standins AND NOT arg_NO_STANDINS)
+    if(TARGET replayscope-standins AND NOT arg_NO_STANDINS AND (RS_SANITIZER STREQUAL "" OR arg_STANDINS_UNDER_SANITIZERS))
         set(standins "${RS_HIP_PROGRAM_DIR}/lib${name}-standins.so")
         set(flag_args "")
         if(includes)

@@ -30,8 +30,9 @@ foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
 endforeach()
 
 # Dirty-chunk restore (tests/hip/tst_hip_dirty_restore.cpp, the restore benchmark in bench/): one large
-# buffer of which each launch writes a given fraction. Target hip_partial_write.
-rs_add_hip_program(partial_write SOURCES hip/partial_write.hip
+# buffer of which each launch writes a given fraction. Target hip_partial_write. Its stand-in library is
+# made in sanitizer builds too: tst_hip_dirty_restore runs it there.
+rs_add_hip_program(partial_write SOURCES hip/partial_write.hip STANDINS_UNDER_SANITIZERS
                    INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
 
 # A grid barrier (cooperative groups' this_grid().sync()) across the work-groups of a cooperative launch:
