@@ -153,6 +153,13 @@ class VocabularyTest : public QObject {
                  std::string_view("unrestorable-memory"));
         QCOMPARE(enum_name(AllocationClass::excluded_unknown_pointer), std::string_view("unknown-pointer"));
         QCOMPARE(enum_name(AllocationApi::vmem_map), std::string_view("hsa_amd_vmem_map"));
+        // Host memory locked by hsa_amd_memory_lock(_to_pool) (hipHostRegister), freed by its unlock.
+        QCOMPARE(static_cast<int>(AllocationApi::memory_lock), 3);
+        QCOMPARE(enum_name(AllocationApi::memory_lock), std::string_view("hsa_amd_memory_lock"));
+        QCOMPARE(static_cast<int>(AllocationApi::memory_lock_to_pool), 4);
+        QCOMPARE(enum_name(AllocationApi::memory_lock_to_pool),
+                 std::string_view("hsa_amd_memory_lock_to_pool"));
+        QCOMPARE(enum_max<AllocationApi>(), 4u);
         QCOMPARE(enum_name(WarningCode::general), std::string_view("general"));
         // Reserved (never sent): the value keeps its name and is never reused.
         QCOMPARE(enum_name(WarningCode::retired_emitter), std::string_view("emitter"));

@@ -56,7 +56,9 @@
 #define RS_IPC_ALLOCATION_APIS(X) \
     X(memory_pool_allocate, 0, "hsa_amd_memory_pool_allocate") \
     X(memory_allocate, 1, "hsa_memory_allocate") \
-    X(vmem_map, 2, "hsa_amd_vmem_map")
+    X(vmem_map, 2, "hsa_amd_vmem_map") \
+    X(memory_lock, 3, "hsa_amd_memory_lock") \
+    X(memory_lock_to_pool, 4, "hsa_amd_memory_lock_to_pool")
 
 /* hsa_amd_pointer_type_t as reported by hsa_amd_pointer_info (unknown when not queried). */
 #define RS_IPC_POINTER_TYPES(X) \
