@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "allocation_inventory.h"
 
+#include <algorithm>
+
 namespace rs::engine {
 
 void AllocationInventory::add(const TrackedAllocation& a) {
@@ -20,6 +22,57 @@ std::optional<TrackedAllocation> AllocationInventory::remove(uintptr_t address) 
         m.erase(it);
         generation_.fetch_add(1, std::memory_order_acq_rel);
         return a;
+    });
+}
+
+void AllocationInventory::add_managed(TrackedAllocation a) {
+    a.managed = true;
+    map_.wlock([&](Map& m) {
+        uintptr_t begin = a.address;
+        uintptr_t end = a.address + a.size;
+        // The first entry that may overlap or touch [begin, end): the last one starting at or before it.
+        auto it = m.upper_bound(begin);
+        if (it != m.begin()) {
+            --it;
+        }
+        while (it != m.end() && it->first <= end) {
+            const TrackedAllocation& o = it->second;
+            if (!o.managed || o.address + o.size < begin) {
+                ++it;
+                continue;
+            }
+            begin = std::min(begin, o.address);
+            end = std::max<uintptr_t>(end, o.address + o.size);
+            a.id = std::min(a.id, o.id);
+            it = m.erase(it);
+        }
+        a.address = begin;
+        a.size = end - begin;
+        m.insert_or_assign(a.address, a);
+        generation_.fetch_add(1, std::memory_order_acq_rel);
+    });
+}
+
+size_t AllocationInventory::drop_managed(uintptr_t address, uint64_t size) {
+    return map_.wlock([&](Map& m) {
+        size_t dropped = 0;
+        auto it = m.upper_bound(address);
+        if (it != m.begin()) {
+            --it;
+        }
+        while (it != m.end() && it->first < address + size) {
+            const TrackedAllocation& o = it->second;
+            if (o.managed && o.address + o.size > address) {
+                it = m.erase(it);
+                ++dropped;
+            } else {
+                ++it;
+            }
+        }
+        if (dropped > 0) {
+            generation_.fetch_add(1, std::memory_order_acq_rel);
+        }
+        return dropped;
     });
 }
 

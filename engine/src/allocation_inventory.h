@@ -23,6 +23,10 @@ struct TrackedAllocation {
     /// False for a region that has no allocation row in the session (a vmem mapping while
     /// REPLAYSCOPE_TRACK_VMEM=0): reports about it carry allocation id 0.
     bool reported = true;
+    /// A managed (SVM) range recorded from hsa_amd_svm_attributes_set, not an allocation of the runtime:
+    /// merged with the managed ranges it overlaps, dropped when an allocation covers its addresses
+    /// (AllocationInventory::add_managed, drop_managed).
+    bool managed = false;
 };
 
 /// Live tracked allocations keyed by base address. Reads (snapshot listing, restore validation) take
@@ -39,6 +43,14 @@ class AllocationInventory {
     /// The tracked allocations owned by `agent` and the generation they were listed at (one read lock).
     /// Throws std::bad_alloc (metadata reservation failure).
     std::vector<TrackedAllocation> owned_by(uint64_t agent, uint64_t& generation) const;
+    /// Adds the managed range `a` (`a.managed` set by the call), merged with every managed range it
+    /// overlaps or touches into one entry (the earliest id is kept), so that entries never overlap and a
+    /// lookup by the greatest base at or below an address finds the range holding it. Entries that are
+    /// not managed are left alone. Throws std::bad_alloc.
+    void add_managed(TrackedAllocation a);
+    /// Removes every managed range overlapping `[address, address + size)` (a range ROCclr unmapped
+    /// without telling the runtime, now handed out again). Returns how many were removed.
+    size_t drop_managed(uintptr_t address, uint64_t size);
     /// Forgets every allocation (OnUnload: hsa_shut_down frees them without free calls). Ids go on.
     void clear();
     /// Changes whenever an allocation is added or removed (the inventory generation of a snapshot).

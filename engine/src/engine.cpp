@@ -114,7 +114,13 @@ hsa_status_t executable_freeze(hsa_executable_t exe, const char* options) {
     Engine* e = engine();
     if (st == HSA_STATUS_SUCCESS && e && !g_finalized.load(std::memory_order_acquire)) {
         try {
-            const uint32_t kernels = e->executables.add(exe);
+            std::vector<ExecutableRegistry::Variable> oversized;
+            const uint32_t kernels = e->executables.add(exe, oversized);
+            // Never snapshotted (kMaxModuleVariableBytes): a pointer to one in a kernarg segment, like a
+            // kernel of this executable, is not replayed.
+            for (const ExecutableRegistry::Variable& v : oversized) {
+                e->unrestorable.add({0, v.address, v.size, 0, false});
+            }
             // One record per loaded code object, with its URI (loader extension; not from inside
             // iterate_executables, which would block executable create/destroy).
             const std::vector<LoadedCodeObject> objects = loaded_code_objects(exe);
@@ -179,7 +185,9 @@ hsa_status_t executable_destroy(hsa_executable_t exe) {
     Engine* e = engine();
     if (e && !g_finalized.load(std::memory_order_acquire)) {
         try {
-            e->executables.remove(exe);
+            for (const ExecutableRegistry::Variable& v : e->executables.remove(exe)) {
+                (void)e->unrestorable.remove(v.address);
+            }
         } catch (...) {
             note_internal_error(*e, "hsa_executable_destroy");
         }
@@ -423,6 +431,7 @@ extern "C" __attribute__((visibility("default"))) void OnUnload() {
         e->inventory.clear();
         e->watched.clear();
         e->unrestorable.clear();
+        e->locked.wlock([](auto& m) { m.clear(); });
         e->vmem.clear();
         e->executables.clear();
     } catch (...) {

@@ -14,6 +14,7 @@
 #include "vmem_tracker.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -31,9 +32,18 @@ struct Engine {
     /// mappings while REPLAYSCOPE_TRACK_VMEM=0): never snapshotted nor restored, only hashed by the
     /// fidelity check (docs/replay-window.md, "Fidelity check").
     AllocationInventory watched;
-    /// Host and fine-grained allocations (any owner): memory a kernel may write that no restore puts
-    /// back. A dispatch whose kernarg segment points into one is declined (kernarg_scan.h).
+    /// Memory a kernel may write that no restore puts back: host and fine-grained allocations (any
+    /// owner), locked host memory, managed (SVM) ranges, module variables over the snapshot's cap. A
+    /// dispatch whose kernarg segment points into one is declined (kernarg_scan.h). Entries never
+    /// overlap (managed ranges are merged, AllocationInventory::add_managed).
     AllocationInventory unrestorable;
+    /// Host memory locked through the hsa_amd_memory_lock wrappers: its base -> allocation id and the
+    /// address the agents reach it at (memory_tracker.h).
+    struct LockedRange {
+        uint64_t id = 0;
+        uintptr_t agent_address = 0;
+    };
+    Synchronized<std::map<uintptr_t, LockedRange>> locked;
     AllocationClassifier classifier;
     VmemTracker vmem; ///< hsa_amd_vmem_map mappings (ROCr 6.x)
     ExecutableRegistry executables;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,10 +19,20 @@ namespace rs::engine {
 
 class ExecutableRegistry {
   public:
-    /// After a successful freeze: registers `exe` and indexes its kernel symbols. Returns kernels indexed.
-    uint32_t add(hsa_executable_t exe);
-    /// Before destroy: forgets `exe` and its kernels.
-    void remove(hsa_executable_t exe);
+    /// A module-scope variable over the snapshot's cap (kMaxModuleVariableBytes): never snapshotted.
+    struct Variable {
+        uint64_t address = 0;
+        uint64_t size = 0; ///< bytes
+    };
+    /// After a successful freeze: registers `exe` and indexes its kernel symbols, with the read-only
+    /// pointer arguments of each (kernel_metadata.h, read from the loaded code objects' images through the
+    /// loader extension while the application's code object reader still holds them: HSA 1.2 requires
+    /// a reader, and the memory it reads, to outlive the executables loaded from it). Returns the number
+    /// of kernels indexed; `oversized` receives the variables over the snapshot's cap (their kernels are
+    /// marked `unrestorable_variable`). Throws std::bad_alloc.
+    uint32_t add(hsa_executable_t exe, std::vector<Variable>& oversized);
+    /// Before destroy: forgets `exe` and its kernels; returns its variables over the cap.
+    std::vector<Variable> remove(hsa_executable_t exe);
     /// Forgets everything (OnUnload: hsa_shut_down destroys every executable without a destroy call).
     void clear();
     /// What the registry knows of one kernel symbol.
@@ -30,6 +41,12 @@ class ExecutableRegistry {
         std::string name; ///< symbol name ("" when unknown)
         uint32_t kernarg_size =
             0; ///< HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, bytes (0: unknown)
+        /// Ascending kernarg byte offsets of the pointer arguments the code object's metadata declares
+        /// read-only (kernel_metadata.h); null when none or when the metadata could not be read.
+        std::shared_ptr<const std::vector<uint32_t>> read_only_pointers;
+        /// The kernel's executable has a module variable over the snapshot's cap: whatever the kernel
+        /// writes there is never restored, so it is not replayed.
+        bool unrestorable_variable = false;
     };
     /// The kernel symbol of `kernel_object` (an empty Kernel when unknown).
     Kernel kernel(uint64_t kernel_object) const;
@@ -37,7 +54,8 @@ class ExecutableRegistry {
     struct State {
         uint64_t generation = 0; ///< changes with every add/remove (part of a snapshot's generation)
         std::set<uint64_t> executables;
-        std::map<uint64_t, Kernel> kernels; ///< kernel object -> kernel
+        std::map<uint64_t, Kernel> kernels;                  ///< kernel object -> kernel
+        std::map<uint64_t, std::vector<Variable>> oversized; ///< executable -> variables over the cap
     };
     /// Runs `fn(const State&)` under the read lock (snapshot discovery and restore of variables hold it,
     /// so an executable cannot be destroyed under them).

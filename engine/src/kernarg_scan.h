@@ -5,21 +5,31 @@
 #include "allocation_inventory.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace rs::engine {
 
-/// True when any 8-byte-aligned 64-bit word of the kernarg segment `[kernarg, kernarg + size)` is an
-/// address inside an allocation of `unrestorable` (host and fine-grained memory a kernel may write but a
-/// restore never puts back). Kernel pointer arguments are 8-byte aligned in the kernarg segment (the
-/// AMDGPU code-object ABI lays explicit arguments out at their natural alignment; so are the hidden
-/// pointer arguments such as the hostcall buffer of a kernel that calls printf), so a pointer argument
-/// into such memory is always found; a non-pointer argument whose value happens to fall inside one only
-/// costs a replay (the dispatch is declined, never harmed). Pointers stored in memory rather than in the
-/// kernarg segment are not followed. `size` in bytes; 0 or a null `kernarg` finds nothing. Reads the
-/// segment with memcpy (kernarg memory is host-accessible by HSA's definition, HSA 1.2 system
-/// architecture §2.8) under the inventory's read lock; a failure to take it answers true (decline). Throws
-/// nothing.
-bool kernarg_points_into(const void* kernarg, uint32_t size,
-                         const AllocationInventory& unrestorable) noexcept;
+/// True when a 64-bit window of the kernarg segment `[kernarg, kernarg + size)` starting at a multiple
+/// of 4 bytes is an address inside an entry of `unrestorable` (memory a kernel may write but a restore
+/// never puts back: host, fine-grained, locked and managed memory, module variables over the snapshot
+/// cap), or its end (one past the last byte, which C and C++ allow a kernel to receive and index
+/// backwards from). Explicit pointer arguments are 8-byte aligned in the AMDGPU kernarg layout, but a
+/// pointer inside a packed by-value struct is only 4-byte aligned or less; every 4-byte-aligned window
+/// covers the first, and the packed layouts hipcc emits for structs of 32-bit fields. A pointer at an
+/// odd or 2-byte offset is not seen.
+///
+/// A window whose offset is in `read_only_offsets` (ascending byte offsets of the pointer arguments the
+/// kernel's code object metadata declares read-only, kernel_metadata.h) does not count: the kernel only
+/// reads through it, so its passes leave that memory unchanged. Every other window counts, hidden
+/// arguments and by-value structs included. A non-pointer value that happens to fall inside such memory
+/// only costs the dispatch's replay (declined, never harmed). Pointers stored in memory rather than in
+/// the segment are not followed.
+///
+/// `size` in bytes (HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE); 0 or a null `kernarg` finds
+/// nothing. Reads the segment with memcpy (kernarg memory is host-accessible by HSA's definition, HSA
+/// 1.2 system architecture §2.8) under the inventory's read lock; a failure to take it answers true
+/// (decline). Throws nothing.
+bool kernarg_points_into(const void* kernarg, uint32_t size, const AllocationInventory& unrestorable,
+                         const std::vector<uint32_t>* read_only_offsets = nullptr) noexcept;
 
 } // namespace rs::engine

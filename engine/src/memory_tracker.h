@@ -11,6 +11,11 @@ namespace rs::engine {
 
 /// Stores the wrappers in the live table unless they are already there (first instance only: a later
 /// instance would chain to its own wrapper and recurse). Originals must already be saved in hsa().
+/// Besides the four allocate/free entries: hsa_amd_memory_lock, _lock_to_pool and _unlock (locked host
+/// memory, e.g. hipHostRegister: an allocation row, api memory_lock / memory_lock_to_pool, class host,
+/// and an unrestorable range until its unlock) and hsa_amd_svm_attributes_set (managed memory, e.g.
+/// hipMallocManaged, whose pages ROCclr maps itself: an unrestorable range without a row, kept until an
+/// allocation or lock covers its addresses, since ROCclr unmaps it with munmap and no HSA call).
 void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd);
 
 /// How much longer than REPLAYSCOPE_PASS_TIMEOUT_MS a refused allocation waits for a window to stop

@@ -239,7 +239,9 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             decision = DispatchDecision::declined_runtime_kernel;
         } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
             decision = DispatchDecision::declined_filtered;
-        } else if (kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable)) {
+        } else if (symbol.unrestorable_variable ||
+                   kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable,
+                                       symbol.read_only_pointers.get())) {
             decision = DispatchDecision::declined_unrestorable_memory;
         }
         if (decision == DispatchDecision::replayed && open_window(*e, *q, id, p, kernel, writer, decision)) {
