@@ -575,6 +575,39 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->program_decisions().size(), 1);
     }
 
+    /// Arguments that reach memory no snapshot restores (docs/replay-failures.md, "Arguments in
+    /// unrestorable memory"), each kernel launched once and checked against one execution: a pinned host
+    /// pointer at kernarg offset 4 of a packed by-value struct, a pointer one past the end of pinned host
+    /// memory, hipMallocManaged memory (ROCclr maps it and only calls hsa_amd_svm_attributes_set) and
+    /// hipHostRegister'ed memory (hsa_amd_memory_lock_to_pool) are all updated in place: declined
+    /// (unrestorable-memory), run once. A kernel reading pinned host memory through a const __restrict__
+    /// pointer (`.access: read_only` in its metadata) and updating hipMalloc memory is replayed (3 passes),
+    /// and the registered memory has its allocation row (api hsa_amd_memory_lock_to_pool, class host).
+    void unrestorableArgumentsRunOnce() {
+        const auto r = run("hip_unrestorable_args", {"--passes", "3"});
+        VERIFY_PASSED(r);
+        for (const char* kernel :
+             {"packed_bump", "end_bump", "managed_bump", "registered_bump", "read_only_add"}) {
+            QVERIFY2(r->stdout_text.contains(QStringLiteral("%1: 1 execution(s)\n").arg(kernel)),
+                     qPrintable(r->describe()));
+        }
+        QCOMPARE(
+            r->program_decisions(),
+            (QStringList{"_Z11packed_bump10PackedArgs:unrestorable-memory",
+                         "_Z8end_bumpPii:unrestorable-memory", "_Z12managed_bumpPii:unrestorable-memory",
+                         "_Z15registered_bumpPii:unrestorable-memory", "_Z13read_only_addPKiPii:replayed"}));
+        QCOMPARE(r->passes_of("read_only_add"), 3);
+        QCOMPARE(r->passes_of("_bump"), 0);
+        const qint64 registered = r->printed_address("registered");
+        QVERIFY2(registered != 0, qPrintable(r->stdout_text));
+        QCOMPARE(r->classification_at(registered), QString("host"));
+        QCOMPARE(
+            r->rows(QStringLiteral("SELECT e.name, a.size FROM allocations a JOIN enum_names e ON e.enum = "
+                                   "'api' AND e.code = a.api WHERE a.address = %1")
+                        .arg(registered)),
+            (QList<QStringList>{{"hsa_amd_memory_lock_to_pool", "4096"}}));
+    }
+
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
     /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
     /// both. The session holds three processes, all complete with nothing missing, each with its pid, its

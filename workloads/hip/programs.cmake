@@ -24,6 +24,9 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write h
 list(APPEND RS_HIP_TEST_PROGRAMS hip_fork_children)
 # Process lifetime during a window: exit, quick_exit, _exit or return while a replayed kernel runs, and fork.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_exit_during_window)
+# Arguments reaching memory no snapshot restores (pinned host through a packed struct or an end pointer,
+# managed, registered host) are not replayed; a kernel only reading pinned host memory is.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_unrestorable_args)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
