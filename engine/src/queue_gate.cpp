@@ -7,7 +7,7 @@ namespace rs::engine {
 
 bool QueueGates::has_gate_of(const Window* window) const {
     for (const GateRecord& g : gates) {
-        if (g.window.get() == window) {
+        if (g.window.get() == window && !g.hold) {
             return true;
         }
     }
@@ -15,10 +15,24 @@ bool QueueGates::has_gate_of(const Window* window) const {
 }
 
 void QueueGates::add_gate(const std::shared_ptr<Window>& window) noexcept {
-    gates.push_back({window, counted});
+    gates.push_back({window, counted, false});
     ++window->gates;
     ++counted;
     hsa().core.hsa_signal_add_scacq_screl_fn(in_flight, 1);
+}
+
+std::shared_ptr<Window> QueueGates::last_unreleased() const {
+    for (auto it = gates.rbegin(); it != gates.rend(); ++it) {
+        if (!it->window->released) {
+            return it->window;
+        }
+    }
+    return nullptr;
+}
+
+void QueueGates::add_hold(const std::shared_ptr<Window>& window) noexcept {
+    gates.push_back({window, counted, true});
+    ++window->gates;
 }
 
 void QueueGates::add_writes(uint64_t n) noexcept {
@@ -31,7 +45,8 @@ bool QueueGates::drained() const {
     uint64_t allowed = 0;
     for (const GateRecord& g : gates) {
         if (!g.window->released) {
-            // The gate itself and everything counted after it cannot have launched.
+            // The gate itself (a hold: the barrier it stands for) and everything counted after it cannot
+            // have launched.
             allowed = counted - g.position;
             break;
         }

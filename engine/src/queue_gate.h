@@ -50,10 +50,14 @@ struct Window {
 };
 
 /// A gate (barrier-AND, barrier bit, dependency = window->release, completion = the queue's in-flight
-/// signal) written into a queue, at `position` among the queue's counted packets (0-based).
+/// signal) written into a queue, at `position` among the queue's counted packets (0-based). A *hold*
+/// (`hold` true) is no packet of the engine's: an application barrier that can complete only after the
+/// window's release (held_signals.h), recorded at the position of the next counted packet; nothing of
+/// the queue behind it can launch before the release either, so the drain treats it as a gate.
 struct GateRecord {
     std::shared_ptr<Window> window;
     uint64_t position = 0;
+    bool hold = false;
 };
 
 /// Per intercepted queue: how many counted packets (writing packets and gates) were written and how many
@@ -73,8 +77,19 @@ struct QueueGates {
     /// handler's critical section, which then cannot throw.
     std::vector<GateRecord> gates;
 
-    /// True when a gate of `window` is still recorded in this queue (every later packet is behind it).
+    /// True when a gate of `window` (not a hold) is still recorded in this queue (every later packet is
+    /// behind it).
     bool has_gate_of(const Window* window) const;
+
+    /// The window of the last gate or hold not yet released, or null. Every packet written now completes
+    /// only after it is released; gates of one queue are released in queue order (a window's fence is
+    /// behind every earlier gate of its queue, and the agent gates for one window at a time), so it is
+    /// released after every earlier one unless a hold breaks that order (docs/replay-window.md).
+    std::shared_ptr<Window> last_unreleased() const;
+
+    /// Records a hold of `window` before the next counted packet (nothing is counted, nothing written).
+    /// Room must have been reserved in `gates` (then it cannot throw).
+    void add_hold(const std::shared_ptr<Window>& window) noexcept;
 
     /// Records a gate of `window` as the next counted packet (adds 1 to `counted` and to `in_flight`);
     /// the caller writes the packet. Room must have been reserved in `gates` (then it cannot throw).

@@ -89,6 +89,30 @@ bool gate_current(AgentContext::State& st, QueueContext& q, hsa_barrier_and_pack
     return true;
 }
 
+/// Under the agent mutex, for an application packet about to be written to `q`: when nothing of `q` is
+/// held yet and the packet is a barrier that waits for a held signal, records a hold of that window (the
+/// drain then does not wait for what follows it on `q`); when the packet cannot complete before some
+/// window's release, its completion signal becomes held by that window (docs/replay-window.md, "Packets
+/// that wait on a held packet"). Without memory for a record nothing is recorded: a drain may then wait
+/// for those packets until its timeout, as it did before holds existed.
+void hold_behind(AgentContext::State& st, QueueContext& q, const void* packet) noexcept {
+    try {
+        std::shared_ptr<Window> holder = q.gates.last_unreleased();
+        if (!holder) {
+            holder = st.held.blocker_of(packet);
+            if (holder) {
+                q.gates.gates.reserve(q.gates.gates.size() + 1);
+                q.gates.add_hold(holder);
+            }
+        }
+        if (holder) {
+            st.held.hold(packet_completion_signal(packet), holder);
+        }
+    } catch (...) {
+        // std::bad_alloc from a record: see above.
+    }
+}
+
 /// The replay candidate P: writes [G_current?][F_W][G_W][P][marker] with ONE writer call and hands W to
 /// the agent's worker. Returns false, with nothing written, when W could not be set up (the caller then
 /// forwards P and reports `decision`).
@@ -170,6 +194,11 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
         q.gates.add_gate(w);
         batch.slots[n++] = make_gate(w->release, q.gates.in_flight);
         std::memcpy(&batch.slots[n++], &p, 64);
+        try {
+            st.held.hold(p.completion_signal, w); // P completes only after W's release
+        } catch (...) {
+            // Not recorded: a barrier on P's signal is waited for by drains, as before holds existed.
+        }
         w->queue = &q;
         w->dispatch_position = q.gates.counted;
         q.gates.add_writes(1);
@@ -480,9 +509,11 @@ void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept
     uint32_t n = 0;
     {
         std::lock_guard lock(agent.mutex());
-        if (gate_current(agent.state(), q, batch.slots[n])) {
+        AgentContext::State& st = agent.state();
+        if (gate_current(st, q, batch.slots[n])) {
             ++n;
         }
+        hold_behind(st, q, packet);
         std::memcpy(&batch.slots[n++], packet, 64);
         if (writing) {
             q.gates.add_writes(1);

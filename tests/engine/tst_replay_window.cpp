@@ -92,6 +92,28 @@ class TestReplayWindow : public QObject {
         QCOMPARE(rs::test::dispatches_of(r->log, "add_one").size(), 9);
     }
 
+    /// No stall on the window's own dependents, raw HSA (wait_on_window): behind a 200 ms late_fill on
+    /// Q1, add_one P (completion S) and an event marker (completion E); on three other queues a
+    /// barrier-AND on S, a barrier-OR on E and a BARRIER_VALUE S == 0, each followed by set_values
+    /// (filtered). All are written before P can start, so the set_values are counted in flight when P's
+    /// window drains; they wait for P, which waits for the window. Held signals make each waiting barrier
+    /// a hold: with a 20 s drain timeout the program is done within a few seconds, P replayed 3 passes, no
+    /// drain timeout, every value right.
+    void waitersOnWindowDoNotStall() {
+        const auto r = run("wait_on_window",
+                           {"--passes", "3", "--kernel-include-regex", "add_one", "--replay-drain-timeout-ms",
+                            "20000"},
+                           {}, {}, 30000);
+        VERIFY_PASSED(r);
+        const double ms = r->printed("every queue done in ([0-9.]+) ms").toDouble();
+        QVERIFY2(ms > 0 && ms < 5000, qPrintable(r->stdout_text));
+        QCOMPARE(r->decisions(), (QStringList{"late_fill.kd:filtered", "add_one.kd:replayed",
+                                              "set_values.kd:filtered", "set_values.kd:filtered",
+                                              "set_values.kd:filtered"}));
+        QCOMPARE(r->passes(), 3);
+        QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+    }
+
     /// No overlap, raw HSA: a second thread's set_values(x) on its own queue, submitted 40 ms into the
     /// window of a 4-pass replay of a 100 ms add_one (selected by --kernel-include-regex), is held behind
     /// the window's gate instead of running inside it: x holds the write afterwards, a holds one
