@@ -294,6 +294,32 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
     }
 
+    /// No stall on the window's own dependents (hip_event_dependents): stream B waits for the event of
+    /// update on stream A, then runs follow (filtered), a device-to-host copy and a fill, all forwarded
+    /// while update's window waits for prepare (filtered, 200 ms) before it. They can only run after update,
+    /// so the drain must not wait for them: with a 20 s drain timeout (a stall lasts at least that long)
+    /// every round ends within a few seconds, update is replayed 3 passes in every round, no drain times out,
+    /// and the values are one update per round.
+    void eventDependentsDoNotStall() {
+        const auto r =
+            run("hip_event_dependents",
+                {"--passes", "3", "--kernel-include-regex", "update", "--replay-drain-timeout-ms", "20000"},
+                {"HSA_SIM_KERNEL_TIME_NS=_Z7preparePiii.kd=200000000,_Z6updatePii.kd=50000000"}, {}, 60000);
+        QVERIFY2(r->finished, qPrintable("killed after 60 s\n" + r->describe()));
+        VERIFY_PASSED(r);
+        for (int round = 1; round <= 3; ++round) {
+            const double ms = r->printed_number(QString("round %1: done in ([0-9.]+) ms").arg(round));
+            QVERIFY2(ms >= 0 && ms < 5000, qPrintable(r->stdout_text));
+        }
+        QCOMPARE(
+            r->program_decisions(),
+            (QStringList{"_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered",
+                         "_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered",
+                         "_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered"}));
+        QCOMPARE(r->passes_of("_Z6update"), 9);
+        QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+    }
+
     /// No overlap: a second host thread writes X (its own kernel, declined filtered) and Y
     /// (hipMemsetAsync, a runtime kernel) through its own stream 40 ms into the window of long_update (100
     /// ms, 4 passes, selected by --kernel-include-regex; drain timeout 100 ms, shorter than the window). Its
