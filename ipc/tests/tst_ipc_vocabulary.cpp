@@ -106,7 +106,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(tables.size(), std::size(kEnumTables));
     }
     void namesOfTheNewValues() {
-        QCOMPARE(enum_max<DispatchDecision>(), 15u);
+        QCOMPARE(enum_max<DispatchDecision>(), 16u);
         QCOMPARE(enum_name(DispatchDecision::declined_pass_timeout), std::string_view("pass-timeout"));
         QCOMPARE(enum_name(DispatchDecision::declined_no_private_queue),
                  std::string_view("no-private-queue"));
@@ -117,9 +117,11 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(DispatchDecision::declined_internal_error), std::string_view("internal-error"));
         QCOMPARE(static_cast<int>(DispatchDecision::declined_abandoned), 15);
         QCOMPARE(enum_name(DispatchDecision::declined_abandoned), std::string_view("abandoned"));
+        QCOMPARE(static_cast<int>(DispatchDecision::declined_pass_failed), 16);
+        QCOMPARE(enum_name(DispatchDecision::declined_pass_failed), std::string_view("pass-failed"));
         QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enum_max<WarningCode>(), 21u);
+        QCOMPARE(enum_max<WarningCode>(), 23u);
         QCOMPARE(enum_name(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
         QCOMPARE(enum_name(WarningCode::internal_error), std::string_view("internal-error"));
         QCOMPARE(enum_name(WarningCode::pinned_host_store_unavailable),
@@ -134,6 +136,10 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(WarningCode::restore_not_verified), std::string_view("restore-not-verified"));
         QCOMPARE(static_cast<int>(WarningCode::abandoned), 21);
         QCOMPARE(enum_name(WarningCode::abandoned), std::string_view("abandoned"));
+        QCOMPARE(static_cast<int>(WarningCode::pass_failed), 22);
+        QCOMPARE(enum_name(WarningCode::pass_failed), std::string_view("pass-failed"));
+        QCOMPARE(static_cast<int>(WarningCode::restore_recovered), 23);
+        QCOMPARE(enum_name(WarningCode::restore_recovered), std::string_view("restore-recovered"));
         QCOMPARE(enum_max<SnapshotStore>(), 2u);
         QCOMPARE(enum_name(SnapshotStore::mixed), std::string_view("mixed"));
         QCOMPARE(enum_name(SnapshotStore::device), std::string_view("device"));
@@ -142,7 +148,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(ChunkHashPath::host), std::string_view("host"));
         QCOMPARE(enum_name(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
         // Outside the list (e.g. a value from a newer build).
-        QCOMPARE(enum_name(static_cast<DispatchDecision>(16)), std::string_view("unknown"));
+        QCOMPARE(enum_name(static_cast<DispatchDecision>(17)), std::string_view("unknown"));
         QCOMPARE(enum_name(static_cast<WarningCode>(200)), std::string_view("unknown"));
     }
     void existingNamesAreStable() {

@@ -103,7 +103,8 @@
     X(declined_out_of_memory, 12, "out-of-memory") \
     X(declined_signal_unavailable, 13, "signal-unavailable") \
     X(declined_internal_error, 14, "internal-error") \
-    X(declined_abandoned, 15, "abandoned")
+    X(declined_abandoned, 15, "abandoned") \
+    X(declined_pass_failed, 16, "pass-failed")
 
 /* Kind of a captured region. */
 #define RS_IPC_REGION_KINDS(X) \
@@ -161,7 +162,9 @@
     X(device_store_reclaimed, 18, "device-store-reclaimed") \
     X(device_store_short, 19, "device-store-short") \
     X(restore_not_verified, 20, "restore-not-verified") \
-    X(abandoned, 21, "abandoned")
+    X(abandoned, 21, "abandoned") \
+    X(pass_failed, 22, "pass-failed") \
+    X(restore_recovered, 23, "restore-recovered")
 
 /* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
    device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
