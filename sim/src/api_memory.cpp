@@ -203,6 +203,9 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent, const v
     if (!collect_deps(num_dep_signals, dep_signals, deps)) {
         return HSA_STATUS_ERROR_INVALID_SIGNAL;
     }
+    if (rt.config().next_async_copy_fails(size)) {
+        return HSA_STATUS_ERROR; // HSA_SIM_FAIL_ASYNC_COPY_BYTES: refused at issue, nothing copied
+    }
     // The copy engine: waits for every dependency to reach 0, copies, then decrements the completion signal.
     post_copy(std::move(deps), completion, [=] { std::memmove(dst, src, size); });
     return HSA_STATUS_SUCCESS;

@@ -156,6 +156,23 @@ void SimConfig::load_from_environment() {
                          v);
         }
     }
+    fail_async_bytes_ = 0;
+    fail_async_bytes_limit_ = 0;
+    async_bytes_count_ = 0;
+    if (const char* v = env("HSA_SIM_FAIL_ASYNC_COPY_BYTES")) {
+        const std::string spec(v);
+        const auto colon = spec.find(':');
+        uint64_t bytes = 0, limit = 0;
+        if (parse_u64(spec.substr(0, colon), bytes) && bytes > 0 &&
+            (colon == std::string::npos || (parse_u64(spec.substr(colon + 1), limit) && limit > 0))) {
+            fail_async_bytes_ = bytes;
+            fail_async_bytes_limit_ = limit;
+        } else {
+            std::fprintf(
+                stderr, "hsa_sim: HSA_SIM_FAIL_ASYNC_COPY_BYTES: ignoring '%s' (expected BYTES or BYTES:N)\n",
+                v);
+        }
+    }
     const char* standins = env("HSA_SIM_STANDINS");
     executor = standins && *standins ? Executor::standin : Executor::isa;
     if (const char* v = env("HSA_SIM_EXECUTOR")) {
@@ -201,6 +218,13 @@ bool SimConfig::next_h2d_copy_fails(uint64_t bytes) {
     }
     const uint64_t n = h2d_bytes_count_.fetch_add(1, std::memory_order_relaxed) + 1;
     return by_count || fail_h2d_bytes_limit_ == 0 || n <= fail_h2d_bytes_limit_;
+}
+bool SimConfig::next_async_copy_fails(uint64_t bytes) {
+    if (fail_async_bytes_ == 0 || bytes != fail_async_bytes_) {
+        return false;
+    }
+    const uint64_t n = async_bytes_count_.fetch_add(1, std::memory_order_relaxed) + 1;
+    return fail_async_bytes_limit_ == 0 || n <= fail_async_bytes_limit_;
 }
 bool SimConfig::next_d2d_copy_fails() {
     return hits(fail_d2d_, d2d_count_);

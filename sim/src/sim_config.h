@@ -20,7 +20,9 @@ namespace sim {
 /// hsa_memory_copy fails (1-based) | | HSA_SIM_FAIL_H2D_COPY=k[,k...] | the k-th host-to-device
 /// hsa_memory_copy fails | | HSA_SIM_FAIL_H2D_COPY_BYTES=B[:N] | host-to-device hsa_memory_copy calls of
 /// exactly B bytes fail: the first N of them (default: every one); counted apart from HSA_SIM_FAIL_H2D_COPY
-/// (either makes a copy fail) | | HSA_SIM_FAIL_D2D_COPY=k[,k...] | the k-th device-to-device
+/// (either makes a copy fail) | | HSA_SIM_FAIL_ASYNC_COPY_BYTES=B[:N] | hsa_amd_memory_async_copy calls of
+/// exactly B bytes return HSA_STATUS_ERROR and copy nothing: the first N of them (default: every one) | |
+/// HSA_SIM_FAIL_D2D_COPY=k[,k...] | the k-th device-to-device
 /// hsa_memory_copy (source and destination both device memory) fails | | HSA_SIM_FAIL_ALLOC=k[,k...] | the
 /// k-th pool/region allocation fails with OUT_OF_RESOURCES | | HSA_SIM_FAIL_QUEUE_CREATE=k[,k...] | the k-th
 /// queue creation fails with OUT_OF_RESOURCES; counted: every hsa_queue_create and every
@@ -64,6 +66,8 @@ class SimConfig {
     bool next_d2h_copy_fails();
     /// True when this host-to-device copy of `bytes` bytes (counted from 1) is to fail.
     bool next_h2d_copy_fails(uint64_t bytes);
+    /// True when this hsa_amd_memory_async_copy of `bytes` bytes is to fail (HSA_SIM_FAIL_ASYNC_COPY_BYTES).
+    bool next_async_copy_fails(uint64_t bytes);
     /// True when this device-to-device copy (counted from 1) is to fail.
     bool next_d2d_copy_fails();
     /// True when this allocation (counted from 1) is to fail.
@@ -90,6 +94,8 @@ class SimConfig {
     std::vector<std::pair<std::string, uint64_t>> kernel_times_;
     uint64_t fail_h2d_bytes_ = 0, fail_h2d_bytes_limit_ = 0; ///< 0 bytes: unset; 0 limit: every copy
     std::atomic<uint64_t> h2d_bytes_count_{0};
+    uint64_t fail_async_bytes_ = 0, fail_async_bytes_limit_ = 0; ///< as fail_h2d_bytes_
+    std::atomic<uint64_t> async_bytes_count_{0};
 };
 
 } // namespace sim
