@@ -123,6 +123,10 @@ class EmitterSink final : public EventSink {
                       internal_errors + swallowed_.load(std::memory_order_relaxed), exit_status);
     }
 
+    void flush_before_abort(std::chrono::milliseconds timeout) noexcept override {
+        (void)emitter_.drain(timeout);
+    }
+
   private:
     ipc::Emitter emitter_;
     std::atomic<uint64_t> swallowed_{0}; ///< internal errors of this sink, added to the engine's at finish

@@ -12,7 +12,10 @@
 #include "window_worker.h"
 
 #include <pthread.h>
+#include <signal.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -91,6 +94,56 @@ struct EngineHolder {
 };
 EngineHolder g_holder;
 std::mutex g_load_mutex;
+
+/// The SIGABRT disposition in place before abort_flush was installed (chained to).
+struct sigaction g_previous_abort_action{};
+std::atomic<bool> g_abort_flushed{false};
+/// How long the abort flush waits for queued events to go out.
+constexpr auto kAbortFlushBound = std::chrono::milliseconds(500);
+
+/// SIGABRT handler: the process is about to die, e.g. through HIP's queue error callback (ROCclr's
+/// Device::callbackQueue calls abort() for a dispatch that failed on the application's queue) or the
+/// runtime's memory-fault report. The events already queued (the dispatch's decline among them: the
+/// worker queues it before the release) are sent, bounded, then the previous disposition takes over:
+/// the default one is restored and the signal raised again, so the process ends by SIGABRT as it would
+/// have. Only async-signal-safe calls (sigaction, raise, atomics, the emitter's drain).
+void abort_flush(int signo, siginfo_t* info, void* context) {
+    const int saved_errno = errno;
+    Engine* e = g_engine.load(std::memory_order_acquire);
+    if (e && !g_forked_child.load(std::memory_order_acquire) && !g_abort_flushed.exchange(true)) {
+        e->sink->flush_before_abort(kAbortFlushBound);
+    }
+    const struct sigaction previous = g_previous_abort_action;
+    if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction) {
+        previous.sa_sigaction(signo, info, context);
+    } else if (previous.sa_handler == SIG_DFL) {
+        struct sigaction dfl{};
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        (void)sigaction(SIGABRT, &dfl, nullptr);
+        (void)raise(SIGABRT); // delivered when this handler returns (SIGABRT is blocked inside it)
+    } else if (previous.sa_handler != SIG_IGN) {
+        previous.sa_handler(signo);
+    }
+    errno = saved_errno;
+}
+
+/// Installs abort_flush, keeping the previous disposition to chain to. Once per process (OnLoad; a
+/// handler the application installs later replaces it, and the flush is then the application's to skip).
+void install_abort_flush() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action{};
+        action.sa_sigaction = abort_flush;
+        action.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(SIGABRT, &action, &g_previous_abort_action) != 0) {
+            std::fputs("replayscope: sigaction(SIGABRT) failed: events queued when the process aborts may "
+                       "not reach the session\n",
+                       stderr);
+        }
+    });
+}
 
 /// at_quick_exit hook (C11): quick_exit runs neither atexit handlers nor static destructors, so this
 /// is the engine's whole exit: the windows are abandoned and the session ends (exit status unknown).
@@ -374,6 +427,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
                            stderr);
             }
             (void)std::at_quick_exit(quick_exit_hook);
+            install_abort_flush();
             e.sink->session_start(e.config.describe());
             for (const std::string& problem : e.config.problems) {
                 e.sink->warning(WarningCode::configuration, 0, problem);

@@ -7,6 +7,7 @@
 // intercept handlers.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -152,6 +153,9 @@ class EventSink {
     /// `exit_status` the value the process passed to exit() as its parent sees it (0..255), -1 when
     /// unknown. Both go into the session-end record and the log.
     virtual void finish(uint64_t internal_errors, int32_t exit_status) noexcept = 0;
+    /// The process is about to die (SIGABRT): waits at most `timeout` for what was queued to go out,
+    /// without ending the session. Async-signal-safe in every implementation. No-op by default.
+    virtual void flush_before_abort(std::chrono::milliseconds /*timeout*/) noexcept {}
 };
 
 /// Discards everything (no collector, no log).

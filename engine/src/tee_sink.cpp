@@ -82,6 +82,10 @@ class TeeSink final : public EventSink {
     void finish(uint64_t internal_errors, int32_t exit_status) noexcept override {
         both([&](EventSink& s) { s.finish(internal_errors, exit_status); });
     }
+    void flush_before_abort(std::chrono::milliseconds timeout) noexcept override {
+        a_->flush_before_abort(timeout);
+        b_->flush_before_abort(timeout);
+    }
 
   private:
     std::unique_ptr<EventSink> a_, b_;

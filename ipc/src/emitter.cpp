@@ -118,6 +118,32 @@ class EmitterCore {
                 connected_.load(std::memory_order_relaxed)};
     }
     State state() const noexcept { return state_.load(std::memory_order_acquire); }
+    /// Emitter::drain.
+    bool drain(std::chrono::milliseconds timeout) const noexcept {
+        const State st = state();
+        if (st == State::forked_child) {
+            return false;
+        }
+        if (st != State::running && st != State::stopping) {
+            return true;
+        }
+        // Every accepted record takes one sequence number and ends sent, spooled or lost (stats()).
+        const std::uint64_t accepted = next_sequence_.load(std::memory_order_acquire) - 1;
+        const auto ms = static_cast<std::uint64_t>(std::max<std::int64_t>(timeout.count(), 0));
+        const std::uint64_t deadline = monotonic_ns() + ms * 1000000ull;
+        for (;;) {
+            const std::uint64_t out = sent_.load(std::memory_order_acquire) +
+                                      spooled_.load(std::memory_order_acquire) +
+                                      lost_.load(std::memory_order_acquire);
+            if (out >= accepted || sender_done_.load(std::memory_order_acquire)) {
+                return out >= accepted;
+            }
+            if (monotonic_ns() > deadline) {
+                return false;
+            }
+            sleep_ns(200 * 1000);
+        }
+    }
 
     // Fork handling (see emitter.h).
     void prepare_fork() noexcept {
@@ -635,6 +661,10 @@ bool Emitter::stop(std::chrono::milliseconds timeout, std::uint64_t internal_err
 
 std::uint64_t Emitter::instance() const noexcept {
     return core_ ? core_->instance() : 0;
+}
+
+bool Emitter::drain(std::chrono::milliseconds timeout) const noexcept {
+    return core_ ? core_->drain(timeout) : true;
 }
 
 bool Emitter::running() const noexcept {

@@ -74,6 +74,13 @@ class Emitter {
     bool stop(std::chrono::milliseconds timeout, std::uint64_t internal_errors = 0,
               std::int32_t exit_status = -1) noexcept;
 
+    /// Waits, at most `timeout`, until the sender has sent or spooled every record accepted before the
+    /// call, without stopping anything (the process is about to die, e.g. in a SIGABRT handler, and
+    /// will send no session end). Async-signal-safe: atomic loads, clock_gettime and nanosleep only
+    /// (POSIX.1-2017 2.4.3). True when they all went out (or nothing was running); false at the deadline
+    /// (the sender thread itself, which blocks every signal, never gets there) or in a forked child.
+    bool drain(std::chrono::milliseconds timeout) const noexcept;
+
     /// True between a successful start() and stop() in the process that started it.
     bool running() const noexcept;
 
