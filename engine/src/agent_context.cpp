@@ -147,16 +147,40 @@ bool AgentContext::release_runtime_objects() {
     return true;
 }
 
+namespace {
+
+/// hsa_queue_create's error callback of a private queue. ROCr calls it on its asynchronous-event thread
+/// once it has suspended the queue (AqlQueue::DynamicQueueEventsHandler / ExceptionHandler,
+/// core/runtime/amd_aql_queue.cpp); with a callback the runtime does not end the process. Only stores:
+/// the worker, waiting for its pass, sees them (docs/replay-window.md, "A pass that fails").
+void on_private_queue_error(hsa_status_t status, hsa_queue_t*, void* data) {
+    auto* error = static_cast<PrivateQueueError*>(data);
+    error->status.store(static_cast<uint32_t>(status), std::memory_order_relaxed);
+    error->failed.store(true, std::memory_order_release);
+}
+
+} // namespace
+
 hsa_queue_t* AgentContext::private_queue(hsa_queue_type32_t type, const std::vector<uint32_t>& cu_mask,
                                          hsa_amd_queue_priority_t priority) {
     PrivateQueue& pq = private_queues_[type];
     if (!pq.queue && !pq.failed) {
         hsa_queue_t* q = nullptr;
-        if (hsa().core.hsa_queue_create_fn(agent_, 64, type, nullptr, nullptr, UINT32_MAX, UINT32_MAX, &q) ==
-                HSA_STATUS_SUCCESS &&
+        PrivateQueueError* error = nullptr;
+        try {
+            queue_errors_.push_back(std::make_unique<PrivateQueueError>());
+            error = queue_errors_.back().get();
+        } catch (const std::bad_alloc&) {
+            return nullptr; // no queue without its error state (a queue error would then abort)
+        }
+        if (hsa().core.hsa_queue_create_fn(agent_, 64, type, on_private_queue_error, error, UINT32_MAX,
+                                           UINT32_MAX, &q) == HSA_STATUS_SUCCESS &&
             q) {
             (void)hsa().amd.hsa_amd_profiling_set_profiler_enabled_fn(q, 1);
             pq.queue = q;
+            pq.error = error;
+            pq.cu_mask.clear(); // a new queue starts with every CU and normal priority
+            pq.priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;
         } else {
             pq.failed = true;
         }
@@ -184,6 +208,37 @@ hsa_queue_t* AgentContext::private_queue(hsa_queue_type32_t type, const std::vec
         pq.priority = priority;
     }
     return pq.queue;
+}
+
+hsa_agent_t AgentContext::cpu_agent() {
+    if (cpu_agent_.handle == 0) {
+        (void)hsa().core.hsa_iterate_agents_fn(
+            [](hsa_agent_t a, void* data) {
+                if (device_type(a) == HSA_DEVICE_TYPE_CPU) {
+                    *static_cast<hsa_agent_t*>(data) = a;
+                    return HSA_STATUS_INFO_BREAK;
+                }
+                return HSA_STATUS_SUCCESS;
+            },
+            &cpu_agent_);
+    }
+    return cpu_agent_;
+}
+
+const PrivateQueueError* AgentContext::private_queue_error(hsa_queue_type32_t type) {
+    auto it = private_queues_.find(type);
+    return it == private_queues_.end() || !it->second.queue ? nullptr : it->second.error;
+}
+
+bool AgentContext::discard_private_queue(hsa_queue_type32_t type) {
+    PrivateQueue& pq = private_queues_[type];
+    if (pq.queue) {
+        (void)hsa().core.hsa_queue_destroy_fn(pq.queue);
+    }
+    pq.queue = nullptr;
+    pq.error = nullptr;
+    pq.failed = ++pq.errors >= kMaxPrivateQueueErrors;
+    return !pq.failed;
 }
 
 bool AgentContext::submit_private(hsa_queue_t* q, const void* packets, uint32_t count,

@@ -34,14 +34,28 @@ struct QueueContext;
 class WindowWorker;
 class DeviceHasher;
 
+/// What the runtime reported about one private queue through its error callback (hsa_queue_create's
+/// `callback`, called by ROCr on its asynchronous-event thread after it suspended the queue; on the
+/// simulator by the queue's packet processor). Written by that callback only, read by the worker.
+struct PrivateQueueError {
+    std::atomic<bool> failed{false};
+    std::atomic<uint32_t> status{0}; ///< hsa_status_t the callback was given
+};
+
 /// The engine's private queue of one queue type on an agent, and the CU mask and priority last applied
-/// to it. Used by the agent's worker thread only.
+/// to it. Used by the agent's worker thread only (`error` also by the runtime's callback).
 struct PrivateQueue {
     hsa_queue_t* queue = nullptr;
-    bool failed = false;           ///< creation failed: not retried
+    bool failed = false;           ///< creation failed, or too many queue errors: not retried
     std::vector<uint32_t> cu_mask; ///< last applied; empty: the queue's default (all CUs)
     hsa_amd_queue_priority_t priority = HSA_AMD_QUEUE_PRIORITY_NORMAL;
+    /// The error state of `queue` (the callback's data); owned by AgentContext::queue_errors_.
+    PrivateQueueError* error = nullptr;
+    uint32_t errors = 0; ///< queue errors so far (each one destroyed the queue)
 };
+
+/// Queue errors after which a private queue of that type is not made again on the agent.
+inline constexpr uint32_t kMaxPrivateQueueErrors = 4;
 
 /// Per-agent replay state. Handlers, the async-copy wrapper and the agent's worker share the fields of
 /// `State` under `mutex()`, which is held only for short bookkeeping, never across a wait.
@@ -95,6 +109,16 @@ class AgentContext {
     /// created. Worker thread only.
     hsa_queue_t* private_queue(hsa_queue_type32_t type, const std::vector<uint32_t>& cu_mask,
                                hsa_amd_queue_priority_t priority);
+    /// The first CPU agent of the runtime (source agent of a copy from the host store), found on first
+    /// use; handle 0 when there is none. Worker thread only.
+    hsa_agent_t cpu_agent();
+    /// The error state of the private queue `type` made last (nullptr when none exists). Worker thread.
+    const PrivateQueueError* private_queue_error(hsa_queue_type32_t type);
+    /// After a queue error on the private queue of `type`: destroys it (saved hsa_queue_destroy; ROCr
+    /// leaves an errored queue suspended, so nothing of it runs any more), so that the next
+    /// private_queue() makes a new one, unless this was its kMaxPrivateQueueErrors-th error: then that type
+    /// is not made again (no-private-queue). True when a new queue will be made. Worker thread.
+    bool discard_private_queue(hsa_queue_type32_t type);
     /// Writes `count` packets to `queue` (a private queue: the worker is its only producer) once the ring
     /// has room, and rings its doorbell. False, with nothing written, when no room appeared before
     /// `deadline`.
@@ -130,12 +154,16 @@ class AgentContext {
     std::unique_ptr<WindowWorker> worker_;
     std::atomic<bool> worker_started_{false};
     std::map<hsa_queue_type32_t, PrivateQueue> private_queues_;
+    /// Every private queue's error state, kept until the context goes: a callback that the runtime runs
+    /// late (after the queue it reports was destroyed) still finds its data.
+    std::vector<std::unique_ptr<PrivateQueueError>> queue_errors_;
     AgentStores stores_;
     std::once_flag memory_listed_;
     std::vector<uint64_t> pools_;   ///< the agent's memory pools (handles)
     std::vector<uint64_t> regions_; ///< the agent's regions (handles)
     std::unique_ptr<DeviceHasher> hasher_;
     uint64_t reported_generation_ = UINT64_MAX;
+    hsa_agent_t cpu_agent_{0};
 };
 
 /// GPU agents by handle, created on first use (index = position among GPU agents of hsa_iterate_agents).

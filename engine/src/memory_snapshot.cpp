@@ -383,8 +383,48 @@ DeviceSnapshot MemorySnapshotter::snap(hsa_agent_t agent, uint64_t dispatch_id,
     return s;
 }
 
+namespace {
+
+/// The other path for [address, address + bytes) of `r` (RestoreOtherPath): one asynchronous copy from
+/// the store copy, on the runtime's copy engine rather than hsa_memory_copy's. Returns its issue status,
+/// or HSA_STATUS_ERROR when it did not complete within the waits (`still_running` then says that it may
+/// still write the range later: its signal is left alive).
+hsa_status_t copy_by_other_path(const SnapshotRegion& r, uint64_t address, uint64_t bytes, hsa_agent_t agent,
+                                const RestoreOtherPath& other, bool& still_running) {
+    const auto& amd = hsa().amd;
+    if (!amd.hsa_amd_memory_async_copy_fn) {
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    const hsa_agent_t src_agent = r.store == StoreKind::device ? agent : other.cpu;
+    if (src_agent.handle == 0) {
+        return HSA_STATUS_ERROR_INVALID_AGENT;
+    }
+    bool ok = false;
+    const hsa_signal_t done = create_signal(1, ok);
+    if (!ok) {
+        return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    const std::byte* src = r.copy + (address - r.address);
+    const hsa_status_t st = amd.hsa_amd_memory_async_copy_fn(reinterpret_cast<void*>(address), agent, src,
+                                                             src_agent, bytes, 0, nullptr, done);
+    if (st != HSA_STATUS_SUCCESS) {
+        destroy_signal(done);
+        return st;
+    }
+    if (wait_signal_eq(done, 0, Clock::now() + other.wait) ||
+        wait_signal_eq(done, 0, Clock::now() + other.late_wait)) {
+        destroy_signal(done);
+        return HSA_STATUS_SUCCESS;
+    }
+    still_running = true; // `done` stays: the copy engine may still decrement it
+    return HSA_STATUS_ERROR;
+}
+
+} // namespace
+
 RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id,
-                                         uint32_t pass_index, DeviceHasher& hasher, bool verify) {
+                                         uint32_t pass_index, DeviceHasher& hasher, bool verify,
+                                         const RestoreOtherPath* other) {
     RestoreResult result;
     const bool dirty = snapshot.restore != RestoreMode::full && !snapshot.chunks.empty();
     auto skip = [&](const SnapshotRegion& r, RestoreSkipReason reason) {
@@ -397,24 +437,40 @@ RestoreResult MemorySnapshotter::restore(const DeviceSnapshot& snapshot, uint64_
     auto copy_back = [&](const SnapshotRegion& r, uint64_t address, uint64_t bytes) -> bool {
         hsa_status_t status = HSA_STATUS_ERROR;
         const std::byte* src = r.copy + (address - r.address);
+        auto restored = [&](uint32_t attempt) {
+            result.retried += attempt > 1 ? 1 : 0;
+            result.bytes_restored += bytes;
+            (r.store == StoreKind::device ? result.bytes_device : result.bytes_host) += bytes;
+            return true;
+        };
         for (uint32_t attempt = 1; attempt <= kRestoreAttempts; ++attempt) {
             status = hsa().core.hsa_memory_copy_fn(reinterpret_cast<void*>(address), src, bytes);
             if (status == HSA_STATUS_SUCCESS) {
-                result.retried += attempt > 1 ? 1 : 0;
-                result.bytes_restored += bytes;
-                (r.store == StoreKind::device ? result.bytes_device : result.bytes_host) += bytes;
-                return true;
+                return restored(attempt);
+            }
+        }
+        uint32_t attempts = kRestoreAttempts;
+        // A pageable host store has no agent address an asynchronous copy may read.
+        if (other && other->allowed && (r.store == StoreKind::device || snapshot.host_pinned)) {
+            ++attempts;
+            const hsa_status_t last_copy = status;
+            status = copy_by_other_path(r, address, bytes, hsa_agent_t{snapshot.agent}, *other,
+                                        result.copy_still_running);
+            if (status == HSA_STATUS_SUCCESS) {
+                try {
+                    result.recovered.push_back(
+                        {address, bytes, r.allocation_id, static_cast<uint32_t>(last_copy)});
+                } catch (const std::bad_alloc&) {
+                    // Restored all the same; only the warning's list is short.
+                }
+                return restored(attempts);
             }
         }
         result.failed = true;
-        const RestoreFailureEvent e{dispatch_id,
-                                    address,
-                                    bytes,
-                                    r.allocation_id,
-                                    pass_index,
-                                    pass_index == 0 ? 0 : pass_index - 1,
-                                    kRestoreAttempts,
-                                    static_cast<uint32_t>(status),
+        const RestoreFailureEvent e{dispatch_id, address,
+                                    bytes,       r.allocation_id,
+                                    pass_index,  pass_index == 0 ? 0 : pass_index - 1,
+                                    attempts,    static_cast<uint32_t>(status),
                                     r.kind};
         sink_.restore_failure(e);
         try {

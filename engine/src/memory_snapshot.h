@@ -15,6 +15,7 @@
 
 #include <hsa.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -94,6 +95,27 @@ struct DeviceSnapshot {
 /// (docs/replay-failures.md#failed-restore).
 inline constexpr uint32_t kRestoreAttempts = 3;
 
+/// The other copy path restore() takes for a range that kRestoreAttempts hsa_memory_copy calls could not
+/// write (docs/replay-failures.md#failed-restore): one hsa_amd_memory_async_copy (saved original) from the
+/// same store copy, waited for at most `wait`, then, when it has not completed, `late_wait` more.
+struct RestoreOtherPath {
+    /// A CPU agent: the source agent of a copy from the host store (hsa_amd_memory_async_copy names one).
+    hsa_agent_t cpu{0};
+    /// False when an application copy is held behind the window (it would sit in front of ours in the
+    /// copy engine's queue until the release, which waits for this restore): the other path is not tried.
+    bool allowed = true;
+    std::chrono::milliseconds wait{10000};
+    std::chrono::milliseconds late_wait{100000};
+};
+
+/// A range the other path wrote after hsa_memory_copy failed kRestoreAttempts times.
+struct RecoveredRange {
+    uint64_t address = 0;
+    uint64_t bytes = 0;
+    uint64_t allocation_id = 0; ///< 0 for a module variable
+    uint32_t status = 0;        ///< hsa_status_t of the last failed hsa_memory_copy
+};
+
 /// What one restore() did.
 struct RestoreResult {
     uint32_t regions_restored = 0; ///< regions of which at least one byte was copied back
@@ -117,6 +139,12 @@ struct RestoreResult {
     /// One entry per region that could not be restored, as reported through EventSink::restore_failure
     /// (shorter than the events only when the host ran out of memory for the list; `failed` still holds).
     std::vector<RestoreFailureEvent> failures;
+    /// Ranges written by the other path (restored: not failures). Reported by the caller in one
+    /// restore-recovered warning.
+    std::vector<RecoveredRange> recovered;
+    /// An asynchronous copy of the other path had not completed after its late wait: it may still write
+    /// its range (snapshot bytes) later; its signal is left to the runtime.
+    bool copy_still_running = false;
 };
 
 /// 1 GiB sanity cap on module variables (docs/mechanism.md#module-scope-variables).
@@ -154,9 +182,13 @@ class MemorySnapshotter {
     /// `pass_index - 1`) and listed in the result, and the rest is still restored. A failed hash makes
     /// that restore full. With `verify` (REPLAYSCOPE_FIDELITY_CHECK=1) a dirty restore is then checked
     /// against the store copies: each chunk that still differs is reported (EventSink::restore_miss, a
-    /// restore-missed-chunk warning) and copied back. The caller holds the stores' lock. Never throws.
+    /// restore-missed-chunk warning) and copied back. With `other` (docs/replay-failures.md#failed-restore),
+    /// a range still not written after kRestoreAttempts copies is copied once more by `other`'s path
+    /// (hsa_amd_memory_async_copy, HSA 1.2 / ROCr hsa_ext_amd.h; kRestoreAttempts + 1 attempts): written,
+    /// it is listed in `recovered` instead of being a failure. The caller holds the stores' lock. Never
+    /// throws.
     RestoreResult restore(const DeviceSnapshot& snapshot, uint64_t dispatch_id, uint32_t pass_index,
-                          DeviceHasher& hasher, bool verify);
+                          DeviceHasher& hasher, bool verify, const RestoreOtherPath* other = nullptr);
 
     /// XXH3 of every allocation region's current device contents (fidelity check); 0 for a region that
     /// is no longer the same live allocation or could not be read.

@@ -9,6 +9,8 @@
 #include "queue_interceptor.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -33,6 +35,23 @@ hsa_kernel_dispatch_packet_t pass_packet(const hsa_kernel_dispatch_packet_t& p, 
     copy.completion_signal = completion;
     return copy;
 }
+
+/// hsa_status_string of `status` (saved original), else its number.
+std::string status_text(uint32_t status) {
+    const char* text = nullptr;
+    if (hsa().core.hsa_status_string_fn &&
+        hsa().core.hsa_status_string_fn(static_cast<hsa_status_t>(status), &text) == HSA_STATUS_SUCCESS &&
+        text) {
+        return text;
+    }
+    return "status " + hex(status);
+}
+
+/// How often the wait for a pass looks at its private queue's error state.
+constexpr auto kPassErrorSlice = std::chrono::milliseconds(10);
+
+/// Once per process: a region the application's own dispatch reads in a state other than its inputs.
+std::atomic<bool> g_told_restore_failure{false};
 
 /// How long one private-queue submission may wait for room in the ring.
 constexpr auto kSubmitBound = std::chrono::milliseconds(1000);
@@ -86,30 +105,33 @@ void ReplayWindow::run() noexcept {
         decision = DispatchDecision::declined_internal_error;
         note_internal_error(engine_, "replay window (the dispatch runs once)", window_->dispatch_id);
     }
+    report(decision);
     release();
     if (g_exiting.load(std::memory_order_acquire)) {
         wait_for_dispatch();
     }
-    report(decision);
+    close();
 }
 
 void ReplayWindow::decline_abandoned() noexcept {
     engine_.sink->warning(WarningCode::abandoned, window_->dispatch_id,
                           std::string("abandoned: the window had not started when ") + stop_reason() +
                               "; no pass, the dispatch runs once after its queue's earlier packets");
+    report(DispatchDecision::declined_abandoned);
     release();
     if (g_exiting.load(std::memory_order_acquire)) {
         wait_for_dispatch();
     }
-    report(DispatchDecision::declined_abandoned);
+    close();
 }
 
 void ReplayWindow::decline_unfenced() noexcept {
     engine_.sink->warning(WarningCode::drain_timeout, window_->dispatch_id,
                           "drain-timeout: earlier packets of the queue did not complete within "
                           "REPLAYSCOPE_DRAIN_TIMEOUT_MS; the dispatch runs once after them");
-    release();
     report(DispatchDecision::declined_drain_timeout);
+    release();
+    close();
 }
 
 bool ReplayWindow::drain() {
@@ -337,9 +359,12 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             restored = restore(snapshot, i, false);
             restore_ns = restored_ns_;
             if (restored.failed) {
-                engine_.sink->warning(WarningCode::restore_failed, id,
-                                      "restore before pass " + std::to_string(i) +
-                                          " failed: remaining passes not run (docs/replay-failures.md)");
+                engine_.sink->warning(
+                    WarningCode::restore_failed, id,
+                    "restore before pass " + std::to_string(i) +
+                        " failed: remaining passes not run, the dispatch runs once on the "
+                        "memory the restore_failure rows describe (docs/replay-failures.md)");
+                tell_restore_failure(i);
                 return DispatchDecision::declined_restore_failed;
             }
         }
@@ -361,7 +386,35 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             break;
         }
         ++passes_run;
-        if (!wait_signal_eq(pass_signal, 0, Clock::now() + config.pass_timeout)) {
+        // Completed, failed (the private queue's error callback ran: the runtime suspended the queue, so
+        // the pass will never complete and runs no further), or late.
+        const PrivateQueueError* error = agent_.private_queue_error(w.queue_type);
+        const auto pass_deadline = Clock::now() + config.pass_timeout;
+        bool completed = false, failed = false;
+        while (!completed && !failed && Clock::now() < pass_deadline) {
+            completed =
+                wait_signal_eq(pass_signal, 0, std::min(pass_deadline, Clock::now() + kPassErrorSlice));
+            failed = !completed && error && error->failed.load(std::memory_order_acquire);
+        }
+        if (failed) {
+            const uint32_t status = error->status.load(std::memory_order_relaxed);
+            // The queue is of no further use (ROCr leaves it suspended): destroyed, made again for the
+            // next window unless it failed too often. Its pass signal is unreferenced once it is gone.
+            const bool again = agent_.discard_private_queue(w.queue_type);
+            destroy_signal(pass_signal);
+            engine_.sink->warning(WarningCode::pass_failed, id,
+                                  "pass-failed: pass " + std::to_string(i) +
+                                      " failed on the engine's private queue (" + status_text(status) +
+                                      "); no further pass, inputs restored, the dispatch runs once on its "
+                                      "own queue, as without the engine; " +
+                                      (again
+                                           ? "the private queue is made again for the next window"
+                                           : "no private queue of this type is made again on this agent (" +
+                                                 std::to_string(kMaxPrivateQueueErrors) + " queue errors)"));
+            decision = DispatchDecision::declined_pass_failed;
+            break;
+        }
+        if (!completed) {
             // The kernel is still running: the agent stays gated until it really completes, so P never
             // runs concurrently with a pass.
             engine_.sink->warning(WarningCode::pass_timeout, id,
@@ -424,17 +477,69 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             engine_.sink->warning(WarningCode::restore_failed, id,
                                   "restore after the last pass failed: the dispatch runs once on the "
                                   "memory the restore_failure rows describe (docs/replay-failures.md)");
+            tell_restore_failure(passes_run);
             decision = DispatchDecision::declined_restore_failed;
         }
     }
     return decision;
 }
 
+void ReplayWindow::tell_restore_failure(uint32_t pass_index) noexcept {
+    if (g_told_restore_failure.exchange(true)) {
+        return;
+    }
+    std::fprintf(stderr,
+                 "replayscope: dispatch %llu (%s): a memory region could not be restored after pass %u; the "
+                 "application's own execution of the dispatch reads that region as the pass left it, so its "
+                 "result there may show two executions. The session names each region (restore_failures); "
+                 "this is said once per process\n",
+                 static_cast<unsigned long long>(window_->dispatch_id), window_->kernel.c_str(),
+                 pass_index > 0 ? pass_index - 1 : 0);
+}
+
 RestoreResult ReplayWindow::restore(const DeviceSnapshot& snapshot, uint32_t pass_index, bool final_restore) {
     const auto t0 = Clock::now();
+    RestoreOtherPath other;
+    other.cpu = agent_.cpu_agent();
+    {
+        // A copy of the application's held behind this window sits in front of ours in the copy engine
+        // until the release, which waits for this restore: then the other path is not tried.
+        std::lock_guard lock(agent_.mutex());
+        other.allowed = !window_->retain_until_unload;
+    }
     RestoreResult r = engine_.snapshotter.restore(snapshot, window_->dispatch_id, pass_index, agent_.hasher(),
-                                                  engine_.config.fidelity_check);
+                                                  engine_.config.fidelity_check, &other);
     restored_ns_ = elapsed_ns(t0);
+    if (!r.recovered.empty()) {
+        std::string ranges;
+        for (size_t k = 0; k < r.recovered.size() && k < 8; ++k) {
+            const RecoveredRange& x = r.recovered[k];
+            ranges +=
+                (k ? ", " : "") + hex(x.address) + " (" + std::to_string(x.bytes) + " bytes, " +
+                (x.allocation_id ? "allocation " + std::to_string(x.allocation_id) : "module variable") +
+                ", " + status_text(x.status) + ")";
+        }
+        if (r.recovered.size() > 8) {
+            ranges += " and " + std::to_string(r.recovered.size() - 8) + " more";
+        }
+        engine_.sink->warning(WarningCode::restore_recovered, window_->dispatch_id,
+                              "restore-recovered: the " +
+                                  std::string(final_restore ? "final restore" : "restore") + " before " +
+                                  (final_restore ? std::string("the dispatch's own execution")
+                                                 : "pass " + std::to_string(pass_index)) +
+                                  " could not write " + std::to_string(r.recovered.size()) +
+                                  " range(s) with " + std::to_string(kRestoreAttempts) +
+                                  " hsa_memory_copy calls; hsa_amd_memory_async_copy wrote them: " + ranges);
+    }
+    if (r.copy_still_running) {
+        engine_.sink->warning(
+            WarningCode::restore_failed, window_->dispatch_id,
+            "restore-failed: an hsa_amd_memory_async_copy of the restore before " +
+                (final_restore ? std::string("the dispatch's own execution")
+                               : "pass " + std::to_string(pass_index)) +
+                " had not completed after its waits; it may still write snapshot bytes into "
+                "its range after the release");
+    }
     RestoreEvent e{};
     e.dispatch_id = window_->dispatch_id;
     e.restored_bytes_host = r.bytes_host;
@@ -478,7 +583,10 @@ void ReplayWindow::report(DispatchDecision decision) noexcept {
     ev.workgroup[2] = w.packet.workgroup_size_z;
     ev.decision = decision;
     engine_.sink->dispatch(ev);
-    // The window is closed: forward_packet may drop its marker once none is open.
+}
+
+void ReplayWindow::close() noexcept {
+    // The window is closed (after its release): forward_packet may drop its marker once none is open.
     engine_.open_windows.fetch_sub(1);
 }
 

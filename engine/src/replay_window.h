@@ -29,8 +29,8 @@ struct RestoreResult;
 ///     last. A pass missing REPLAYSCOPE_PASS_TIMEOUT_MS ends the passes (pass-timeout) and is waited for
 ///     in slices until it really completes, the agent still gated; a region that cannot be restored ends
 ///     them too (restore-failed).
-///  4. Release: leaves gating and stores 0 to W's release signal, so P runs once on Q with its own
-///     completion signal; then reports the dispatch with its final decision.
+///  4. Reports the dispatch with its final decision, then releases: leaves gating and stores 0 to W's
+///     release signal, so P runs once on Q with its own completion signal.
 /// Every decline is a release: P then runs once on Q as without the engine.
 class ReplayWindow {
   public:
@@ -59,6 +59,9 @@ class ReplayWindow {
     /// worker is stopping or `deadline` passes first.
     bool wait_out(hsa_signal_t pass_signal, Clock::time_point deadline);
     bool stopping();
+    /// Once per process, a stderr line: a region could not be restored before pass `pass_index` (or,
+    /// `pass_index` equal to the passes run, before the application's own execution).
+    void tell_restore_failure(uint32_t pass_index) noexcept;
     /// Why the worker stops, for the texts of `abandoned` warnings.
     static const char* stop_reason();
     /// At process exit, after the release: waits until P has completed on Q (its marker proved it), at
@@ -67,7 +70,12 @@ class ReplayWindow {
     /// longer the agent's.
     void wait_for_dispatch() noexcept;
     void release() noexcept;
+    /// Queues the dispatch event with its final decision. Called before release(): once released, P may
+    /// end the process (a kernel that faults on its own queue, docs/replay-window.md), and the abort flush
+    /// sends only what was queued.
     void report(DispatchDecision decision) noexcept;
+    /// After release(): the window no longer counts as open (Engine::open_windows).
+    void close() noexcept;
 
     Engine& engine_;
     AgentContext& agent_;

@@ -57,15 +57,18 @@ enum class Store {
 
 /// Runs engine_restore_regions under replayscope-run --simulate with `passes` passes, the restore copies
 /// `failing` failing (counted as `store` says), and the engine's event log on stderr (REPLAYSCOPE_LOG is
-/// passed through). `extra`: more replayscope-run options.
+/// passed through). `extra`: more replayscope-run options; `env`: more NAME=VALUE variables.
 std::unique_ptr<RestoreRun> run(int passes, const QString& failing, Store store = Store::host,
-                                const QStringList& extra = {}) {
+                                const QStringList& extra = {}, const QStringList& env = {}) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("restore%1.rsdb").arg(++counter));
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.insert(store == Store::host ? "HSA_SIM_FAIL_H2D_COPY" : "HSA_SIM_FAIL_D2D_COPY", failing);
     e.insert("REPLAYSCOPE_LOG", "1");
+    for (const QString& kv : env) {
+        e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    }
     auto r = std::make_unique<RestoreRun>();
     rs::test::run_and_open(*r, RS_RUNNER_PATH,
                            QStringList{"--simulate", "--no-progress", "-o", session, "--passes",
@@ -132,11 +135,13 @@ class TestRestoreContract : public QObject {
         QVERIFY(r->complete());
     }
 
-    /// A region whose copy fails three times is not restored: one restore_failure row names it (the
-    /// restore before pass `pass_idx`, holding the output of pass `pass_idx - 1`, 3 attempts), every other
-    /// region is still restored, no further pass runs (restore-failed), and the application's dispatch
-    /// then runs once: the restored regions show one execution, the failed region two (the pass's and
-    /// the application's). Before, restore stopped at the first failure and wrote nothing after it.
+    /// A region whose hsa_memory_copy fails three times and whose copy by the other path fails too
+    /// (HSA_SIM_FAIL_ASYNC_COPY_BYTES=its size:1, the first asynchronous copy of that size: the engine's)
+    /// is not restored: one restore_failure row names it (the restore before pass `pass_idx`, holding the
+    /// output of pass `pass_idx - 1`, 4 attempts), every other region is still restored, no further pass
+    /// runs (restore-failed), and the application's dispatch then runs once: the restored regions show one
+    /// execution, the failed region two (the pass's and the application's). Before, restore stopped at the
+    /// first failure and wrote nothing after it.
     void regionFailingThreeTimesIsRecorded_data() {
         QTest::addColumn<int>("passes");
         QTest::addColumn<QString>("failing");
@@ -146,23 +151,23 @@ class TestRestoreContract : public QObject {
         QTest::addColumn<Store>("store");
         // Snapshot order: the buffers by address (allocated a, b, c), then the variable.
         QTest::newRow("before pass 1, first region")
-            << 3 << "4,5,6" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "3"}
+            << 3 << "4,5,6" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "4"}
             << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}} << Store::host;
         QTest::newRow("before pass 2, the variable")
-            << 3 << "11,12,13" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "3"}
+            << 3 << "11,12,13" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "4"}
             << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}} << Store::host;
         QTest::newRow("after the last pass, third region")
-            << 2 << "10,11,12" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "3"}
+            << 2 << "10,11,12" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "4"}
             << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}} << Store::host;
         // From the device store: its copies are counted one later (the snapshot's are 1-4).
         QTest::newRow("device store, before pass 1, first region")
-            << 3 << "5,6,7" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "3"}
+            << 3 << "5,6,7" << 1 << QStringList{"1", "0", "a", "8192", "1", "allocation", "4"}
             << Executions{{"a", "2"}, {"b", "1"}, {"c", "1"}, {"bumps", "1"}} << Store::device;
         QTest::newRow("device store, before pass 2, the variable")
-            << 3 << "12,13,14" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "3"}
+            << 3 << "12,13,14" << 2 << QStringList{"2", "1", "bumps", "4", "0", "module-variable", "4"}
             << Executions{{"a", "1"}, {"b", "1"}, {"c", "1"}, {"bumps", "2"}} << Store::device;
         QTest::newRow("device store, after the last pass, third region")
-            << 2 << "11,12,13" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "3"}
+            << 2 << "11,12,13" << 2 << QStringList{"2", "1", "c", "8192", "1", "allocation", "4"}
             << Executions{{"a", "1"}, {"b", "1"}, {"c", "2"}, {"bumps", "1"}} << Store::device;
     }
     void regionFailingThreeTimesIsRecorded() {
@@ -172,7 +177,8 @@ class TestRestoreContract : public QObject {
         QFETCH(QStringList, failure);
         QFETCH(Executions, executions);
         QFETCH(Store, store);
-        const auto r = run(passes, failing, store);
+        const auto r =
+            run(passes, failing, store, {}, {"HSA_SIM_FAIL_ASYNC_COPY_BYTES=" + failure[3] + ":1"});
         QCOMPARE(r->rows("SELECT store FROM snapshots"),
                  QList<QStringList>{{store == Store::host ? "host" : "device"}});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("MISMATCH"), qPrintable(r->describe()));
@@ -196,6 +202,34 @@ class TestRestoreContract : public QObject {
                                                     R"(holds_pass=%2 kind=%3 address=0x[0-9a-f]+ size=%4 )")
                                          .arg(failure[0], failure[1], failure[5], failure[3]));
         QVERIFY2(r->stderr_text.contains(log), qPrintable(r->stderr_text));
+        QVERIFY(r->complete());
+    }
+
+    /// The same failures with the other path working: after three failed hsa_memory_copy calls the region
+    /// is written by hsa_amd_memory_async_copy (from the host store, or inside the device from the device
+    /// store). Nothing is given up: every pass runs, each region shows one execution, no restore_failure
+    /// row, and one restore-recovered warning names the region's address and size.
+    void regionFailingThreeTimesIsWrittenByTheOtherPath_data() { regionFailingThreeTimesIsRecorded_data(); }
+    void regionFailingThreeTimesIsWrittenByTheOtherPath() {
+        QFETCH(int, passes);
+        QFETCH(QString, failing);
+        QFETCH(QStringList, failure);
+        QFETCH(Store, store);
+        const auto r = run(passes, failing, store);
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
+        QCOMPARE(r->executions, once_each());
+        QCOMPARE(r->decisions(), QStringList{"bump_regions.kd:replayed"});
+        QCOMPARE(r->passes(), passes);
+        QCOMPARE(r->value("SELECT count(*) FROM restore_failures"), 0);
+        QCOMPARE(r->warnings("restore-failed"), QStringList{});
+        const QStringList recovered = r->warnings("restore-recovered");
+        QVERIFY2(recovered.size() == 1, qPrintable(recovered.join('\n') + '\n' + r->describe()));
+        const QString address = r->region_at.key(failure[2]);
+        QVERIFY2(recovered[0].contains(QStringLiteral("0x%1 (%2 bytes, ")
+                                           .arg(static_cast<quint64>(address.toLongLong()), 0, 16)
+                                           .arg(failure[3])) &&
+                     recovered[0].contains("hsa_amd_memory_async_copy wrote them"),
+                 qPrintable(recovered[0]));
         QVERIFY(r->complete());
     }
 };
