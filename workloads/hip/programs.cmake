@@ -24,6 +24,8 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_cross_stream_wait hip_second_thread_write h
 list(APPEND RS_HIP_TEST_PROGRAMS hip_fork_children)
 # Process lifetime during a window: exit, quick_exit, _exit or return while a replayed kernel runs, and fork.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_exit_during_window)
+# A replay that fails: an in-place counter whose restores fail, a kernel that fails its queue.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_failure_contract)
 # Work of another stream that waits for a replayed kernel's event (a filtered kernel, a copy, a fill).
 list(APPEND RS_HIP_TEST_PROGRAMS hip_event_dependents)
 # Arguments reaching memory no snapshot restores (pinned host through a packed struct or an end pointer,
