@@ -160,18 +160,23 @@ class TestEngine : public QObject {
         const auto classes = r->rows(
             "SELECT a.size, e.name, a.api, a.free_seq IS NOT NULL FROM allocations a JOIN enum_names e ON "
             "e.enum = 'classification' AND e.code = a.classification ORDER BY a.id");
-        QCOMPARE(classes.size(), 9);
+        QCOMPARE(classes.size(), 10);
         // coarse device buffer, fine device, kernarg, host fine-grained, executable-flagged, coarse
-        // through hsa_memory_allocate (freed), locked host, kernarg of the dispatch, host staging.
-        const QStringList expected{"65536:tracked", "16384:fine-grained", "4096:kernarg",
-                                   "8192:host",     "8192:executable",    "12288:tracked",
-                                   "65536:host",    "16:kernarg",         "65536:host"};
+        // through hsa_memory_allocate (freed), locked host (hsa_amd_memory_lock, unlocked at the end), a
+        // host pool buffer, kernarg of the dispatch, host staging.
+        const QStringList expected{"65536:tracked",   "16384:fine-grained", "4096:kernarg", "8192:host",
+                                   "8192:executable", "12288:tracked",      "32768:host",   "65536:host",
+                                   "16:kernarg",      "65536:host"};
         QStringList got;
         for (const auto& c : classes) {
             got << c[0] + ":" + c[1];
         }
         QCOMPARE(got, expected);
         QCOMPARE(r->count_named("allocations", "api", "api", "hsa_memory_allocate"), 1);
+        QCOMPARE(
+            r->rows("SELECT a.size, a.free_seq IS NOT NULL FROM allocations a JOIN enum_names p ON p.enum "
+                    "= 'api' AND p.code = a.api WHERE p.name = 'hsa_amd_memory_lock'"),
+            (QList<QStringList>{{"32768", "1"}}));
         // Tracked allocations are owned by the GPU agent; the executable-flagged one never reached the
         // pointer query (agent 0).
         QCOMPARE(
