@@ -100,16 +100,16 @@ class TestReplayWindow : public QObject {
     /// a hold: with a 20 s drain timeout the program is done within a few seconds, P replayed 3 passes, no
     /// drain timeout, every value right.
     void waitersOnWindowDoNotStall() {
-        const auto r = run("wait_on_window",
-                           {"--passes", "3", "--kernel-include-regex", "add_one", "--replay-drain-timeout-ms",
-                            "20000"},
-                           {}, {}, 30000);
+        const auto r =
+            run("wait_on_window",
+                {"--passes", "3", "--kernel-include-regex", "add_one", "--replay-drain-timeout-ms", "20000"},
+                {}, {}, 30000);
         VERIFY_PASSED(r);
         const double ms = r->printed("every queue done in ([0-9.]+) ms").toDouble();
         QVERIFY2(ms > 0 && ms < 5000, qPrintable(r->stdout_text));
-        QCOMPARE(r->decisions(), (QStringList{"late_fill.kd:filtered", "add_one.kd:replayed",
-                                              "set_values.kd:filtered", "set_values.kd:filtered",
-                                              "set_values.kd:filtered"}));
+        QCOMPARE(r->decisions(),
+                 (QStringList{"late_fill.kd:filtered", "add_one.kd:replayed", "set_values.kd:filtered",
+                              "set_values.kd:filtered", "set_values.kd:filtered"}));
         QCOMPARE(r->passes(), 3);
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
     }
