@@ -54,7 +54,16 @@ std::string restore_summary(const rs::ipc::RestoreTotals& t) {
         std::snprintf(line, sizeof line, "chunks: none hashed (full restores); %.3f ms restoring\n",
                       static_cast<double>(t.restore_ns) / 1e6);
     }
-    return out + line;
+    out += line;
+    if (t.windows > 0) {
+        std::snprintf(line, sizeof line,
+                      "windows: %llu held their dispatches %.3f ms in all, the longest %.3f ms (events the "
+                      "application records around a replayed dispatch include its window)\n",
+                      ull(t.windows), static_cast<double>(t.window_ns) / 1e6,
+                      static_cast<double>(t.longest_window_ns) / 1e6);
+        out += line;
+    }
+    return out;
 }
 
 } // namespace rs::runner

@@ -1548,6 +1548,9 @@ bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::st
         row(session::kRestoreTotalsQuery,
             {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
              &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
+        if (check.format_version >= 5) {
+            row(session::kWindowTotalsQuery, {&t.windows, &t.window_ns, &t.longest_window_ns});
+        }
     } else {
         // Before format 4 every snapshot went to pageable host memory and every restore copied all of it
         // back from there; the passes after the first name those restores.

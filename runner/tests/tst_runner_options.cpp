@@ -236,6 +236,13 @@ class RunnerOptionsTest : public QObject {
                         "restores: 8, footprint x restores 512.0 MiB, moved 5.1 MiB (1.0%): 64.0 KiB over "
                         "the host link, 5.0 MiB inside the device\n"
                         "chunks: 81 of 8192 dirty, 0 missed; hashing 1.500 ms of 2.250 ms restoring\n"));
+        // Format 5 and later: how long the windows held their dispatches.
+        t.windows = 4;
+        t.window_ns = 812'500'000;
+        t.longest_window_ns = 250'125'000;
+        QVERIFY(rs::runner::restore_summary(t).ends_with(
+            "restoring\nwindows: 4 held their dispatches 812.500 ms in all, the longest 250.125 ms (events the "
+            "application records around a replayed dispatch include its window)\n"));
         // A format-3 file: every byte over the host link, from pageable memory, nothing hashed.
         rs::ipc::RestoreTotals old;
         old.format_version = 3;

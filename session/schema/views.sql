@@ -49,7 +49,8 @@ CREATE VIEW dispatches AS
             UNION ALL SELECT CASE WHEN r.s_store & 3 = 1 THEN coalesce(r.p1_bytes, r.bytes) ELSE 0 END
               WHERE r.rf IS NOT NULL
             UNION ALL SELECT x.restored_bytes_device FROM restore_rows x WHERE x.process = r.process
-              AND x.dispatch = r.id)) AS restored_bytes_device
+              AND x.dispatch = r.id)) AS restored_bytes_device,
+         CASE WHEN r.s_dseq IS NOT NULL THEN r.duration_ns + coalesce(r.s_fence_ns, 0) - r.s_dts END AS window_ns
   FROM dispatch_rows r LEFT JOIN handles ha ON ha.ref = r.agent_ref LEFT JOIN handles hq ON hq.ref = r.queue_ref
        LEFT JOIN handles hk ON hk.ref = r.kernel_ref
   WHERE r.decision IS NOT NULL;

@@ -78,7 +78,7 @@ class TestSessionFormat : public QObject {
   private slots:
     void constantsAreTheDocumentedOnes() {
         QCOMPARE(rs::session::kApplicationId, 0x52534442); // "RSDB"
-        QCOMPARE(rs::session::kFormatVersion, 5);
+        QCOMPARE(rs::session::kFormatVersion, 6);
         QCOMPARE(rs::session::kOldestReadableVersion, 1);
     }
 
@@ -200,7 +200,7 @@ class TestSessionFormat : public QObject {
         QCOMPARE(check.kind, FileCheckKind::too_new);
         QCOMPARE(check.format_version, 99);
         QVERIFY2(QString::fromStdString(check.message)
-                     .contains("version 99 is newer than this ReplayScope supports (5)"),
+                     .contains("version 99 is newer than this ReplayScope supports (6)"),
                  check.message.c_str());
     }
 
@@ -221,7 +221,7 @@ class TestSessionFormat : public QObject {
         QCOMPARE(check.format_version, -1);
         QVERIFY2(
             QString::fromStdString(check.message)
-                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 5)"),
+                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 6)"),
             check.message.c_str());
         QCOMPARE(exec(path, "PRAGMA user_version = 1"), std::string());
         check = rs::session::check_session_file(path);

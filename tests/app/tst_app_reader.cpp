@@ -141,7 +141,7 @@ class AppReaderTest : public QObject {
         execSql(newer, {QStringLiteral("PRAGMA user_version = 7")});
         QTest::newRow("newer format")
             << newer << int(SessionError::Kind::newerSchema)
-            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (5)");
+            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (6)");
         const QString truncated = test::synthetic(d, QStringLiteral("truncated.rsdb"), o);
         QFile t(truncated);
         QVERIFY(t.size() > 8192);

@@ -59,6 +59,9 @@ struct RestoreTotals {
     /// Snapshots by store (formats 1-3: every snapshot is a host one), and the host or mixed ones whose
     /// host store was pageable (not page-locked; formats 1-3: all of them).
     std::uint64_t host_snapshots = 0, device_snapshots = 0, mixed_snapshots = 0, pageable_snapshots = 0;
+    /// Format 5 and later: windows that took a snapshot and reported their dispatch, how long they held
+    /// their dispatches in all and the longest (ns; `dispatches.window_ns`, docs/session-schema.md).
+    std::uint64_t windows = 0, window_ns = 0, longest_window_ns = 0;
 };
 
 /// Reads the RestoreTotals of the session file `path` (any readable format; opened read-only, through

@@ -32,7 +32,7 @@ enum class StoreSource : int { none, snapshot_stores, snapshots };
 /// What a session file offers a reader: its format version and which optional tables and columns exist.
 /// Found by detect_file_layout(); every query function below takes it. Plain data, cheap to copy.
 struct FileLayout {
-    int format_version = 0; ///< `PRAGMA user_version` as stored (1 to 5)
+    int format_version = 0; ///< `PRAGMA user_version` as stored (1 to 6)
     /// The `session` row's own `format_version` column (0 when unread): a file whose row says 2 or more
     /// is read with the version-2 queries even if its user_version says less.
     int session_format_version = 0;

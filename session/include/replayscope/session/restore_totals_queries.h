@@ -20,6 +20,13 @@ inline constexpr const char* kRestoreTotalsQuery =
     "0), "
     "coalesce(sum(x.restore_ns), 0) FROM restores x LEFT JOIN dispatch_rows r "
     "ON r.key = (x.process << 40) + x.dispatch AND r.s_dseq IS NOT NULL";
+/// Formats 5 and later: windows that took a snapshot, the time they held their dispatches in all and the
+/// longest (ns): the `dispatches.window_ns` of format 6, read from the dispatch rows (format 5 stores the
+/// same columns).
+inline constexpr const char* kWindowTotalsQuery =
+    "SELECT count(*), coalesce(sum(duration_ns + coalesce(s_fence_ns, 0) - s_dts), 0), "
+    "coalesce(max(duration_ns + coalesce(s_fence_ns, 0) - s_dts), 0) FROM dispatch_rows "
+    "WHERE s_dseq IS NOT NULL AND decision IS NOT NULL";
 /// Formats 1-3: snapshots and their bytes.
 inline constexpr const char* kLegacySnapshotTotalsQuery =
     "SELECT count(*), coalesce(sum(bytes), 0) FROM snapshots";
