@@ -17,6 +17,9 @@ endif()
 
 # Where every HIP program and its stand-in library go: <build>/workloads/hip.
 set(RS_HIP_PROGRAM_DIR "${CMAKE_BINARY_DIR}/workloads/hip")
+# Another build's program directory whose programs this build copies instead of compiling them again,
+# when they are newer than their inputs (HipProgramFromCache.cmake). Empty: compile every program.
+set(RS_HIP_PROGRAMS_FROM "" CACHE PATH "Program directory of another build to copy up-to-date HIP programs from")
 
 #[[ rs_add_hip_program(NAME SOURCES file.hip... [TARGET target] [INCLUDE_DIRECTORIES dir...]
                        [DEPENDS file...] [HIPCC_FLAGS flag...] [LIBRARIES lib...] [NO_STANDINS]
@@ -59,16 +62,31 @@ function(rs_add_hip_program name)
         list(APPEND libraries "-l${l}")
     endforeach()
     # The caller's hipcc overrides (HIPCC_*_FLAGS_APPEND, HCC_AMDGPU_TARGET) never change what is built.
-    add_custom_command(
-        OUTPUT "${program}"
-        COMMAND "${CMAKE_COMMAND}" -E make_directory "${RS_HIP_PROGRAM_DIR}"
-        COMMAND "${CMAKE_COMMAND}" -E env --unset=HIPCC_COMPILE_FLAGS_APPEND --unset=HIPCC_LINK_FLAGS_APPEND
-                --unset=HCC_AMDGPU_TARGET --unset=HIP_PLATFORM --unset=HIP_COMPILER
-                "${RS_HIPCC}" --offload-arch=gfx90a -O2 -std=c++17 ${includes} ${arg_HIPCC_FLAGS}
-                -o "${program}" ${sources} ${libraries}
-        DEPENDS ${sources} ${arg_DEPENDS}
-        COMMENT "hipcc --offload-arch=gfx90a: ${name}"
-        VERBATIM COMMAND_EXPAND_LISTS)
+    set(hipcc_command "${RS_HIPCC}" --offload-arch=gfx90a -O2 -std=c++17 ${includes} ${arg_HIPCC_FLAGS}
+                      -o "${program}" ${sources} ${libraries})
+    if(RS_HIP_PROGRAMS_FROM)
+        # Another build's copy of the program, when it is newer than every input (the asan preset takes
+        # the ci build's: the same hipcc command builds the same program in every configuration).
+        string(REPLACE ";" "|" inputs "${sources};${arg_DEPENDS}")
+        add_custom_command(
+            OUTPUT "${program}"
+            COMMAND "${CMAKE_COMMAND}" -E make_directory "${RS_HIP_PROGRAM_DIR}"
+            COMMAND "${CMAKE_COMMAND}" "-DCACHED=${RS_HIP_PROGRAMS_FROM}/${name}" "-DOUTPUT=${program}"
+                    "-DINPUTS=${inputs}" -P "${PROJECT_SOURCE_DIR}/cmake/HipProgramFromCache.cmake" --
+                    ${hipcc_command}
+            DEPENDS ${sources} ${arg_DEPENDS} "${PROJECT_SOURCE_DIR}/cmake/HipProgramFromCache.cmake"
+            COMMENT "hipcc --offload-arch=gfx90a (or ${RS_HIP_PROGRAMS_FROM}): ${name}"
+            VERBATIM COMMAND_EXPAND_LISTS)
+    else()
+        add_custom_command(
+            OUTPUT "${program}"
+            COMMAND "${CMAKE_COMMAND}" -E make_directory "${RS_HIP_PROGRAM_DIR}"
+            COMMAND "${CMAKE_COMMAND}" -E env --unset=HIPCC_COMPILE_FLAGS_APPEND --unset=HIPCC_LINK_FLAGS_APPEND
+                    --unset=HCC_AMDGPU_TARGET --unset=HIP_PLATFORM --unset=HIP_COMPILER ${hipcc_command}
+            DEPENDS ${sources} ${arg_DEPENDS}
+            COMMENT "hipcc --offload-arch=gfx90a: ${name}"
+            VERBATIM COMMAND_EXPAND_LISTS)
+    endif()
     set(outputs "${program}")
     set(standins "")
     if(TARGET replayscope-standins AND NOT arg_NO_STANDINS AND (RS_SANITIZER STREQUAL "" OR arg_STANDINS_UNDER_SANITIZERS))
