@@ -22,6 +22,7 @@
 #include <QMap>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace {
@@ -318,6 +319,24 @@ class TestHipReplay : public QObject {
                          "_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered"}));
         QCOMPARE(r->passes_of("_Z6update"), 9);
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
+        // What the program's events measure of update (hipEventElapsedTime around it) is its own 50 ms plus
+        // its window, which the session records per dispatch (dispatches.window_ns): they agree within
+        // 10 ms, the worker's latency in noticing the fence and the marker's completion.
+        const auto windows = r->rows("SELECT d.window_ns FROM dispatches d JOIN strings s ON s.process = "
+                                     "d.process AND s.id = d.kernel_name_id WHERE s.text LIKE '_Z6update%' "
+                                     "ORDER BY d.id");
+        QCOMPARE(windows.size(), 3);
+        for (int round = 1; round <= 3; ++round) {
+            const double timed = r->printed_number(QString("round %1: update timed ([0-9.]+) ms").arg(round));
+            const double window_ms = windows[round - 1][0].toDouble() / 1e6;
+            QVERIFY2(
+                window_ms > 150 && std::abs(timed - 50 - window_ms) < 10,
+                qPrintable(
+                    QString("round %1: timed %2 ms, window %3 ms").arg(round).arg(timed).arg(window_ms)));
+        }
+        QVERIFY2(
+            r->stderr_text.contains(QRegularExpression("windows: 3 held their dispatches [0-9.]+ ms in all")),
+            qPrintable(r->stderr_text));
     }
 
     /// No overlap: a second host thread writes X (its own kernel, declined filtered) and Y

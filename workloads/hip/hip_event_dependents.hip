@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // hip_event_dependents: work on a second stream that waits for a kernel of the first through an event
 // and is no replay window of its own. Each round, from one host thread:
-//   stream A: update(a)                       (in place: a[i] = 3 * a[i] + 1)
+//   stream A: prepare(d)                      (d[i] = i * round; a tool's filter leaves it alone)
+//             hipEventRecord(t0, A)
+//             update(a)                       (in place: a[i] = 3 * a[i] + 1)
+//             hipEventRecord(t1, A)
 //             hipEventRecord(e, A)
 //   stream B: hipStreamWaitEvent(B, e)
 //             follow(a, b)                    (b[i] = a[i] + 7)
@@ -11,8 +14,10 @@
 // (hipLaunchCooperativeKernel: HIP runs it on the agent's cooperative queue, ordered with stream A). A tool
 // that replays update (and not follow) must not wait for B's work before its passes: that work can only run
 // after update. Given a long prepare (e.g. the simulator's HSA_SIM_KERNEL_TIME_NS), all of B's work is
-// submitted while update still waits for it. Prints "round N: done in T ms" and checks every value: a after
-// each round equals one update per round, b and the copy equal the new a plus 7, c holds the round's byte.
+// submitted while update still waits for it. Prints "round N: done in T ms" and "round N: update timed T
+// ms" (hipEventElapsedTime(t0, t1): what the application measures of update; under a replaying tool its
+// window as well) and checks every value: a after each round equals one update per round, b and the copy
+// equal the new a plus 7, c holds the round's byte, d the round's values.
 #include "hip_check.h"
 
 #include <chrono>
@@ -57,6 +62,9 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipStreamCreateWithFlags(&sb, hipStreamNonBlocking));
     hipEvent_t done = nullptr;
     HIP_CHECK(hipEventCreateWithFlags(&done, hipEventDisableTiming));
+    hipEvent_t t0 = nullptr, t1 = nullptr;
+    HIP_CHECK(hipEventCreate(&t0));
+    HIP_CHECK(hipEventCreate(&t1));
     int *a = nullptr, *b = nullptr, *d = nullptr, *host_b = nullptr;
     unsigned char* c = nullptr;
     HIP_CHECK(hipMalloc(&a, kCount * sizeof(int)));
@@ -77,6 +85,7 @@ int main(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         hipLaunchKernelGGL(prepare, grid, block, 0, sa, d, kCount, round);
         HIP_CHECK(hipGetLastError());
+        HIP_CHECK(hipEventRecord(t0, sa));
         if (cooperative) {
             int count = kCount;
             void* args[] = {&a, &count};
@@ -86,6 +95,7 @@ int main(int argc, char** argv) {
             hipLaunchKernelGGL(update, grid, block, 0, sa, a, kCount);
             HIP_CHECK(hipGetLastError());
         }
+        HIP_CHECK(hipEventRecord(t1, sa));
         HIP_CHECK(hipEventRecord(done, sa));
         HIP_CHECK(hipStreamWaitEvent(sb, done, 0));
         hipLaunchKernelGGL(follow, grid, block, 0, sb, a, b, kCount);
@@ -95,6 +105,9 @@ int main(int argc, char** argv) {
         HIP_CHECK(hipStreamSynchronize(sb));
         HIP_CHECK(hipStreamSynchronize(sa));
         std::printf("round %d: done in %.1f ms\n", round, ms_since(start));
+        float timed = 0;
+        HIP_CHECK(hipEventElapsedTime(&timed, t0, t1));
+        std::printf("round %d: update timed %.1f ms\n", round, static_cast<double>(timed));
         for (int& v : expected) {
             v = 3 * v + 1;
         }
@@ -119,6 +132,8 @@ int main(int argc, char** argv) {
         }
     }
     HIP_CHECK(hipEventDestroy(done));
+    HIP_CHECK(hipEventDestroy(t1));
+    HIP_CHECK(hipEventDestroy(t0));
     HIP_CHECK(hipHostFree(host_b));
     HIP_CHECK(hipFree(c));
     HIP_CHECK(hipFree(d));
