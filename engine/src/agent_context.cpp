@@ -85,14 +85,23 @@ bool AgentContext::stop_worker() {
     // Whatever the worker left pending is released (the application's packets behind the gates run)
     // and reported as abandoned: no pass ran for it.
     std::vector<std::shared_ptr<Window>> pending;
+    std::shared_ptr<Window> detached_window;
     {
         std::lock_guard state_lock(mutex_);
         pending.swap(state_.pending);
-        if (state_.gating) {
+        // A peer gate is another agent's window's: its worker releases it (docs/replay-window.md).
+        if (state_.gating && !state_.gating->peer_gate) {
             // Only a detached worker can still be gating: release it so the queues are not held.
             state_.gating->released = true;
             hsa().core.hsa_signal_store_screlease_fn(state_.gating->release, 0);
+            detached_window = std::move(state_.gating);
             state_.gating.reset();
+        }
+    }
+    if (detached_window) {
+        // Its peers, set before it gated and never changed since, each under its own mutex.
+        for (const PeerGate& g : detached_window->peers) {
+            release_peer_gate(*g.agent, g.window);
         }
     }
     Engine* e = engine();

@@ -76,6 +76,46 @@ size_t AllocationInventory::drop_managed(uintptr_t address, uint64_t size) {
     });
 }
 
+bool AllocationInventory::allow(uintptr_t address, const std::vector<uint64_t>& agents) {
+    return map_.wlock([&](Map& m) {
+        auto it = m.upper_bound(address);
+        if (it == m.begin()) {
+            return false;
+        }
+        --it;
+        TrackedAllocation& a = it->second;
+        if (address - a.address >= a.size) {
+            return false;
+        }
+        bool any = false;
+        for (uint64_t agent : agents) {
+            if (agent == 0 || agent == a.agent) {
+                continue;
+            }
+            any = true;
+            auto at = std::lower_bound(a.peers.begin(), a.peers.end(), agent);
+            if (at == a.peers.end() || *at != agent) {
+                a.peers.insert(at, agent);
+            }
+        }
+        return any;
+    });
+}
+
+std::vector<uint64_t> AllocationInventory::peers_of(uint64_t agent) const {
+    return map_.rlock([&](const Map& m) {
+        std::vector<uint64_t> out;
+        for (const auto& [address, a] : m) {
+            if (a.agent == agent && !a.peers.empty()) {
+                out.insert(out.end(), a.peers.begin(), a.peers.end());
+            }
+        }
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    });
+}
+
 void AllocationInventory::clear() {
     map_.wlock([&](Map& m) {
         m.clear();

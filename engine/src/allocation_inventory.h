@@ -27,6 +27,9 @@ struct TrackedAllocation {
     /// merged with the managed ranges it overlaps, dropped when an allocation covers its addresses
     /// (AllocationInventory::add_managed, drop_managed).
     bool managed = false;
+    /// Agents other than the owner that the runtime was told may access the allocation
+    /// (hsa_amd_agents_allow_access, AllocationInventory::allow), ascending handles; empty for most.
+    std::vector<uint64_t> peers;
 };
 
 /// Live tracked allocations keyed by base address. Reads (snapshot listing, restore validation) take
@@ -51,6 +54,16 @@ class AllocationInventory {
     /// Removes every managed range overlapping `[address, address + size)` (a range ROCclr unmapped
     /// without telling the runtime, now handed out again). Returns how many were removed.
     size_t drop_managed(uintptr_t address, uint64_t size);
+    /// Records that `agents` (handles, any order) may access the allocation holding `address`, as
+    /// hsa_amd_agents_allow_access granted it (ROCr: the owner always may, another agent only once
+    /// granted; HIP 5.2.3 grants every peer device that enabled peer access, for each allocation).
+    /// The owner is not recorded. True when `address` is inside an allocation of this inventory and at
+    /// least one agent other than its owner is among `agents`. The generation does not change (the
+    /// regions are the same). Throws std::bad_alloc.
+    bool allow(uintptr_t address, const std::vector<uint64_t>& agents);
+    /// The agents other than `agent` recorded as allowed to access any allocation `agent` owns
+    /// (ascending, unique; one read lock). Throws std::bad_alloc.
+    std::vector<uint64_t> peers_of(uint64_t agent) const;
     /// Forgets every allocation (OnUnload: hsa_shut_down frees them without free calls). Ids go on.
     void clear();
     /// Changes whenever an allocation is added or removed (the inventory generation of a snapshot).

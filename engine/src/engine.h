@@ -16,6 +16,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace rs::engine {
@@ -57,6 +58,15 @@ struct Engine {
     /// Engine-internal errors (exceptions) caught and swallowed so that the application never sees
     /// them; every such catch site increments it. Reported in the session-end record and by the log sink.
     std::atomic<uint64_t> internal_errors{0};
+    /// Set (release) once hsa_amd_agents_allow_access has granted an agent access to another agent's
+    /// tracked allocation; never cleared. While false nothing below is used: windows and dispatch
+    /// handlers behave as in a process whose agents share no memory (docs/replay-window.md, "Agents that
+    /// share memory").
+    std::atomic<bool> peer_access{false};
+    /// Held by a worker from before its window's drain to after its release while `peer_access` is set,
+    /// so that windows that gate other agents' queues never run at the same time. Taken by worker threads
+    /// only, in slices (they watch `stopping` meanwhile), never with an agent mutex held.
+    std::timed_mutex peer_windows;
 };
 
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.

@@ -16,9 +16,12 @@ bool read_only_at(const std::vector<uint32_t>* offsets, uint32_t offset) {
     return offsets && std::binary_search(offsets->begin(), offsets->end(), offset);
 }
 
-bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& unrestorable,
-          const std::vector<uint32_t>* read_only_offsets) {
-    return unrestorable.rlock([&](const AllocationInventory::Map& regions) {
+/// True when a window of the segment (see kernarg_points_into) is inside or at the end of an entry of
+/// `inventory` for which `counts(entry)` holds, at an offset not in `read_only_offsets`.
+template <typename Counts>
+bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& inventory,
+          const std::vector<uint32_t>* read_only_offsets, Counts&& counts) {
+    return inventory.rlock([&](const AllocationInventory::Map& regions) {
         if (regions.empty()) {
             return false;
         }
@@ -36,7 +39,8 @@ bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& 
             auto it = regions.upper_bound(static_cast<uintptr_t>(word));
             --it; // not begin(): word >= lowest
             // Inside, or one past the end.
-            if (word - it->second.address <= it->second.size && !read_only_at(read_only_offsets, offset)) {
+            if (word - it->second.address <= it->second.size && counts(it->second) &&
+                !read_only_at(read_only_offsets, offset)) {
                 return true;
             }
         }
@@ -53,9 +57,24 @@ bool kernarg_points_into(const void* kernarg, uint32_t size, const AllocationInv
     }
     const auto* bytes = static_cast<const unsigned char*>(kernarg);
     try {
-        return scan(bytes, size, unrestorable, read_only_offsets);
+        return scan(bytes, size, unrestorable, read_only_offsets,
+                    [](const TrackedAllocation&) { return true; });
     } catch (...) {
         return true; // the lock failed: decline rather than risk a replay over unrestorable memory
+    }
+}
+
+bool kernarg_points_into_peer(const void* kernarg, uint32_t size, const AllocationInventory& tracked,
+                              uint64_t agent, const std::vector<uint32_t>* read_only_offsets) noexcept {
+    if (!kernarg || size < sizeof(uint64_t)) {
+        return false;
+    }
+    const auto* bytes = static_cast<const unsigned char*>(kernarg);
+    try {
+        return scan(bytes, size, tracked, read_only_offsets,
+                    [agent](const TrackedAllocation& a) { return a.agent != agent; });
+    } catch (...) {
+        return true; // the lock failed: decline rather than risk a replay over another agent's memory
     }
 }
 

@@ -32,4 +32,15 @@ namespace rs::engine {
 bool kernarg_points_into(const void* kernarg, uint32_t size, const AllocationInventory& unrestorable,
                          const std::vector<uint32_t>* read_only_offsets = nullptr) noexcept;
 
+/// True when a window of the segment (the same windows, end pointers and read-only exemption as
+/// kernarg_points_into) is inside or at the end of an allocation of `tracked` (the engine's inventory of
+/// tracked device memory) owned by an agent other than `agent` (the handle of the agent the dispatch
+/// runs on). A window of `agent` snapshots only `agent`'s memory, so such a kernel's extra passes would
+/// write that other agent's memory with nothing to put it back (docs/replay-failures.md, "Arguments in
+/// another agent's memory"). Same locking and cost as kernarg_points_into over `tracked`; a failure to
+/// take the lock answers true. Throws nothing.
+bool kernarg_points_into_peer(const void* kernarg, uint32_t size, const AllocationInventory& tracked,
+                              uint64_t agent,
+                              const std::vector<uint32_t>* read_only_offsets = nullptr) noexcept;
+
 } // namespace rs::engine

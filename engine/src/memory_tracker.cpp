@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <vector>
 
 namespace rs::engine {
 
@@ -226,6 +227,45 @@ hsa_status_t svm_attributes_set(void* ptr, size_t size, hsa_amd_svm_attribute_pa
     return st;
 }
 
+/// Records the agents `hsa_amd_agents_allow_access` granted access to the tracked allocation holding
+/// `ptr`, and makes sure each GPU agent among them has a context, so that a window of the owner can gate
+/// its queues (docs/replay-window.md, "Agents that share memory").
+void record_access(uint32_t num_agents, const hsa_agent_t* agents, const void* ptr) noexcept {
+    if (g_finalized.load(std::memory_order_acquire)) {
+        return;
+    }
+    Engine* e = engine();
+    if (!e) {
+        return;
+    }
+    try {
+        std::vector<uint64_t> handles;
+        handles.reserve(num_agents);
+        for (uint32_t i = 0; i < num_agents; ++i) {
+            handles.push_back(agents[i].handle);
+        }
+        if (!e->inventory.allow(reinterpret_cast<uintptr_t>(ptr), handles)) {
+            return; // host memory, kernarg, fine-grained, or only the owner itself: nothing to gate
+        }
+        for (uint32_t i = 0; i < num_agents; ++i) {
+            (void)e->agents.get(agents[i], e->config);
+        }
+        e->peer_access.store(true, std::memory_order_release);
+    } catch (...) {
+        note_internal_error(*e, "peer access tracking (a window of the owner may not gate that agent)");
+    }
+}
+
+hsa_status_t agents_allow_access(uint32_t num_agents, const hsa_agent_t* agents, const uint32_t* flags,
+                                 const void* ptr) {
+    const hsa_status_t st = hsa().amd.hsa_amd_agents_allow_access_fn(num_agents, agents, flags, ptr);
+    if (st == HSA_STATUS_SUCCESS && agents && num_agents > 0 && ptr &&
+        g_recording.load(std::memory_order_relaxed)) {
+        record_access(num_agents, agents, ptr);
+    }
+    return st;
+}
+
 } // namespace
 
 void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd) {
@@ -240,6 +280,7 @@ void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd) {
     amd.hsa_amd_memory_lock_to_pool_fn = memory_lock_to_pool;
     amd.hsa_amd_memory_unlock_fn = memory_unlock;
     amd.hsa_amd_svm_attributes_set_fn = svm_attributes_set;
+    amd.hsa_amd_agents_allow_access_fn = agents_allow_access;
 }
 
 } // namespace rs::engine

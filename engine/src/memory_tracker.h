@@ -15,7 +15,10 @@ namespace rs::engine {
 /// memory, e.g. hipHostRegister: an allocation row, api memory_lock / memory_lock_to_pool, class host,
 /// and an unrestorable range until its unlock) and hsa_amd_svm_attributes_set (managed memory, e.g.
 /// hipMallocManaged, whose pages ROCclr maps itself: an unrestorable range without a row, kept until an
-/// allocation or lock covers its addresses, since ROCclr unmaps it with munmap and no HSA call).
+/// allocation or lock covers its addresses, since ROCclr unmaps it with munmap and no HSA call), and
+/// hsa_amd_agents_allow_access (the agents granted access to a tracked allocation besides its owner,
+/// which a window of the owner then gates; HIP 5.2.3 calls it for every allocation of a device whose
+/// peers enabled peer access, and for the source of hipMemcpyPeer).
 void install_memory_tracker(CoreApiTable& core, AmdExtTable& amd);
 
 /// How much longer than REPLAYSCOPE_PASS_TIMEOUT_MS a refused allocation waits for a window to stop

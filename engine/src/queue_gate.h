@@ -20,6 +20,17 @@ namespace rs::engine {
 /// run by the agent's worker (window_worker.h). The fields above the marker are fixed at creation; the
 /// ones below are guarded by the agent's mutex (AgentContext::mutex).
 struct QueueContext;
+class AgentContext;
+struct Window;
+
+/// Another agent B gated for a window W of agent A because B may access A's tracked memory: `window` is
+/// a window object of B's (`peer_gate` set) that stands for W in B's state (its own release signal;
+/// its fields under B's mutex), released by A's worker with W (docs/replay-window.md, "Agents that share
+/// memory").
+struct PeerGate {
+    AgentContext* agent = nullptr;
+    std::shared_ptr<Window> window;
+};
 
 struct Window {
     uint64_t dispatch_id = 0;
@@ -38,6 +49,12 @@ struct Window {
     QueueContext* queue = nullptr;
     /// P's position among Q's counted packets: P has completed once more than this many have.
     uint64_t dispatch_position = 0;
+    /// The other agents W gates, ascending agent handles. Set by W's worker before its drain and never
+    /// changed afterwards; empty unless Engine::peer_access was set when the window started.
+    std::vector<PeerGate> peers;
+    /// True for the window object of a PeerGate: it gates its agent for another agent's window, and only
+    /// that window's worker releases it.
+    bool peer_gate = false;
 
     // --- under the agent mutex ---
     bool released = false;

@@ -272,6 +272,10 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
                    kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable,
                                        symbol.read_only_pointers.get())) {
             decision = DispatchDecision::declined_unrestorable_memory;
+        } else if (e->peer_access.load(std::memory_order_acquire) &&
+                   kernarg_points_into_peer(p.kernarg_address, symbol.kernarg_size, e->inventory,
+                                            q->agent->agent().handle, symbol.read_only_pointers.get())) {
+            decision = DispatchDecision::declined_peer_memory;
         }
         if (decision == DispatchDecision::replayed && open_window(*e, *q, id, p, kernel, writer, decision)) {
             return; // the worker reports the dispatch and closes the window

@@ -107,6 +107,9 @@ void ReplayWindow::run() noexcept {
     }
     report(decision);
     release();
+    if (peer_lock_.owns_lock()) {
+        peer_lock_.unlock(); // every agent W gated is released: another window may gate them
+    }
     if (g_exiting.load(std::memory_order_acquire)) {
         wait_for_dispatch();
     }
@@ -134,40 +137,139 @@ void ReplayWindow::decline_unfenced() noexcept {
     close();
 }
 
+bool ReplayWindow::prepare_peers(DispatchDecision& decision) {
+    if (!engine_.peer_access.load(std::memory_order_acquire)) {
+        return true; // no agent was granted another's memory: the window gates its own agent only
+    }
+    Window& w = *window_;
+    peer_lock_ = std::unique_lock<std::timed_mutex>(engine_.peer_windows, std::defer_lock);
+    while (!peer_lock_.try_lock_for(std::chrono::milliseconds(10))) {
+        if (stopping()) {
+            engine_.sink->warning(WarningCode::abandoned, w.dispatch_id,
+                                  std::string("abandoned: ") + stop_reason() +
+                                      " while the window waited for another agent's window to end; no "
+                                      "snapshot, no pass, the dispatch runs once");
+            decision = DispatchDecision::declined_abandoned;
+            return false;
+        }
+    }
+    const std::vector<uint64_t> handles = engine_.inventory.peers_of(agent_.agent().handle);
+    std::vector<PeerGate> peers;
+    peers.reserve(handles.size());
+    try {
+        for (uint64_t h : handles) {
+            AgentContext* c = engine_.agents.find(h);
+            if (!c || c == &agent_ || !c->selected()) {
+                continue; // no queue of it is intercepted: nothing to gate (docs/replay-window.md)
+            }
+            auto g = std::make_shared<Window>();
+            g->dispatch_id = w.dispatch_id;
+            g->peer_gate = true;
+            bool ok = false;
+            g->release = create_signal(1, ok);
+            if (!ok) {
+                for (const PeerGate& made : peers) {
+                    destroy_signal(made.window->release);
+                }
+                engine_.sink->warning(WarningCode::signal_unavailable, w.dispatch_id,
+                                      "signal-unavailable: could not create the signal that gates agent " +
+                                          hex(h) + " for the window; the dispatch runs once unreplayed");
+                decision = DispatchDecision::declined_signal_unavailable;
+                return false;
+            }
+            peers.push_back({c, std::move(g)});
+        }
+    } catch (...) {
+        for (const PeerGate& made : peers) {
+            destroy_signal(made.window->release);
+        }
+        throw;
+    }
+    w.peers = std::move(peers);
+    return true;
+}
+
+void ReplayWindow::lock_agents(std::vector<std::unique_lock<std::mutex>>& locks) {
+    bool own = false;
+    for (const PeerGate& g : window_->peers) {
+        if (!own && agent_.agent().handle < g.agent->agent().handle) {
+            locks.emplace_back(agent_.mutex());
+            own = true;
+        }
+        locks.emplace_back(g.agent->mutex());
+    }
+    if (!own) {
+        locks.emplace_back(agent_.mutex());
+    }
+}
+
 bool ReplayWindow::drain() {
     const auto start = Clock::now();
     const auto deadline = start + engine_.config.drain_timeout;
     const auto phase1_end = start + engine_.config.drain_timeout / 2;
     auto slice = std::chrono::microseconds(20);
-    bool gating = false;
+    bool gating = false; // the agent, or some of W's peers, gate for W (phase 2 goes on with the others)
     std::vector<hsa_signal_t> unreferenced;
+    const std::vector<PeerGate>& peers = window_->peers;
+    std::vector<std::unique_lock<std::mutex>> locks;
+    locks.reserve(peers.size() + 1);
     for (;;) {
         bool drained = true;
+        bool gated = true; // every agent gates for W
         {
-            std::lock_guard lock(agent_.mutex());
+            lock_agents(locks);
             AgentContext::State& st = agent_.state();
             if (st.stopping) {
                 return false;
             }
-            for (QueueContext* q : st.queues) {
-                q->gates.prune(unreferenced);
-                if (!q->gates.drained()) {
-                    drained = false;
-                    break;
+            const auto check = [&](AgentContext::State& s) {
+                for (QueueContext* q : s.queues) {
+                    q->gates.prune(unreferenced);
+                    if (!q->gates.drained()) {
+                        drained = false;
+                        return;
+                    }
                 }
+            };
+            check(st);
+            for (size_t i = 0; drained && i < peers.size(); ++i) {
+                check(peers[i].agent->state());
             }
             // Phase 1 ends by gating in the same critical section as a successful check, so no packet
-            // can be forwarded ungated in between; phase 2 gates first and then waits for the drain.
-            if (!gating && (drained || Clock::now() >= phase1_end)) {
-                st.gating = window_;
-                gating = true;
+            // can be forwarded ungated in between; phase 2 gates first and then waits for the drain. An
+            // agent that gates for another window (one that opened before peer access was recorded) is
+            // gated for W once that window's release freed it; until then W is not drained.
+            const auto free_for = [](const AgentContext::State& s, const std::shared_ptr<Window>& mine) {
+                return !s.gating || s.gating == mine;
+            };
+            bool all_free = free_for(st, window_);
+            for (const PeerGate& g : peers) {
+                all_free = all_free && free_for(g.agent->state(), g.window);
+            }
+            const bool phase2 = Clock::now() >= phase1_end;
+            if (gating || phase2 || (drained && all_free)) {
+                const auto gate = [&](AgentContext::State& s, const std::shared_ptr<Window>& mine) {
+                    if (free_for(s, mine)) {
+                        s.gating = mine;
+                        gating = true;
+                    } else {
+                        gated = false;
+                    }
+                };
+                gate(st, window_);
+                for (const PeerGate& g : peers) {
+                    gate(g.agent->state(), g.window);
+                }
+            } else {
+                gated = false;
             }
         }
+        locks.clear();
         for (hsa_signal_t s : unreferenced) {
             destroy_signal(s);
         }
         unreferenced.clear();
-        if (drained) {
+        if (drained && gated) {
             return true;
         }
         if (Clock::now() >= deadline) {
@@ -180,6 +282,10 @@ bool ReplayWindow::drain() {
 
 DispatchDecision ReplayWindow::replay() {
     Window& w = *window_;
+    DispatchDecision peers_declined = DispatchDecision::replayed;
+    if (!prepare_peers(peers_declined)) {
+        return peers_declined;
+    }
     // The fence wait: two steady-clock reads on this thread around the drain, no lock and no wait of their
     // own (docs/replay-window.md, "Fence wait"). It goes out with the snapshot; a window whose drain timed
     // out takes no snapshot, so its wait is only named in the warning's text.
@@ -507,6 +613,10 @@ RestoreResult ReplayWindow::restore(const DeviceSnapshot& snapshot, uint32_t pas
         std::lock_guard lock(agent_.mutex());
         other.allowed = !window_->retain_until_unload;
     }
+    for (const PeerGate& g : window_->peers) {
+        std::lock_guard lock(g.agent->mutex());
+        other.allowed = other.allowed && !g.window->retain_until_unload;
+    }
     RestoreResult r = engine_.snapshotter.restore(snapshot, window_->dispatch_id, pass_index, agent_.hasher(),
                                                   engine_.config.fidelity_check, &other);
     restored_ns_ = elapsed_ns(t0);
@@ -556,15 +666,44 @@ RestoreResult ReplayWindow::restore(const DeviceSnapshot& snapshot, uint32_t pas
     return r;
 }
 
-void ReplayWindow::release() noexcept {
-    std::lock_guard lock(agent_.mutex());
-    AgentContext::State& st = agent_.state();
-    if (st.gating == window_) {
-        st.gating.reset();
+void release_peer_gate(AgentContext& agent, const std::shared_ptr<Window>& gate) noexcept {
+    hsa_signal_t unreferenced{0};
+    {
+        std::lock_guard lock(agent.mutex());
+        AgentContext::State& st = agent.state();
+        if (st.gating == gate) {
+            st.gating.reset();
+        }
+        if (gate->released) {
+            return;
+        }
+        gate->released = true;
+        hsa().core.hsa_signal_store_screlease_fn(gate->release, 0);
+        if (gate->gates == 0 && !gate->retain_until_unload && gate->release.handle != 0) {
+            unreferenced = gate->release; // never written into a queue, nor given to a copy
+            gate->release.handle = 0;
+        }
     }
-    window_->released = true;
-    // P (and every packet and copy held behind W's gates) may start now.
-    hsa().core.hsa_signal_store_screlease_fn(window_->release, 0);
+    if (unreferenced.handle != 0) {
+        destroy_signal(unreferenced);
+    }
+}
+
+void ReplayWindow::release() noexcept {
+    {
+        std::lock_guard lock(agent_.mutex());
+        AgentContext::State& st = agent_.state();
+        if (st.gating == window_) {
+            st.gating.reset();
+        }
+        window_->released = true;
+        // P (and every packet and copy held behind W's gates) may start now.
+        hsa().core.hsa_signal_store_screlease_fn(window_->release, 0);
+    }
+    // Each peer under its own mutex, one at a time: the work is done, so the order does not matter.
+    for (const PeerGate& g : window_->peers) {
+        release_peer_gate(*g.agent, g.window);
+    }
 }
 
 void ReplayWindow::report(DispatchDecision decision) noexcept {

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace rs::engine {
 
@@ -16,6 +18,12 @@ struct Engine;
 class AgentContext;
 struct DeviceSnapshot;
 struct RestoreResult;
+
+/// Releases `gate` (the window object of a PeerGate) on `agent`: under the agent's mutex, stops the agent
+/// gating for it, marks it released and stores 0 to its release signal, so every packet and copy held
+/// behind it may start; destroys the signal at once when no gate record or held copy references it
+/// (else QueueGates::prune does once its gates are complete). Any thread that holds no agent mutex.
+void release_peer_gate(AgentContext& agent, const std::shared_ptr<Window>& gate) noexcept;
 
 /// Runs window W after its fence fired (every earlier packet of P's queue Q completed):
 ///  1. Drain: waits until every intercepted queue of the agent has completed the writing packets not
@@ -47,7 +55,18 @@ class ReplayWindow {
 
   private:
     DispatchDecision replay();
-    /// Step 1; false on timeout or stop (the agent may be gating W: release() ends it).
+    /// Before step 1, only while Engine::peer_access is set: takes Engine::peer_windows (in 10 ms slices,
+    /// watching `stopping`) and makes a PeerGate, with a release signal of its own, for every other
+    /// agent with a selected context that was granted access to this agent's tracked memory
+    /// (AllocationInventory::peers_of), stored in W's `peers`. False, with `decision` set and its warning
+    /// sent, when the worker stopped first (abandoned) or a signal could not be made
+    /// (signal-unavailable). docs/replay-window.md, "Agents that share memory".
+    bool prepare_peers(DispatchDecision& decision);
+    /// Takes the mutexes of the agent and of W's peers in ascending handle order into `locks` (whose
+    /// capacity must hold them all, so that nothing throws).
+    void lock_agents(std::vector<std::unique_lock<std::mutex>>& locks);
+    /// Step 1, over the agent and W's peers; false on timeout or stop (some may be gating W: release()
+    /// ends it).
     bool drain();
     /// Sends the agent's inventory when the snapshot's generation is not the one last sent for it.
     void report_inventory(const DeviceSnapshot& snapshot) noexcept;
@@ -81,6 +100,8 @@ class ReplayWindow {
     AgentContext& agent_;
     std::shared_ptr<Window> window_;
     uint64_t restored_ns_ = 0; ///< wall time of the last restore()
+    /// Engine::peer_windows, held from before the drain to after the release when W may gate peers.
+    std::unique_lock<std::timed_mutex> peer_lock_;
 };
 
 } // namespace rs::engine
