@@ -652,6 +652,48 @@ class TestHipReplay : public QObject {
             (QList<QStringList>{{"hsa_amd_memory_lock_to_pool", "4096"}}));
     }
 
+    /// Agents that share memory (docs/replay-window.md, "Agents that share memory"): two simulated agents,
+    /// each granted access to the other's memory (hipDeviceEnablePeerAccess). While device 0's long_update
+    /// (100 ms per execution, 3 passes) is replayed, device 1's peer_fill writes all 4096 ints of a device-0
+    /// buffer: it is gated behind device 0's window and runs after its release, so the final restore does
+    /// not revert it (it lost 4096 of 4096 ints before). Device 0's peer_increment updates device-1 memory in
+    /// place: declined peer-memory, one execution (4 before). peer_fill is declined peer-memory too (device
+    /// 1's snapshot does not hold device 0's buffer).
+    void peerAgentsShareMemory() {
+        const auto r =
+            run("hip_peer_agents", {"--passes", "3"},
+                {"HSA_SIM_GPU_AGENTS=2", "HSA_SIM_KERNEL_TIME_NS=_Z11long_updatePii.kd=100000000"});
+        VERIFY_PASSED(r);
+        QVERIFY2(r->stdout_text.contains("peer_fill: 0 of 4096 ints lost\n"), qPrintable(r->describe()));
+        QVERIFY2(r->stdout_text.contains("peer_increment: 1 execution(s)\n"), qPrintable(r->describe()));
+        QCOMPARE(r->program_decisions(),
+                 (QStringList{"_Z5touchPi:replayed", "_Z11long_updatePii:replayed",
+                              "_Z9peer_fillPiii:peer-memory", "_Z14peer_incrementPii:peer-memory"}));
+        QCOMPARE(r->passes_of("long_update"), 3);
+        QCOMPARE(r->passes_of("peer_"), 0);
+        // peer_fill, submitted 40 ms into the window, never overlaps long_update's passes (the private
+        // queue's three runs; the program's own run, after the release, may overlap it).
+        const auto updates = rs::test::dispatches_of(r->log, "_Z11long_updatePii");
+        const auto fills = rs::test::dispatches_of(r->log, "_Z9peer_fillPiii");
+        QCOMPARE(updates.size(), 4);
+        QCOMPARE(fills.size(), 1);
+        QMap<quint64, int> per_queue;
+        for (const auto& d : updates) {
+            ++per_queue[d.queue];
+        }
+        QCOMPARE(per_queue.size(), 2);
+        const quint64 private_queue = per_queue.key(3);
+        quint64 first_start = UINT64_MAX, last_end = 0;
+        for (const auto& d : updates) {
+            if (d.queue == private_queue) {
+                first_start = std::min(first_start, d.start_ns);
+                last_end = std::max(last_end, d.end_ns);
+            }
+        }
+        QVERIFY2(fills[0].start_ns >= last_end || fills[0].end_ns <= first_start,
+                 "device 1's kernel ran inside device 0's window");
+    }
+
     /// Every process of a run is recorded: hip_fork_children launches its kernel once, then fork()s and
     /// exec()s itself twice ("child 1": 2 launches, "child 2": 3 launches, at the same time) and waits for
     /// both. The session holds three processes, all complete with nothing missing, each with its pid, its

@@ -31,6 +31,9 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_event_dependents)
 # Arguments reaching memory no snapshot restores (pinned host through a packed struct or an end pointer,
 # managed, registered host) are not replayed; a kernel only reading pinned host memory is.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_unrestorable_args)
+# Two devices sharing memory through peer access (HSA_SIM_GPU_AGENTS=2): device 1 writing device 0's memory
+# during device 0's replayed kernel, device 0 updating device 1's memory in place.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_peer_agents)
 foreach(program IN LISTS RS_HIP_TEST_PROGRAMS)
     rs_add_hip_program(${program} SOURCES hip/${program}.hip
                        INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/hip" DEPENDS ${RS_HIP_COMMON_HEADERS})
