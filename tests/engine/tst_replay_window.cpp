@@ -152,6 +152,37 @@ class TestReplayWindow : public QObject {
                  qPrintable(r->stdout_text));
     }
 
+    /// Agents that share memory, raw HSA (docs/replay-window.md, "Agents that share memory"): agent 1 is
+    /// granted agent 0's buffers; a second thread submits set_values into agent 0's x on a queue of agent 1
+    /// 40 ms into the window of agent 0's add_one (4 passes of 100 ms). The window gates agent 1 too:
+    /// set_values never overlaps the passes and x keeps its values (the final restore reverted them before).
+    void peerAgentWriteNotLost() {
+        const auto r = run("peer_agents", {"--passes", "4", "--kernel-include-regex", "^add_one"},
+                           {"HSA_SIM_GPU_AGENTS=2", "HSA_SIM_KERNEL_TIME_NS=add_one.kd=100000000"});
+        VERIFY_PASSED(r);
+        QCOMPARE(r->decisions(), (QStringList{"add_one.kd:replayed", "set_values.kd:filtered"}));
+        QCOMPARE(r->passes(), 4);
+        const auto add_one = rs::test::dispatches_of(r->log, "add_one");
+        const auto set_values = rs::test::dispatches_of(r->log, "set_values");
+        QCOMPARE(add_one.size(), 5);
+        QCOMPARE(set_values.size(), 1);
+        QMap<quint64, int> per_queue;
+        for (const auto& d : add_one) {
+            ++per_queue[d.queue];
+        }
+        QCOMPARE(per_queue.size(), 2);
+        const quint64 private_queue = per_queue.key(4);
+        quint64 first_pass_start = UINT64_MAX, last_pass_end = 0;
+        for (const auto& d : add_one) {
+            if (d.queue == private_queue) {
+                first_pass_start = std::min(first_pass_start, d.start_ns);
+                last_pass_end = std::max(last_pass_end, d.end_ns);
+            }
+        }
+        QVERIFY2(set_values[0].start_ns >= last_pass_end || set_values[0].end_ns <= first_pass_start,
+                 qPrintable(r->stdout_text));
+    }
+
     /// Fence wait, raw HSA: add_one (300 ms, not replayed: --kernel-include-regex ^set_values) runs on Q1
     /// when a second thread submits set_values on Q2 40 ms later. set_values' window must drain Q1 first:
     /// its snapshot records a fence wait of most of the 260 ms left (more than 100 ms) and at most what the
