@@ -123,7 +123,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(DispatchDecision::declined_peer_memory), std::string_view("peer-memory"));
         QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enum_max<WarningCode>(), 23u);
+        QCOMPARE(enum_max<WarningCode>(), 25u);
         QCOMPARE(enum_name(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
         QCOMPARE(enum_name(WarningCode::internal_error), std::string_view("internal-error"));
         QCOMPARE(enum_name(WarningCode::pinned_host_store_unavailable),
@@ -142,6 +142,12 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(WarningCode::pass_failed), std::string_view("pass-failed"));
         QCOMPARE(static_cast<int>(WarningCode::restore_recovered), 23);
         QCOMPARE(enum_name(WarningCode::restore_recovered), std::string_view("restore-recovered"));
+        QCOMPARE(static_cast<int>(WarningCode::unrestorable_memory_written), 24);
+        QCOMPARE(enum_name(WarningCode::unrestorable_memory_written),
+                 std::string_view("unrestorable-memory-written"));
+        QCOMPARE(static_cast<int>(WarningCode::unrestorable_memory_unchecked), 25);
+        QCOMPARE(enum_name(WarningCode::unrestorable_memory_unchecked),
+                 std::string_view("unrestorable-memory-unchecked"));
         QCOMPARE(enum_max<SnapshotStore>(), 2u);
         QCOMPARE(enum_name(SnapshotStore::mixed), std::string_view("mixed"));
         QCOMPARE(enum_name(SnapshotStore::device), std::string_view("device"));

@@ -165,7 +165,9 @@
     X(restore_not_verified, 20, "restore-not-verified") \
     X(abandoned, 21, "abandoned") \
     X(pass_failed, 22, "pass-failed") \
-    X(restore_recovered, 23, "restore-recovered")
+    X(restore_recovered, 23, "restore-recovered") \
+    X(unrestorable_memory_written, 24, "unrestorable-memory-written") \
+    X(unrestorable_memory_unchecked, 25, "unrestorable-memory-unchecked")
 
 /* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
    device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
