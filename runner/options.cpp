@@ -56,7 +56,14 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_option("--host-memory-budget", host_budget_text,
                    "Decline a replay whose snapshot would exceed this many host bytes (suffix K/M/G/T)");
     app.add_flag("--fidelity-check", replay.fidelity_check,
-                 "Hash tracked regions after each pass and record whether the output matched pass 1");
+                 "Hash tracked regions after each pass and record whether the output matched pass 1; also "
+                 "hash host, fine-grained, locked and managed memory before and after pass 1 and name what "
+                 "changed");
+    std::string unrestorable_budget_text;
+    app.add_option("--fidelity-unrestorable-budget", unrestorable_budget_text,
+                   "With --fidelity-check: bytes of host, fine-grained, locked and managed memory hashed per "
+                   "replayed dispatch; larger ranges are named and left out (SIZE, suffix K/M/G/T; default: "
+                   "the engine's, 256M)");
     bool no_track_vmem = false;
     app.add_flag("--no-track-vmem", no_track_vmem,
                  "Leave hsa_amd_vmem_map mappings (ROCr 6.x) out of the snapshot, as the original mechanism "
@@ -139,6 +146,14 @@ ParsedOptions parse_options(int argc, char** argv) {
             return {std::nullopt, fail("--host-memory-budget: not a byte count: " + host_budget_text)};
         }
         replay.host_memory_budget = *bytes;
+    }
+    if (!unrestorable_budget_text.empty()) {
+        const auto bytes = parse_bytes(unrestorable_budget_text);
+        if (!bytes) {
+            return {std::nullopt,
+                    fail("--fidelity-unrestorable-budget: not a byte count: " + unrestorable_budget_text)};
+        }
+        replay.fidelity_unrestorable_budget = *bytes;
     }
 
     return {std::move(o), 0};

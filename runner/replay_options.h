@@ -19,9 +19,10 @@ struct ReplayOptions {
     std::string agent_filter;
     std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
     bool fidelity_check = false;
-    bool track_vmem = true;                            ///< false: REPLAYSCOPE_TRACK_VMEM=0
-    std::optional<unsigned> drain_timeout_ms;          ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
-    std::optional<unsigned> pass_timeout_ms;           ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
+    std::optional<std::uint64_t> fidelity_unrestorable_budget; ///< REPLAYSCOPE_FIDELITY_UNRESTORABLE_BUDGET
+    bool track_vmem = true;                                    ///< false: REPLAYSCOPE_TRACK_VMEM=0
+    std::optional<unsigned> drain_timeout_ms;                  ///< REPLAYSCOPE_DRAIN_TIMEOUT_MS when set
+    std::optional<unsigned> pass_timeout_ms;                   ///< REPLAYSCOPE_PASS_TIMEOUT_MS when set
     std::string snapshot_store = "auto";               ///< REPLAYSCOPE_SNAPSHOT_STORE: auto, host or device
     std::optional<std::uint64_t> device_store_reserve; ///< REPLAYSCOPE_DEVICE_STORE_RESERVE (bytes) when set
     std::string restore = "dirty";                     ///< REPLAYSCOPE_RESTORE: full, dirty or dirty-host

@@ -70,6 +70,9 @@ void TargetEnvironment::set_replay_options(const ReplayOptions& o) {
     }
     set(env::kHostMemoryBudget, std::to_string(o.host_memory_budget));
     set(env::kFidelityCheck, o.fidelity_check ? "1" : "0");
+    if (o.fidelity_unrestorable_budget) {
+        set(env::kFidelityUnrestorableBudget, std::to_string(*o.fidelity_unrestorable_budget));
+    }
     if (!o.track_vmem) {
         set(env::kTrackVmem, "0");
     }

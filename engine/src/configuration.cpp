@@ -130,6 +130,7 @@ Configuration Configuration::from_environment() {
     if (const char* v = get(env::kFidelityCheck)) {
         c.fidelity_check = std::string(v) == "1";
     }
+    read_u64(c, env::kFidelityUnrestorableBudget, c.fidelity_unrestorable_budget);
     if (const char* v = get(env::kTrackVmem)) {
         if (std::string(v) == "0" || std::string(v) == "1") {
             c.track_vmem = std::string(v) == "1";
@@ -202,6 +203,9 @@ std::string Configuration::describe() const {
     out << env::kRestore << '=' << option_name(restore) << '\n';
     out << env::kRestoreChunkSize << '=' << chunk_size << '\n';
     out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
+    if (fidelity_check) {
+        out << env::kFidelityUnrestorableBudget << '=' << fidelity_unrestorable_budget << '\n';
+    }
     if (!track_vmem) {
         out << env::kTrackVmem << "=0\n";
     }

@@ -44,6 +44,8 @@ struct Configuration {
     RestoreMode restore = RestoreMode::dirty;
     uint64_t chunk_size = 65536; ///< bytes; power of two in [4096, 1 GiB]
     bool fidelity_check = false;
+    /// Bytes of unrestorable memory the fidelity check hashes per window (docs/replay-window.md).
+    uint64_t fidelity_unrestorable_budget = uint64_t{256} << 20;
     bool log = false;
     bool track_vmem = true; ///< snapshot hsa_amd_vmem_map mappings (ROCr 6.x builds only)
     std::chrono::milliseconds drain_timeout{10000};

@@ -483,6 +483,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             decision = DispatchDecision::declined_signal_unavailable;
             break;
         }
+        if (fidelity && i == 0) {
+            fidelity->watch_unrestorable(engine_); // right before pass 0: what then changes, it wrote
+        }
         const hsa_kernel_dispatch_packet_t p = pass_packet(w.packet, pass_signal);
         if (!AgentContext::submit_private(queue, &p, 1, Clock::now() + kSubmitBound)) {
             destroy_signal(pass_signal);
@@ -574,6 +577,16 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             engine_.sink->warning(WarningCode::fidelity_mismatch, id,
                                   "pass " + std::to_string(i) +
                                       " output differs from pass 0 in: " + differing);
+        }
+        if (fidelity && i == 0) {
+            if (!fidelity->unrestorable_written().empty()) {
+                engine_.sink->warning(WarningCode::unrestorable_memory_written, id,
+                                      fidelity->unrestorable_written());
+            }
+            if (!fidelity->unrestorable_unchecked().empty()) {
+                engine_.sink->warning(WarningCode::unrestorable_memory_unchecked, id,
+                                      fidelity->unrestorable_unchecked());
+            }
         }
     }
     if (passes_run > 0) {

@@ -32,6 +32,9 @@ inline constexpr const char* kDispatchCount =
 inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
 inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
 inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
+/// Bytes of memory no restore puts back (host, fine-grained, locked, managed) the fidelity check hashes
+/// before and after pass 0 of a window, in all; ranges beyond it are named and left out. Default 268435456.
+inline constexpr const char* kFidelityUnrestorableBudget = "REPLAYSCOPE_FIDELITY_UNRESTORABLE_BUDGET";
 /// "0" to leave hsa_amd_vmem_map mappings out of the inventory (ROCr 6.x; the fidelity check still
 /// watches them, docs/replay-window.md); unset or "1": tracked.
 inline constexpr const char* kTrackVmem = "REPLAYSCOPE_TRACK_VMEM";
