@@ -619,6 +619,60 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->program_decisions().size(), 1);
     }
 
+    /// Pinned host memory reached through a pointer the kernel's arguments do not hold
+    /// (hip_hidden_host_pointer; docs/replay-failures.md, "Arguments in unrestorable memory"):
+    /// bump_via_buffer (its only argument a hipMalloc buffer holding the pointer) and bump_via_variable (the
+    /// pointer in a __device__ variable) increment it in place, sum_via_buffer only reads it. The kernarg
+    /// scan cannot see these pointers, so all three are replayed (3 passes) and the bump kernels show
+    /// passes + 1 = 4 executions, with the check or without. With --fidelity-check one
+    /// unrestorable-memory-written warning per bump dispatch names its own pinned buffer (address, size,
+    /// allocation id) and no other range; the read buffer is named by no warning, and every range fits the
+    /// default budget (nothing unchecked). Without --fidelity-check nothing is said.
+    void hiddenHostPointerWritesFlagged() {
+        for (const bool fidelity : {true, false}) {
+            const auto r = run("hip_hidden_host_pointer",
+                               fidelity ? QStringList{"--passes", "3", "--fidelity-check"}
+                                        : QStringList{"--passes", "3"},
+                               {}, {"4"});
+            VERIFY_PASSED(r);
+            QCOMPARE(r->program_decisions(),
+                     (QStringList{"_Z15bump_via_bufferPKPi:replayed", "_Z17bump_via_variablei:replayed",
+                                  "_Z14sum_via_bufferPKPiS_i:replayed"}));
+            QCOMPARE(r->passes_of("_via_"), 9);
+            QCOMPARE(r->warnings("unrestorable-memory-unchecked"), QStringList{});
+            if (!fidelity) {
+                QCOMPARE(r->warnings("unrestorable-memory-written"), QStringList{});
+                continue;
+            }
+            const auto named = [&](const QString& allocation) {
+                const qint64 address = r->printed_address(allocation);
+                const qint64 id =
+                    r->value(QStringLiteral("SELECT id FROM allocations WHERE address = %1").arg(address));
+                return QStringLiteral("0x%1 (4096 bytes, host allocation %2)").arg(address, 0, 16).arg(id);
+            };
+            const QList<QStringList> written = r->rows(
+                "SELECT k.text, t.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND e.code = "
+                "w.code JOIN strings t ON t.process = w.process AND t.id = w.text_id JOIN dispatches d ON "
+                "d.process = w.process AND d.id = w.dispatch_id JOIN strings k ON k.process = d.process AND "
+                "k.id = d.kernel_name_id WHERE e.name = 'unrestorable-memory-written' ORDER BY d.id");
+            QCOMPARE(written.size(), 2);
+            QCOMPARE(written[0][0], QStringLiteral("_Z15bump_via_bufferPKPi.kd"));
+            QCOMPARE(written[1][0], QStringLiteral("_Z17bump_via_variablei.kd"));
+            for (int k = 0; k < 2; ++k) {
+                const QString range = named(k == 0 ? "pinned_buffer" : "pinned_variable");
+                QVERIFY2(
+                    written[k][1].contains("pass 0 changed 1 range(s) no restore puts back: " + range + ";"),
+                    qPrintable(written[k][1] + "\nexpected " + range));
+            }
+            const QString read = QStringLiteral("0x%1 ").arg(r->printed_address("pinned_read"), 0, 16);
+            QCOMPARE(
+                r->value("SELECT count(*) FROM warnings w JOIN strings t ON t.process = w.process AND t.id "
+                         "= w.text_id WHERE t.text LIKE '%" +
+                         read + "%'"),
+                0);
+        }
+    }
+
     /// Arguments that reach memory no snapshot restores (docs/replay-failures.md, "Arguments in
     /// unrestorable memory"), each kernel launched once and checked against one execution: a pinned host
     /// pointer at kernarg offset 4 of a packed by-value struct, a pointer one past the end of pinned host

@@ -31,6 +31,9 @@ list(APPEND RS_HIP_TEST_PROGRAMS hip_event_dependents)
 # Arguments reaching memory no snapshot restores (pinned host through a packed struct or an end pointer,
 # managed, registered host) are not replayed; a kernel only reading pinned host memory is.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_unrestorable_args)
+# Pinned host memory reached through a pointer kept in device memory or a __device__ variable: replayed,
+# and only the fidelity check sees the host memory change.
+list(APPEND RS_HIP_TEST_PROGRAMS hip_hidden_host_pointer)
 # Two devices sharing memory through peer access (HSA_SIM_GPU_AGENTS=2): device 1 writing device 0's memory
 # during device 0's replayed kernel, device 0 updating device 1's memory in place.
 list(APPEND RS_HIP_TEST_PROGRAMS hip_peer_agents)
