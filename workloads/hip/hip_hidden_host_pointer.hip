@@ -134,8 +134,8 @@ int main(int argc, char** argv) {
     HIP_CHECK(hipFree(read_slot));
     HIP_CHECK(hipFree(sum));
     if (failures > 0) {
-        rs_hip::fail(kProgram, "%d kernel(s) did not show the expected executions (bump kernels: %d)", failures,
-                     expected);
+        rs_hip::fail(kProgram, "%d kernel(s) did not show the expected executions (bump kernels: %d)",
+                     failures, expected);
     }
     std::printf("hip_hidden_host_pointer: every kernel shows the expected executions\nPASS\n");
     return 0;
