@@ -6,9 +6,12 @@
 //   queue Q2: barrier-AND on S,                            then set_values(x, 7);
 //   queue Q3: barrier-OR on E,                             then set_values(y, 9);
 //   queue Q4: AMD BARRIER_VALUE (S & ~0) == 0,             then set_values(w, 11).
-// Each waiter can only run after P. A tool that replays P (and not set_values) and drains the agent's
-// queues before its passes must not wait for Q2-Q4's set_values. Prints "every queue done in T ms" and
-// checks a[i] == initial + 1 (in place: one execution) and x, y, w, z as set.
+// With --peer (two GPU agents, HSA_SIM_GPU_AGENTS=2), Q2 is a queue of agent 1, which is granted access to
+// agent 0's buffers (hsa_amd_agents_allow_access), so a tool that gates agent 1 for agent 0's windows
+// must also see that Q2's barrier waits for P. Each waiter can only run after P. A tool that replays P (and
+// not set_values) and drains the agent's queues before its passes must not wait for Q2-Q4's set_values.
+// Prints "every queue done in T ms" and checks a[i] == initial + 1 (in place: one execution) and x, y, w, z
+// as set.
 #include "hsa_session.h"
 #include "kernels/window_kernels.h"
 
@@ -63,16 +66,31 @@ void barrier_value_zero(hsa_queue_t* queue, hsa_signal_t signal) {
 int main(int argc, char** argv) {
     constexpr uint32_t kCount = 2048;
     constexpr std::size_t kBytes = kCount * sizeof(uint32_t);
-    const uint64_t delay_ms = std::strtoull(program_argument(argc, argv, "200"), nullptr, 10);
+    uint64_t delay_ms = 200;
+    bool peer = false;
+    for (const char* a : program_arguments(argc, argv)) {
+        if (std::strcmp(a, "--peer") == 0) {
+            peer = true;
+        } else {
+            delay_ms = std::strtoull(a, nullptr, 10);
+        }
+    }
 
     HsaSession session(argc, argv);
-    const hsa_agent_t gpu = session.gpu();
+    if (peer && session.gpus().size() < 2) {
+        fail("--peer needs two GPU agents but found %zu (run with HSA_SIM_GPU_AGENTS=2)",
+             session.gpus().size());
+    }
+    const hsa_agent_t gpu = session.gpu(0), other = peer ? session.gpu(1) : session.gpu(0);
     {
-        const Executable executable = session.load("window_kernels.so");
+        const std::vector<hsa_agent_t> agents =
+            peer ? std::vector<hsa_agent_t>{gpu, other} : std::vector<hsa_agent_t>{};
+        const Executable executable = session.load("window_kernels.so", agents);
         const Kernel add_one = executable.kernel("add_one.kd", gpu);
         const Kernel late_fill = executable.kernel("late_fill.kd", gpu);
         const Kernel set_values = executable.kernel("set_values.kd", gpu);
-        Queue q1(gpu), q2(gpu), q3(gpu), q4(gpu);
+        const Kernel set_values_other = executable.kernel("set_values.kd", other);
+        Queue q1(gpu), q2(other), q3(gpu), q4(gpu);
 
         const std::vector<uint32_t> initial = linear_values(kCount, 300, 7);
         uint32_t* buffers[5] = {};
@@ -80,11 +98,16 @@ int main(int argc, char** argv) {
             b = static_cast<uint32_t*>(session.allocate(session.gpu_pools().coarse, kBytes));
         }
         uint32_t *a = buffers[0], *x = buffers[1], *y = buffers[2], *w = buffers[3], *z = buffers[4];
+        if (peer) {
+            for (uint32_t* b : buffers) {
+                check(hsa_amd_agents_allow_access(1, &other, nullptr, b), "hsa_amd_agents_allow_access");
+            }
+        }
         session.copy_to_device(a, initial.data(), kBytes);
         void* args_fill =
             session.kernarg(LateFillArgs{z, kCount, 5, delay_ms * 1000000}, late_fill.kernarg_segment_size);
         void* args_a = session.kernarg(AddOneArgs{a, kCount}, add_one.kernarg_segment_size);
-        void* args_x = session.kernarg(SetValuesArgs{x, kCount, 7}, set_values.kernarg_segment_size);
+        void* args_x = session.kernarg(SetValuesArgs{x, kCount, 7}, set_values_other.kernarg_segment_size);
         void* args_y = session.kernarg(SetValuesArgs{y, kCount, 9}, set_values.kernarg_segment_size);
         void* args_w = session.kernarg(SetValuesArgs{w, kCount, 11}, set_values.kernarg_segment_size);
 
@@ -107,7 +130,8 @@ int main(int argc, char** argv) {
         const void* waiter_args[3] = {args_x, args_y, args_w};
         hsa_queue_t* waiters[3] = {q2.get(), q3.get(), q4.get()};
         for (int i = 0; i < 3; ++i) {
-            KernelDispatch d = make_dispatch(set_values, const_cast<void*>(waiter_args[i]), kCount);
+            KernelDispatch d = make_dispatch(i == 0 ? set_values_other : set_values,
+                                             const_cast<void*>(waiter_args[i]), kCount);
             d.completion_signal = done[i];
             submit_dispatch(waiters[i], d);
         }

@@ -3,7 +3,6 @@
 // agent's intercepted queues and the private queues passes run on (docs/replay-window.md).
 #pragma once
 
-#include "held_signals.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
 #include "queue_gate.h"
@@ -81,8 +80,6 @@ class AgentContext {
         std::shared_ptr<Window> gating;
         /// Fences of windows declined before their fence fired (destroyed once fired).
         std::vector<hsa_signal_t> unfired_fences;
-        /// Completion signals that fire only after an unreleased window's release.
-        HeldSignals held;
         bool stopping = false;
     };
     std::mutex& mutex() { return mutex_; }

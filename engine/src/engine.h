@@ -8,6 +8,7 @@
 #include "configuration.h"
 #include "event_sink.h"
 #include "executable_registry.h"
+#include "held_signals.h"
 #include "memory_snapshot.h"
 #include "queue_interceptor.h"
 #include "synchronized.h"
@@ -67,6 +68,9 @@ struct Engine {
     /// so that windows that gate other agents' queues never run at the same time. Taken by worker threads
     /// only, in slices (they watch `stopping` meanwhile), never with an agent mutex held.
     std::timed_mutex peer_windows;
+    /// Completion signals that fire only after an unreleased window's release, on any agent
+    /// (docs/replay-window.md, "Packets that wait on a held packet").
+    HeldSignals held;
 };
 
 /// The engine, or nullptr before OnLoad and once its statics are being destroyed.

@@ -44,11 +44,13 @@ void HeldSignals::hold(hsa_signal_t signal, const std::shared_ptr<Window>& windo
     if (signal.handle == 0 || !window) {
         return;
     }
+    std::lock_guard lock(mutex_);
     held_[signal.handle] = window;
     if (held_.size() >= 2 * swept_size_) {
         sweep();
         swept_size_ = held_.size() > 64 ? held_.size() : 64;
     }
+    count_.store(held_.size(), std::memory_order_relaxed);
 }
 
 std::shared_ptr<Window> HeldSignals::holder(uint64_t signal) noexcept {
@@ -61,6 +63,7 @@ std::shared_ptr<Window> HeldSignals::holder(uint64_t signal) noexcept {
     }
     if (it->second->released) {
         held_.erase(it);
+        count_.store(held_.size(), std::memory_order_relaxed);
         return nullptr;
     }
     return it->second;
@@ -73,9 +76,13 @@ void HeldSignals::sweep() noexcept {
 }
 
 std::shared_ptr<Window> HeldSignals::blocker_of(const void* packet) noexcept {
-    if (held_.empty()) {
+    // Relaxed is enough: an entry is recorded before the packet carrying its signal is written, so a
+    // barrier on that signal submitted after it (ordered by whatever told its thread of the signal) sees
+    // a count above zero. Without such an order a stale zero only costs the hold (the drain waits).
+    if (count_.load(std::memory_order_relaxed) == 0) {
         return nullptr;
     }
+    std::lock_guard lock(mutex_);
     uint16_t header = 0;
     std::memcpy(&header, packet, sizeof header);
     const auto type = static_cast<uint8_t>(header & 0xff);

@@ -8,15 +8,18 @@
 
 #include <hsa.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 namespace rs::engine {
 
 /// Completion signals of packets that cannot complete before an unreleased window W is released: P's own
 /// and those of packets written behind a gate of W (or behind a barrier that waits on such a signal).
-/// One per agent, in AgentContext::State, used under the agent mutex only.
+/// One per engine (Engine::held): a barrier on one agent may wait for a packet held by another agent's
+/// window. Its own mutex is a leaf: taken under agent mutexes, never held while taking one.
 ///
 /// A barrier-AND whose dependency is a held signal, a barrier-OR whose every dependency is held by one
 /// window, and an AMD BARRIER_VALUE packet on a held signal whose condition the signal's present value
@@ -37,15 +40,15 @@ class HeldSignals {
     /// original. Forgets entries of released windows it meets. Never throws.
     std::shared_ptr<Window> blocker_of(const void* packet) noexcept;
 
-    /// Entries recorded (test and sweep use).
-    size_t size() const { return held_.size(); }
-
   private:
     /// The unreleased window holding `signal`, or null (stale entries are erased).
     std::shared_ptr<Window> holder(uint64_t signal) noexcept;
     /// Erases every entry of a released window (called when the map doubles since the last sweep).
     void sweep() noexcept;
 
+    std::mutex mutex_;
+    /// held_.size(), readable without the mutex: a packet forwarded while nothing is held takes no lock.
+    std::atomic<size_t> count_{0};
     std::unordered_map<uint64_t, std::shared_ptr<Window>> held_;
     size_t swept_size_ = 64;
 };

@@ -32,7 +32,6 @@ std::shared_ptr<Window> QueueGates::last_unreleased() const {
 
 void QueueGates::add_hold(const std::shared_ptr<Window>& window) noexcept {
     gates.push_back({window, counted, true});
-    ++window->gates;
 }
 
 void QueueGates::add_writes(uint64_t n) noexcept {
@@ -57,6 +56,9 @@ bool QueueGates::drained() const {
 namespace {
 
 void forget(GateRecord& g, std::vector<hsa_signal_t>& unreferenced) {
+    if (g.hold) {
+        return; // a hold references no signal of its window (and its window may be another agent's)
+    }
     Window& w = *g.window;
     if (--w.gates == 0 && w.released && !w.retain_until_unload && w.release.handle != 0) {
         unreferenced.push_back(w.release);

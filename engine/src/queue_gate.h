@@ -9,6 +9,7 @@
 
 #include <hsa.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -57,8 +58,11 @@ struct Window {
     bool peer_gate = false;
 
     // --- under the agent mutex ---
-    bool released = false;
-    /// Gate records of W still in some queue's list (not yet proven complete).
+    /// Written under the agent mutex; atomic because a hold of this window in another agent's queue
+    /// (held_signals.h) is read under that agent's mutex.
+    std::atomic<bool> released{false};
+    /// Gate records of W still in some queue's list (not yet proven complete); holds are not counted
+    /// (they do not reference `release`, and may sit in another agent's queue).
     uint32_t gates = 0;
     /// Something the engine cannot watch references `release` (an asynchronous copy made to depend on it,
     /// or a gate written without a record when the record could not be allocated): `release` is then

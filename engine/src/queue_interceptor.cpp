@@ -95,18 +95,18 @@ bool gate_current(AgentContext::State& st, QueueContext& q, hsa_barrier_and_pack
 /// window's release, its completion signal becomes held by that window (docs/replay-window.md, "Packets
 /// that wait on a held packet"). Without memory for a record nothing is recorded: a drain may then wait
 /// for those packets until its timeout, as it did before holds existed.
-void hold_behind(AgentContext::State& st, QueueContext& q, const void* packet) noexcept {
+void hold_behind(HeldSignals& held, QueueContext& q, const void* packet) noexcept {
     try {
         std::shared_ptr<Window> holder = q.gates.last_unreleased();
         if (!holder) {
-            holder = st.held.blocker_of(packet);
+            holder = held.blocker_of(packet);
             if (holder) {
                 q.gates.gates.reserve(q.gates.gates.size() + 1);
                 q.gates.add_hold(holder);
             }
         }
         if (holder) {
-            st.held.hold(packet_completion_signal(packet), holder);
+            held.hold(packet_completion_signal(packet), holder);
         }
     } catch (...) {
         // std::bad_alloc from a record: see above.
@@ -195,7 +195,7 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
         batch.slots[n++] = make_gate(w->release, q.gates.in_flight);
         std::memcpy(&batch.slots[n++], &p, 64);
         try {
-            st.held.hold(p.completion_signal, w); // P completes only after W's release
+            e.held.hold(p.completion_signal, w); // P completes only after W's release
         } catch (...) {
             // Not recorded: a barrier on P's signal is waited for by drains, as before holds existed.
         }
@@ -517,7 +517,7 @@ void forward_packet(QueueContext& q, const void* packet, hsa_amd_queue_intercept
         if (gate_current(st, q, batch.slots[n])) {
             ++n;
         }
-        hold_behind(st, q, packet);
+        hold_behind(e->held, q, packet);
         std::memcpy(&batch.slots[n++], packet, 64);
         if (writing) {
             q.gates.add_writes(1);

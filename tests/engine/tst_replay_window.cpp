@@ -98,12 +98,22 @@ class TestReplayWindow : public QObject {
     /// (filtered). All are written before P can start, so the set_values are counted in flight when P's
     /// window drains; they wait for P, which waits for the window. Held signals make each waiting barrier
     /// a hold: with a 20 s drain timeout the program is done within a few seconds, P replayed 3 passes, no
-    /// drain timeout, every value right.
+    /// drain timeout, every value right. Row "peer": the barrier-AND's queue is one of a second agent that
+    /// was granted agent 0's buffers, so P's window drains and gates that agent too, and the hold is
+    /// recorded across agents.
+    void waitersOnWindowDoNotStall_data() {
+        QTest::addColumn<QStringList>("env");
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("one agent") << QStringList{} << QStringList{};
+        QTest::newRow("peer") << QStringList{"HSA_SIM_GPU_AGENTS=2"} << QStringList{"--peer"};
+    }
     void waitersOnWindowDoNotStall() {
+        QFETCH(QStringList, env);
+        QFETCH(QStringList, args);
         const auto r =
             run("wait_on_window",
                 {"--passes", "3", "--kernel-include-regex", "add_one", "--replay-drain-timeout-ms", "20000"},
-                {}, {}, 30000);
+                env, args, 30000);
         VERIFY_PASSED(r);
         const double ms = r->printed("every queue done in ([0-9.]+) ms").toDouble();
         QVERIFY2(ms > 0 && ms < 5000, qPrintable(r->stdout_text));
