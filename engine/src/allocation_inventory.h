@@ -29,7 +29,7 @@ struct TrackedAllocation {
     bool managed = false;
     /// Agents other than the owner that the runtime was told may access the allocation
     /// (hsa_amd_agents_allow_access, AllocationInventory::allow), ascending handles; empty for most.
-    std::vector<uint64_t> peers;
+    std::vector<uint64_t> peers{};
 };
 
 /// Live tracked allocations keyed by base address. Reads (snapshot listing, restore validation) take
