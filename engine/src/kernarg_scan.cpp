@@ -16,11 +16,20 @@ bool read_only_at(const std::vector<uint32_t>* offsets, uint32_t offset) {
     return offsets && std::binary_search(offsets->begin(), offsets->end(), offset);
 }
 
-/// True when a window of the segment (see kernarg_points_into) is inside or at the end of an entry of
-/// `inventory` for which `counts(entry)` holds, at an offset not in `read_only_offsets`.
+/// Windows that are only the end of an entry, to be checked against another inventory after the scan's
+/// lock is released (never two inventory locks at once). Fixed room: more than kMaxEnds counts as a hit.
+constexpr size_t kMaxEnds = 8;
+struct EndWords {
+    uint64_t words[kMaxEnds] = {};
+    size_t count = 0;
+};
+
+/// True when a window of the segment (see kernarg_points_into) is inside an entry of `inventory` for
+/// which `counts(entry)` holds, at an offset not in `read_only_offsets`. A window equal to such an
+/// entry's end is a hit when `ends` is null, else it is recorded in `ends` (a hit when they are full).
 template <typename Counts>
 bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& inventory,
-          const std::vector<uint32_t>* read_only_offsets, Counts&& counts) {
+          const std::vector<uint32_t>* read_only_offsets, Counts&& counts, EndWords* ends = nullptr) {
     return inventory.rlock([&](const AllocationInventory::Map& regions) {
         if (regions.empty()) {
             return false;
@@ -39,9 +48,15 @@ bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& 
             auto it = regions.upper_bound(static_cast<uintptr_t>(word));
             --it; // not begin(): word >= lowest
             // Inside, or one past the end.
-            if (word - it->second.address <= it->second.size && counts(it->second) &&
-                !read_only_at(read_only_offsets, offset)) {
-                return true;
+            const uint64_t into = word - it->second.address;
+            if (into <= it->second.size && counts(it->second) && !read_only_at(read_only_offsets, offset)) {
+                if (into < it->second.size || !ends) {
+                    return true;
+                }
+                if (ends->count == kMaxEnds) {
+                    return true;
+                }
+                ends->words[ends->count++] = word;
             }
         }
         return false;
@@ -51,14 +66,37 @@ bool scan(const unsigned char* bytes, uint32_t size, const AllocationInventory& 
 } // namespace
 
 bool kernarg_points_into(const void* kernarg, uint32_t size, const AllocationInventory& unrestorable,
-                         const std::vector<uint32_t>* read_only_offsets) noexcept {
+                         const std::vector<uint32_t>* read_only_offsets,
+                         const AllocationInventory* restorable) noexcept {
     if (!kernarg || size < sizeof(uint64_t)) {
         return false;
     }
     const auto* bytes = static_cast<const unsigned char*>(kernarg);
     try {
-        return scan(bytes, size, unrestorable, read_only_offsets,
-                    [](const TrackedAllocation&) { return true; });
+        EndWords ends;
+        if (scan(
+                bytes, size, unrestorable, read_only_offsets, [](const TrackedAllocation&) { return true; },
+                restorable ? &ends : nullptr)) {
+            return true;
+        }
+        // An end of unrestorable memory that is also the start of (or inside) restorable memory is taken
+        // as a pointer to the latter: allocations are often adjacent, and a kernel handed A's end pointer
+        // alone rarely exists, while a pointer to B is any kernel's first argument.
+        for (size_t i = 0; i < ends.count; ++i) {
+            const uint64_t word = ends.words[i];
+            const bool elsewhere = restorable->rlock([&](const AllocationInventory::Map& regions) {
+                auto it = regions.upper_bound(static_cast<uintptr_t>(word));
+                if (it == regions.begin()) {
+                    return false;
+                }
+                --it;
+                return word - it->second.address < it->second.size;
+            });
+            if (!elsewhere) {
+                return true;
+            }
+        }
+        return false;
     } catch (...) {
         return true; // the lock failed: decline rather than risk a replay over unrestorable memory
     }

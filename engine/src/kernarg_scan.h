@@ -29,8 +29,14 @@ namespace rs::engine {
 /// nothing. Reads the segment with memcpy (kernarg memory is host-accessible by HSA's definition, HSA
 /// 1.2 system architecture §2.8) under the inventory's read lock; a failure to take it answers true
 /// (decline). Throws nothing.
+///
+/// With `restorable` (the engine's tracked inventory), a window equal to the end of unrestorable memory
+/// that lies inside a tracked allocation is taken as a pointer to that allocation, not as an end pointer:
+/// allocations are often adjacent (a pinned host range ending exactly where a device buffer starts). It
+/// is looked up after the scan's read lock is released, under `restorable`'s own.
 bool kernarg_points_into(const void* kernarg, uint32_t size, const AllocationInventory& unrestorable,
-                         const std::vector<uint32_t>* read_only_offsets = nullptr) noexcept;
+                         const std::vector<uint32_t>* read_only_offsets = nullptr,
+                         const AllocationInventory* restorable = nullptr) noexcept;
 
 /// True when a window of the segment (the same windows, end pointers and read-only exemption as
 /// kernarg_points_into) is inside or at the end of an allocation of `tracked` (the engine's inventory of

@@ -270,7 +270,7 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             decision = DispatchDecision::declined_filtered;
         } else if (symbol.unrestorable_variable ||
                    kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable,
-                                       symbol.read_only_pointers.get())) {
+                                       symbol.read_only_pointers.get(), &e->inventory)) {
             decision = DispatchDecision::declined_unrestorable_memory;
         } else if (e->peer_access.load(std::memory_order_acquire) &&
                    kernarg_points_into_peer(p.kernarg_address, symbol.kernarg_size, e->inventory,

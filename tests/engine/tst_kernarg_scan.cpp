@@ -144,6 +144,24 @@ class TstKernargScan : public QObject {
         QVERIFY(!points(segment(16, 0, kHost + kHostBytes + 1), inv));
     }
 
+    /// A device buffer that starts exactly where unrestorable memory ends (as a pinned host range and the
+    /// next hipMalloc often do): a pointer to it is a pointer to the buffer, not an end pointer of the
+    /// host range. Without the tracked inventory, or when nothing tracked starts there, it still counts.
+    void endPointerThatStartsTrackedMemoryIsNotOne() {
+        AllocationInventory unrestorable, tracked;
+        unrestorable.add({1, kHost, kHostBytes, 0});
+        tracked.add({2, kHost + kHostBytes, 1 << 20, 7});
+        const auto bytes = segment(16, 0, kHost + kHostBytes);
+        QVERIFY(!kernarg_points_into(bytes.data(), 16, unrestorable, nullptr, &tracked));
+        QVERIFY(points(bytes, unrestorable));
+        AllocationInventory elsewhere;
+        elsewhere.add({3, kHost + 2 * kHostBytes, 4096, 7});
+        QVERIFY(kernarg_points_into(bytes.data(), 16, unrestorable, nullptr, &elsewhere));
+        // Inside the host range stays a hit whatever is tracked.
+        const auto inside = segment(16, 4, kHost + 8);
+        QVERIFY(kernarg_points_into(inside.data(), 16, unrestorable, nullptr, &tracked));
+    }
+
     /// A read-only argument's offset does not count; the same pointer elsewhere still does.
     void readOnlyOffsetExempt() {
         AllocationInventory inv;
