@@ -124,7 +124,7 @@ class StoreRestoresTest : public QObject {
         store.reset();
 
         rs::test::SessionDb db(path);
-        QCOMPARE(db.integer("PRAGMA user_version"), 5);
+        QCOMPARE(db.integer("PRAGMA user_version"), 6);
         // snapshots: store by name, the byte split, pinning, hash path and chunks.
         using Rows = std::vector<QStringList>;
         QCOMPARE(
@@ -174,7 +174,7 @@ class StoreRestoresTest : public QObject {
 
         RestoreTotals t;
         QVERIFY2(read_restore_totals(path, t, error), error.c_str());
-        QCOMPARE(t.format_version, 5);
+        QCOMPARE(t.format_version, 6);
         QCOMPARE(t.snapshots, 2u);
         QCOMPARE(t.footprint_bytes, 335872u);
         QCOMPARE(t.restores, 5u);

@@ -241,7 +241,8 @@ class RunnerOptionsTest : public QObject {
         t.window_ns = 812'500'000;
         t.longest_window_ns = 250'125'000;
         QVERIFY(rs::runner::restore_summary(t).ends_with(
-            "restoring\nwindows: 4 held their dispatches 812.500 ms in all, the longest 250.125 ms (events the "
+            "restoring\nwindows: 4 held their dispatches 812.500 ms in all, the longest 250.125 ms (events "
+            "the "
             "application records around a replayed dispatch include its window)\n"));
         // A format-3 file: every byte over the host link, from pageable memory, nothing hashed.
         rs::ipc::RestoreTotals old;

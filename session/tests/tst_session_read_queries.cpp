@@ -164,16 +164,16 @@ class TestSessionReadQueries : public QObject {
 
   private slots:
     /// The schema this build writes: every optional part present, each found under its column names.
-    void formatFiveLayout() {
-        Database db(path("v5.rsdb"));
+    void formatSixLayout() {
+        Database db(path("v6.rsdb"));
         QVERIFY(db.exec(tables_sql()));
         QVERIFY(db.exec(views_sql()));
         QVERIFY(db.exec(
             "INSERT INTO session(id, format_version, created_wall_ns, process_count, rejected_frames, "
-            "missing_events) VALUES (1, 5, 0, 0, 0, 0)"));
+            "missing_events) VALUES (1, 6, 0, 0, 0, 0)"));
         const FileLayout layout = db.layout(kFormatVersion);
-        QCOMPARE(layout.format_version, 5);
-        QCOMPARE(layout.session_format_version, 5);
+        QCOMPARE(layout.format_version, 6);
+        QCOMPARE(layout.session_format_version, 6);
         QVERIFY(layout.fence_wait);
         QVERIFY(dispatches_query(layout).find("s_fence_ns") != std::string::npos);
         // The folded parts come with the dispatch scan; the stores and restores queries read the rest.
@@ -196,7 +196,7 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.placement_dispatch_key), int(DispatchKey::dispatch));
         for (const bool with_process : {false, true}) {
             for (const Expected& q : every_query(layout, with_process)) {
-                QVERIFY2(!q.sql.empty(), "format 5 has every part");
+                QVERIFY2(!q.sql.empty(), "format 6 has every part");
                 QCOMPARE(db.columns(q.sql), q.columns);
             }
         }
