@@ -31,8 +31,10 @@ class AppRestoreFailuresTest : public QObject {
              QStringLiteral("3"), QStringLiteral("--snapshot-store"), QStringLiteral("host"),
              QStringLiteral("--restore"), QStringLiteral("full"), QStringLiteral("-o"), path,
              QStringLiteral("--"), QStringLiteral(RS_WORKLOAD_DIR "/accumulate")},
-            {QStringLiteral("HSA_SIM_FAIL_H2D_COPY=2-4")});
-        // The region the restore could not write kept pass 0's update; the program's dispatch added one.
+            {QStringLiteral("HSA_SIM_FAIL_H2D_COPY=2-4"),
+             QStringLiteral("HSA_SIM_FAIL_ASYNC_COPY_BYTES=16384:1")});
+        // Three hsa_memory_copy attempts and the asynchronous copy tried after them all fail: the region the
+        // restore could not write kept pass 0's update; the program's dispatch added one.
         QVERIFY2(run.exitCode == 1 && run.output.contains(QStringLiteral("more than once")),
                  qPrintable(run.output));
         SessionError e;
@@ -49,7 +51,7 @@ class AppRestoreFailuresTest : public QObject {
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("1"));
         QCOMPARE(model.index(0, 2).data().toString(), QStringLiteral("16.0 KiB"));
         QCOMPARE(model.index(0, 4).data().toString(),
-                 QStringLiteral("not restored after 3 copies: holds the output of pass 0"));
+                 QStringLiteral("not restored after 4 copies: holds the output of pass 0"));
         QCOMPARE(model.index(0, 4).data(CodeRole).toInt(), -2);
 
         QStringList bars;
