@@ -67,7 +67,7 @@ struct Engine {
     /// Held by a worker from before its window's drain to after its release while `peer_access` is set,
     /// so that windows that gate other agents' queues never run at the same time. Taken by worker threads
     /// only, in slices (they watch `stopping` meanwhile), never with an agent mutex held.
-    std::timed_mutex peer_windows;
+    std::mutex peer_windows;
     /// Completion signals that fire only after an unreleased window's release, on any agent
     /// (docs/replay-window.md, "Packets that wait on a held packet").
     HeldSignals held;

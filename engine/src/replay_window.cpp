@@ -142,8 +142,11 @@ bool ReplayWindow::prepare_peers(DispatchDecision& decision) {
         return true; // no agent was granted another's memory: the window gates its own agent only
     }
     Window& w = *window_;
-    peer_lock_ = std::unique_lock<std::timed_mutex>(engine_.peer_windows, std::defer_lock);
-    while (!peer_lock_.try_lock_for(std::chrono::milliseconds(10))) {
+    // Polled with try_lock in 10 ms slices (not try_lock_for: libstdc++ implements it with
+    // pthread_mutex_clocklock, which ThreadSanitizer does not see, so the later unlock looks unpaired).
+    peer_lock_ = std::unique_lock<std::mutex>(engine_.peer_windows, std::defer_lock);
+    while (!peer_lock_.try_lock()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
         if (stopping()) {
             engine_.sink->warning(WarningCode::abandoned, w.dispatch_id,
                                   std::string("abandoned: ") + stop_reason() +

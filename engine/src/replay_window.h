@@ -101,7 +101,7 @@ class ReplayWindow {
     std::shared_ptr<Window> window_;
     uint64_t restored_ns_ = 0; ///< wall time of the last restore()
     /// Engine::peer_windows, held from before the drain to after the release when W may gate peers.
-    std::unique_lock<std::timed_mutex> peer_lock_;
+    std::unique_lock<std::mutex> peer_lock_;
 };
 
 } // namespace rs::engine
