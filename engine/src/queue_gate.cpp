@@ -39,10 +39,13 @@ void QueueGates::add_writes(uint64_t n) noexcept {
     hsa().core.hsa_signal_add_scacq_screl_fn(in_flight, static_cast<hsa_signal_value_t>(n));
 }
 
-bool QueueGates::drained() const {
+bool QueueGates::drained(const AgentContext* drainer) const {
     const auto v = static_cast<uint64_t>(hsa().core.hsa_signal_load_scacquire_fn(in_flight));
     uint64_t allowed = 0;
     for (const GateRecord& g : gates) {
+        if (g.hold && g.window->owner != drainer) {
+            continue; // released by another worker, perhaps while the drain's window is open
+        }
         if (!g.window->released) {
             // The gate itself (a hold: the barrier it stands for) and everything counted after it cannot
             // have launched.

@@ -56,6 +56,10 @@ struct Window {
     /// True for the window object of a PeerGate: it gates its agent for another agent's window, and only
     /// that window's worker releases it.
     bool peer_gate = false;
+    /// The agent whose worker releases W (for a peer gate, the agent of the window it stands for). Fixed
+    /// at creation. A drain honours a hold of W only when it runs on that worker: any other worker's window
+    /// may be released while the drain's window is open.
+    const AgentContext* owner = nullptr;
 
     // --- under the agent mutex ---
     /// Written under the agent mutex; atomic because a hold of this window in another agent's queue
@@ -120,8 +124,10 @@ struct QueueGates {
     void add_writes(uint64_t n) noexcept;
 
     /// True when every counted packet written before the first unreleased gate has completed (nothing
-    /// of this queue can run on the agent until that gate is released).
-    bool drained() const;
+    /// of this queue can run on the agent until that gate is released), for a drain run by the worker of
+    /// `drainer`: a hold of a window another worker releases is no boundary (it may end at any moment),
+    /// so the packets behind it are waited for.
+    bool drained(const AgentContext* drainer) const;
 
     /// Drops the records of gates proven complete; a window left with no gate record, released and
     /// without held copies, has its release signal appended to `unreferenced` (destroy it without the

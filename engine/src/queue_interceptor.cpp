@@ -132,6 +132,7 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
     w->kernel = std::move(kernel);
     w->queue_id = q.proxy->id;
     w->queue_type = q.type;
+    w->owner = &agent;
     bool fence_ok = false, release_ok = false;
     w->fence = create_signal(1, fence_ok);
     w->release = create_signal(1, release_ok);

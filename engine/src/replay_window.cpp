@@ -168,6 +168,7 @@ bool ReplayWindow::prepare_peers(DispatchDecision& decision) {
             auto g = std::make_shared<Window>();
             g->dispatch_id = w.dispatch_id;
             g->peer_gate = true;
+            g->owner = &agent_; // released by this worker, with W
             bool ok = false;
             g->release = create_signal(1, ok);
             if (!ok) {
@@ -228,7 +229,7 @@ bool ReplayWindow::drain() {
             const auto check = [&](AgentContext::State& s) {
                 for (QueueContext* q : s.queues) {
                     q->gates.prune(unreferenced);
-                    if (!q->gates.drained()) {
+                    if (!q->gates.drained(&agent_)) {
                         drained = false;
                         return;
                     }
