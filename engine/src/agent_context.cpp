@@ -48,7 +48,8 @@ bool AgentContext::start_worker() {
     }
     {
         std::lock_guard state_lock(mutex_);
-        if (state_.stopping) {
+        // Once the exit began no worker starts: the exit's stop may already have taken the registry.
+        if (state_.stopping || g_exiting.load(std::memory_order_acquire)) {
             return false;
         }
     }

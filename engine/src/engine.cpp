@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +30,7 @@ namespace rs::engine {
 std::atomic<bool> g_recording{false};
 std::atomic<bool> g_finalized{false};
 std::atomic<bool> g_exiting{false};
+std::atomic<int64_t> g_exit_started_ns{0};
 std::atomic<bool> g_forked_child{false};
 std::atomic<uint64_t> g_code_loads{1};
 
@@ -319,10 +321,17 @@ Engine* engine() {
 }
 
 void stop_for_exit() noexcept {
-    if (g_forked_child.load(std::memory_order_acquire) ||
-        g_exiting.exchange(true, std::memory_order_acq_rel)) {
+    if (g_forked_child.load(std::memory_order_acquire)) {
         return;
     }
+    // The start is stored before g_exiting, so whoever sees g_exiting also sees when the exit began.
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch());
+    int64_t unset = 0;
+    if (!g_exit_started_ns.compare_exchange_strong(unset, std::max<int64_t>(1, now.count()),
+                                                   std::memory_order_acq_rel)) {
+        return; // another hook began the exit
+    }
+    g_exiting.store(true, std::memory_order_release);
     stop_all_workers();
 }
 

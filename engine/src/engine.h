@@ -15,6 +15,7 @@
 #include "vmem_tracker.h"
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -92,6 +93,9 @@ extern std::atomic<bool> g_finalized;
 /// Set by the first of the engine's process-exit hooks to run (stop_for_exit): no window opens or runs
 /// a further pass from then on (docs/replay-window.md, "Process exit and fork"). Trivially destructible.
 extern std::atomic<bool> g_exiting;
+/// When the exit began (steady clock, ns since its epoch; 0 before): every wait at exit shares one
+/// deadline measured from it (docs/replay-window.md, "Process exit and fork").
+extern std::atomic<int64_t> g_exit_started_ns;
 /// Set in a child made by fork() (pthread_atfork child handler, POSIX): the engine's state, its worker
 /// threads and its connection belong to the parent; in the child every wrapper only forwards and no
 /// exit hook waits for anything. Trivially destructible.

@@ -154,7 +154,10 @@ bool open_window(Engine& e, QueueContext& q, uint64_t id, const hsa_kernel_dispa
     {
         std::lock_guard lock(agent.mutex());
         AgentContext::State& st = agent.state();
-        stopped = st.stopping;
+        // A window opened once the exit began would start a worker's passes while the exit handlers
+        // tear the process down (an agent first used by an exit handler was never registered to be
+        // stopped): the exit declines it as the stop does.
+        stopped = st.stopping || g_exiting.load(std::memory_order_acquire);
     }
     if (stopped) {
         // The worker is stopped (unload or process exit): nothing would ever release a gate.
@@ -323,6 +326,10 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
         e->sink->warning(WarningCode::signal_unavailable, 0,
                          "signal-unavailable: no in-flight signal for a new queue: queue not replayed");
         return original();
+    }
+    if (g_exiting.load(std::memory_order_acquire)) {
+        destroy_signal(q->gates.in_flight);
+        return original(); // no worker starts during the exit: nothing would stop it (its windows decline)
     }
     if (!ctx->start_worker()) {
         destroy_signal(q->gates.in_flight);

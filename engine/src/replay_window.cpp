@@ -72,7 +72,13 @@ const char* ReplayWindow::stop_reason() {
 }
 
 void ReplayWindow::wait_for_dispatch() noexcept {
-    const auto deadline = Clock::now() + engine_.config.pass_timeout;
+    // One deadline for every window of the exit, counted from its start: the windows' dispatches run
+    // at the same time on their queues, so a dispatch that never completes holds the exit one pass
+    // timeout, not one per window.
+    const int64_t exit_started = g_exit_started_ns.load(std::memory_order_acquire);
+    const auto deadline =
+        (exit_started != 0 ? Clock::time_point(std::chrono::nanoseconds(exit_started)) : Clock::now()) +
+        engine_.config.pass_timeout;
     for (;;) {
         {
             std::lock_guard lock(agent_.mutex());
