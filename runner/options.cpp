@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include "byte_size.h"
+#include "counter_options.h"
 #include "diagnostics.h"
 #include "output_pattern.h"
 
@@ -93,6 +94,13 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_option("--restore-chunk-size", store_text.restore_chunk_size,
                    "Chunk size of the dirty restore (SIZE, a power of two from 4K to 1G; default: the "
                    "engine's, 64K)");
+    CounterOptionText counter_text;
+    app.add_option("--pmc", counter_text.pmc,
+                   "Hardware counters to collect in the passes of every replayed dispatch, as rocprofv3 "
+                   "names them (gfx90a); packed into groups, one group per pass")
+        ->expected(1, -1);
+    app.add_option("-i,--input", counter_text.input,
+                   "rocprofv3 text input file: 'pmc: NAME ...' lines, each collected in passes of its own");
     app.add_flag("--simulate", o.simulate, "Run the program on ReplayScope's simulated HSA runtime");
     app.add_option("--standins", o.standins,
                    "With --simulate: host stand-in libraries of the program's HIP kernels (made by "
@@ -139,6 +147,9 @@ ParsedOptions parse_options(int argc, char** argv) {
     replay.track_vmem = !no_track_vmem;
     if (std::string store_error; !parse_store_options(store_text, replay, store_error)) {
         return {std::nullopt, fail(store_error)};
+    }
+    if (std::string counter_error; !parse_counter_options(counter_text, replay, counter_error)) {
+        return {std::nullopt, fail(counter_error)};
     }
     if (!host_budget_text.empty()) {
         const auto bytes = parse_bytes(host_budget_text);

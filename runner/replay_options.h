@@ -3,6 +3,8 @@
 // options given as text on its command line.
 #pragma once
 
+#include <replayscope/counters/counter_plan.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +29,8 @@ struct ReplayOptions {
     std::optional<std::uint64_t> device_store_reserve; ///< REPLAYSCOPE_DEVICE_STORE_RESERVE (bytes) when set
     std::string restore = "dirty";                     ///< REPLAYSCOPE_RESTORE: full, dirty or dirty-host
     std::optional<std::uint64_t> restore_chunk_size;   ///< REPLAYSCOPE_RESTORE_CHUNK_SIZE (bytes) when set
+    rs::counters::CounterRequest counters; ///< --pmc / -i, validated: REPLAYSCOPE_PMC when not empty
+    std::vector<rs::counters::CounterGroup> counter_plan; ///< the groups planned with documented slots
 };
 
 /// The store and restore options as given on the command line (empty: not given).

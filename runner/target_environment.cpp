@@ -90,6 +90,9 @@ void TargetEnvironment::set_replay_options(const ReplayOptions& o) {
     if (o.restore_chunk_size) {
         set(env::kRestoreChunkSize, std::to_string(*o.restore_chunk_size));
     }
+    if (!o.counters.empty()) {
+        set(env::kPmc, rs::counters::encode_request(o.counters));
+    }
 }
 
 std::string TargetEnvironment::describe_replay_options() const {

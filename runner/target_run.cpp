@@ -162,6 +162,9 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     env.set(envn::kToken, collector->token());
     env.set(envn::kSpool, collector->spool_path());
     env.set_replay_options(o.replay);
+    if (!o.replay.counter_plan.empty()) {
+        note("counters: " + rs::counters::plan_text(o.replay.counter_plan, o.replay.passes));
+    }
     env.set(envn::kFollowChildren, o.follow_children == "no" ? "0" : "1");
     if (o.preload == "on" || (o.preload == "auto" && command_uses_hip(program, program_args))) {
         env.prepend("LD_PRELOAD", engine);

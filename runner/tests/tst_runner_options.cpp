@@ -3,6 +3,7 @@
 // --restore-chunk-size): parsing, their errors, the REPLAYSCOPE_* variables they become and the settings
 // a session records; the engine's chunk-hash stand-in under --simulate; the terminal summary of restores.
 #include "byte_size.h"
+#include "counter_options.h"
 #include "replay_options.h"
 #include "replayscope/ipc/environment.h"
 #include "replayscope/ipc/session_store.h"
@@ -328,6 +329,90 @@ class RunnerOptionsTest : public QObject {
         r = run({"--executor", "isa", "-f", "-o", session, "--", engine, "1", "0"}, env);
         QCOMPARE(r.exit_code, 125);
         QVERIFY2(r.err.contains("--executor needs --simulate"), qPrintable(r.err));
+    }
+
+    /// --pmc and -i: the input file's lines, then --pmc as one more line, planned with the catalogue's
+    /// slots (one SQ slot kept by --fidelity-check); an unknown name or a bad file is an error and leaves
+    /// the options as they were.
+    void counterOptionsArePlanned() {
+        using rs::runner::CounterOptionText;
+        QTemporaryDir dir;
+        const QString input = dir.filePath("input.txt");
+        {
+            QFile f(input);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("# two groups\npmc: SQ_WAVES GRBM_COUNT\npmc: TCC_REQ\n");
+        }
+        ReplayOptions options;
+        std::string error;
+        QVERIFY2(rs::runner::parse_counter_options({{"SQ_INSTS_VALU"}, input.toStdString()}, options, error),
+                 error.c_str());
+        QCOMPARE(options.counters,
+                 (rs::counters::CounterRequest{{"SQ_WAVES", "GRBM_COUNT"}, {"TCC_REQ"}, {"SQ_INSTS_VALU"}}));
+        QCOMPARE(options.counter_plan.size(), size_t{3});
+        QCOMPARE(rs::counters::plan_text(options.counter_plan, 2),
+                 std::string("3 groups -> 3 passes: pass 0: SQ_WAVES GRBM_COUNT; pass 1: TCC_REQ; pass 2: "
+                             "SQ_INSTS_VALU"));
+        // Eight SQ counters: one group, or two with the fidelity check's slot kept.
+        const std::vector<std::string> eight{"SQ_WAVES",      "SQ_INSTS_VALU",    "SQ_INSTS_SALU",
+                                             "SQ_INSTS_SMEM", "SQ_INSTS_VMEM_RD", "SQ_INSTS_VMEM_WR",
+                                             "SQ_INSTS_LDS",  "SQ_INSTS_BRANCH"};
+        ReplayOptions plain;
+        QVERIFY(rs::runner::parse_counter_options({eight, {}}, plain, error));
+        QCOMPARE(plain.counter_plan.size(), size_t{1});
+        ReplayOptions checked;
+        checked.fidelity_check = true;
+        QVERIFY(rs::runner::parse_counter_options({eight, {}}, checked, error));
+        QCOMPARE(checked.counter_plan.size(), size_t{2});
+        // Errors.
+        ReplayOptions untouched;
+        QVERIFY(!rs::runner::parse_counter_options({{"SQ_WAVES", "SQ_WAVEZ"}, {}}, untouched, error));
+        QVERIFY2(error.starts_with("--pmc: unknown counter 'SQ_WAVEZ' (gfx90a counters: SQ_WAVES,"),
+                 error.c_str());
+        QVERIFY(untouched.counters.empty() && untouched.counter_plan.empty());
+        QVERIFY(!rs::runner::parse_counter_options({{}, dir.filePath("input.json").toStdString()}, untouched,
+                                                   error));
+        QVERIFY2(error.find(".json input is not supported") != std::string::npos, error.c_str());
+        QVERIFY(rs::runner::parse_counter_options({}, untouched, error));
+        QVERIFY(untouched.counters.empty());
+        rs::runner::TargetEnvironment e;
+        e.set_replay_options(options);
+        QCOMPARE(e.get(rs::ipc::env::kPmc),
+                 std::optional<std::string>("SQ_WAVES,GRBM_COUNT;TCC_REQ;SQ_INSTS_VALU"));
+        rs::runner::TargetEnvironment none;
+        none.set_replay_options(ReplayOptions{});
+        QVERIFY(!none.get(rs::ipc::env::kPmc));
+    }
+
+    /// replayscope-run --pmc: an unknown name ends it with 125 before the program starts (no session file);
+    /// good names reach the target as REPLAYSCOPE_PMC and the plan is printed.
+    void replayscopeRunPassesCountersOn() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("run.rsdb");
+        Run r = run({"--pmc", "SQ_WAVES", "NOT_A_COUNTER", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("replayscope-run: --pmc: unknown counter 'NOT_A_COUNTER'"),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(session));
+        r = run({"-i", dir.filePath("missing.txt"), "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("-i: ") && r.err.contains("missing.txt: cannot be read"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(session));
+
+        const QString engine = dir.filePath("engine");
+        QVERIFY(QFile::copy(RS_PROBE, engine));
+        QVERIFY(QFile::setPermissions(engine, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_CONFIG", "REPLAYSCOPE_PMC,REPLAYSCOPE_PASSES");
+        r = run({"--engine", engine, "--pmc", "SQ_WAVES", "GRBM_COUNT", "--passes", "3", "-o", session, "--",
+                 engine, "1", "0"},
+                env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(
+            r.err.contains("replayscope-run: counters: 1 group -> 3 passes: pass 0: SQ_WAVES GRBM_COUNT"),
+            qPrintable(r.err));
+        QCOMPARE(configuration(session),
+                 QString("REPLAYSCOPE_PMC=SQ_WAVES,GRBM_COUNT\nREPLAYSCOPE_PASSES=3\n"));
     }
 };
 

@@ -54,5 +54,8 @@ inline constexpr const char* kDeviceStoreReserve = "REPLAYSCOPE_DEVICE_STORE_RES
 inline constexpr const char* kRestore = "REPLAYSCOPE_RESTORE";
 /// Chunk size of the dirty restore, bytes: a power of two in [4096, 1073741824]; default 65536.
 inline constexpr const char* kRestoreChunkSize = "REPLAYSCOPE_RESTORE_CHUNK_SIZE";
+/// Hardware counters to collect per pass (--pmc, -i): request lines separated by ';', counter names by
+/// ',' (rs::counters::encode_request); unset: none (docs/counters.md).
+inline constexpr const char* kPmc = "REPLAYSCOPE_PMC";
 
 } // namespace rs::ipc::env

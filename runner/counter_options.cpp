@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "counter_options.h"
+
+#include <replayscope/counters/catalogue.h>
+#include <replayscope/counters/input_file.h>
+
+namespace rs::runner {
+
+namespace {
+
+/// "SQ_WAVES, SQ_INSTS_VALU, ..." (every catalogue name).
+std::string known_names() {
+    std::string out;
+    for (const auto& def : rs::counters::gfx90a_counters()) {
+        out += (out.empty() ? "" : ", ") + std::string(def.name);
+    }
+    return out;
+}
+
+} // namespace
+
+bool parse_counter_options(const CounterOptionText& text, ReplayOptions& options, std::string& error) {
+    rs::counters::CounterRequest request;
+    if (!text.input.empty() && !rs::counters::read_input_file(text.input, request, error)) {
+        error = "-i: " + error;
+        return false;
+    }
+    if (!text.pmc.empty()) {
+        request.push_back(text.pmc);
+    }
+    if (request.empty()) {
+        return true;
+    }
+    for (const auto& line : request) {
+        for (const std::string& name : line) {
+            if (!rs::counters::find_counter(name)) {
+                error = std::string(text.input.empty() ? "--pmc" : "--pmc/-i") + ": unknown counter '" +
+                        name + "' (gfx90a counters: " + known_names() + ")";
+                return false;
+            }
+        }
+    }
+    rs::counters::CounterPlan plan = rs::counters::plan_groups(request, nullptr, options.fidelity_check);
+    if (!plan.error.empty()) {
+        error = "--pmc: " + plan.error;
+        return false;
+    }
+    options.counters = std::move(request);
+    options.counter_plan = std::move(plan.groups);
+    return true;
+}
+
+} // namespace rs::runner
