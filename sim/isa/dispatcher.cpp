@@ -3,6 +3,8 @@
 
 #include "gws.h"
 #include "memory_access.h"
+#include "perf_counters.h"
+#include "perf_events.h"
 #include "wave.h"
 
 #include <algorithm>
@@ -63,6 +65,8 @@ struct Shared {
     std::atomic<bool> stop{false};
     std::mutex error_mutex;
     DispatchStats stats; ///< summed by the slots as they finish (under error_mutex)
+    /// Cycle model, while counting: cycles of the work-groups each compute unit ran, summed.
+    std::unique_ptr<std::atomic<uint64_t>[]> cu_cycles;
     DispatchResult result = DispatchResult::completed;
     std::string error;
 
@@ -81,6 +85,7 @@ struct Slot {
     uint32_t index = 0;
     DispatchStats stats;
     std::vector<Wave> waves;
+    std::vector<WaveCounts> counts; ///< one per wave while counting
     std::unique_ptr<uint32_t[][kLanes]> registers;
     std::vector<uint8_t> lds;
 };
@@ -205,6 +210,9 @@ void execute_wave(Wave& w, Shared& shared) {
         }
         const Instruction& in = code[w.pc++];
         ++w.unit_counts[static_cast<int>(in.unit)];
+        if (w.counts) {
+            count_instruction(w, in);
+        }
         if (in.unit == Unit::valu) {
             const uint64_t exec = w.exec();
             w.valu_lanes += exec == ~0ull ? kLanes : static_cast<uint64_t>(__builtin_popcountll(exec));
@@ -243,6 +251,9 @@ void initialise_wave(Wave& w, const DispatchContext& ctx, const uint32_t group[3
     w.gws_wait = GwsWait::none;
     std::fill(std::begin(w.unit_counts), std::end(w.unit_counts), uint64_t{0});
     w.valu_lanes = 0;
+    if (w.counts) {
+        w.counts->clear();
+    }
     w.dispatch = &ctx;
     w.program = kernel.program.get();
     w.wave_in_group = wave_index;
@@ -330,7 +341,7 @@ struct Group {
 /// Sets up work-group `linear`: its waves at `waves` with `vgprs` + `agprs` registers each from
 /// `registers`, its LDS at `lds` (zeroed), its waves' scratch from wave slot `first_scratch_slot` on.
 void setup_group(Shared& shared, uint64_t linear, Wave* waves, uint32_t (*registers)[kLanes], uint32_t vgprs,
-                 uint32_t agprs, uint8_t* lds, uint64_t first_scratch_slot, Group& g) {
+                 uint32_t agprs, uint8_t* lds, uint64_t first_scratch_slot, Group& g, WaveCounts* counts) {
     const DispatchContext& ctx = *shared.context;
     g.id[0] = static_cast<uint32_t>(linear % shared.groups[0]);
     g.id[1] = static_cast<uint32_t>((linear / shared.groups[0]) % shared.groups[1]);
@@ -351,6 +362,8 @@ void setup_group(Shared& shared, uint64_t linear, Wave* waves, uint32_t (*regist
         w.vgpr_count = vgprs;
         w.lds = lds;
         w.lds_size = ctx.group_segment_size;
+        w.counts = counts ? &counts[i] : nullptr;
+        w.compute_unit = static_cast<uint32_t>(linear % kPerfComputeUnits);
         initialise_wave(w, ctx, g.id, size, i, items, (first_scratch_slot + i) * ctx.scratch_wave_bytes);
     }
 }
@@ -395,6 +408,17 @@ Step step_group(Shared& shared, Group& g, DispatchStats& stats) {
     }
     if (ended == g.wave_count) {
         g.done = true;
+        if (shared.cu_cycles && g.wave_count > 0) {
+            // The waves of a work-group run side by side on their compute unit's SIMDs: the group takes
+            // as long as its longest wave.
+            const DispatchContext& ctx = *shared.context;
+            uint64_t longest = 0;
+            for (uint32_t i = 0; i < g.wave_count; ++i) {
+                longest = std::max(longest, g.waves[i].counts->cycles);
+                ctx.counters->add_wave(ctx.counter_session, *g.waves[i].counts, g.waves[i].compute_unit);
+            }
+            shared.cu_cycles[g.waves[0].compute_unit].fetch_add(longest, std::memory_order_relaxed);
+        }
         stats.work_groups += 1;
         stats.waves += g.wave_count;
         for (uint32_t i = 0; i < g.wave_count; ++i) {
@@ -420,7 +444,8 @@ Step step_group(Shared& shared, Group& g, DispatchStats& stats) {
 void run_group(Shared& shared, Slot& slot, uint64_t linear) {
     Group g;
     setup_group(shared, linear, slot.waves.data(), slot.registers.get(), kRegistersPerFile, kRegistersPerFile,
-                slot.lds.data(), static_cast<uint64_t>(slot.index) * shared.waves_per_group, g);
+                slot.lds.data(), static_cast<uint64_t>(slot.index) * shared.waves_per_group, g,
+                slot.counts.empty() ? nullptr : slot.counts.data());
     for (;;) {
         switch (step_group(shared, g, slot.stats)) {
         case Step::progressed:
@@ -491,10 +516,12 @@ void run_cooperative(Shared& shared, uint32_t index) {
     std::unique_ptr<uint32_t[][kLanes]> registers(new uint32_t[wave_slots * per_wave][kLanes]);
     std::vector<uint8_t> lds(ids.size() * ctx.group_segment_size);
     std::vector<Group> groups(ids.size());
+    std::vector<WaveCounts> counts(shared.cu_cycles ? wave_slots : 0);
     for (size_t k = 0; k < ids.size(); ++k) {
         const size_t first = k * shared.waves_per_group;
         setup_group(shared, ids[k], &waves[first], &registers[first * per_wave], shared.vgprs, shared.agprs,
-                    lds.data() + k * ctx.group_segment_size, ids[k] * shared.waves_per_group, groups[k]);
+                    lds.data() + k * ctx.group_segment_size, ids[k] * shared.waves_per_group, groups[k],
+                    counts.empty() ? nullptr : &counts[first]);
     }
     DispatchStats stats;
     size_t left = groups.size();
@@ -547,6 +574,9 @@ void run_slot(Shared& shared, uint32_t index) {
     Slot slot;
     slot.index = index;
     slot.waves.resize(shared.waves_per_group);
+    if (shared.cu_cycles) {
+        slot.counts.resize(shared.waves_per_group);
+    }
     slot.registers.reset(
         new uint32_t[static_cast<size_t>(shared.waves_per_group) * 2 * kRegistersPerFile][kLanes]);
     slot.lds.resize(shared.context->group_segment_size);
@@ -614,6 +644,14 @@ DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request
         (static_cast<uint64_t>(ctx.private_segment_size) * kLanes + kScratchWaveAlign - 1) /
         kScratchWaveAlign * kScratchWaveAlign;
     ctx.gws = request.gws;
+    ctx.counters = request.counters;
+    ctx.counter_session = request.counters ? request.counters->session() : 0;
+    if (ctx.counter_session) {
+        shared.cu_cycles.reset(new std::atomic<uint64_t>[kPerfComputeUnits]);
+        for (uint32_t c = 0; c < kPerfComputeUnits; ++c) {
+            shared.cu_cycles[c].store(0, std::memory_order_relaxed);
+        }
+    }
     // A kernel that waits at GWS needs every work-group resident; without GWS resources its ds_gws_*
     // instructions fail the dispatch when they execute.
     ctx.cooperative = kernel.grid_sync && request.gws;
@@ -669,6 +707,15 @@ DispatchResult run_dispatch(const Kernel& kernel, const DispatchRequest& request
         request.gws->leave();
     }
     error = shared.error;
+    if (shared.cu_cycles && shared.result == DispatchResult::completed) {
+        // The dispatch lasts as long as its busiest compute unit.
+        uint64_t busiest = 0;
+        for (uint32_t c = 0; c < kPerfComputeUnits; ++c) {
+            busiest = std::max(busiest, shared.cu_cycles[c].load(std::memory_order_relaxed));
+        }
+        ctx.counters->add_dispatch(ctx.counter_session, shared.stats.waves, shared.stats.work_groups,
+                                   busiest);
+    }
     if (request.stats) {
         *request.stats = shared.stats;
     }

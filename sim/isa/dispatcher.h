@@ -17,6 +17,7 @@
 namespace sim::isa {
 
 class GwsState;
+class PerfCounters;
 
 /// What a dispatch executed: instructions by unit, VALU lane-operations, waves and work-groups.
 struct DispatchStats {
@@ -51,6 +52,9 @@ struct DispatchRequest {
     /// Compute units of the agent: with 4 SIMDs of 8 waves and 512 VGPRs each and 64 KiB of LDS per
     /// compute unit (gfx90a), they bound how many work-groups of a cooperative dispatch can be resident.
     uint32_t compute_units = 104;
+    /// The agent's hardware counters (perf_counters.h), null when it has none: when a profile is running
+    /// on them as the dispatch starts, its waves count into them.
+    PerfCounters* counters = nullptr;
 };
 
 enum class DispatchResult { completed, faulted, cancelled };

@@ -23,6 +23,8 @@ enum class WaveStatus : uint8_t { running, barrier, gws, ended, faulted };
 enum class GwsWait : uint8_t { none, barrier, semaphore };
 
 class GwsState;
+class PerfCounters;
+struct WaveCounts;
 
 /// Apertures of the flat address space: a flat address whose high 32 bits equal a base falls into
 /// LDS or scratch (CDNA2 ISA §10.1; read by kernels as src_shared_base / src_private_base).
@@ -50,6 +52,9 @@ struct DispatchContext {
     /// Every work-group is resident at once (the kernel reaches ds_gws_barrier or ds_gws_sema_p), so a
     /// wave may wait for waves of other work-groups.
     bool cooperative = false;
+    /// The agent's hardware counters and the session the dispatch counts into (0: not counting).
+    PerfCounters* counters = nullptr;
+    uint64_t counter_session = 0;
 };
 
 struct Wave {
@@ -75,6 +80,10 @@ struct Wave {
     /// Instructions executed, by unit, and the active lanes summed over VALU instructions.
     uint64_t unit_counts[kUnitCount] = {};
     uint64_t valu_lanes = 0;
+    /// Hardware counts of the wave while a profile runs on the agent (perf_events.h), else null.
+    WaveCounts* counts = nullptr;
+    /// The compute unit the wave's work-group runs on in the cycle model (work-group id modulo 104).
+    uint32_t compute_unit = 0;
 
     uint64_t exec() const { return sgpr[kExecLo] | static_cast<uint64_t>(sgpr[kExecLo + 1]) << 32; }
     void set_exec(uint64_t v) {

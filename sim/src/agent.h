@@ -6,6 +6,7 @@
 #include <hsa_ext_amd.h>
 
 #include "isa.h"
+#include "perf_counters.h"
 
 #include <atomic>
 #include <cstdint>
@@ -96,6 +97,9 @@ struct Agent {
     /// Bytes of device memory held by live allocations of the agent's pools (MemoryPool::charge).
     std::atomic<uint64_t> device_memory_used{0};
     /// Device memory not held by live allocations: what HSA_AMD_AGENT_INFO_MEMORY_AVAIL answers.
+    /// The GPU agent's hardware performance counters (aqlprofile START/STOP/READ packets; perf_counters.h).
+    isa::PerfCounters perf_counters;
+
     uint64_t device_memory_free() const {
         const uint64_t used = device_memory_used.load(std::memory_order_relaxed);
         return used >= device_memory ? 0 : device_memory - used;

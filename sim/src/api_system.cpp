@@ -2,11 +2,13 @@
 // Runtime, system, agent, ISA, region and pool queries (HSA 1.2 §2.1, §2.2, §2.8; hsa_ext_amd.h).
 #include "api.h"
 #include "api_table.h"
+#include "aqlprofile_extension.h"
 #include "clock.h"
 #include "image_extension.h"
 #include "loader_extension.h"
 #include "runtime.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -103,6 +105,9 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
         uint8_t bits[128] = {};
         bits[HSA_EXTENSION_AMD_LOADER / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_LOADER % 8));
         bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
+        // ROCr reports the aqlprofile extension when its library is installed; the simulator implements it.
+        bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
+            static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
@@ -128,8 +133,9 @@ hsa_status_t hsa_system_extension_supported(uint16_t extension, uint16_t version
     if (!result) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
-    *result =
-        (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
+    *result = (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES ||
+               extension == HSA_EXTENSION_AMD_AQLPROFILE) &&
+              version_major == 1;
     return HSA_STATUS_SUCCESS;
 }
 
@@ -139,8 +145,9 @@ hsa_status_t hsa_system_major_extension_supported(uint16_t extension, uint16_t v
     if (!result || !version_minor) {
         return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
-    *result =
-        (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES) && version_major == 1;
+    *result = (extension == HSA_EXTENSION_AMD_LOADER || extension == HSA_EXTENSION_IMAGES ||
+               extension == HSA_EXTENSION_AMD_AQLPROFILE) &&
+              version_major == 1;
     *version_minor = *result && extension == HSA_EXTENSION_AMD_LOADER ? 3 : 0;
     return HSA_STATUS_SUCCESS;
 }
@@ -164,6 +171,12 @@ hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t v
             return HSA_STATUS_ERROR_INVALID_ARGUMENT;
         }
         std::memcpy(table, &images, table_length);
+        return HSA_STATUS_SUCCESS;
+    }
+    if (extension == HSA_EXTENSION_AMD_AQLPROFILE && version_major == kAqlProfileExtensionMajor) {
+        // ROCr copies at most its table's size of the library's entries.
+        const hsa_ven_amd_aqlprofile_1_00_pfn_t aqlprofile = aqlprofile_extension_table();
+        std::memcpy(table, &aqlprofile, std::min(table_length, sizeof(aqlprofile)));
         return HSA_STATUS_SUCCESS;
     }
     if (extension != HSA_EXTENSION_AMD_LOADER || version_major != 1) {
@@ -275,6 +288,9 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         uint8_t bits[128] = {};
         if (gpu) {
             bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
+            // ... and HSA_EXTENSION_AMD_AQLPROFILE when the aqlprofile library is loaded (implemented here).
+            bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
+                static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
         }
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;

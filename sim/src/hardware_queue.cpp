@@ -2,6 +2,7 @@
 #include "hardware_queue.h"
 
 #include "agent.h"
+#include "aqlprofile_commands.h"
 #include "clock.h"
 #include "dispatch_digest.h"
 #include "dispatch_geometry.h"
@@ -259,6 +260,31 @@ void HardwareQueue::process() {
             notify_space();
             lock.lock();
             continue;
+        } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC && packet[2] == kAmdAqlFormatPm4Ib) {
+            // An aqlprofile START / STOP / READ packet. Its PM4 commands begin by waiting for the
+            // dispatches before it to finish (aqlprofile writes a wait-for-idle first), so the counters
+            // see whole dispatches.
+            cv_.wait(lock, [&] { return in_flight_ == 0; });
+            lock.unlock();
+            const uint64_t start = now_ns();
+            std::string error;
+            if (!header_.agent || !execute_profile_packet(packet, *header_.agent, error)) {
+                std::fprintf(stderr, "hsa_sim: queue %llu: %s\n",
+                             static_cast<unsigned long long>(header_.queue.id),
+                             header_.agent ? error.c_str() : "a PM4 packet on a queue without an agent");
+                fail(HSA_STATUS_ERROR_INVALID_PACKET_FORMAT);
+                lock.lock();
+                continue;
+            }
+            hsa_signal_t completion;
+            std::memcpy(&completion, packet + 56, sizeof(completion));
+            __atomic_store_n(reinterpret_cast<uint16_t*>(slot),
+                             static_cast<uint16_t>(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
+            header_.read_index.store(index + 1, std::memory_order_release);
+            complete(completion, start, now_ns());
+            notify_space();
+            lock.lock();
+            continue;
         } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC &&
                    packet[2] == HSA_AMD_PACKET_TYPE_BARRIER_VALUE) {
             hsa_amd_barrier_value_packet_t barrier;
@@ -359,6 +385,39 @@ void wait_min_time(const KernelObject& kernel, uint64_t start) {
     }
 }
 
+/// What a dispatch run on the host (a stand-in, or a kernel of the simulator's own format) adds to the
+/// agent's counters: only its waves and work-groups, from the packet's geometry; no instruction ran on
+/// the interpreter, so nothing else is counted (docs/sim-fidelity.md).
+void count_host_dispatch(isa::PerfCounters& counters, uint64_t session,
+                         const hsa_kernel_dispatch_packet_t& packet) {
+    const uint32_t grid[3] = {packet.grid_size_x, packet.grid_size_y, packet.grid_size_z};
+    const uint32_t wg[3] = {packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z};
+    uint64_t groups = 1, waves = 0;
+    for (int d = 0; d < 3; ++d) {
+        groups *= (std::max<uint32_t>(grid[d], 1) + std::max<uint32_t>(wg[d], 1) - 1) /
+                  std::max<uint32_t>(wg[d], 1);
+    }
+    // Work-groups at the grid's edge may be partial and then have fewer waves: count per group shape.
+    uint64_t full[3], last[3], count[3];
+    for (int d = 0; d < 3; ++d) {
+        const uint32_t g = std::max<uint32_t>(grid[d], 1), w = std::max<uint32_t>(wg[d], 1);
+        count[d] = (g + w - 1) / w;
+        full[d] = w;
+        last[d] = g - (count[d] - 1) * w;
+    }
+    for (int x = 0; x < 2; ++x) {
+        for (int y = 0; y < 2; ++y) {
+            for (int z = 0; z < 2; ++z) {
+                const uint64_t n = (x ? 1 : count[0] - 1) * (y ? 1 : count[1] - 1) * (z ? 1 : count[2] - 1);
+                const uint64_t items =
+                    (x ? last[0] : full[0]) * (y ? last[1] : full[1]) * (z ? last[2] : full[2]);
+                waves += n * ((items + 63) / 64);
+            }
+        }
+    }
+    counters.add_dispatch(session, waves, groups, 0);
+}
+
 /// The kernel's symbol name without ".kd", as the dispatch log and digest print it.
 std::string dispatch_kernel_name(const KernelObject& kernel) {
     std::string name = kernel.symbol_name.empty() ? kernel.name : kernel.symbol_name;
@@ -397,10 +456,12 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
             fail(HSA_STATUS_ERROR_EXCEPTION);
             return;
         }
+        isa::PerfCounters* counters = header_.agent ? &header_.agent->perf_counters : nullptr;
+        const uint64_t session = counters ? counters->session() : 0;
         const hsa_status_t st =
             kernel->isa
                 ? run_isa_kernel(*kernel, packet, reinterpret_cast<uint64_t>(&header_.queue), gws_.get(),
-                                 kGpuComputeUnitCount, cancelled, error)
+                                 kGpuComputeUnitCount, counters, cancelled, error)
                 : run_code_object_kernel(*kernel, packet, header_.agent ? header_.agent->gpu_index : 0,
                                          header_.agent ? header_.agent->handle().handle : 0, error);
         if (st == HSA_STATUS_INFO_BREAK) {
@@ -411,6 +472,9 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
                          static_cast<unsigned long long>(header_.queue.id), error.c_str());
             fail(st);
             return;
+        }
+        if (!kernel->isa && session) {
+            count_host_dispatch(*counters, session, packet);
         }
         wait_min_time(*kernel, start);
         const uint64_t end = now_ns();
@@ -431,8 +495,13 @@ void HardwareQueue::run_kernel(const hsa_kernel_dispatch_packet_t& packet) {
     d.variable_count = static_cast<uint32_t>(kernel->variables.size());
     d.agent_index = header_.agent ? header_.agent->gpu_index : 0;
     d.agent_handle = header_.agent ? header_.agent->handle().handle : 0;
+    isa::PerfCounters* counters = header_.agent ? &header_.agent->perf_counters : nullptr;
+    const uint64_t session = counters ? counters->session() : 0;
     const uint64_t start = now_ns();
     kernel->entry(&d);
+    if (session) {
+        count_host_dispatch(*counters, session, packet);
+    }
     wait_min_time(*kernel, start);
     const uint64_t end = now_ns();
     log_dispatch(*kernel, packet, start, end);

@@ -16,7 +16,8 @@ std::shared_ptr<const isa::Program> IsaCode::program() {
 
 hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
                             uint64_t queue_address, isa::GwsState* gws, uint32_t compute_units,
-                            const std::function<bool()>& cancelled, std::string& error) {
+                            isa::PerfCounters* counters, const std::function<bool()>& cancelled,
+                            std::string& error) {
     IsaKernelSlot* slot = kernel.isa.get();
     if (!slot || !slot->code) {
         error = "kernel " + kernel.symbol_name + ": its code object has no executable segment";
@@ -34,6 +35,7 @@ hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatc
     request.cancelled = cancelled;
     request.gws = gws;
     request.compute_units = compute_units;
+    request.counters = counters;
     switch (isa::run_dispatch(*slot->kernel, request, error)) {
     case isa::DispatchResult::completed:
         return HSA_STATUS_SUCCESS;

@@ -17,6 +17,7 @@ namespace isa {
 struct Program;
 struct Kernel;
 class GwsState;
+class PerfCounters;
 } // namespace isa
 
 struct KernelObject;
@@ -46,9 +47,11 @@ struct IsaKernelSlot {
 /// when abandoned because `cancelled` became true; HSA_STATUS_ERROR_EXCEPTION when a wave faulted
 /// (`error` names the kernel, wave, program counter, instruction and reason);
 /// HSA_STATUS_ERROR_INVALID_CODE_OBJECT when the kernel's code cannot be found. `gws` is the queue's
-/// global wave sync state (null when the queue has none); `compute_units` the agent's.
+/// global wave sync state (null when the queue has none); `compute_units` the agent's; `counters` the
+/// agent's hardware counters (null: none), which the waves count into while a profile runs on them.
 hsa_status_t run_isa_kernel(const KernelObject& kernel, const hsa_kernel_dispatch_packet_t& packet,
                             uint64_t queue_address, isa::GwsState* gws, uint32_t compute_units,
-                            const std::function<bool()>& cancelled, std::string& error);
+                            isa::PerfCounters* counters, const std::function<bool()>& cancelled,
+                            std::string& error);
 
 } // namespace sim
