@@ -129,6 +129,7 @@ bool AgentContext::release_runtime_objects() {
         pq.queue = nullptr;
         pq.failed = true;
     }
+    counters_.release(); // no queue is left to run a profile's packets
     std::vector<hsa_signal_t> unreferenced;
     {
         std::lock_guard lock(mutex_);

@@ -3,6 +3,7 @@
 // agent's intercepted queues and the private queues passes run on (docs/replay-window.md).
 #pragma once
 
+#include "counter_collection.h"
 #include "hsa_api.h"
 #include "memory_snapshot.h"
 #include "queue_gate.h"
@@ -133,6 +134,8 @@ class AgentContext {
     /// Inventory generation last reported for this agent (worker thread only); an inventory is sent
     /// only when a snapshot's generation differs from it.
     uint64_t& reported_generation() { return reported_generation_; }
+    /// The agent's hardware-counter profiles (worker thread only; docs/counters.md).
+    CounterCollection& counters() { return counters_; }
 
     /// Stops the worker, then destroys the private queues, the signals proven unreferenced, the
     /// device hasher's objects and both snapshot stores through the saved originals (OnUnload, while the
@@ -161,6 +164,7 @@ class AgentContext {
     std::unique_ptr<DeviceHasher> hasher_;
     uint64_t reported_generation_ = UINT64_MAX;
     hsa_agent_t cpu_agent_{0};
+    CounterCollection counters_;
 };
 
 /// GPU agents by handle, created on first use (index = position among GPU agents of hsa_iterate_agents).

@@ -3,6 +3,8 @@
 
 #include "chunk_plan.h"
 
+#include <replayscope/counters/catalogue.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
@@ -138,6 +140,22 @@ Configuration Configuration::from_environment() {
             c.problems.push_back(std::string(env::kTrackVmem) + "='" + v + "' is not 0 or 1; ignored");
         }
     }
+    if (const char* v = get(env::kPmc)) {
+        for (auto& line : counters::decode_request(v)) {
+            std::vector<std::string> known;
+            for (auto& name : line) {
+                if (counters::find_counter(name)) {
+                    known.push_back(std::move(name));
+                } else {
+                    c.problems.push_back(std::string(env::kPmc) + ": unknown counter '" + name +
+                                         "'; ignored");
+                }
+            }
+            if (!known.empty()) {
+                c.counters.push_back(std::move(known));
+            }
+        }
+    }
     if (const char* v = get(env::kLog)) {
         c.log = std::string(v) == "1";
     }
@@ -208,6 +226,9 @@ std::string Configuration::describe() const {
     }
     if (!track_vmem) {
         out << env::kTrackVmem << "=0\n";
+    }
+    if (!counters.empty()) {
+        out << env::kPmc << '=' << counters::encode_request(counters) << '\n';
     }
     out << env::kDrainTimeoutMs << '=' << drain_timeout.count() << '\n';
     out << env::kPassTimeoutMs << '=' << pass_timeout.count() << '\n';

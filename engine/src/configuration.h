@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <replayscope/counters/counter_plan.h>
 #include <replayscope/ipc/environment.h>
 
 namespace rs::engine {
@@ -50,10 +51,14 @@ struct Configuration {
     bool track_vmem = true; ///< snapshot hsa_amd_vmem_map mappings (ROCr 6.x builds only)
     std::chrono::milliseconds drain_timeout{10000};
     std::chrono::milliseconds pass_timeout{60000};
+    /// Hardware counters to collect per pass (REPLAYSCOPE_PMC, request lines of catalogue names; names
+    /// the catalogue lacks are dropped and listed in `problems`). docs/counters.md.
+    counters::CounterRequest counters;
     std::vector<std::string> problems;
 
-    /// Replay is configured: allocation recording and queue interception are on.
-    bool replay_enabled() const { return passes >= 2; }
+    /// Replay is configured: allocation recording and queue interception are on (two passes or more, or
+    /// counters to collect, which need at least one pass).
+    bool replay_enabled() const { return passes >= 2 || (passes >= 1 && !counters.empty()); }
     /// True when kernel `name` passes the include/exclude regexes.
     bool kernel_selected(const std::string& name) const;
     /// True when dispatch ordinal `n` (0-based) is inside the skip/count window.

@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include "async_copy_fence.h"
+#include "counter_collection.h"
 #include "graph_launch.h"
 #include "hsa_api.h"
 #include "memory_tracker.h"
@@ -417,6 +418,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             hsa().core = core;
             hsa().amd = amd;
             load_loader_extension();
+            load_aqlprofile_extension();
         }
         if (!g_holder.engine) {
             Configuration config = Configuration::from_environment();
@@ -441,6 +443,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
             for (const std::string& problem : e.config.problems) {
                 e.sink->warning(WarningCode::configuration, 0, problem);
             }
+            report_counter_extension(e.config, *e.sink);
             if (graph_launch_interposer_missing()) {
                 e.sink->warning(WarningCode::configuration, 0,
                                 "libamdhip64 is loaded but the engine's hipGraphLaunch interposer is not in "

@@ -64,6 +64,13 @@ using RestoreEvent = ipc::RestoreRecord;
 /// A chunk a dirty restore missed (fidelity check), copied back afterwards.
 using RestoreMissEvent = ipc::RestoreMissRecord;
 
+/// A hardware counter's value in one pass of a dispatch: the sum over its block instances.
+struct CounterValueEvent {
+    uint64_t dispatch_id;
+    uint64_t value;
+    uint32_t pass_index; ///< 0-based
+    uint32_t counter;    ///< catalogue id (counters/catalogue.h)
+};
 /// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
 struct AgentEvent {
     uint64_t handle;
@@ -148,6 +155,8 @@ class EventSink {
     virtual void snapshot_placement(const SnapshotPlacementEvent&) noexcept {}
     virtual void restore(const RestoreEvent&) noexcept {}
     virtual void restore_miss(const RestoreMissEvent&) noexcept {}
+    /// One counter's value in one pass (docs/counters.md); no-op default.
+    virtual void counter_value(const CounterValueEvent&) noexcept {}
     /// Ends the session, flushing, bounded (at process exit, from the engine's static teardown):
     /// `internal_errors` is Engine::internal_errors, the engine-internal errors caught and swallowed;
     /// `exit_status` the value the process passed to exit() as its parent sees it (0..255), -1 when

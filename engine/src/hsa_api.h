@@ -7,6 +7,7 @@
 #include <hsa.h>
 #include <hsa_api_trace.h>
 #include <hsa_ext_amd.h>
+#include <hsa_ven_amd_aqlprofile.h>
 #include <hsa_ven_amd_loader.h>
 
 #include <chrono>
@@ -25,6 +26,10 @@ struct HsaApi {
     /// false when refused.
     hsa_ven_amd_loader_1_03_pfn_t loader;
     bool has_loader;
+    /// AMD aqlprofile extension 1.00, from hsa_system_get_major_extension_table too
+    /// (load_aqlprofile_extension, counter_collection.h); `has_aqlprofile` false when the runtime has none.
+    hsa_ven_amd_aqlprofile_1_00_pfn_t aqlprofile;
+    bool has_aqlprofile;
 };
 
 /// The process-wide copy (filled by OnLoad).

@@ -9,6 +9,7 @@
 #include "queue_interceptor.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -396,6 +397,54 @@ DispatchDecision ReplayWindow::replay() {
     return run_passes(snapshot);
 }
 
+bool ReplayWindow::counter_packets(CounterCollection& counters, uint32_t pass_index,
+                                   std::array<hsa_ext_amd_aql_pm4_packet_t, 4>& packets,
+                                   hsa_signal_t& read_signal) noexcept {
+    bool ok = false;
+    read_signal = create_signal(1, ok);
+    if (!ok) {
+        engine_.sink->warning(WarningCode::counter_read_failed, window_->dispatch_id,
+                              "counter-read-failed: no signal for the counters of pass " +
+                                  std::to_string(pass_index) + " (" + counters.group_text(pass_index) +
+                                  "); the pass runs without them");
+        return false;
+    }
+    if (!counters.make_packets(pass_index, read_signal, packets[0], packets[2], packets[3])) {
+        destroy_signal(read_signal);
+        engine_.sink->warning(WarningCode::counter_read_failed, window_->dispatch_id,
+                              "counter-read-failed: aqlprofile made no start/stop/read packets for pass " +
+                                  std::to_string(pass_index) + " (" + counters.group_text(pass_index) +
+                                  "); the pass runs without its counters");
+        return false;
+    }
+    return true;
+}
+
+void ReplayWindow::read_counters(CounterCollection& counters, uint32_t pass_index,
+                                 hsa_signal_t read_signal) noexcept {
+    const uint64_t id = window_->dispatch_id;
+    // The READ follows the dispatch and the STOP (barrier bits): bounded by the pass timeout like a pass.
+    if (!wait_signal_eq(read_signal, 0, Clock::now() + engine_.config.pass_timeout)) {
+        counters.abandon(); // the READ may still write the output buffer: never reused
+        engine_.sink->warning(WarningCode::counter_read_failed, id,
+                              "counter-read-failed: the counters of pass " + std::to_string(pass_index) +
+                                  " were not read within REPLAYSCOPE_PASS_TIMEOUT_MS; none are collected on "
+                                  "this agent any more");
+        return; // the signal stays alive: the late READ still completes it
+    }
+    destroy_signal(read_signal);
+    std::vector<std::pair<uint32_t, uint64_t>> values;
+    if (!counters.read(pass_index, values)) {
+        engine_.sink->warning(WarningCode::counter_read_failed, id,
+                              "counter-read-failed: aqlprofile could not list the counters of pass " +
+                                  std::to_string(pass_index) + " (" + counters.group_text(pass_index) + ")");
+        return;
+    }
+    for (const auto& [counter, value] : values) {
+        engine_.sink->counter_value({id, value, pass_index, counter});
+    }
+}
+
 bool ReplayWindow::wait_out(hsa_signal_t pass_signal, Clock::time_point deadline) {
     for (;;) {
         if (wait_signal_eq(pass_signal, 0,
@@ -432,6 +481,11 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                               "own (a shared cooperative queue); the dispatch runs once");
         return DispatchDecision::declined_no_private_queue;
     }
+    // Counters (docs/counters.md): the agent's profiles are planned at its first window; pass i collects
+    // group i, so a window runs at least one pass per group.
+    CounterCollection& counters = agent_.counters();
+    counters.prepare(config, *engine_.sink, agent_.agent(), agent_.cpu_agent(), id);
+    const uint32_t passes = std::max(config.passes, counters.groups());
     uint32_t passes_run = 0; // passes that may have written memory (restore needed before P runs)
     // An application allocation refused while this window holds the device store waits for it: no
     // further pass then, only the final restore (docs/replay-window.md, "Snapshot stores").
@@ -441,7 +495,7 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         }
         engine_.sink->warning(WarningCode::device_store_reclaimed, id,
                               "device-store-reclaimed: passes cut short after " + std::to_string(next) +
-                                  " of " + std::to_string(config.passes) +
+                                  " of " + std::to_string(passes) +
                                   ": the application needed device memory the snapshot store held; the "
                                   "store is given back after the final restore");
         return true;
@@ -455,11 +509,11 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         engine_.sink->warning(
             WarningCode::abandoned, id,
             std::string("abandoned: ") + stop_reason() + "; passes cut short after " + std::to_string(next) +
-                " of " + std::to_string(config.passes) +
+                " of " + std::to_string(passes) +
                 (next > 0 ? ", inputs restored, the dispatch runs once" : ", the dispatch runs once"));
         return true;
     };
-    for (uint32_t i = 0; i < config.passes; ++i) {
+    for (uint32_t i = 0; i < passes; ++i) {
         RestoreResult restored;
         uint64_t restore_ns = 0;
         if (abandon(i)) {
@@ -496,9 +550,20 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         if (fidelity && i == 0) {
             fidelity->watch_unrestorable(engine_); // right before pass 0: what then changes, it wrote
         }
+        // With a counter group for this pass: START before the dispatch, STOP and READ after it.
+        std::array<hsa_ext_amd_aql_pm4_packet_t, 4> packets{};
+        static_assert(sizeof(hsa_ext_amd_aql_pm4_packet_t) == 64 &&
+                      sizeof(hsa_kernel_dispatch_packet_t) == 64);
+        hsa_signal_t read_signal{0};
+        const bool collect = i < counters.groups() && counter_packets(counters, i, packets, read_signal);
         const hsa_kernel_dispatch_packet_t p = pass_packet(w.packet, pass_signal);
-        if (!AgentContext::submit_private(queue, &p, 1, Clock::now() + kSubmitBound)) {
+        std::memcpy(&packets[collect ? 1 : 0], &p, sizeof p);
+        if (!AgentContext::submit_private(queue, packets.data(), collect ? 4 : 1,
+                                          Clock::now() + kSubmitBound)) {
             destroy_signal(pass_signal);
+            if (collect) {
+                destroy_signal(read_signal);
+            }
             engine_.sink->warning(WarningCode::no_private_queue, id,
                                   "no-private-queue: the private queue stayed full; no further pass");
             decision = DispatchDecision::declined_no_private_queue;
@@ -521,6 +586,10 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             // next window unless it failed too often. Its pass signal is unreferenced once it is gone.
             const bool again = agent_.discard_private_queue(w.queue_type);
             destroy_signal(pass_signal);
+            if (collect) {
+                destroy_signal(read_signal); // its queue is gone: the READ never runs
+                counters.abandon();
+            }
             engine_.sink->warning(WarningCode::pass_failed, id,
                                   "pass-failed: pass " + std::to_string(i) +
                                       " failed on the engine's private queue (" + status_text(status) +
@@ -541,6 +610,14 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                                       " did not complete within REPLAYSCOPE_PASS_TIMEOUT_MS; no further "
                                       "pass, the dispatch runs once it has completed");
             decision = DispatchDecision::declined_pass_timeout;
+            if (collect) {
+                // The late pass's STOP and READ still run: their buffers and signal are never reused.
+                counters.abandon();
+                engine_.sink->warning(WarningCode::counter_read_failed, id,
+                                      "counter-read-failed: pass " + std::to_string(i) +
+                                          " timed out: its counters are not read, none are collected on "
+                                          "this agent any more");
+            }
             // Bounded: a pass that waits for work held behind this very window (a flag set by a kernel
             // submitted after gating) would never complete; after ten more pass timeouts the window is
             // released with the pass still running (docs/replay-failures.md, "Timeouts").
@@ -580,6 +657,9 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
             pass.fidelity = fidelity->after_pass(i, mismatches, differing);
         }
         engine_.sink->pass(pass);
+        if (collect) {
+            read_counters(counters, i, read_signal);
+        }
         for (const FidelityMismatchEvent& m : mismatches) {
             engine_.sink->fidelity_mismatch(m);
         }

@@ -6,6 +6,9 @@
 #include "queue_gate.h"
 
 #include <hsa.h>
+#include <hsa_ven_amd_aqlprofile.h>
+
+#include <array>
 
 #include <cstdint>
 #include <memory>
@@ -16,6 +19,7 @@ namespace rs::engine {
 
 struct Engine;
 class AgentContext;
+class CounterCollection;
 struct DeviceSnapshot;
 struct RestoreResult;
 
@@ -78,6 +82,17 @@ class ReplayWindow {
     /// worker is stopping or `deadline` passes first.
     bool wait_out(hsa_signal_t pass_signal, Clock::time_point deadline);
     bool stopping();
+    /// The START, STOP and READ packets of pass `pass_index`'s counter group into packets[0], [2] and
+    /// [3] (the dispatch goes into [1]), with a new `read_signal` (1) as the READ's completion signal.
+    /// False, with a counter-read-failed warning and no signal left, when either cannot be made: the pass
+    /// then runs without counters.
+    bool counter_packets(CounterCollection& counters, uint32_t pass_index,
+                         std::array<hsa_ext_amd_aql_pm4_packet_t, 4>& packets,
+                         hsa_signal_t& read_signal) noexcept;
+    /// After pass `pass_index` completed: waits for its READ (at most REPLAYSCOPE_PASS_TIMEOUT_MS), then
+    /// sends one counter_value per counter of its group; a READ that does not complete abandons the
+    /// agent's collection (counter-read-failed), its signal left alive for it.
+    void read_counters(CounterCollection& counters, uint32_t pass_index, hsa_signal_t read_signal) noexcept;
     /// Once per process, a stderr line: a region could not be restored before pass `pass_index` (or,
     /// `pass_index` equal to the passes run, before the application's own execution).
     void tell_restore_failure(uint32_t pass_index) noexcept;

@@ -123,7 +123,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(DispatchDecision::declined_peer_memory), std::string_view("peer-memory"));
         QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enum_max<WarningCode>(), 25u);
+        QCOMPARE(enum_max<WarningCode>(), 27u);
         QCOMPARE(enum_name(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
         QCOMPARE(enum_name(WarningCode::internal_error), std::string_view("internal-error"));
         QCOMPARE(enum_name(WarningCode::pinned_host_store_unavailable),
@@ -148,6 +148,10 @@ class VocabularyTest : public QObject {
         QCOMPARE(static_cast<int>(WarningCode::unrestorable_memory_unchecked), 25);
         QCOMPARE(enum_name(WarningCode::unrestorable_memory_unchecked),
                  std::string_view("unrestorable-memory-unchecked"));
+        QCOMPARE(static_cast<int>(WarningCode::counters_unavailable), 26);
+        QCOMPARE(enum_name(WarningCode::counters_unavailable), std::string_view("counters-unavailable"));
+        QCOMPARE(static_cast<int>(WarningCode::counter_read_failed), 27);
+        QCOMPARE(enum_name(WarningCode::counter_read_failed), std::string_view("counter-read-failed"));
         QCOMPARE(enum_max<SnapshotStore>(), 2u);
         QCOMPARE(enum_name(SnapshotStore::mixed), std::string_view("mixed"));
         QCOMPARE(enum_name(SnapshotStore::device), std::string_view("device"));
