@@ -115,6 +115,7 @@ class EmitterSink final : public EventSink {
     void snapshot_placement(const SnapshotPlacementEvent& e) noexcept override { emitter_.emit_event(e); }
     void restore(const RestoreEvent& e) noexcept override { emitter_.emit_event(e); }
     void restore_miss(const RestoreMissEvent& e) noexcept override { emitter_.emit_event(e); }
+    void counter_value(const CounterValueEvent& e) noexcept override { emitter_.emit_event(e); }
     void warning(WarningCode code, uint64_t dispatch_id, std::string_view text) noexcept override {
         emitter_.emit_warning(code, dispatch_id, text);
     }

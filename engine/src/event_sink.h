@@ -65,12 +65,7 @@ using RestoreEvent = ipc::RestoreRecord;
 using RestoreMissEvent = ipc::RestoreMissRecord;
 
 /// A hardware counter's value in one pass of a dispatch: the sum over its block instances.
-struct CounterValueEvent {
-    uint64_t dispatch_id;
-    uint64_t value;
-    uint32_t pass_index; ///< 0-based
-    uint32_t counter;    ///< catalogue id (counters/catalogue.h)
-};
+using CounterValueEvent = ipc::CounterValueRecord;
 /// An agent of the runtime, reported once per OnLoad (a new hsa_init reports the new handles).
 struct AgentEvent {
     uint64_t handle;

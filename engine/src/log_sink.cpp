@@ -4,6 +4,8 @@
 // one line per event, written with a single fwrite so lines of concurrent threads never interleave.
 #include "event_sink.h"
 
+#include <replayscope/counters/catalogue.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -109,6 +111,12 @@ class LogSink final : public EventSink {
     void restore_miss(const RestoreMissEvent& e) noexcept override {
         line("replayscope: restore_miss dispatch=%llu pass=%u address=0x%llx size=%llu allocation=%llu",
              ull(e.dispatch_id), e.pass_index, ull(e.address), ull(e.size), ull(e.allocation_id));
+    }
+    void counter_value(const CounterValueEvent& e) noexcept override {
+        const counters::CounterDef* c = counters::counter(e.counter);
+        const std::string_view counter = c ? c->name : std::string_view("unknown");
+        line("replayscope: counter_value dispatch=%llu pass=%u counter=%.*s value=%llu", ull(e.dispatch_id),
+             e.pass_index, len(counter), counter.data(), ull(e.value));
     }
     void snapshot_failure(const SnapshotFailureEvent& e) noexcept override {
         line("replayscope: snapshot_failure dispatch=%llu reason=%.*s address=0x%llx size=%llu "

@@ -76,6 +76,9 @@ class TeeSink final : public EventSink {
     void restore_miss(const RestoreMissEvent& e) noexcept override {
         both([&](EventSink& s) { s.restore_miss(e); });
     }
+    void counter_value(const CounterValueEvent& e) noexcept override {
+        both([&](EventSink& s) { s.counter_value(e); });
+    }
     void warning(WarningCode code, uint64_t id, std::string_view text) noexcept override {
         both([&](EventSink& s) { s.warning(code, id, text); });
     }

@@ -746,6 +746,10 @@ bool Emitter::emit_event(const RestoreMissRecord& r) noexcept {
     return push(EventType::restore_miss, &r, sizeof r);
 }
 
+bool Emitter::emit_event(const CounterValueRecord& r) noexcept {
+    return push(EventType::counter_value, &r, sizeof r);
+}
+
 bool Emitter::emit_warning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept {
     WarningRecord w{dispatch_id, intern_string(text), code};
     return emit_event(w);

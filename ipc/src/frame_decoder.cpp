@@ -6,6 +6,8 @@
 
 #include "session_events_generated.h"
 
+#include <replayscope/counters/catalogue.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -242,6 +244,17 @@ bool decode_restore_miss(const fb::RestoreMiss* t, Record& r) {
     return m.pass_index >= 1;
 }
 
+bool decode_counter_value(const fb::CounterValue* t, Record& r) {
+    r.timestamp_ns = t->ts();
+    auto& c = r.counter_value;
+    c.dispatch_id = t->dispatch_id();
+    c.value = t->value();
+    c.pass_index = t->pass_index();
+    c.counter = t->counter();
+    // A counter this build's catalogue does not have is refused, like an enum value beyond its list.
+    return c.counter < rs::counters::gfx90a_counters().size();
+}
+
 bool decode_snapshot_failure(const fb::SnapshotFailure* t, Record& r) {
     r.timestamp_ns = t->ts();
     auto& f = r.snapshot_failure;
@@ -378,6 +391,7 @@ constexpr PayloadDecoderEntry kPayloadDecoderList[] = {
     {EventType::snapshot_placement, decode_as<fb::SnapshotPlacement, decode_snapshot_placement>},
     {EventType::restore, decode_as<fb::Restore, decode_restore>},
     {EventType::restore_miss, decode_as<fb::RestoreMiss, decode_restore_miss>},
+    {EventType::counter_value, decode_as<fb::CounterValue, decode_counter_value>},
     {EventType::snapshot_failure, decode_as<fb::SnapshotFailure, decode_snapshot_failure>},
     {EventType::pass, decode_as<fb::Pass, decode_pass>},
     {EventType::fidelity_mismatch, decode_as<fb::FidelityMismatch, decode_fidelity_mismatch>},

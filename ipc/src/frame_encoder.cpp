@@ -107,6 +107,11 @@ void encode_payload(const Record& r, flatbuffers::FlatBufferBuilder& b) {
             fb::CreateRestoreMiss(b, ts, m.dispatch_id, m.address, m.size, m.allocation_id, m.pass_index));
         break;
     }
+    case EventType::counter_value: {
+        const auto& c = r.counter_value;
+        b.Finish(fb::CreateCounterValue(b, ts, c.dispatch_id, c.value, c.pass_index, c.counter));
+        break;
+    }
     case EventType::snapshot_failure: {
         const auto& f = r.snapshot_failure;
         b.Finish(fb::CreateSnapshotFailure(b, ts, f.dispatch_id, f.address, f.size, f.allocation_id,

@@ -12,6 +12,8 @@
 
 #include "sequence_space.h"
 
+#include <replayscope/counters/catalogue.h>
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -49,6 +51,37 @@ using session::kRowColumns;
 /// Writes the enum_names rows of every list of vocabulary.h (records.h's kEnumTables); INSERT OR
 /// IGNORE, so that reopening a file written by an older build adds the values it did not know.
 /// Returns false with `error` set on an SQLite error.
+bool insert_enum_names(sqlite3* db, std::string& error);
+
+/// Writes the `counters` rows of the counter catalogue (counters/catalogue.h: id, name, block, select
+/// value, unit, description); INSERT OR IGNORE, so that reopening a file adds the counters it lacks.
+bool insert_counter_definitions(sqlite3* db, std::string& error) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, session::kInsertCounterDefinition, -1, &st, nullptr) != SQLITE_OK) {
+        error = sqlite3_errmsg(db);
+        return false;
+    }
+    bool ok = true;
+    const auto catalogue = rs::counters::gfx90a_counters();
+    for (std::size_t i = 0; ok && i < catalogue.size(); ++i) {
+        const auto& c = catalogue[i];
+        const std::string_view block = rs::counters::block_name(c.block);
+        sqlite3_bind_int64(st, 1, static_cast<sqlite3_int64>(i));
+        sqlite3_bind_text(st, 2, c.name.data(), static_cast<int>(c.name.size()), SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, block.data(), static_cast<int>(block.size()), SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, c.event);
+        sqlite3_bind_text(st, 5, c.unit.data(), static_cast<int>(c.unit.size()), SQLITE_STATIC);
+        sqlite3_bind_text(st, 6, c.description.data(), static_cast<int>(c.description.size()), SQLITE_STATIC);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        sqlite3_reset(st);
+    }
+    if (!ok) {
+        error = sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
 bool insert_enum_names(sqlite3* db, std::string& error) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db, session::kInsertEnumName, -1, &st, nullptr) != SQLITE_OK) {
@@ -101,6 +134,7 @@ constexpr InsertSql kInserts[] = {
     {EventType::snapshot_placement, session::kInsertSnapshotPlacement},
     {EventType::restore, session::kInsertRestore},
     {EventType::restore_miss, session::kInsertRestoreMiss},
+    {EventType::counter_value, session::kInsertPassCounter},
 };
 
 /// Values are stored as SQLite's signed 64-bit integers (two's complement of the unsigned value).
@@ -238,10 +272,12 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
                       static_cast<long long>(wall_clock_ns()));
         if (!store->exec("BEGIN") || !store->exec(pragmas) || !store->exec(session::tables_sql()) ||
             !store->exec(session::views_sql()) || !store->exec(row) ||
-            !insert_enum_names(store->db_, store->error_) || !store->exec("COMMIT")) {
+            !insert_enum_names(store->db_, store->error_) ||
+            !insert_counter_definitions(store->db_, store->error_) || !store->exec("COMMIT")) {
             return fail(path + ": " + store->error_);
         }
-    } else if (!insert_enum_names(store->db_, store->error_)) {
+    } else if (!insert_enum_names(store->db_, store->error_) ||
+               !insert_counter_definitions(store->db_, store->error_)) {
         return fail(path + ": " + store->error_);
     }
     if (!store->prepare_all() || (!fresh && !store->load_state())) {
@@ -856,6 +892,8 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
         return insert_restore(process, *p, r);
     case EventType::restore_miss:
         return insert_restore_miss(process, *p, r);
+    case EventType::counter_value:
+        return insert_counter_value(process, *p, r);
     }
     return true;
 }
@@ -1067,6 +1105,13 @@ bool SessionStore::insert_restore_miss(std::int64_t process, ProcessState& p, co
     sqlite3_stmt* s = row_statement(EventType::restore_miss, process);
     bind_columns(s, 2, x.dispatch_id, x.pass_index, x.address, x.size, x.allocation_id, r.sequence,
                  r.timestamp_ns);
+    return store_row(p, s, r.sequence);
+}
+
+bool SessionStore::insert_counter_value(std::int64_t process, ProcessState& p, const Record& r) {
+    const auto& x = r.counter_value;
+    sqlite3_stmt* s = row_statement(EventType::counter_value, process);
+    bind_columns(s, 2, x.dispatch_id, x.pass_index, x.counter, x.value, r.sequence, r.timestamp_ns);
     return store_row(p, s, r.sequence);
 }
 

@@ -81,6 +81,7 @@ std::vector<Record> everyType() {
     add(EventType::snapshot_placement).snapshot_placement = {42, 0x7f0000002000, 4096, SnapshotStore::device};
     add(EventType::restore).restore = {42, 65536, 131072, 900, 4000, 2, 3, 5, 40, 1, true};
     add(EventType::restore_miss).restore_miss = {42, 0x7f0000012000, 65536, 12, 2};
+    add(EventType::counter_value).counter_value = {42, 0xfedcba9876543210, 3, 5};
     auto& e = add(EventType::session_end).session_end;
     for (std::size_t i = 0; i < kEventTypeSlots; ++i) {
         e.counts[i] = i * 3;
@@ -98,7 +99,7 @@ class ProtocolTest : public QObject {
   private slots:
     void roundTripEveryEventType() {
         const auto records = everyType();
-        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..23
+        QCOMPARE(records.size(), kEventTypeSlots - 1); // every EventType value 1..24
         const auto bytes = rs::test::frames(records);
         std::size_t offset = 0;
         for (const auto& expected : records) {

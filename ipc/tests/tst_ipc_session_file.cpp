@@ -117,7 +117,7 @@ class SessionFileTest : public QObject {
         QCOMPARE(makeSession(path), std::string());
         sql(path, "PRAGMA user_version = 99");
         const QString message = refusal(path);
-        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (6)"),
+        QVERIFY2(message.contains("version 99 is newer than this ReplayScope supports (7)"),
                  qPrintable(message));
     }
     /// Version-1 files (before the compact layout) pass the check, so readers can open them, but are
@@ -131,13 +131,13 @@ class SessionFileTest : public QObject {
         QVERIFY(check.ok);
         QCOMPARE(check.format_version, 1);
         QVERIFY2(refusal(path).contains("version 1 can be read but not appended to; this ReplayScope writes "
-                                        "version 6"),
+                                        "version 7"),
                  qPrintable(refusal(path)));
         sql(path, "PRAGMA user_version = 0");
-        QVERIFY2(refusal(path).contains("version 0 is not valid (this ReplayScope reads versions 1 to 6)"),
+        QVERIFY2(refusal(path).contains("version 0 is not valid (this ReplayScope reads versions 1 to 7)"),
                  qPrintable(refusal(path)));
     }
-    /// A version-4 file (no fence wait) still passes the check and is read, but this build writes version 6
+    /// A version-4 file (no fence wait) still passes the check and is read, but this build writes version 7
     /// (its dispatch rows have the fence-wait column, its views `dispatches.window_ns`): it is not appended
     /// to.
     void versionFourIsReadableNotAppendable() {
@@ -149,7 +149,7 @@ class SessionFileTest : public QObject {
         QVERIFY2(check.ok, check.message.c_str());
         QCOMPARE(check.format_version, 4);
         QVERIFY2(refusal(path).contains("version 4 can be read but not appended to; this ReplayScope writes "
-                                        "version 6"),
+                                        "version 7"),
                  qPrintable(refusal(path)));
     }
     void exitStatusIsRecorded() {
@@ -289,7 +289,7 @@ class SessionFileTest : public QObject {
         QVERIFY2(check.ok, check.message.c_str());
         QCOMPARE(check.format_version, 2);
         QVERIFY2(refusal(path).contains("version 2 can be read but not appended to; this ReplayScope writes "
-                                        "version 6"),
+                                        "version 7"),
                  qPrintable(refusal(path)));
         rs::test::SessionDb db(path.toStdString());
         QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 3);

@@ -96,6 +96,64 @@ std::vector<Record> twoDispatches() {
 class StoreRestoresTest : public QObject {
     Q_OBJECT
   private slots:
+    /// Format 7: counter values go through the codec into pass_counters; the catalogue is in `counters`
+    /// and pass_counter_values joins them; a counter id beyond the catalogue is refused by the decoder.
+    void counterValuesReachTheView() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/counters.rsdb").toStdString();
+        Builder b;
+        b.dispatch(1);
+        b.pass(1, 0, 0);
+        b.add(EventType::counter_value).counter_value = {1, 12, 0, 0}; // SQ_WAVES in pass 0
+        b.pass(1, 1, 0);
+        b.add(EventType::counter_value).counter_value = {1, 4096, 1, 22};       // GRBM_COUNT in pass 1
+        b.add(EventType::counter_value).counter_value = {1, 1ull << 63, 1, 24}; // TCC_REQ, beyond int64
+        const auto bytes = rs::test::frames(b.records);
+        std::vector<Record> received;
+        for (std::size_t offset = 0; offset < bytes.size();) {
+            Record r{};
+            FrameHeader h{};
+            std::size_t n = 0;
+            QCOMPARE(decode_frame(bytes.data() + offset, bytes.size() - offset, kMaxPayloadBytes, r, h, n),
+                     FrameError::none);
+            QVERIFY(records_equal(b.records[received.size()], r));
+            received.push_back(r);
+            offset += n;
+        }
+        std::string error;
+        auto store = SessionStore::open(path, SessionStore::Mode::create, error);
+        QVERIFY2(store, error.c_str());
+        for (const Record& r : received) {
+            QVERIFY2(store->insert(r), store->last_error().c_str());
+        }
+        QVERIFY2(store->finish("test"), store->last_error().c_str());
+        store.reset();
+        rs::test::SessionDb db(path);
+        QCOMPARE(db.integer("SELECT count(*) FROM counters"), 34);
+        using Rows = std::vector<QStringList>;
+        QCOMPARE(
+            db.query("SELECT name, block, event, unit FROM counters WHERE id IN (0, 22, 24) ORDER BY id"),
+            (Rows{{"SQ_WAVES", "SQ", "4", "waves"},
+                  {"GRBM_COUNT", "GRBM", "0", "cycles"},
+                  {"TCC_REQ", "TCC", "3", "requests"}}));
+        QCOMPARE(
+            db.query("SELECT dispatch, pass_index, counter, block, value FROM pass_counter_values ORDER BY "
+                     "pass_index, counter"),
+            (Rows{{"1", "0", "SQ_WAVES", "SQ", "12"},
+                  {"1", "1", "GRBM_COUNT", "GRBM", "4096"},
+                  {"1", "1", "TCC_REQ", "TCC", QString::number(std::numeric_limits<qint64>::min())}}));
+        QCOMPARE(db.integer("SELECT stored FROM event_counts WHERE event_type = 24"), 3);
+
+        // An id the catalogue does not have: an invalid payload.
+        Builder bad;
+        bad.add(EventType::counter_value).counter_value = {1, 1, 0, 100000};
+        const auto frame = rs::test::frames(bad.records);
+        Record r{};
+        FrameHeader h{};
+        std::size_t n = 0;
+        QVERIFY(decode_frame(frame.data(), frame.size(), kMaxPayloadBytes, r, h, n) != FrameError::none);
+    }
+
     void recordsReachTheViews() {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/restores.rsdb").toStdString();
@@ -124,7 +182,7 @@ class StoreRestoresTest : public QObject {
         store.reset();
 
         rs::test::SessionDb db(path);
-        QCOMPARE(db.integer("PRAGMA user_version"), 6);
+        QCOMPARE(db.integer("PRAGMA user_version"), 7);
         // snapshots: store by name, the byte split, pinning, hash path and chunks.
         using Rows = std::vector<QStringList>;
         QCOMPARE(
@@ -167,14 +225,15 @@ class StoreRestoresTest : public QObject {
                           "ORDER BY event_type"),
                  (Rows{{"21", "snapshot_placement", "2", "2"},
                        {"22", "restore", "5", "5"},
-                       {"23", "restore_miss", "1", "1"}}));
+                       {"23", "restore_miss", "1", "1"},
+                       {"24", "counter_value", "0", "0"}}));
         QCOMPARE(db.query("SELECT code, name FROM enum_names WHERE enum = 'snapshot_store' ORDER BY code"),
                  (Rows{{"0", "host"}, {"1", "device"}, {"2", "mixed"}}));
         QCOMPARE(db.integer("SELECT count(*) FROM enum_names WHERE enum = 'chunk_hash_path'"), 3);
 
         RestoreTotals t;
         QVERIFY2(read_restore_totals(path, t, error), error.c_str());
-        QCOMPARE(t.format_version, 6);
+        QCOMPARE(t.format_version, 7);
         QCOMPARE(t.snapshots, 2u);
         QCOMPARE(t.footprint_bytes, 335872u);
         QCOMPARE(t.restores, 5u);

@@ -185,7 +185,8 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(AsyncCopyOutcome::timed_out), std::string_view("timed-out"));
     }
     void eventTypesComeFromTheList() {
-        QCOMPARE(kEventTypeSlots, std::size_t{24});
+        QCOMPARE(kEventTypeSlots, std::size_t{25});
+        QCOMPARE(static_cast<int>(EventType::counter_value), 24);
         QCOMPARE(static_cast<int>(EventType::snapshot_placement), 21);
         QCOMPARE(event_type_name(EventType::restore), std::string_view("restore"));
         QCOMPARE(static_cast<int>(EventType::restore_miss), 23);

@@ -97,3 +97,8 @@ CREATE TABLE restore_rows(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, p
 CREATE TABLE restore_misses(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER,
   address INTEGER, size INTEGER, allocation_id INTEGER, seq INTEGER NOT NULL, ts_ns INTEGER,
   PRIMARY KEY (process, seq)) WITHOUT ROWID;
+CREATE TABLE counters(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, block TEXT NOT NULL,
+  event INTEGER NOT NULL, unit TEXT NOT NULL, description TEXT NOT NULL);
+CREATE TABLE pass_counters(process INTEGER NOT NULL, dispatch INTEGER NOT NULL, pass_index INTEGER NOT NULL,
+  counter INTEGER NOT NULL, value INTEGER NOT NULL, seq INTEGER NOT NULL, ts_ns INTEGER,
+  PRIMARY KEY (process, dispatch, pass_index, counter)) WITHOUT ROWID;

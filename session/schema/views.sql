@@ -132,3 +132,7 @@ CREATE VIEW process_totals AS
          (SELECT coalesce(sum(x.restored_bytes_device), 0) FROM restores x WHERE x.process = p.process)
            AS restored_bytes_device
   FROM processes p;
+CREATE VIEW pass_counter_values AS
+  SELECT p.process AS process, p.dispatch AS dispatch, p.pass_index AS pass_index, c.name AS counter,
+         c.block AS block, c.unit AS unit, p.value AS value
+  FROM pass_counters p JOIN counters c ON c.id = p.counter;

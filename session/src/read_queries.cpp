@@ -85,6 +85,8 @@ FileLayout detect_file_layout(int format_version, const FirstColumnQuery& run) {
     layout.placement_dispatch_key = dispatch_key_of(placements);
     // Format 5: the window's fence wait, a column of the snapshots view (dispatch_rows.s_fence_ns).
     layout.fence_wait = contains(columns_of(run, "snapshots"), "fence_wait_ns");
+    // Format 7: hardware counters per pass.
+    layout.pass_counters = contains(columns_of(run, "pass_counter_values"), "counter");
     // Format 4's folded parts: the packed columns of dispatch_rows and the two tables of the rest.
     const std::vector<std::string> rows = columns_of(run, "dispatch_rows");
     layout.folded_parts = contains(rows, "s_store") && contains(rows, "r1") && contains(rows, "rf") &&
@@ -308,6 +310,16 @@ std::string restore_misses_query(const FileLayout& layout) {
     }
     return expand("SELECT {p}, ", layout) + std::string(dispatch_column(layout.miss_dispatch_key)) +
            ", pass_index, address, size, allocation_id FROM restore_misses";
+}
+
+std::string counter_values_query(const FileLayout& layout) {
+    if (!layout.pass_counters) {
+        return {};
+    }
+    return "SELECT v.process, v.dispatch, v.pass_index, s.text, v.counter, v.unit, v.value "
+           "FROM pass_counter_values v LEFT JOIN dispatches d ON d.process = v.process AND d.id = v.dispatch "
+           "LEFT JOIN strings s ON s.process = d.process AND s.id = d.kernel_name_id "
+           "ORDER BY s.text, v.counter, v.process, v.dispatch";
 }
 
 std::string snapshot_placements_query(const FileLayout& layout) {

@@ -78,7 +78,7 @@ class TestSessionFormat : public QObject {
   private slots:
     void constantsAreTheDocumentedOnes() {
         QCOMPARE(rs::session::kApplicationId, 0x52534442); // "RSDB"
-        QCOMPARE(rs::session::kFormatVersion, 6);
+        QCOMPARE(rs::session::kFormatVersion, 7);
         QCOMPARE(rs::session::kOldestReadableVersion, 1);
     }
 
@@ -97,8 +97,8 @@ class TestSessionFormat : public QObject {
             return column(path,
                           std::string("SELECT count(*) FROM sqlite_master WHERE type = '") + type + "'");
         };
-        QCOMPARE(count("table"), std::vector<std::string>{"25"});
-        QCOMPARE(count("view"), std::vector<std::string>{"7"});
+        QCOMPARE(count("table"), std::vector<std::string>{"27"});
+        QCOMPARE(count("view"), std::vector<std::string>{"8"});
         // The explicit indexes of indexes.sql (SQLite's own autoindexes are named sqlite_autoindex_*).
         QCOMPARE(column(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name NOT LIKE "
                               "'sqlite_autoindex%'"),
@@ -132,8 +132,9 @@ class TestSessionFormat : public QObject {
         const std::string path = dir.path().toStdString() + "/empty.rsdb";
         QCOMPARE(make_session(path), std::string());
         const auto views = column(path, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name");
-        QCOMPARE(views, (std::vector<std::string>{"declines", "dispatches", "passes", "process_totals",
-                                                  "restores", "snapshot_stores", "snapshots"}));
+        QCOMPARE(views,
+                 (std::vector<std::string>{"declines", "dispatches", "pass_counter_values", "passes",
+                                           "process_totals", "restores", "snapshot_stores", "snapshots"}));
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
         for (const std::string& view : views) {
@@ -200,7 +201,7 @@ class TestSessionFormat : public QObject {
         QCOMPARE(check.kind, FileCheckKind::too_new);
         QCOMPARE(check.format_version, 99);
         QVERIFY2(QString::fromStdString(check.message)
-                     .contains("version 99 is newer than this ReplayScope supports (6)"),
+                     .contains("version 99 is newer than this ReplayScope supports (7)"),
                  check.message.c_str());
     }
 
@@ -221,7 +222,7 @@ class TestSessionFormat : public QObject {
         QCOMPARE(check.format_version, -1);
         QVERIFY2(
             QString::fromStdString(check.message)
-                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 6)"),
+                .contains("session format version -1 is not valid (this ReplayScope reads versions 1 to 7)"),
             check.message.c_str());
         QCOMPARE(exec(path, "PRAGMA user_version = 1"), std::string());
         check = rs::session::check_session_file(path);

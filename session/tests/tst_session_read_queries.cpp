@@ -108,6 +108,7 @@ std::vector<Expected> every_query(const FileLayout& layout, bool with_process) {
         {spilled_snapshot_stores_query(layout), count(SnapshotStoreColumn::host_pinned)},
         {spilled_restores_query(layout), count(RestoreColumn::missed_chunks)},
         {restore_misses_query(layout), count(RestoreMissColumn::allocation_id)},
+        {counter_values_query(layout), count(CounterValueColumn::value)},
         {snapshot_placements_query(layout), count(PlacementColumn::store)},
         {allocations_query(layout), count(AllocationColumn::free_ns)},
         {module_variables_query(layout), count(ModuleVariableColumn::status)},
@@ -164,17 +165,18 @@ class TestSessionReadQueries : public QObject {
 
   private slots:
     /// The schema this build writes: every optional part present, each found under its column names.
-    void formatSixLayout() {
-        Database db(path("v6.rsdb"));
+    void formatSevenLayout() {
+        Database db(path("v7.rsdb"));
         QVERIFY(db.exec(tables_sql()));
         QVERIFY(db.exec(views_sql()));
         QVERIFY(db.exec(
             "INSERT INTO session(id, format_version, created_wall_ns, process_count, rejected_frames, "
-            "missing_events) VALUES (1, 6, 0, 0, 0, 0)"));
+            "missing_events) VALUES (1, 7, 0, 0, 0, 0)"));
         const FileLayout layout = db.layout(kFormatVersion);
-        QCOMPARE(layout.format_version, 6);
-        QCOMPARE(layout.session_format_version, 6);
+        QCOMPARE(layout.format_version, 7);
+        QCOMPARE(layout.session_format_version, 7);
         QVERIFY(layout.fence_wait);
+        QVERIFY(layout.pass_counters);
         QVERIFY(dispatches_query(layout).find("s_fence_ns") != std::string::npos);
         // The folded parts come with the dispatch scan; the stores and restores queries read the rest.
         QVERIFY(layout.folded_parts);
@@ -196,7 +198,7 @@ class TestSessionReadQueries : public QObject {
         QCOMPARE(int(layout.placement_dispatch_key), int(DispatchKey::dispatch));
         for (const bool with_process : {false, true}) {
             for (const Expected& q : every_query(layout, with_process)) {
-                QVERIFY2(!q.sql.empty(), "format 6 has every part");
+                QVERIFY2(!q.sql.empty(), "format 7 has every part");
                 QCOMPARE(db.columns(q.sql), q.columns);
             }
         }
@@ -234,8 +236,8 @@ class TestSessionReadQueries : public QObject {
             QVERIFY2(q.sql.find("process") == std::string::npos, q.sql.c_str()); // every row is process 1
         }
         // exit status, internal errors, session counts, processes, handles, restore failures, fidelity
-        // mismatches, stores, restores (both ways), misses, placements, async copies.
-        QCOMPARE(empty, 14);
+        // mismatches, stores, restores (both ways), misses, placements, async copies, counter values.
+        QCOMPARE(empty, 15);
         for (const std::string_view table : required_tables(1)) {
             QVERIFY2(db.has_table(table), std::string(table).c_str());
         }

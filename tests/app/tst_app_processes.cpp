@@ -92,7 +92,7 @@ class AppProcessesTest : public QObject {
         SessionError e;
         const SessionSnapshot s = SessionLoader::loadAll(two_, e);
         QVERIFY2(!e.isError(), qPrintable(e.message));
-        QCOMPARE(s->info.formatVersion, 6); // what the current SessionStore writes
+        QCOMPARE(s->info.formatVersion, 7); // what the current SessionStore writes
         QCOMPARE(s->processes.size(), 2);
         QCOMPARE(s->info.processCount, 2);
         QCOMPARE(s->processes[0].pid, 4242);

@@ -138,10 +138,10 @@ class AppReaderTest : public QObject {
         SyntheticSession::Options o;
         o.dispatches = 200;
         const QString newer = test::synthetic(d, QStringLiteral("newer.rsdb"), o);
-        execSql(newer, {QStringLiteral("PRAGMA user_version = 7")});
+        execSql(newer, {QStringLiteral("PRAGMA user_version = 8")});
         QTest::newRow("newer format")
             << newer << int(SessionError::Kind::newerSchema)
-            << QStringLiteral("Session format version 7 is newer than this ReplayScope supports (6)");
+            << QStringLiteral("Session format version 8 is newer than this ReplayScope supports (7)");
         const QString truncated = test::synthetic(d, QStringLiteral("truncated.rsdb"), o);
         QFile t(truncated);
         QVERIFY(t.size() > 8192);

@@ -56,7 +56,7 @@ class AppRestoresTest : public QObject {
         SessionError e;
         s_ = SessionLoader::loadAll(path_, e);
         QVERIFY2(!e.isError(), qPrintable(e.message));
-        QCOMPARE(s_->info.formatVersion, 6);
+        QCOMPARE(s_->info.formatVersion, 7);
         QVERIFY(s_->hasRestoreRecords);
         // Two restores before passes 1 and 2 and the final one, for every replayed dispatch.
         QCOMPARE(qint64(s_->restores.size()), sql(QStringLiteral("SELECT count(*) FROM restores")));

@@ -402,7 +402,7 @@ class TestAppRoundtrip : public QObject {
         const SessionInfo& i = s_->info;
         QCOMPARE(i.path, path_);
         QVERIFY(i.openedCopy.isEmpty());
-        QCOMPARE(i.formatVersion, 6);
+        QCOMPARE(i.formatVersion, 7);
         QCOMPARE(i.pid, 4242); // the session row's identity is process 1's
         QCOMPARE(i.executable, QStringLiteral("/usr/bin/heat"));
         QCOMPARE(i.argv, QStringLiteral("heat --steps 3"));

@@ -94,6 +94,11 @@ bool records_equal(const Record& a, const Record& b) noexcept {
         return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&
                x.allocation_id == y.allocation_id && x.pass_index == y.pass_index;
     }
+    case EventType::counter_value: {
+        const auto &x = a.counter_value, &y = b.counter_value;
+        return x.dispatch_id == y.dispatch_id && x.value == y.value && x.pass_index == y.pass_index &&
+               x.counter == y.counter;
+    }
     case EventType::snapshot_failure: {
         const auto &x = a.snapshot_failure, &y = b.snapshot_failure;
         return x.dispatch_id == y.dispatch_id && x.address == y.address && x.size == y.size &&

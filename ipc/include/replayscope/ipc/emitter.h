@@ -117,6 +117,7 @@ class Emitter {
     bool emit_event(const SnapshotPlacementRecord& r) noexcept; ///< after the SnapshotRecord (mixed only)
     bool emit_event(const RestoreRecord& r) noexcept;
     bool emit_event(const RestoreMissRecord& r) noexcept;
+    bool emit_event(const CounterValueRecord& r) noexcept;
     /// Warning with text (interned).
     bool emit_warning(WarningCode code, std::uint64_t dispatch_id, std::string_view text) noexcept;
 

@@ -348,6 +348,14 @@ struct RestoreMissRecord {
     std::uint32_t pass_index;    ///< the restore's pass_index (RestoreRecord)
 };
 
+/// A hardware counter's value in one pass of a dispatch (within protocol 5, type 24; docs/counters.md).
+struct CounterValueRecord {
+    std::uint64_t dispatch_id;
+    std::uint64_t value;      ///< sum over the counter's block instances
+    std::uint32_t pass_index; ///< 0-based
+    std::uint32_t counter;    ///< catalogue id (counters/catalogue.h); the collector refuses an unknown one
+};
+
 struct SnapshotFailureRecord {
     std::uint64_t dispatch_id;
     std::uint64_t address; ///< 0 for whole-snapshot conditions
@@ -465,6 +473,7 @@ struct Record {
         SnapshotPlacementRecord snapshot_placement;
         RestoreRecord restore;
         RestoreMissRecord restore_miss;
+        CounterValueRecord counter_value;
     };
 };
 static_assert(std::is_trivially_copyable_v<Record>);

@@ -255,6 +255,7 @@ class SessionStore {
     /// any other restore gets its own row.
     bool insert_restore(std::int64_t process, ProcessState& p, const Record& r);
     bool insert_restore_miss(std::int64_t process, ProcessState& p, const Record& r);
+    bool insert_counter_value(std::int64_t process, ProcessState& p, const Record& r);
 
     sqlite3* db_ = nullptr;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};

@@ -19,10 +19,12 @@ inline constexpr std::int32_t kApplicationId = 0x52534442;
 /// Version 5: the window's fence wait (`snapshots.fence_wait_ns`, stored as `dispatch_rows.s_fence_ns`).
 /// Version 6: how long each replayed dispatch was held behind its window (`dispatches.window_ns`, a view
 /// column over the version-5 tables: the tables are unchanged).
-inline constexpr std::int32_t kFormatVersion = 6;
-/// Oldest `user_version` readers accept (they handle 1 to 6; writers append only to 6; a version-1 or -2
+/// Version 7: hardware counters per pass (`pass_counters`, the catalogue in `counters`, the view
+/// `pass_counter_values` joining them; docs/counters.md).
+inline constexpr std::int32_t kFormatVersion = 7;
+/// Oldest `user_version` readers accept (they handle 1 to 7; writers append only to 7; a version-1 or -2
 /// file reads as one process; a version-3 file has none of the version-4 columns, a version-4 file no
-/// fence wait, a version-5 file no `dispatches.window_ns`).
+/// fence wait, a version-5 file no `dispatches.window_ns`, a version-6 file no counters).
 inline constexpr std::int32_t kOldestReadableVersion = 1;
 
 /// The schema this build creates, as SQL text for sqlite3_exec (several statements each; every view is

@@ -53,6 +53,8 @@ struct FileLayout {
     DispatchKey placement_dispatch_key = DispatchKey::dispatch_id;
     /// `snapshots.fence_wait_ns` exists (format 5: the window's fence wait, `dispatch_rows.s_fence_ns`).
     bool fence_wait = false;
+    /// The `pass_counter_values` view exists (format 7: hardware counters per pass, docs/counters.md).
+    bool pass_counters = false;
     /// `dispatch_rows` folds the snapshot's store, the restore before pass 1 and the final restore into
     /// its packed `s_store`, `r1` and `rf` columns, and keeps the rest apart in `snapshot_store_rows` and
     /// `restore_rows` (format 4 and later). The dispatch query then decodes the folded parts
@@ -339,6 +341,12 @@ std::string spilled_restores_query(const FileLayout& layout);
 /// temporary B-tree, the slowest part of loading a large session).
 enum class RestoreMissColumn : int { process, dispatch_id, pass_index, address, size, allocation_id };
 std::string restore_misses_query(const FileLayout& layout);
+
+/// Hardware counter values (format 7), one row per dispatch, pass and counter, with the dispatch's kernel
+/// name (NULL when unknown) and the counter's catalogue name and unit; ordered by kernel name, counter,
+/// process and dispatch. Empty without FileLayout::pass_counters.
+enum class CounterValueColumn : int { process, dispatch_id, pass_index, kernel, counter, unit, value };
+std::string counter_values_query(const FileLayout& layout);
 
 /// Regions of mixed snapshots and their store (format 4; `store` a SnapshotStore name or code), in storage
 /// order (the reader orders them by process, dispatch and address, see restore_misses_query).

@@ -43,7 +43,8 @@
     X(restore_failure, 20, "restore_failure") \
     X(snapshot_placement, 21, "snapshot_placement") \
     X(restore, 22, "restore") \
-    X(restore_miss, 23, "restore_miss")
+    X(restore_miss, 23, "restore_miss") \
+    X(counter_value, 24, "counter_value")
 
 #define RS_IPC_DEVICE_TYPES(X) \
     X(cpu, 0, "cpu") \

@@ -102,6 +102,13 @@ inline constexpr const char* kInsertRestore =
 /// restore_miss: the restore_misses row.
 inline constexpr const char* kInsertRestoreMiss =
     "INSERT OR IGNORE INTO restore_misses VALUES (?1,?2,?3,?4,?5,?6,?7,?8)";
+/// counter_value: the pass_counters row (format 7).
+inline constexpr const char* kInsertPassCounter =
+    "INSERT OR IGNORE INTO pass_counters VALUES (?1,?2,?3,?4,?5,?6,?7)";
+/// One counter of the catalogue (format 7; ?1 id, ?2 name, ?3 block, ?4 select value, ?5 unit, ?6
+/// description), written when a file is created and completed when it is reopened.
+inline constexpr const char* kInsertCounterDefinition =
+    "INSERT OR IGNORE INTO counters VALUES (?1,?2,?3,?4,?5,?6)";
 /// A new agent/queue/kernel-object handle's small ref (?1 ref, ?2 handle).
 inline constexpr const char* kInsertHandle = "INSERT OR IGNORE INTO handles VALUES (?1, ?2)";
 
@@ -169,7 +176,8 @@ SELECT ?1, t.code, '', NULL, t.n FROM (
   UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures WHERE process = ?1)
   UNION ALL SELECT 21, (SELECT count(*) FROM snapshot_placements WHERE process = ?1)
   UNION ALL SELECT 22, (SELECT count(*) FROM restores WHERE process = ?1)
-  UNION ALL SELECT 23, (SELECT count(*) FROM restore_misses WHERE process = ?1)) AS t WHERE true
+  UNION ALL SELECT 23, (SELECT count(*) FROM restore_misses WHERE process = ?1)
+  UNION ALL SELECT 24, (SELECT count(*) FROM pass_counters WHERE process = ?1)) AS t WHERE true
 ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
 /// The name of an event type's event_counts rows (?1 event type, ?2 name).
