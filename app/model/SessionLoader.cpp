@@ -292,7 +292,7 @@ SessionError SessionLoader::load(SessionData& out) {
                    {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
                     &DispatchReader::read, &PassReader::read, &RestoreReader::read, &RestoreSkipReader::read,
                     &AllocationReader::read, &ModuleVariableReader::read, &WarningReader::read,
-                    &AsyncCopyReader::read});
+                    &AsyncCopyReader::read, &CounterValueReader::read});
 }
 
 SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {

@@ -183,6 +183,17 @@ struct RestoreMissRow {
     qint64 address = 0, size = 0, allocationId = 0;
 };
 
+/// A hardware counter's value in one pass of a dispatch (format 7, `pass_counter_values`).
+struct CounterValueRow {
+    int process = 1;
+    qint64 dispatchId = 0;
+    int passIndex = 0;
+    QString kernel;  ///< the dispatch's kernel symbol as the session stores it (empty when unknown)
+    QString counter; ///< the catalogue's name: "SQ_WAVES"
+    QString unit;    ///< "waves", "instructions", ...
+    quint64 value = 0;
+};
+
 /// A region of a mixed snapshot and the store it went to (format 4, `snapshot_placements`).
 struct PlacementRow {
     int process = 1;
@@ -295,10 +306,11 @@ struct SessionData : QSharedData {
     bool hasRestoreRecords = false;
     /// The restore misses and placements are loaded (SessionLoader's second phase).
     bool detailsLoaded = false;
-    std::vector<RestoreRow> restores;          ///< grouped by dispatch row, then pass index (final last)
-    std::vector<int> restoreBegin;             ///< dispatch row -> first restore (size rows + 1)
-    std::vector<RestoreMissRow> restoreMisses; ///< by process, dispatch, pass, address
-    std::vector<PlacementRow> placements;      ///< regions of mixed snapshots, by process, dispatch, address
+    std::vector<RestoreRow> restores;           ///< grouped by dispatch row, then pass index (final last)
+    std::vector<int> restoreBegin;              ///< dispatch row -> first restore (size rows + 1)
+    std::vector<RestoreMissRow> restoreMisses;  ///< by process, dispatch, pass, address
+    std::vector<PlacementRow> placements;       ///< regions of mixed snapshots, by process, dispatch, address
+    std::vector<CounterValueRow> counterValues; ///< format 7: by kernel, counter, process, dispatch
     RegionColumns regions;
 };
 

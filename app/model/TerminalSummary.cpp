@@ -3,6 +3,7 @@
 
 #include "model/AgentSummaryModel.h"
 #include "model/ChartSeriesBuilder.h"
+#include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
 
@@ -133,6 +134,7 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
             out += QStringLiteral("  %1 %2\n").arg(b.label, -36).arg(b.value);
         }
     }
+    out += CounterSummary::text(s);
     if (!s->warnings.empty()) {
         out += QStringLiteral("\nwarnings:\n");
         int shown = 0;

@@ -76,6 +76,13 @@ class RestoreMissReader {
     static SessionError read(ReadContext& context, SessionData& out);
 };
 
+/// Format 7: hardware counter values per pass with their dispatch's kernel, in the query's order (kernel,
+/// counter, process, dispatch). Nothing for older files.
+class CounterValueReader {
+  public:
+    static SessionError read(ReadContext& context, SessionData& out);
+};
+
 /// Allocations with the restore skips naming them. Needs RestoreSkipReader.
 class AllocationReader {
   public:
