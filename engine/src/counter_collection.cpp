@@ -131,6 +131,17 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
         return;
     }
     try {
+        // The catalogue's select values are gfx90a's: another GPU numbers its events otherwise (gfx908's
+        // SQ instruction counters, for one), and would count something else under the same name.
+        const std::string agent = agent_name(gpu);
+        if (agent.rfind("gfx90a", 0) != 0) {
+            sink.warning(WarningCode::counters_unavailable, dispatch_id,
+                         "counters-unavailable: the agent is " +
+                             (agent.empty() ? std::string("unnamed") : agent) +
+                             "; the counter catalogue has gfx90a's select values only, so no counter is "
+                             "collected on it");
+            return;
+        }
         const auto& aql = hsa().aqlprofile;
         // Events of each requested counter the agent accepts, one per block instance.
         std::map<uint32_t, std::vector<hsa_ven_amd_aqlprofile_event_t>> events;

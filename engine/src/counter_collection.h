@@ -40,7 +40,9 @@ class CounterCollection {
     CounterCollection(const CounterCollection&) = delete;
     CounterCollection& operator=(const CounterCollection&) = delete;
 
-    /// First window of the agent (later calls return at once): validates every requested counter's
+    /// First window of the agent (later calls return at once): an agent whose name is not gfx90a's
+    /// collects nothing (the catalogue's select values are gfx90a's; a warning says so). Validates every
+    /// requested counter's
     /// events on `gpu` (validate_event, one event per block instance the runtime lists with get_info
     /// BLOCK_ID), plans the groups with the registers get_info BLOCK_COUNTERS reports per block (one SQ
     /// register kept with --fidelity-check), and allocates each group's command and output buffers

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -60,6 +61,7 @@ struct Fake {
     std::vector<hsa_agent_t> granted;       ///< agents given access
     uint64_t per_instance_value = 0;        ///< result = value * (block_index + 1) per record
     int samples = 1;                        ///< records per event (aqlprofile: per shader engine)
+    const char* gpu_name = "gfx90a";        ///< HSA_AGENT_INFO_NAME of the GPU
 };
 Fake g_fake;
 
@@ -115,6 +117,15 @@ hsa_status_t fake_iterate(const hsa_ven_amd_aqlprofile_profile_t* p,
             }
         }
     }
+    return HSA_STATUS_SUCCESS;
+}
+hsa_status_t fake_agent_info(hsa_agent_t agent, hsa_agent_info_t what, void* value) {
+    if (what != HSA_AGENT_INFO_NAME) {
+        return HSA_STATUS_ERROR;
+    }
+    const char* name = agent.handle == kGpu ? g_fake.gpu_name : "cpu";
+    std::memset(value, 0, 64);
+    std::memcpy(value, name, std::strlen(name));
     return HSA_STATUS_SUCCESS;
 }
 hsa_status_t fake_extension_table(uint16_t extension, uint16_t major, size_t size, void* table) {
@@ -183,6 +194,7 @@ hsa_status_t fake_allow(uint32_t count, const hsa_agent_t* agents, const uint32_
 void install_fakes() {
     HsaApi& api = hsa();
     api.core.hsa_system_get_major_extension_table_fn = fake_extension_table;
+    api.core.hsa_agent_get_info_fn = fake_agent_info;
     api.amd.hsa_amd_agent_iterate_memory_pools_fn = fake_iterate_pools;
     api.amd.hsa_amd_memory_pool_get_info_fn = fake_pool_info;
     api.amd.hsa_amd_memory_pool_allocate_fn = fake_allocate;
@@ -274,6 +286,20 @@ class TstCounterCollection : public QObject {
         checked.prepare(with_counters({{"SQ_WAVES", "SQ_INSTS_VALU"}}, true), sink, {kGpu}, {kCpu}, 1);
         QCOMPARE(group_names(checked), (std::vector<std::string>{"SQ_WAVES", "SQ_INSTS_VALU"}));
         checked.release();
+    }
+
+    /// Another GPU than gfx90a collects nothing: the catalogue's select values would name other events.
+    void otherGpuCollectsNothing() {
+        load_aqlprofile_extension();
+        g_fake.gpu_name = "gfx908";
+        RecordingSink sink;
+        CounterCollection c;
+        c.prepare(with_counters({{"SQ_WAVES"}}), sink, {kGpu}, {kCpu}, 3);
+        QCOMPARE(c.groups(), 0u);
+        QCOMPARE(sink.warnings.size(), size_t{1});
+        QCOMPARE(sink.warnings[0].code, WarningCode::counters_unavailable);
+        QVERIFY2(sink.warnings[0].text.find("gfx908") != std::string::npos, sink.warnings[0].text.c_str());
+        QVERIFY(g_fake.allocations.empty());
     }
 
     /// A counter the agent refuses is left out with a warning naming it; the rest is collected.
