@@ -98,6 +98,17 @@ function(rs_sanitizer_runtime out)
     set(${out} "${path}" PARENT_SCOPE)
 endfunction()
 
+#[[ rs_qt_test_environment(TEST)
+    A QtTest suite that runs without the simulator: under the tsan preset, the shared suppressions of
+    uninstrumented Qt (tests/tsan.supp), without which QtTest's watchdog thread is reported as a race at
+    exit in every suite. ]]
+function(rs_qt_test_environment test)
+    if(RS_SANITIZER STREQUAL "thread")
+        set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+                     "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 exitcode=66 suppressions=${PROJECT_SOURCE_DIR}/tests/tsan.supp")
+    endif()
+endfunction()
+
 #[[ rs_sim_test_environment(TEST)
     Runs TEST on the simulated runtime: the simulator first on the library path. ]]
 function(rs_sim_test_environment test)
