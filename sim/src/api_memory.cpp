@@ -366,6 +366,13 @@ hsa_status_t hsa_amd_pointer_info(const void* ptr, hsa_amd_pointer_info_t* info,
     hsa_amd_pointer_info_t out{};
     out.size = static_cast<uint32_t>(std::min<size_t>(caller_size, sizeof(hsa_amd_pointer_info_t)));
     auto a = Runtime::instance().allocations().find(ptr);
+    // Fault injection (HSA_SIM_POINTER_INFO_UNKNOWN_BYTES): a GPU agent's allocation of that size is
+    // answered as memory the runtime does not know, as ROCr answers an address outside its map.
+    const uint64_t unknown_bytes = Runtime::instance().config().pointer_info_unknown_bytes;
+    if (a && unknown_bytes != 0 && a->size == unknown_bytes && a->source == Allocation::Source::pool &&
+        a->owner && a->owner->is_gpu()) {
+        a.reset();
+    }
     std::vector<Agent*> agents;
 #if SIM_HAS_VMEM
     // ROCr 6.1.2 (core/runtime/runtime.cpp Runtime::PtrInfo) asks the thunk first. A range made by

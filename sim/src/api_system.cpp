@@ -105,9 +105,12 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
         uint8_t bits[128] = {};
         bits[HSA_EXTENSION_AMD_LOADER / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_LOADER % 8));
         bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
-        // ROCr reports the aqlprofile extension when its library is installed; the simulator implements it.
-        bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
-            static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
+        // ROCr reports the aqlprofile extension when its library is installed; the simulator implements it
+        // (not offered with HSA_SIM_NO_AQLPROFILE=1, as without the library).
+        if (Runtime::instance().config().aqlprofile) {
+            bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
+                static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
+        }
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;
     }
@@ -172,6 +175,11 @@ hsa_status_t hsa_system_get_major_extension_table(uint16_t extension, uint16_t v
         }
         std::memcpy(table, &images, table_length);
         return HSA_STATUS_SUCCESS;
+    }
+    if (extension == HSA_EXTENSION_AMD_AQLPROFILE && !Runtime::instance().config().aqlprofile) {
+        // HSA_SIM_NO_AQLPROFILE=1: ROCr builds this table from the library it loads at this call, and
+        // answers HSA_STATUS_ERROR when the library cannot be loaded.
+        return HSA_STATUS_ERROR;
     }
     if (extension == HSA_EXTENSION_AMD_AQLPROFILE && version_major == kAqlProfileExtensionMajor) {
         // ROCr copies at most its table's size of the library's entries.
@@ -288,9 +296,12 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent_handle, hsa_agent_info_t attri
         uint8_t bits[128] = {};
         if (gpu) {
             bits[HSA_EXTENSION_IMAGES / 8] |= static_cast<uint8_t>(1u << (HSA_EXTENSION_IMAGES % 8));
-            // ... and HSA_EXTENSION_AMD_AQLPROFILE when the aqlprofile library is loaded (implemented here).
-            bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
-                static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
+            // ... and HSA_EXTENSION_AMD_AQLPROFILE when the aqlprofile library is loaded (implemented here;
+            // not with HSA_SIM_NO_AQLPROFILE=1).
+            if (Runtime::instance().config().aqlprofile) {
+                bits[HSA_EXTENSION_AMD_AQLPROFILE / 8] |=
+                    static_cast<uint8_t>(1u << (HSA_EXTENSION_AMD_AQLPROFILE % 8));
+            }
         }
         std::memcpy(value, bits, sizeof(bits));
         return HSA_STATUS_SUCCESS;

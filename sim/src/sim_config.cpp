@@ -184,6 +184,24 @@ void SimConfig::load_from_environment() {
             std::fprintf(stderr, "hsa_sim: HSA_SIM_EXECUTOR: ignoring '%s' (expected isa or standin)\n", v);
         }
     }
+    aqlprofile = true;
+    if (const char* v = env("HSA_SIM_NO_AQLPROFILE")) {
+        if (std::string(v) == "1") {
+            aqlprofile = false;
+        } else if (std::string(v) != "0") {
+            std::fprintf(stderr, "hsa_sim: HSA_SIM_NO_AQLPROFILE: ignoring '%s' (expected 0 or 1)\n", v);
+        }
+    }
+    pointer_info_unknown_bytes = 0;
+    if (const char* v = env("HSA_SIM_POINTER_INFO_UNKNOWN_BYTES")) {
+        uint64_t bytes = 0;
+        if (parse_u64(v, bytes) && bytes > 0) {
+            pointer_info_unknown_bytes = bytes;
+        } else {
+            std::fprintf(stderr,
+                         "hsa_sim: HSA_SIM_POINTER_INFO_UNKNOWN_BYTES: ignoring '%s' (expected BYTES)\n", v);
+        }
+    }
     const char* log = env("HSA_SIM_DISPATCH_LOG");
     dispatch_log_path = log ? log : "";
     const char* digest = env("HSA_SIM_DISPATCH_DIGEST");

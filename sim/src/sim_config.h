@@ -45,6 +45,11 @@ namespace sim {
 /// | HSA_SIM_REFUSE_SYMBOL_ITERATION=SUBSTR | symbol iteration fails for executables whose code-object URI
 /// contains SUBSTR ("*": all) | | HSA_SIM_KERNEL_TIME_NS=NAME=NS[,...] | the kernel with that symbol name
 /// ("*": any) runs at least NS ns |
+/// | HSA_SIM_NO_AQLPROFILE=1 | the aqlprofile extension is not offered, as by ROCr on a machine without
+/// AMD's aqlprofile library: no extension bit, hsa_system_get_major_extension_table refuses its table |
+/// | HSA_SIM_POINTER_INFO_UNKNOWN_BYTES=B | hsa_amd_pointer_info answers HSA_EXT_POINTER_TYPE_UNKNOWN for
+/// every address of a GPU agent's allocation of exactly B bytes, so that a tool classifying memory by it
+/// leaves that allocation out of its snapshot |
 /// What executes the kernels of AMDGPU ELF code objects.
 enum class Executor { isa, standin };
 
@@ -61,6 +66,10 @@ class SimConfig {
     std::string refuse_symbol_iteration;
     /// HSA_SIM_EXECUTOR.
     Executor executor = Executor::isa;
+    /// False with HSA_SIM_NO_AQLPROFILE=1: the aqlprofile extension is not offered.
+    bool aqlprofile = true;
+    /// HSA_SIM_POINTER_INFO_UNKNOWN_BYTES (0: unset).
+    uint64_t pointer_info_unknown_bytes = 0;
 
     /// True when this device-to-host copy (counted from 1) is to fail.
     bool next_d2h_copy_fails();

@@ -4,7 +4,7 @@
 // --pmc/-i`. The kernels are the workloads' host stand-ins, for which the simulated agent counts waves
 // from each dispatch's grid: expected values come from the workloads' grid sizes (repeated here), a wave
 // being 64 work-items on gfx90a. Two agents collect at once, each on its own worker, which the tsan preset
-// checks.
+// checks. Without the aqlprofile extension (HSA_SIM_NO_AQLPROFILE) the passes are timed only.
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -21,14 +21,14 @@ constexpr qint64 kTwoAgentsCount = 2048;  // workloads/two_agents.cpp: kDispatch
 constexpr qint64 kTwoAgentsDispatches = 8;
 
 std::unique_ptr<rs::test::SessionRun> run(const char* workload, const QStringList& options,
-                                          const QStringList& env = {}) {
+                                          const QStringList& env = {}, const QStringList& arguments = {}) {
     static QTemporaryDir dir;
     static int counter = 0;
     const QString session = dir.filePath(QStringLiteral("counters%1.rsdb").arg(++counter));
     auto r = std::make_unique<rs::test::SessionRun>();
     rs::test::run_and_open(*r, RS_RUNNER_PATH,
                            QStringList{"--simulate", "--no-progress", "-o", session} + options +
-                               QStringList{"--", QStringLiteral(RS_WORKLOAD_DIR "/") + workload},
+                               QStringList{"--", QStringLiteral(RS_WORKLOAD_DIR "/") + workload} + arguments,
                            rs::test::environment_with(env), session, 240000);
     return r;
 }
@@ -74,6 +74,29 @@ class TstCounterPasses : public QObject {
                  2 * kTwoAgentsDispatches);
         QCOMPARE(r->value("SELECT count(*) FROM pass_counter_values WHERE counter = 'SQ_INSTS_VALU'"),
                  2 * kTwoAgentsDispatches);
+        QCOMPARE(r->warnings("counter-read-failed"), QStringList{});
+    }
+
+    /// No aqlprofile extension (HSA_SIM_NO_AQLPROFILE=1, as ROCr without AMD's library): counters asked for
+    /// give exactly one counters-unavailable warning, and the passes still run, timed, without counters.
+    void noExtensionPassesTimedOnly() {
+        const auto r = run("accumulate", {"--pmc", "SQ_WAVES", "GRBM_COUNT", "--passes", "3"},
+                           {"HSA_SIM_NO_AQLPROFILE=1"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("\nPASS"), qPrintable(r->describe()));
+        QVERIFY(r->complete());
+        QCOMPARE(r->decisions(), QStringList{"accumulate.kd:replayed"});
+        const QStringList unavailable = r->warnings("counters-unavailable");
+        QCOMPARE(unavailable.size(), 1);
+        QVERIFY2(unavailable[0].contains("HSA_EXTENSION_AMD_AQLPROFILE") &&
+                     unavailable[0].contains("the passes are timed only"),
+                 qPrintable(unavailable[0]));
+        QCOMPARE(r->value("SELECT w.dispatch_id FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND "
+                          "e.code = w.code WHERE e.name = 'counters-unavailable'"),
+                 0);
+        // Three passes, each with its kernel's start and end ticks; no counter value.
+        QCOMPARE(r->passes(), 3);
+        QCOMPARE(r->value("SELECT count(*) FROM passes WHERE end_tick > start_tick AND start_tick > 0"), 3);
+        QCOMPARE(r->value("SELECT count(*) FROM pass_counters"), 0);
         QCOMPARE(r->warnings("counter-read-failed"), QStringList{});
     }
 };
