@@ -59,7 +59,8 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_flag("--fidelity-check", replay.fidelity_check,
                  "Hash tracked regions after each pass and record whether the output matched pass 1; also "
                  "hash host, fine-grained, locked and managed memory before and after pass 1 and name what "
-                 "changed");
+                 "changed; count SQ_INSTS_VALU in every pass and name a dispatch whose passes counted "
+                 "differently (counter-mismatch)");
     std::string unrestorable_budget_text;
     app.add_option("--fidelity-unrestorable-budget", unrestorable_budget_text,
                    "With --fidelity-check: bytes of host, fine-grained, locked and managed memory hashed per "

@@ -5,6 +5,7 @@
 
 #include <replayscope/counters/catalogue.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -113,12 +114,15 @@ void load_aqlprofile_extension() {
 }
 
 void report_counter_extension(const Configuration& config, EventSink& sink) {
-    if (config.counters.empty() || hsa().has_aqlprofile) {
+    if ((config.counters.empty() && !config.fidelity_check) || hsa().has_aqlprofile) {
         return;
     }
     sink.warning(WarningCode::counters_unavailable, 0,
-                 "counters-unavailable: the runtime offers no aqlprofile extension "
-                 "(HSA_EXTENSION_AMD_AQLPROFILE): the passes are timed only, no counter is collected");
+                 config.counters.empty()
+                     ? "counters-unavailable: the runtime offers no aqlprofile extension "
+                       "(HSA_EXTENSION_AMD_AQLPROFILE): --fidelity-check compares no counter between passes"
+                     : "counters-unavailable: the runtime offers no aqlprofile extension "
+                       "(HSA_EXTENSION_AMD_AQLPROFILE): the passes are timed only, no counter is collected");
 }
 
 void CounterCollection::prepare(const Configuration& config, EventSink& sink, hsa_agent_t gpu,
@@ -127,7 +131,7 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
         return;
     }
     prepared_ = true;
-    if (config.counters.empty() || !hsa().has_aqlprofile) {
+    if ((config.counters.empty() && !config.fidelity_check) || !hsa().has_aqlprofile) {
         return;
     }
     try {
@@ -135,11 +139,12 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
         // SQ instruction counters, for one), and would count something else under the same name.
         const std::string agent = agent_name(gpu);
         if (agent.rfind("gfx90a", 0) != 0) {
-            sink.warning(WarningCode::counters_unavailable, dispatch_id,
-                         "counters-unavailable: the agent is " +
-                             (agent.empty() ? std::string("unnamed") : agent) +
-                             "; the counter catalogue has gfx90a's select values only, so no counter is "
-                             "collected on it");
+            sink.warning(
+                WarningCode::counters_unavailable, dispatch_id,
+                "counters-unavailable: the agent is " + (agent.empty() ? std::string("unnamed") : agent) +
+                    "; the counter catalogue has gfx90a's select values only, so no counter is "
+                    "collected on it" +
+                    (config.fidelity_check ? " (nor compared between passes by --fidelity-check)" : ""));
             return;
         }
         const auto& aql = hsa().aqlprofile;
@@ -147,6 +152,25 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
         std::map<uint32_t, std::vector<hsa_ven_amd_aqlprofile_event_t>> events;
         std::string refused;
         counters::CounterRequest request;
+        // The events of counter `id` the agent accepts (validate_event), one per block instance.
+        const auto validate = [&](uint32_t id) -> const std::vector<hsa_ven_amd_aqlprofile_event_t>& {
+            auto it = events.find(id);
+            if (it == events.end()) {
+                const counters::CounterDef& def = *counters::counter(id);
+                std::vector<hsa_ven_amd_aqlprofile_event_t> list;
+                const uint32_t instances = block_instances(gpu, def);
+                for (uint32_t i = 0; i < instances; ++i) {
+                    hsa_ven_amd_aqlprofile_event_t e{aql_block(def.block), i, def.event};
+                    bool valid = false;
+                    if (aql.hsa_ven_amd_aqlprofile_validate_event(gpu, &e, &valid) == HSA_STATUS_SUCCESS &&
+                        valid) {
+                        list.push_back(e);
+                    }
+                }
+                it = events.emplace(id, std::move(list)).first;
+            }
+            return it->second;
+        };
         for (const auto& line : config.counters) {
             std::vector<std::string> kept;
             for (const std::string& name : line) {
@@ -154,26 +178,11 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
                 if (!id) {
                     continue; // the configuration listed it as a problem
                 }
-                if (!events.contains(*id)) {
-                    const counters::CounterDef& def = *counters::counter(*id);
-                    std::vector<hsa_ven_amd_aqlprofile_event_t> list;
-                    const uint32_t instances = block_instances(gpu, def);
-                    for (uint32_t i = 0; i < instances; ++i) {
-                        hsa_ven_amd_aqlprofile_event_t e{aql_block(def.block), i, def.event};
-                        bool valid = false;
-                        if (aql.hsa_ven_amd_aqlprofile_validate_event(gpu, &e, &valid) ==
-                                HSA_STATUS_SUCCESS &&
-                            valid) {
-                            list.push_back(e);
-                        }
-                    }
-                    if (list.empty()) {
-                        refused += (refused.empty() ? "" : ", ") + name;
-                    }
-                    events.emplace(*id, std::move(list));
-                }
-                if (!events[*id].empty()) {
+                const bool known = events.contains(*id);
+                if (!validate(*id).empty()) {
                     kept.push_back(name);
+                } else if (!known) {
+                    refused += (refused.empty() ? "" : ", ") + name;
                 }
             }
             request.push_back(std::move(kept));
@@ -182,6 +191,19 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
             sink.warning(WarningCode::counters_unavailable, dispatch_id,
                          "counters-unavailable: the agent refuses " + refused +
                              " (aqlprofile validate_event); they are not collected");
+        }
+        // --fidelity-check: the counter compared between passes, in the SQ slot the plan keeps free.
+        std::optional<uint32_t> fidelity;
+        if (config.fidelity_check) {
+            fidelity = counters::find_counter(counters::kFidelityCounter);
+            if (fidelity && validate(*fidelity).empty()) {
+                sink.warning(WarningCode::counters_unavailable, dispatch_id,
+                             "counters-unavailable: the agent refuses " +
+                                 std::string(counters::kFidelityCounter) +
+                                 " (aqlprofile validate_event); --fidelity-check compares no counter between "
+                                 "passes on it");
+                fidelity.reset();
+            }
         }
         // Registers per block, as the runtime reports them for a profile of one of its events.
         const auto slots = [&](counters::CounterBlock block) -> uint32_t {
@@ -204,12 +226,21 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
                          "counters-unavailable: " + plan.error + "; no counter is collected on this agent");
             return;
         }
+        // Each requested group also counts the fidelity counter (when it does not already), and one group
+        // of the fidelity counter alone serves the passes after the last requested group.
+        std::vector<counters::CounterGroup> planned = plan.groups;
+        if (fidelity) {
+            planned.push_back({});
+        }
         std::vector<Group> groups;
-        for (const counters::CounterGroup& g : plan.groups) {
+        for (const counters::CounterGroup& g : planned) {
             Group& group = groups.emplace_back();
             group.counters = g.counters;
             for (uint32_t id : g.counters) {
                 group.events.insert(group.events.end(), events[id].begin(), events[id].end());
+            }
+            if (fidelity && std::find(g.counters.begin(), g.counters.end(), *fidelity) == g.counters.end()) {
+                group.events.insert(group.events.end(), events[*fidelity].begin(), events[*fidelity].end());
             }
             std::string problem;
             if (!allocate(gpu, cpu, group, problem)) {
@@ -228,8 +259,12 @@ void CounterCollection::prepare(const Configuration& config, EventSink& sink, hs
             }
         }
         groups_ = std::move(groups);
+        requested_groups_ = static_cast<uint32_t>(plan.groups.size());
+        fidelity_counter_ = fidelity;
     } catch (const std::bad_alloc&) {
         groups_.clear();
+        requested_groups_ = 0;
+        fidelity_counter_.reset();
         sink.warning(WarningCode::counters_unavailable, dispatch_id,
                      "counters-unavailable: out of host memory while planning the counters");
     }
@@ -246,8 +281,9 @@ bool CounterCollection::allocate(hsa_agent_t gpu, hsa_agent_t cpu, Group& group,
         aql.hsa_ven_amd_aqlprofile_get_info(&group.profile, HSA_VEN_AMD_AQLPROFILE_INFO_PMC_DATA_SIZE,
                                             &output_size) != HSA_STATUS_SUCCESS ||
         command_size == 0 || output_size == 0) {
-        problem =
-            "aqlprofile gives no buffer sizes for the profile of " + counters::group_text({group.counters});
+        problem = "aqlprofile gives no buffer sizes for the profile of " +
+                  (group.counters.empty() ? std::string(counters::kFidelityCounter)
+                                          : counters::group_text({group.counters}));
         return false;
     }
     PoolSearch search;
@@ -278,18 +314,39 @@ bool CounterCollection::allocate(hsa_agent_t gpu, hsa_agent_t cpu, Group& group,
     return true;
 }
 
-std::string CounterCollection::group_text(uint32_t group) const {
-    return group < groups_.size() ? counters::group_text({groups_[group].counters}) : std::string();
+std::optional<size_t> CounterCollection::group_of(uint32_t pass) const {
+    if (!usable()) {
+        return std::nullopt;
+    }
+    if (pass < requested_groups_) {
+        return pass;
+    }
+    return fidelity_counter_ ? std::optional<size_t>(groups_.size() - 1) : std::nullopt;
 }
 
-bool CounterCollection::make_packets(uint32_t group, hsa_signal_t read_signal,
+std::string CounterCollection::group_text(uint32_t pass) const {
+    const auto index = group_of(pass);
+    if (!index) {
+        return {};
+    }
+    const Group* g = &groups_[*index];
+    std::string text = counters::group_text({g->counters});
+    if (fidelity_counter_ &&
+        std::find(g->counters.begin(), g->counters.end(), *fidelity_counter_) == g->counters.end()) {
+        text += (text.empty() ? "" : " + ") + std::string(counters::kFidelityCounter) + " (fidelity check)";
+    }
+    return text;
+}
+
+bool CounterCollection::make_packets(uint32_t pass, hsa_signal_t read_signal,
                                      hsa_ext_amd_aql_pm4_packet_t& start, hsa_ext_amd_aql_pm4_packet_t& stop,
                                      hsa_ext_amd_aql_pm4_packet_t& read) noexcept {
-    if (!usable() || group >= groups_.size()) {
+    const auto index = group_of(pass);
+    if (!index) {
         return false;
     }
     const auto& aql = hsa().aqlprofile;
-    Group& g = groups_[group];
+    Group& g = groups_[*index];
     std::memset(g.output, 0, g.profile.output_buffer.size);
     start = {};
     stop = {};
@@ -307,26 +364,39 @@ bool CounterCollection::make_packets(uint32_t group, hsa_signal_t read_signal,
     return true;
 }
 
-bool CounterCollection::read(uint32_t group, std::vector<std::pair<uint32_t, uint64_t>>& values) noexcept {
-    if (!usable() || group >= groups_.size()) {
+bool CounterCollection::read(uint32_t pass, std::vector<std::pair<uint32_t, uint64_t>>& values,
+                             std::optional<uint64_t>& fidelity_value) noexcept {
+    fidelity_value.reset();
+    const auto index = group_of(pass);
+    if (!index) {
         return false;
     }
     try {
-        const Group& g = groups_[group];
-        std::map<std::pair<uint32_t, uint32_t>, size_t> index;
-        for (size_t i = 0; i < g.counters.size(); ++i) {
-            const counters::CounterDef& def = *counters::counter(g.counters[i]);
-            index[{static_cast<uint32_t>(def.block), def.event}] = i;
+        const Group& g = groups_[*index];
+        // Every counted id: the group's counters, then the fidelity counter when the group added it.
+        std::vector<uint32_t> ids = g.counters;
+        if (fidelity_counter_ && std::find(ids.begin(), ids.end(), *fidelity_counter_) == ids.end()) {
+            ids.push_back(*fidelity_counter_);
         }
-        std::vector<uint64_t> sums(g.counters.size(), 0);
-        ReadState state{&index, &sums};
+        std::map<std::pair<uint32_t, uint32_t>, size_t> positions;
+        for (size_t i = 0; i < ids.size(); ++i) {
+            const counters::CounterDef& def = *counters::counter(ids[i]);
+            positions[{static_cast<uint32_t>(def.block), def.event}] = i;
+        }
+        std::vector<uint64_t> sums(ids.size(), 0);
+        ReadState state{&positions, &sums};
         if (hsa().aqlprofile.hsa_ven_amd_aqlprofile_iterate_data(&g.profile, add_result, &state) !=
             HSA_STATUS_SUCCESS) {
             return false;
         }
         values.clear();
-        for (size_t i = 0; i < g.counters.size(); ++i) {
-            values.emplace_back(g.counters[i], sums[i]);
+        for (size_t i = 0; i < ids.size(); ++i) {
+            if (i < g.counters.size()) {
+                values.emplace_back(ids[i], sums[i]);
+            }
+            if (fidelity_counter_ && ids[i] == *fidelity_counter_) {
+                fidelity_value = sums[i];
+            }
         }
         return true;
     } catch (const std::bad_alloc&) {
@@ -347,6 +417,8 @@ void CounterCollection::release() noexcept {
         }
     }
     groups_.clear();
+    requested_groups_ = 0;
+    fidelity_counter_.reset();
     prepared_ = false;
 }
 

@@ -2,6 +2,7 @@
 #include "replay_window.h"
 
 #include "agent_context.h"
+#include "counter_check.h"
 #include "engine.h"
 #include "fidelity_check.h"
 #include "hsa_api.h"
@@ -420,9 +421,11 @@ bool ReplayWindow::counter_packets(CounterCollection& counters, uint32_t pass_in
     return true;
 }
 
-void ReplayWindow::read_counters(CounterCollection& counters, uint32_t pass_index,
-                                 hsa_signal_t read_signal) noexcept {
+bool ReplayWindow::read_counters(CounterCollection& counters, uint32_t pass_index, hsa_signal_t read_signal,
+                                 std::vector<std::pair<uint32_t, uint64_t>>& values,
+                                 std::optional<uint64_t>& fidelity_value) noexcept {
     const uint64_t id = window_->dispatch_id;
+    fidelity_value.reset();
     // The READ follows the dispatch and the STOP (barrier bits): bounded by the pass timeout like a pass.
     if (!wait_signal_eq(read_signal, 0, Clock::now() + engine_.config.pass_timeout)) {
         counters.abandon(); // the READ may still write the output buffer: never reused
@@ -430,19 +433,16 @@ void ReplayWindow::read_counters(CounterCollection& counters, uint32_t pass_inde
                               "counter-read-failed: the counters of pass " + std::to_string(pass_index) +
                                   " were not read within REPLAYSCOPE_PASS_TIMEOUT_MS; none are collected on "
                                   "this agent any more");
-        return; // the signal stays alive: the late READ still completes it
+        return false; // the signal stays alive: the late READ still completes it
     }
     destroy_signal(read_signal);
-    std::vector<std::pair<uint32_t, uint64_t>> values;
-    if (!counters.read(pass_index, values)) {
+    if (!counters.read(pass_index, values, fidelity_value)) {
         engine_.sink->warning(WarningCode::counter_read_failed, id,
                               "counter-read-failed: aqlprofile could not list the counters of pass " +
                                   std::to_string(pass_index) + " (" + counters.group_text(pass_index) + ")");
-        return;
+        return false;
     }
-    for (const auto& [counter, value] : values) {
-        engine_.sink->counter_value({id, value, pass_index, counter});
-    }
+    return true;
 }
 
 bool ReplayWindow::wait_out(hsa_signal_t pass_signal, Clock::time_point deadline) {
@@ -486,6 +486,11 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
     CounterCollection& counters = agent_.counters();
     counters.prepare(config, *engine_.sink, agent_.agent(), agent_.cpu_agent(), id);
     const uint32_t passes = std::max(config.passes, counters.groups());
+    // --fidelity-check: the fidelity counter's count of every pass against pass 0's ("The counter check").
+    std::optional<CounterCheck> counter_check;
+    if (fidelity && counters.fidelity_counter()) {
+        counter_check.emplace(*counters.fidelity_counter());
+    }
     uint32_t passes_run = 0; // passes that may have written memory (restore needed before P runs)
     // An application allocation refused while this window holds the device store waits for it: no
     // further pass then, only the final restore (docs/replay-window.md, "Snapshot stores").
@@ -555,7 +560,7 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         static_assert(sizeof(hsa_ext_amd_aql_pm4_packet_t) == 64 &&
                       sizeof(hsa_kernel_dispatch_packet_t) == 64);
         hsa_signal_t read_signal{0};
-        const bool collect = i < counters.groups() && counter_packets(counters, i, packets, read_signal);
+        const bool collect = counters.collects(i) && counter_packets(counters, i, packets, read_signal);
         const hsa_kernel_dispatch_packet_t p = pass_packet(w.packet, pass_signal);
         std::memcpy(&packets[collect ? 1 : 0], &p, sizeof p);
         if (!AgentContext::submit_private(queue, packets.data(), collect ? 4 : 1,
@@ -641,6 +646,11 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         (void)hsa().amd.hsa_amd_profiling_get_dispatch_time_fn(agent_.agent(), pass_signal, &ticks);
         destroy_signal(pass_signal);
         rearm_exit_hook(true);
+        // The pass's counters, read before its row: the counter check decides its fidelity too.
+        std::vector<std::pair<uint32_t, uint64_t>> counted;
+        std::optional<uint64_t> fidelity_count;
+        const bool counters_read =
+            collect && read_counters(counters, i, read_signal, counted, fidelity_count);
         PassEvent pass{};
         pass.dispatch_id = id;
         pass.start_tick = ticks.start;
@@ -656,9 +666,14 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
         if (fidelity) {
             pass.fidelity = fidelity->after_pass(i, mismatches, differing);
         }
+        if (counter_check && counter_check->after_pass(i, fidelity_count) == 0) {
+            pass.fidelity = 0; // same memory, other count: the pass did not execute as pass 0 did
+        }
         engine_.sink->pass(pass);
-        if (collect) {
-            read_counters(counters, i, read_signal);
+        if (counters_read) {
+            for (const auto& [counter, value] : counted) {
+                engine_.sink->counter_value({id, value, i, counter});
+            }
         }
         for (const FidelityMismatchEvent& m : mismatches) {
             engine_.sink->fidelity_mismatch(m);
@@ -677,6 +692,12 @@ DispatchDecision ReplayWindow::run_passes(const DeviceSnapshot& snapshot) {
                 engine_.sink->warning(WarningCode::unrestorable_memory_unchecked, id,
                                       fidelity->unrestorable_unchecked());
             }
+        }
+    }
+    if (counter_check) {
+        const std::string text = counter_check->mismatch_text(id, w.kernel);
+        if (!text.empty()) {
+            engine_.sink->warning(WarningCode::counter_mismatch, id, text);
         }
     }
     if (passes_run > 0) {

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace rs::engine {
@@ -90,9 +92,13 @@ class ReplayWindow {
                          std::array<hsa_ext_amd_aql_pm4_packet_t, 4>& packets,
                          hsa_signal_t& read_signal) noexcept;
     /// After pass `pass_index` completed: waits for its READ (at most REPLAYSCOPE_PASS_TIMEOUT_MS), then
-    /// sends one counter_value per counter of its group; a READ that does not complete abandons the
-    /// agent's collection (counter-read-failed), its signal left alive for it.
-    void read_counters(CounterCollection& counters, uint32_t pass_index, hsa_signal_t read_signal) noexcept;
+    /// reads the requested counters of its group into `values` and the fidelity counter's count into
+    /// `fidelity_value` (the caller sends them after the pass row). False, with a counter-read-failed
+    /// warning, when they cannot be read; a READ that does not complete abandons the agent's collection,
+    /// its signal left alive for it.
+    bool read_counters(CounterCollection& counters, uint32_t pass_index, hsa_signal_t read_signal,
+                       std::vector<std::pair<uint32_t, uint64_t>>& values,
+                       std::optional<uint64_t>& fidelity_value) noexcept;
     /// Once per process, a stderr line: a region could not be restored before pass `pass_index` (or,
     /// `pass_index` equal to the passes run, before the application's own execution).
     void tell_restore_failure(uint32_t pass_index) noexcept;

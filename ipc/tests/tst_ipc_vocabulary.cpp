@@ -123,7 +123,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(DispatchDecision::declined_peer_memory), std::string_view("peer-memory"));
         QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
-        QCOMPARE(enum_max<WarningCode>(), 27u);
+        QCOMPARE(enum_max<WarningCode>(), 28u);
         QCOMPARE(enum_name(WarningCode::device_store_reclaimed), std::string_view("device-store-reclaimed"));
         QCOMPARE(enum_name(WarningCode::internal_error), std::string_view("internal-error"));
         QCOMPARE(enum_name(WarningCode::pinned_host_store_unavailable),
@@ -152,6 +152,8 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(WarningCode::counters_unavailable), std::string_view("counters-unavailable"));
         QCOMPARE(static_cast<int>(WarningCode::counter_read_failed), 27);
         QCOMPARE(enum_name(WarningCode::counter_read_failed), std::string_view("counter-read-failed"));
+        QCOMPARE(static_cast<int>(WarningCode::counter_mismatch), 28);
+        QCOMPARE(enum_name(WarningCode::counter_mismatch), std::string_view("counter-mismatch"));
         QCOMPARE(enum_max<SnapshotStore>(), 2u);
         QCOMPARE(enum_name(SnapshotStore::mixed), std::string_view("mixed"));
         QCOMPARE(enum_name(SnapshotStore::device), std::string_view("device"));

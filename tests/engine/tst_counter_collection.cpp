@@ -6,6 +6,7 @@
 // accessible to the agent, START/STOP/READ packets with vendor headers, and iterate_data's results
 // summed per counter over the instances.
 #include "configuration.h"
+#include "counter_check.h"
 #include "counter_collection.h"
 #include "hsa_api.h"
 
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -241,6 +243,12 @@ class TstCounterCollection : public QObject {
         const Configuration config = with_counters({{"SQ_WAVES", "GRBM_COUNT"}});
         report_counter_extension(config, sink);
         QCOMPARE(sink.warnings.size(), size_t{1});
+        // The fidelity check alone compares a counter between passes: said once too.
+        RecordingSink checked;
+        report_counter_extension(with_counters({}, true), checked);
+        QCOMPARE(checked.warnings.size(), size_t{1});
+        QVERIFY2(checked.warnings[0].text.find("--fidelity-check") != std::string::npos,
+                 checked.warnings[0].text.c_str());
         QCOMPARE(sink.warnings[0].code, WarningCode::counters_unavailable);
         QCOMPARE(sink.warnings[0].dispatch, uint64_t{0});
         QVERIFY2(sink.warnings[0].text.find("aqlprofile") != std::string::npos,
@@ -284,8 +292,105 @@ class TstCounterCollection : public QObject {
 
         CounterCollection checked;
         checked.prepare(with_counters({{"SQ_WAVES", "SQ_INSTS_VALU"}}, true), sink, {kGpu}, {kCpu}, 1);
-        QCOMPARE(group_names(checked), (std::vector<std::string>{"SQ_WAVES", "SQ_INSTS_VALU"}));
+        QCOMPARE(group_names(checked),
+                 (std::vector<std::string>{"SQ_WAVES + SQ_INSTS_VALU (fidelity check)", "SQ_INSTS_VALU"}));
         checked.release();
+    }
+
+    /// With the fidelity check SQ_INSTS_VALU is counted in every pass, without any request too: each
+    /// requested group adds it in the SQ register the plan keeps (a group that requested it counts it once),
+    /// and one more group counts it alone for the passes after the requested ones. Its value comes back
+    /// apart from the requested values, which alone are reported per pass.
+    void fidelityCounterInEveryPass() {
+        load_aqlprofile_extension();
+        g_fake.per_instance_value = 3;
+        const uint32_t valu = *rs::counters::find_counter("SQ_INSTS_VALU");
+        const uint32_t waves = *rs::counters::find_counter("SQ_WAVES");
+        const uint64_t sq_sum = 3 * 8 * 9 / 2; // instances i = 0..7 of SQ, 3 * (i + 1) each
+        RecordingSink sink;
+        CounterCollection alone;
+        alone.prepare(with_counters({}, true), sink, {kGpu}, {kCpu}, 1);
+        QVERIFY(sink.warnings.empty());
+        QCOMPARE(alone.groups(), 0u);
+        QCOMPARE(alone.fidelity_counter(), std::optional<uint32_t>(valu));
+        hsa_ext_amd_aql_pm4_packet_t start{}, stop{}, read{};
+        std::vector<std::pair<uint32_t, uint64_t>> values;
+        std::optional<uint64_t> counted;
+        for (uint32_t pass : {0u, 1u, 5u}) {
+            QVERIFY(alone.collects(pass));
+            QCOMPARE(alone.group_text(pass), std::string("SQ_INSTS_VALU (fidelity check)"));
+            QVERIFY(alone.make_packets(pass, hsa_signal_t{0x77}, start, stop, read));
+            QVERIFY(alone.read(pass, values, counted));
+            QVERIFY(values.empty());
+            QCOMPARE(counted, std::optional<uint64_t>(sq_sum));
+        }
+        alone.release();
+        // One command and one output buffer: the fidelity counter's own group.
+        QVERIFY(g_fake.allocations.empty());
+
+        CounterCollection both;
+        both.prepare(with_counters({{"SQ_WAVES"}, {"SQ_INSTS_VALU"}}, true), sink, {kGpu}, {kCpu}, 1);
+        QVERIFY(sink.warnings.empty());
+        QCOMPARE(group_names(both),
+                 (std::vector<std::string>{"SQ_WAVES + SQ_INSTS_VALU (fidelity check)", "SQ_INSTS_VALU"}));
+        QCOMPARE(g_fake.allocations.size(), size_t{6}); // two requested groups and the fidelity group
+        QVERIFY(both.read(0, values, counted));
+        QCOMPARE(values, (std::vector<std::pair<uint32_t, uint64_t>>{{waves, sq_sum}}));
+        QCOMPARE(counted, std::optional<uint64_t>(sq_sum));
+        QVERIFY(both.read(1, values, counted));
+        QCOMPARE(values, (std::vector<std::pair<uint32_t, uint64_t>>{{valu, sq_sum}}));
+        QCOMPARE(counted, std::optional<uint64_t>(sq_sum));
+        QCOMPARE(both.group_text(2), std::string("SQ_INSTS_VALU (fidelity check)"));
+        both.abandon();
+        QVERIFY(!both.collects(2));
+        QCOMPARE(both.fidelity_counter(), std::optional<uint32_t>());
+    }
+
+    /// The agent refusing the fidelity counter: a warning says no counter is compared; requested counters
+    /// are still collected.
+    void fidelityCounterRefused() {
+        load_aqlprofile_extension();
+        g_fake.refused_event = rs::counters::counter(*rs::counters::find_counter("SQ_INSTS_VALU"))->event;
+        RecordingSink sink;
+        CounterCollection c;
+        c.prepare(with_counters({{"GRBM_COUNT"}}, true), sink, {kGpu}, {kCpu}, 4);
+        QCOMPARE(group_names(c), (std::vector<std::string>{"GRBM_COUNT"}));
+        QCOMPARE(c.fidelity_counter(), std::optional<uint32_t>());
+        QVERIFY(!c.collects(1));
+        QCOMPARE(sink.warnings.size(), size_t{1});
+        QCOMPARE(sink.warnings[0].code, WarningCode::counters_unavailable);
+        QVERIFY2(sink.warnings[0].text.find("--fidelity-check compares no counter") != std::string::npos,
+                 sink.warnings[0].text.c_str());
+        c.release();
+    }
+
+    /// The counter check's verdicts: pass 0 is the reference (1 once read), a pass counting otherwise is 0
+    /// and named, a pass whose count is missing (or any pass while pass 0's is) is -1 and shown as "-".
+    void counterCheckVerdicts() {
+        const uint32_t valu = *rs::counters::find_counter("SQ_INSTS_VALU");
+        rs::engine::CounterCheck same(valu);
+        QCOMPARE(same.after_pass(0, 13), int8_t{1});
+        QCOMPARE(same.after_pass(1, 13), int8_t{1});
+        QCOMPARE(same.after_pass(2, std::nullopt), int8_t{-1});
+        QCOMPARE(same.mismatch_text(3, "k.kd"), std::string());
+
+        rs::engine::CounterCheck differ(valu);
+        QCOMPARE(differ.after_pass(0, 13), int8_t{1});
+        QCOMPARE(differ.after_pass(1, 15), int8_t{0});
+        QCOMPARE(differ.after_pass(2, std::nullopt), int8_t{-1});
+        QCOMPARE(differ.after_pass(3, 13), int8_t{1});
+        QCOMPARE(differ.after_pass(4, 11), int8_t{0});
+        QCOMPARE(
+            differ.mismatch_text(7, ""),
+            std::string("counter-mismatch: dispatch 7 (unknown kernel): SQ_INSTS_VALU per pass: 13, 15, -, "
+                        "13, 11; passes differing from pass 0: 1, 4; those passes did not execute the "
+                        "kernel as pass 0 did: they read other inputs (state the snapshot does not hold) "
+                        "or the kernel is not deterministic"));
+
+        rs::engine::CounterCheck no_reference(valu);
+        QCOMPARE(no_reference.after_pass(0, std::nullopt), int8_t{-1});
+        QCOMPARE(no_reference.after_pass(1, 15), int8_t{-1});
+        QCOMPARE(no_reference.mismatch_text(1, "k.kd"), std::string());
     }
 
     /// Another GPU than gfx90a collects nothing: the catalogue's select values would name other events.
@@ -339,7 +444,9 @@ class TstCounterCollection : public QObject {
         QCOMPARE(stop.completion_signal.handle, uint64_t{0});
         QCOMPARE(read.completion_signal.handle, uint64_t{0x77});
         std::vector<std::pair<uint32_t, uint64_t>> values;
-        QVERIFY(c.read(0, values));
+        std::optional<uint64_t> counted;
+        QVERIFY(c.read(0, values, counted));
+        QVERIFY(!counted); // no fidelity check
         // Sum over instances i of 10 * (i + 1), twice (two samples): SQ 8 instances, GRBM 1, TCC 16.
         const auto expected = [](uint64_t n) { return 2 * 10 * n * (n + 1) / 2; };
         QCOMPARE(values, (std::vector<std::pair<uint32_t, uint64_t>>{

@@ -13,6 +13,12 @@
 
 namespace rs::counters {
 
+/// The counter --fidelity-check collects in every pass, in the SQ slot plan_groups keeps free, and whose
+/// values the engine compares pass by pass (docs/replay-window.md, "The counter check"): VALU instructions
+/// are counted per wave for every one issued, so a pass that takes another path or loop count through the
+/// kernel's vector code counts differently.
+inline constexpr std::string_view kFidelityCounter = "SQ_INSTS_VALU";
+
 /// What the user asked for: one list of names per request line (a `pmc:` line of an input file, or the
 /// names of --pmc). Lines are never merged: counters of two lines never share a pass, as rocprofv3
 /// collects each line in a run of its own.

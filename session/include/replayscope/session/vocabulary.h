@@ -170,7 +170,8 @@
     X(unrestorable_memory_written, 24, "unrestorable-memory-written") \
     X(unrestorable_memory_unchecked, 25, "unrestorable-memory-unchecked") \
     X(counters_unavailable, 26, "counters-unavailable") \
-    X(counter_read_failed, 27, "counter-read-failed")
+    X(counter_read_failed, 27, "counter-read-failed") \
+    X(counter_mismatch, 28, "counter-mismatch")
 
 /* Where a snapshot's copy lives (protocol 5): host: the agent's host store (page-locked when possible);
    device: the agent's device store (coarse-grained memory of the same agent); mixed: some regions in
