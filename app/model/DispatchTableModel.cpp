@@ -46,8 +46,31 @@ DispatchTableModel::DispatchTableModel(QObject* parent)
           [](const SessionData& session, int row) { return session.dispatches[std::size_t(row)].process; },
           parent) {}
 
+QPair<QStringList, QStringList> DispatchTableModel::counterColumns(const SessionSnapshot& snapshot,
+                                                                   const QString& what) {
+    QPair<QStringList, QStringList> columns;
+    if (snapshot.isNull()) {
+        return columns;
+    }
+    for (int i = 0; i < snapshot->counterNames.size(); ++i) {
+        columns.first << snapshot->counterNames[i];
+        columns.second << QStringLiteral("Hardware counter %1 (%2): %3")
+                              .arg(snapshot->counterNames[i], snapshot->counterUnits.value(i), what);
+    }
+    return columns;
+}
+
+QPair<QStringList, QStringList> DispatchTableModel::trailingColumns(const SessionSnapshot& snapshot) const {
+    return counterColumns(snapshot, QStringLiteral("the dispatch's value, collected in one of its passes; "
+                                                   "empty where it was not collected"));
+}
+
 QVariant DispatchTableModel::value(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];
+    if (column >= firstCounterColumn()) {
+        const DispatchCounterValue* v = snapshot_.counterValue(row, column - firstCounterColumn());
+        return v ? QVariant(qulonglong(v->value)) : QVariant();
+    }
     switch (column) {
     case Id:
         return d.id;
@@ -92,6 +115,10 @@ QVariant DispatchTableModel::value(int row, int column) const {
 QString DispatchTableModel::text(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];
     const bool snap = d.hasSnapshot;
+    if (column >= firstCounterColumn()) {
+        const DispatchCounterValue* v = snapshot_.counterValue(row, column - firstCounterColumn());
+        return v ? QString::number(v->value) : QString();
+    }
     switch (column) {
     case Id:
         return QString::number(d.id);
@@ -164,6 +191,15 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
                 .arg(format::bytes(d.movedBytes()), format::bytes(d.fullRestoreBytes()),
                      format::bytes(d.movedHost), format::bytes(d.movedDevice), format::count(d.dirtyChunks),
                      format::count(d.comparedChunks));
+        }
+        if (column >= firstCounterColumn()) {
+            const int counter = column - firstCounterColumn();
+            const DispatchCounterValue* v = snapshot_.counterValue(row, counter);
+            return v ? QVariant(QStringLiteral("%1: %2 %3, collected in pass %4")
+                                    .arg(snapshot_->counterNames.value(counter), QString::number(v->value),
+                                         snapshot_->counterUnits.value(counter))
+                                    .arg(v->passIndex))
+                     : QVariant();
         }
         if (column == Store && d.store >= 0) {
             return QStringLiteral("host store %1, device store %2")

@@ -3,6 +3,8 @@
 // restores actually moved over the host link and inside the device, the share of a full restore that was,
 // the snapshot store, snapshot and restore time, kernel time per pass (min / median / max; agent ticks at
 // 1 GHz shown as microseconds). Figures a file of format 1-3 does not record show "—" (invalid SortRole).
+// After the Process column, one column per hardware counter the session holds values of (format 7,
+// docs/counters.md): the dispatch's value, empty where the counter was not collected.
 #pragma once
 
 #include "model/SessionListTableModel.h"
@@ -37,8 +39,15 @@ class DispatchTableModel : public SessionListTableModel {
     /// "host", "device", "mixed" (with " (pageable)" when host bytes sat in pageable memory); "—" when
     /// not recorded.
     static QString storeText(const SessionSnapshot& snapshot, const DispatchRow& d);
+    /// Column titles (the counters' names, SessionData::counterNames) and header tooltips (name, unit and
+    /// `what`) of one column per hardware counter of `snapshot`.
+    static QPair<QStringList, QStringList> counterColumns(const SessionSnapshot& snapshot,
+                                                          const QString& what);
+    /// Index of the first counter column (counter i is column firstCounterColumn() + i).
+    int firstCounterColumn() const { return fixedColumns(); }
 
   protected:
+    QPair<QStringList, QStringList> trailingColumns(const SessionSnapshot& snapshot) const override;
     QVariant value(int row, int column) const override;
     QString text(int row, int column) const override;
     QVariant extra(int row, int column, int role) const override;

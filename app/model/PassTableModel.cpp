@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/PassTableModel.h"
 
+#include "model/DispatchTableModel.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
 
@@ -31,6 +32,7 @@ PassTableModel::PassTableModel(QObject* parent)
           parent) {}
 
 void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRow) {
+    dispatch_row_ = isDispatchRow(snapshot, dispatchRow) ? dispatchRow : -1;
     first_ = 0;
     passes_ = 0;
     final_ = -1;
@@ -49,6 +51,19 @@ void PassTableModel::setDispatch(const SessionSnapshot& snapshot, int dispatchRo
     install(snapshot, passes_ + (final_ >= 0 ? 1 : 0), false);
 }
 
+QPair<QStringList, QStringList> PassTableModel::trailingColumns(const SessionSnapshot& snapshot) const {
+    return DispatchTableModel::counterColumns(
+        snapshot, QStringLiteral("its value in the pass that collected it, empty in the other passes"));
+}
+
+const DispatchCounterValue* PassTableModel::counterAt(int row, int column) const {
+    if (isFinalRow(row) || dispatch_row_ < 0) {
+        return nullptr;
+    }
+    const int pass = snapshot_->passes[std::size_t(first_ + row)].index;
+    return snapshot_.counterValue(dispatch_row_, column - firstCounterColumn(), pass);
+}
+
 const RestoreRow* PassTableModel::restoreAt(int row) const {
     if (isFinalRow(row)) {
         return &snapshot_->restores[std::size_t(final_)];
@@ -58,6 +73,10 @@ const RestoreRow* PassTableModel::restoreAt(int row) const {
 }
 
 QVariant PassTableModel::value(int row, int column) const {
+    if (column >= firstCounterColumn()) {
+        const DispatchCounterValue* v = counterAt(row, column);
+        return v ? QVariant(qulonglong(v->value)) : QVariant();
+    }
     const RestoreRow* r = restoreAt(row);
     if (isFinalRow(row)) {
         switch (column) {
@@ -116,10 +135,14 @@ QVariant PassTableModel::value(int row, int column) const {
 }
 
 QString PassTableModel::text(int row, int column) const {
+    if (column >= firstCounterColumn()) {
+        const DispatchCounterValue* v = counterAt(row, column);
+        return v ? QString::number(v->value) : QString();
+    }
     const RestoreRow* r = restoreAt(row);
     const bool final = isFinalRow(row);
     const int index = final ? r->passIndex : snapshot_->passes[std::size_t(first_ + row)].index;
-    if (column >= RestoredHost) {
+    if (column >= RestoredHost && column < firstCounterColumn()) {
         if (!r) {
             // Pass 0 has no restore before it; other passes lack the figure only in older files.
             return index == 0 ? QStringLiteral("-") : format::kNotRecorded;

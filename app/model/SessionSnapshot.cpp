@@ -35,6 +35,20 @@ int SessionSnapshot::dispatchRow(int process, qint64 dispatchId) const {
     return d_ ? d_->dispatchRow.value({process, dispatchId}, -1) : -1;
 }
 
+const DispatchCounterValue* SessionSnapshot::counterValue(int row, int counter, int pass) const {
+    if (!d_ || row < 0 || std::size_t(row) + 1 >= d_->counterBegin.size()) {
+        return nullptr;
+    }
+    // A dispatch holds a few values (one per counter collected), sorted by counter then pass.
+    for (int i = d_->counterBegin[std::size_t(row)]; i < d_->counterBegin[std::size_t(row) + 1]; ++i) {
+        const DispatchCounterValue& v = d_->dispatchCounters[std::size_t(i)];
+        if (v.counter == counter && (pass < 0 || v.passIndex == pass)) {
+            return &v;
+        }
+    }
+    return nullptr;
+}
+
 int SessionSnapshot::regionStore(int row, qint64 address) const {
     if (!d_ || row < 0 || row >= int(d_->dispatches.size())) {
         return -1;

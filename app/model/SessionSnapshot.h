@@ -194,6 +194,14 @@ struct CounterValueRow {
     quint64 value = 0;
 };
 
+/// A hardware counter's value in a dispatch (format 7), indexed by dispatch row
+/// (SessionData::dispatchCounters): which counter of SessionData::counterNames, collected in which pass.
+struct DispatchCounterValue {
+    int counter = 0;   ///< index into SessionData::counterNames
+    int passIndex = 0; ///< the pass that collected it
+    quint64 value = 0;
+};
+
 /// A region of a mixed snapshot and the store it went to (format 4, `snapshot_placements`).
 struct PlacementRow {
     int process = 1;
@@ -311,6 +319,13 @@ struct SessionData : QSharedData {
     std::vector<RestoreMissRow> restoreMisses;  ///< by process, dispatch, pass, address
     std::vector<PlacementRow> placements;       ///< regions of mixed snapshots, by process, dispatch, address
     std::vector<CounterValueRow> counterValues; ///< format 7: by kernel, counter, process, dispatch
+    /// Format 7: the counters the session holds values of, by name (the dispatch and pass tables' counter
+    /// columns), and the unit of each.
+    QStringList counterNames, counterUnits;
+    /// The counter values by dispatch row, then counter, then pass (built by the loader from counterValues).
+    std::vector<DispatchCounterValue> dispatchCounters;
+    /// Dispatch row -> first of its dispatchCounters (size rows + 1); empty when there is no counter value.
+    std::vector<int> counterBegin;
     RegionColumns regions;
 };
 
@@ -341,6 +356,9 @@ class SessionSnapshot {
     int agentIndex(int process, qint64 handle) const;
     /// Row of dispatch `dispatchId` of process `process` in `dispatches`, -1 if unknown.
     int dispatchRow(int process, qint64 dispatchId) const;
+    /// The value of counter `counter` (index into counterNames) of dispatch row `row`, collected in pass
+    /// `pass` (-1: in whichever pass collected it first); nullptr when it was not collected there.
+    const DispatchCounterValue* counterValue(int row, int counter, int pass = -1) const;
     /// Store of the region at `address` of dispatch row `row`'s snapshot: the snapshot's store, or for a
     /// mixed one the placement of that region; -1 when not recorded.
     int regionStore(int row, qint64 address) const;

@@ -3,6 +3,8 @@
 
 #include "model/ModelRoles.h"
 
+#include <utility>
+
 namespace rs::app {
 
 SessionTableModel::SessionTableModel(const QStringList& headers, const QStringList& tips, QObject* parent)
@@ -13,12 +15,20 @@ int SessionTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int SessionTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(headers_.size());
+    return parent.isValid() ? 0 : int(headers_.size() + trailing_.size());
 }
 
 QVariant SessionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= headers_.size()) {
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) {
         return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (section >= headers_.size()) {
+        const qsizetype t = section - headers_.size();
+        if (role == Qt::DisplayRole) {
+            return trailing_[t];
+        }
+        return role == Qt::ToolTipRole && t < trailing_tips_.size() ? QVariant(trailing_tips_[t])
+                                                                    : QVariant();
     }
     if (role == Qt::DisplayRole) {
         return headers_[section];
@@ -30,7 +40,7 @@ QVariant SessionTableModel::headerData(int section, Qt::Orientation orientation,
 }
 
 QVariant SessionTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rows_ || index.column() >= headers_.size() || snapshot_.isNull()) {
+    if (!index.isValid() || index.row() >= rows_ || index.column() >= columnCount() || snapshot_.isNull()) {
         return {};
     }
     const int r = index.row(), c = index.column();
@@ -54,12 +64,18 @@ QVariant SessionTableModel::extra(int, int, int) const {
     return {};
 }
 
+QPair<QStringList, QStringList> SessionTableModel::trailingColumns(const SessionSnapshot&) const {
+    return {};
+}
+
 bool SessionTableModel::isDispatchRow(const SessionSnapshot& snapshot, int dispatchRow) {
     return !snapshot.isNull() && dispatchRow >= 0 && dispatchRow < int(snapshot->dispatches.size());
 }
 
 void SessionTableModel::install(const SessionSnapshot& snapshot, int rows, bool append) {
-    if (append && rows_ > 0 && rows >= rows_) {
+    auto [trailing, tips] = trailingColumns(snapshot);
+    if (append && rows_ > 0 && rows >= rows_ && trailing == trailing_) {
+        trailing_tips_ = tips;
         const int old = rows_;
         snapshot_ = snapshot;
         if (rows > old) {
@@ -67,12 +83,14 @@ void SessionTableModel::install(const SessionSnapshot& snapshot, int rows, bool 
             rows_ = rows;
             endInsertRows();
         }
-        emit dataChanged(index(0, 0), index(old - 1, int(headers_.size()) - 1));
+        emit dataChanged(index(0, 0), index(old - 1, columnCount() - 1));
         return;
     }
     beginResetModel();
     snapshot_ = snapshot;
     rows_ = rows;
+    trailing_ = std::move(trailing);
+    trailing_tips_ = std::move(tips);
     endResetModel();
 }
 

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The hardware-counter section of `replayscope --summary` (model/CounterSummary): counter values written
-// through the collector's SessionStore (format 7) are read back per kernel and counter, with the number of
-// dispatches and the minimum, median and maximum computed here from the values written.
+// Hardware counters in the inspector (format 7, docs/counters.md), on counter values written through the
+// collector's SessionStore: the section of `replayscope --summary` (model/CounterSummary) per kernel and
+// counter, with the number of dispatches and the minimum, median and maximum computed here from the values
+// written; the counter columns of the dispatch and pass tables against the file's pass_counter_values read
+// with SQL.
+#include "app_test_support.h"
+
 #include "model/CounterSummary.h"
+#include "model/DispatchTableModel.h"
+#include "model/ModelRoles.h"
+#include "model/PassTableModel.h"
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
 
 #include "replayscope/ipc/session_store.h"
 
+#include <QAbstractItemModelTester>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,9 +43,20 @@ class Writer {
         insert(r);
         return r.string.id;
     }
-    void dispatch(std::uint64_t id, StringId kernel) {
+    void dispatch(std::uint64_t id, StringId kernel, std::uint64_t agent = 0xa1,
+                  DispatchDecision decision = DispatchDecision::replayed) {
         Record& r = next(EventType::dispatch);
-        r.dispatch = {id, 0xa1, 0x9a, 0xdead, kernel, {64, 1, 1}, {64, 1, 1}, DispatchDecision::replayed};
+        r.dispatch = {id, agent, 0x9a, 0xdead, kernel, {64, 1, 1}, {64, 1, 1}, decision};
+        insert(r);
+    }
+    void agent(std::uint64_t handle, StringId name, std::uint32_t node) {
+        Record& r = next(EventType::agent);
+        r.agent = {handle, name, name, DeviceType::gpu, node};
+        insert(r);
+    }
+    void pass(std::uint64_t dispatch, std::uint32_t index) {
+        Record& r = next(EventType::pass);
+        r.pass = {dispatch, 1000 * (index + 1), 1000 * (index + 1) + 500, 0, 0, index, 0, 0, -1};
         insert(r);
     }
     void counter(std::uint64_t dispatch, std::uint32_t pass, std::uint32_t id, std::uint64_t value) {
@@ -64,6 +83,41 @@ class Writer {
 
 // Catalogue ids (counters/catalogue.h, append-only): SQ_WAVES 0, SQ_INSTS_VALU 1, GRBM_COUNT 22.
 constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1, kGrbmCount = 22;
+
+/// Writes the session the model tests read: agents 0xa1 (node 1) and 0xb2 (node 2); scale on 0xa1,
+/// dispatches 1-4, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each; reduce on 0xb2, dispatch 5,
+/// GRBM_COUNT in pass 0, and dispatch 6 declined (no pass, no counter). Every replayed dispatch has passes
+/// 0 and 1.
+void writeModelSession(const std::string& path) {
+    Writer w(path);
+    const StringId gpu = w.string("gfx90a");
+    w.agent(0xa1, gpu, 1);
+    w.agent(0xb2, gpu, 2);
+    const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6reducePKfPf.kd");
+    const std::uint64_t waves[] = {16, 4, 64, 8}, valu[] = {160, 40, 640, 81};
+    for (std::uint64_t d = 1; d <= 4; ++d) {
+        w.dispatch(d, scale);
+        w.pass(d, 0);
+        w.pass(d, 1);
+        w.counter(d, 0, kSqWaves, waves[d - 1]);
+        w.counter(d, 1, kSqInstsValu, valu[d - 1]);
+    }
+    w.dispatch(5, reduce, 0xb2);
+    w.pass(5, 0);
+    w.pass(5, 1);
+    w.counter(5, 0, kGrbmCount, 900);
+    w.dispatch(6, reduce, 0xb2, DispatchDecision::declined_multi_packet);
+    QVERIFY(w.finish());
+}
+
+SessionSnapshot load(const QString& path) {
+    SessionError error;
+    const SessionSnapshot s = SessionLoader::loadAll(path, error);
+    if (error.isError()) {
+        qWarning("%s", qPrintable(error.message));
+    }
+    return s;
+}
 
 } // namespace
 
@@ -108,6 +162,91 @@ class TstAppCounters : public QObject {
         QCOMPARE(lines[4], QString("  _Z6reducePKfPf"));
         QCOMPARE(lines[5].simplified(), QString("GRBM_COUNT 3 dispatches 300 / 600 / 900 cycles"));
         QVERIFY(TerminalSummary::text(s).contains(text));
+    }
+
+    /// One column per counter after the dispatch table's Process column, named and sorted by the counter's
+    /// name; each cell is the dispatch's value (pass_counter_values by SQL), empty where not collected; a
+    /// session without counters has none (the model resets between the two under the tester).
+    void dispatchTableCounterColumns() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.rsdb"), none = dir.filePath("none.rsdb");
+        writeModelSession(path.toStdString());
+        {
+            Writer w(none.toStdString());
+            w.dispatch(1, w.string("_Z5scalePf.kd"));
+            QVERIFY(w.finish());
+        }
+        DispatchTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(load(none));
+        QCOMPARE(model.columnCount(), int(DispatchTableModel::ColumnCount));
+        const SessionSnapshot s = load(path);
+        model.setSnapshot(s);
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.firstCounterColumn(), int(DispatchTableModel::ColumnCount));
+        QCOMPARE(model.columnCount(), int(DispatchTableModel::ColumnCount) + 3);
+        const int first = model.firstCounterColumn();
+        QStringList headers;
+        for (int c = first; c < model.columnCount(); ++c) {
+            headers << model.headerData(c, Qt::Horizontal).toString();
+        }
+        QCOMPARE(headers, (QStringList{"GRBM_COUNT", "SQ_INSTS_VALU", "SQ_WAVES"}));
+        QVERIFY(model.headerData(first + 2, Qt::Horizontal, Qt::ToolTipRole).toString().contains("(waves)"));
+        // Every value of the file is in its dispatch's row and counter's column.
+        const auto rows =
+            test::sqlRows(path, "SELECT dispatch, counter, value, pass_index FROM pass_counter_values");
+        QCOMPARE(rows.size(), 9);
+        for (const QVariantList& r : rows) {
+            const int row = s.dispatchRow(1, r[0].toLongLong());
+            const int column = first + int(headers.indexOf(r[1].toString()));
+            QCOMPARE(model.index(row, column).data(SortRole).toULongLong(), r[2].toULongLong());
+            QCOMPARE(model.index(row, column).data().toString(), r[2].toString());
+            QVERIFY(model.index(row, column)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .endsWith(QStringLiteral("collected in pass %1").arg(r[3].toInt())));
+        }
+        // Not collected: empty text, no sort value (dispatch 3 has no GRBM_COUNT; 6 was declined).
+        const int third = s.dispatchRow(1, 3), sixth = s.dispatchRow(1, 6);
+        QCOMPARE(model.index(third, first).data().toString(), QString());
+        QVERIFY(!model.index(third, first).data(SortRole).isValid());
+        QCOMPARE(model.index(third, first + 2).data().toString(), QString("64"));
+        for (int c = first; c < model.columnCount(); ++c) {
+            QCOMPARE(model.index(sixth, c).data().toString(), QString());
+        }
+        // The process column stays where it was.
+        QCOMPARE(model.headerData(DispatchTableModel::Process, Qt::Horizontal).toString(),
+                 QString("Process"));
+    }
+
+    /// The pass table shows each counter in the pass that collected it and nothing in the others.
+    void passTableShowsWhichPassCollected() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.rsdb");
+        writeModelSession(path.toStdString());
+        const SessionSnapshot s = load(path);
+        PassTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setDispatch(s, s.dispatchRow(1, 3));
+        QCOMPARE(model.rowCount(), 2);
+        const int first = model.firstCounterColumn();
+        QCOMPARE(first, int(PassTableModel::ColumnCount));
+        QCOMPARE(model.columnCount(), first + 3);
+        QCOMPARE(model.headerData(first + 1, Qt::Horizontal).toString(), QString("SQ_INSTS_VALU"));
+        auto cell = [&](int row, int counter) { return model.index(row, first + counter).data().toString(); };
+        // Pass 0 collected SQ_WAVES (64), pass 1 SQ_INSTS_VALU (640); GRBM_COUNT in neither.
+        QCOMPARE(QStringList({cell(0, 0), cell(0, 1), cell(0, 2)}), (QStringList{"", "", "64"}));
+        QCOMPARE(QStringList({cell(1, 0), cell(1, 1), cell(1, 2)}), (QStringList{"", "640", ""}));
+        QCOMPARE(model.index(1, first + 1).data(SortRole).toULongLong(), 640ULL);
+        // Dispatch 5 (reduce): GRBM_COUNT in pass 0, as the file says.
+        model.setDispatch(s, s.dispatchRow(1, 5));
+        QCOMPARE(
+            test::sqlValue(path, "SELECT pass_index FROM pass_counter_values WHERE dispatch = 5").toInt(), 0);
+        QCOMPARE(cell(0, 0), QString("900"));
+        QCOMPARE(cell(1, 0), QString());
+        // No dispatch: no rows, the counter columns stay.
+        model.setDispatch(s, -1);
+        QCOMPARE(model.rowCount(), 0);
     }
 
     /// A session without counter values prints no counter section.

@@ -77,10 +77,14 @@ class RestoreMissReader {
 };
 
 /// Format 7: hardware counter values per pass with their dispatch's kernel, in the query's order (kernel,
-/// counter, process, dispatch). Nothing for older files.
+/// counter, process, dispatch), and their index by dispatch row (counterNames, dispatchCounters,
+/// counterBegin). Nothing for older files. Needs DispatchReader.
 class CounterValueReader {
   public:
     static SessionError read(ReadContext& context, SessionData& out);
+    /// Builds counterNames, counterUnits, dispatchCounters and counterBegin from counterValues and the
+    /// dispatch rows.
+    static void indexByDispatch(SessionData& out);
 };
 
 /// Allocations with the restore skips naming them. Needs RestoreSkipReader.
