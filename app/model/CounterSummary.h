@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: MIT
-// The hardware-counter section of `replayscope --summary` (docs/counters.md).
+// Hardware counters per kernel (docs/counters.md): the figures of the counters section of
+// `replayscope --summary` and of the inspector's Counters page.
 #pragma once
 
 #include "model/SessionSnapshot.h"
 
 #include <QString>
 
+#include <vector>
+
 namespace rs::app {
 
 class CounterSummary {
   public:
+    /// One counter of one kernel (and, grouped so, one agent): its values over the dispatches it was
+    /// collected for.
+    struct Stat {
+        QString kernel;   ///< the kernel symbol as the session stores it (empty when unknown)
+        int process = 0;  ///< with Grouping::kernelAndAgent: the agent's process, else 0
+        qint64 agent = 0; ///< with Grouping::kernelAndAgent: the agent's handle, else 0
+        QString counter, unit;
+        qint64 dispatches = 0; ///< values (one per dispatch the counter was collected for)
+        quint64 min = 0, max = 0;
+        quint64 medianLow = 0, medianHigh = 0; ///< the middle value, or the middle two of an even count
+        /// The median: the mean of medianLow and medianHigh ("120.5"), exact.
+        QString medianText() const;
+        double median() const { return (double(medianLow) + double(medianHigh)) / 2; }
+    };
+    enum class Grouping { kernel, kernelAndAgent };
+
+    /// Per kernel (and agent), per counter, ordered by kernel name, counter name (then process and agent):
+    /// the dispatches, minimum, median and maximum. Empty when the session has no counter value.
+    static std::vector<Stat> stats(const SessionSnapshot& snapshot, Grouping grouping);
     /// Per kernel, per counter: the dispatches it was collected for and the minimum, median and maximum
     /// of its values over them (the median of an even count is the mean of the middle two), with the
     /// counter's unit. Empty when the session has no counter value (before format 7, or none collected).
     static QString text(const SessionSnapshot& snapshot);
+    /// The kernel's name as the summaries show it: without the ".kd" of its descriptor symbol,
+    /// "(unknown kernel)" when empty.
+    static QString kernelLabel(const QString& kernel);
 };
 
 } // namespace rs::app

@@ -5,6 +5,7 @@
 #include "model/SessionReader.h"
 #include "ui/AuditPage.h"
 #include "ui/ChartsPage.h"
+#include "ui/CountersPage.h"
 #include "ui/DispatchesPage.h"
 #include "ui/SummaryPage.h"
 #include "ui/TimelinePage.h"
@@ -19,7 +20,8 @@ namespace rs::app {
 SessionView::SessionView(QWidget* parent)
     : QWidget(parent), reader_(new SessionReader(this)), banner_(new QLabel(this)),
       pages_(new QTabWidget(this)), summary_(new SummaryPage(this)), dispatches_(new DispatchesPage(this)),
-      audit_(new AuditPage(this)), charts_(new ChartsPage(this)), timeline_(new TimelinePage(this)) {
+      audit_(new AuditPage(this)), charts_(new ChartsPage(this)), timeline_(new TimelinePage(this)),
+      counters_(new CountersPage(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     banner_->setTextFormat(Qt::RichText);
@@ -31,6 +33,7 @@ SessionView::SessionView(QWidget* parent)
     pages_->addTab(audit_, tr("Audit"));
     pages_->addTab(charts_, tr("Charts"));
     pages_->addTab(timeline_, tr("Timeline"));
+    pages_->addTab(counters_, tr("Counters"));
     // A window clicked on the timeline is the dispatch selected in the Dispatches page (a double click shows
     // that page); the dispatch current there is outlined on the timeline.
     connect(timeline_, &TimelinePage::dispatchClicked, dispatches_, &DispatchesPage::selectDispatch);
@@ -92,6 +95,7 @@ void SessionView::show(const SessionSnapshot& s) {
     audit_->setSnapshot(s);
     charts_->setSnapshot(s);
     timeline_->setSnapshot(s);
+    counters_->setSnapshot(s);
     if (first_) {
         first_ = false;
         emit loaded(s);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// One open session: its reader and the Summary, Dispatches, Audit and Charts pages (a tab of the main
-// window).
+// One open session: its reader and the Summary, Dispatches, Audit, Charts, Timeline and Counters pages (a
+// tab of the main window).
 #pragma once
 
 #include "model/SessionError.h"
@@ -15,6 +15,7 @@ namespace rs::app {
 
 class AuditPage;
 class ChartsPage;
+class CountersPage;
 class DispatchesPage;
 class SessionReader;
 class SummaryPage;
@@ -36,6 +37,7 @@ class SessionView : public QWidget {
     AuditPage* auditPage() const { return audit_; }
     ChartsPage* chartsPage() const { return charts_; }
     TimelinePage* timelinePage() const { return timeline_; }
+    CountersPage* countersPage() const { return counters_; }
     SessionReader* reader() const { return reader_; }
 
   signals:
@@ -54,6 +56,7 @@ class SessionView : public QWidget {
     AuditPage* audit_;
     ChartsPage* charts_;
     TimelinePage* timeline_;
+    CountersPage* counters_;
     bool first_ = true;
 };
 

@@ -7,6 +7,7 @@
 #include "app_test_support.h"
 
 #include "model/CounterSummary.h"
+#include "model/CounterTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/ModelRoles.h"
 #include "model/PassTableModel.h"
@@ -14,8 +15,11 @@
 #include "model/TerminalSummary.h"
 
 #include "replayscope/ipc/session_store.h"
+#include "ui/CountersPage.h"
+#include "ui/TablePanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -84,8 +88,8 @@ class Writer {
 // Catalogue ids (counters/catalogue.h, append-only): SQ_WAVES 0, SQ_INSTS_VALU 1, GRBM_COUNT 22.
 constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1, kGrbmCount = 22;
 
-/// Writes the session the model tests read: agents 0xa1 (node 1) and 0xb2 (node 2); scale on 0xa1,
-/// dispatches 1-4, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each; reduce on 0xb2, dispatch 5,
+/// Writes the session the model tests read: agents 0xa1 (node 1) and 0xb2 (node 2); scale, dispatches 1-3
+/// on 0xa1 and 4 on 0xb2, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each; reduce on 0xb2, dispatch 5,
 /// GRBM_COUNT in pass 0, and dispatch 6 declined (no pass, no counter). Every replayed dispatch has passes
 /// 0 and 1.
 void writeModelSession(const std::string& path) {
@@ -96,7 +100,7 @@ void writeModelSession(const std::string& path) {
     const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6reducePKfPf.kd");
     const std::uint64_t waves[] = {16, 4, 64, 8}, valu[] = {160, 40, 640, 81};
     for (std::uint64_t d = 1; d <= 4; ++d) {
-        w.dispatch(d, scale);
+        w.dispatch(d, scale, d == 4 ? 0xb2 : 0xa1);
         w.pass(d, 0);
         w.pass(d, 1);
         w.counter(d, 0, kSqWaves, waves[d - 1]);
@@ -249,6 +253,52 @@ class TstAppCounters : public QObject {
         QCOMPARE(model.rowCount(), 0);
     }
 
+    /// The Counters page's table: per kernel, agent and counter the dispatches, min, median and max,
+    /// computed here from the values written (scale's dispatches 1-3 on one agent, 4 on the other).
+    void counterTablePerKernelAndAgent() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.rsdb");
+        writeModelSession(path.toStdString());
+        const SessionSnapshot s = load(path);
+        CountersPage page;
+        CounterTableModel& model = *page.model();
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        page.setSnapshot(s);
+        QCOMPARE(model.rowCount(), 0); // not shown yet: nothing computed
+        page.flush();
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.columnCount(), int(CounterTableModel::ColumnCount));
+        const QString a = s.agentLabel(1, 0xa1), b = s.agentLabel(1, 0xb2);
+        QVERIFY(a != b);
+        auto row = [&](int r) {
+            QStringList cells;
+            for (int c = 0; c < model.columnCount(); ++c) {
+                cells << model.index(r, c).data().toString();
+            }
+            return cells;
+        };
+        // Kernels by name, counters by name, agents in order. scale on a: VALU 160 40 640, waves 16 4 64.
+        QCOMPARE(row(0),
+                 (QStringList{"_Z5scalePf", a, "SQ_INSTS_VALU", "3", "40", "160", "640", "instructions"}));
+        QCOMPARE(row(1),
+                 (QStringList{"_Z5scalePf", b, "SQ_INSTS_VALU", "1", "81", "81", "81", "instructions"}));
+        QCOMPARE(row(2), (QStringList{"_Z5scalePf", a, "SQ_WAVES", "3", "4", "16", "64", "waves"}));
+        QCOMPARE(row(3), (QStringList{"_Z5scalePf", b, "SQ_WAVES", "1", "8", "8", "8", "waves"}));
+        QCOMPARE(row(4),
+                 (QStringList{"_Z6reducePKfPf", b, "GRBM_COUNT", "1", "900", "900", "900", "cycles"}));
+        QCOMPARE(model.index(0, CounterTableModel::Median).data(SortRole).toDouble(), 160.0);
+        QCOMPARE(model.index(4, CounterTableModel::Kernel).data(AgentRole).toLongLong(), 0xb2);
+        // Sorting by the maximum in the page's proxy puts the largest last.
+        page.panel()->proxy()->sort(CounterTableModel::Max, Qt::AscendingOrder);
+        QCOMPARE(page.panel()->proxy()->index(4, CounterTableModel::Max).data().toString(), QString("900"));
+        QVERIFY(page.status()->text().startsWith("3 counters over 9 values"));
+        // Grouped by kernel only, the same values as --summary's section: scale's VALU over 4 dispatches.
+        const auto perKernel = CounterSummary::stats(s, CounterSummary::Grouping::kernel);
+        QCOMPARE(perKernel.size(), std::size_t{3});
+        QCOMPARE(perKernel[0].dispatches, qint64(4));
+        QCOMPARE(perKernel[0].medianText(), QString("120.5"));
+    }
+
     /// A session without counter values prints no counter section.
     void noCountersNoSection() {
         QTemporaryDir dir;
@@ -266,5 +316,5 @@ class TstAppCounters : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TstAppCounters)
+QTEST_MAIN(TstAppCounters)
 #include "tst_app_counters.moc"
