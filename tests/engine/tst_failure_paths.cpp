@@ -147,6 +147,11 @@ class TestFailurePaths : public QObject {
     /// dispatch of large_table_read (which also updates a small counter and a tracked buffer) is declined
     /// (unrestorable-memory) without a snapshot and runs once (out == initial + 1, dispatch_total == 1).
     void moduleVariableOverCapDeclines() {
+#if defined(__SANITIZE_THREAD__)
+        // No thread runs here that the other cases do not run, and the simulator's instrumented loading
+        // of the 1 GiB variable alone takes about 50 s under ThreadSanitizer: the other presets check it.
+        QSKIP("the 1 GiB module variable is checked without ThreadSanitizer");
+#endif
         const auto r = run({workload("large_module_variable")}, {"--passes", "3"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("out == initial + 1, dispatch_total == 1"),
                  qPrintable(r->describe()));
