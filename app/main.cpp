@@ -5,8 +5,10 @@
 //   replayscope --export-charts SESSION DIR       every chart as PNG, headless
 //   replayscope --screenshots SESSION [BASELINE [RANK_FILE...]] DIR  every page as PNG, headless
 //   replayscope --export-trace FILE.json SESSION...  replay timelines as a Chrome trace, headless
+//   replayscope --export-counters FILE.csv SESSION  hardware counters as rocprofv3's counter_collection.csv
 //   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
 //   replayscope --version
+#include "model/CsvExporter.h"
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
 #include "model/TraceExporter.h"
@@ -48,8 +50,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
         headless = headless || a == "--export-charts" || a == "--screenshots" || a == "--summary" ||
-                   a == "--export-trace" || a.startsWith("--export-trace=") || a == "--compare" ||
-                   a == "--version" || a == "-v" || a == "--help" || a == "-h";
+                   a == "--export-trace" || a.startsWith("--export-trace=") || a == "--export-counters" ||
+                   a.startsWith("--export-counters=") || a == "--compare" || a == "--version" || a == "-v" ||
+                   a == "--help" || a == "-h";
     }
     if (!choosePlatform(headless)) {
         // An offscreen inspector window nobody can see would only look like a hang.
@@ -86,6 +89,12 @@ int main(int argc, char** argv) {
                        "(JSON) into FILE and exit."),
         QStringLiteral("FILE"));
     parser.addOption(trace);
+    const QCommandLineOption counters(
+        QStringLiteral("export-counters"),
+        QStringLiteral("Write the hardware counters of SESSION into FILE in the columns of rocprofv3's "
+                       "counter_collection.csv and exit."),
+        QStringLiteral("FILE"));
+    parser.addOption(counters);
     const QCommandLineOption compare(
         QStringLiteral("compare"),
         QStringLiteral("Compare BASE and NEW kernel by kernel, print the table and exit (with "
@@ -120,6 +129,26 @@ int main(int argc, char** argv) {
             return 1;
         }
         std::printf("%s\n", qPrintable(parser.value(trace)));
+        return 0;
+    }
+    if (parser.isSet(counters)) {
+        if (args.size() != 1) {
+            return usageError(QStringLiteral("--export-counters takes FILE.csv SESSION"));
+        }
+        rs::app::SessionError error;
+        const auto s = rs::app::SessionLoader::loadAll(args[0], error);
+        if (error.isError()) {
+            std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(args[0]), qPrintable(error.title()),
+                         qPrintable(error.message));
+            return 1;
+        }
+        QString writeError;
+        if (!rs::app::CsvExporter::writeCounterCollectionFile(s, parser.value(counters), &writeError)) {
+            std::fprintf(stderr, "replayscope: %s: %s\n", qPrintable(parser.value(counters)),
+                         qPrintable(writeError));
+            return 1;
+        }
+        std::printf("%s\n", qPrintable(parser.value(counters)));
         return 0;
     }
     if (parser.isSet(compare)) {

@@ -8,6 +8,7 @@
 
 #include "model/CounterSummary.h"
 #include "model/CounterTableModel.h"
+#include "model/CsvExporter.h"
 #include "model/DispatchTableModel.h"
 #include "model/ModelRoles.h"
 #include "model/PassTableModel.h"
@@ -123,11 +124,61 @@ SessionSnapshot load(const QString& path) {
     return s;
 }
 
+/// The fields of one CSV line (RFC 4180: quoted fields may hold commas and doubled quotes).
+QStringList csvFields(const QString& line) {
+    QStringList out;
+    QString field;
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out << field;
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    out << field;
+    return out;
+}
+
 } // namespace
 
 class TstAppCounters : public QObject {
     Q_OBJECT
+  private:
+    QTemporaryDir dir_;
+    QString recorded_; ///< two_agents on two simulated agents, SQ_WAVES and GRBM_COUNT in passes of their own
+
   private slots:
+    /// Records the real session: replayscope-run --simulate -i (two pmc: lines) of workloads/two_agents on
+    /// two simulated gfx90a agents (8 dispatches each over 2048 work-items).
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        const QString input = dir_.filePath("input.txt");
+        QFile f(input);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("pmc: SQ_WAVES\npmc: GRBM_COUNT\n");
+        f.close();
+        recorded_ = dir_.filePath("two_agents.rsdb");
+        const auto r = test::runPipeline({"--simulate", "--no-progress", "-o", recorded_, "-i", input, "--",
+                                          QStringLiteral(RS_WORKLOAD_DIR "/two_agents")},
+                                         {"HSA_SIM_GPU_AGENTS=2"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        QCOMPARE(test::sqlCount(recorded_, "SELECT count(*) FROM pass_counter_values"), 32);
+    }
+
     void perKernelMinMedianMax() {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/counters.rsdb").toStdString();
@@ -297,6 +348,73 @@ class TstAppCounters : public QObject {
         QCOMPARE(perKernel.size(), std::size_t{3});
         QCOMPARE(perKernel[0].dispatches, qint64(4));
         QCOMPARE(perKernel[0].medianText(), QString("120.5"));
+    }
+
+    /// `replayscope --export-counters FILE.csv SESSION` on the recorded session: the header of rocprofv3's
+    /// counter_collection.csv, and per dispatch and counter the file's values (by SQL): dispatch, agent node,
+    /// queue, pid, grid and workgroup sizes, kernel, counter and value, and the ticks of the pass that
+    /// collected it; the columns the session does not record are empty. SQ_WAVES is the grid's waves.
+    void exportCountersCsv() {
+        const QString csv = dir_.filePath("counter_collection.csv");
+        const auto r = test::runInspector({"--export-counters", csv, recorded_});
+        QVERIFY2(r.exitCode == 0 && r.output.contains(csv), qPrintable(r.output));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(
+            lines.value(0),
+            QString(
+                "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\",\"Thread_Id\","
+                "\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\",\"LDS_Block_Size\","
+                "\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_Count\",\"Counter_Name\","
+                "\"Counter_Value\",\"Start_Timestamp\",\"End_Timestamp\""));
+        QCOMPARE(csvFields(lines[0]), CsvExporter::counterCollectionColumns());
+        const auto expected = test::sqlRows(
+            recorded_,
+            "SELECT v.dispatch, a.node, d.queue, p.pid, d.grid_x * d.grid_y * d.grid_z, s.text, "
+            "d.workgroup_x * d.workgroup_y * d.workgroup_z, v.counter, v.value, ps.start_tick, ps.end_tick "
+            "FROM pass_counter_values v JOIN dispatches d ON d.process = v.process AND d.id = v.dispatch "
+            "JOIN agents a ON a.process = d.process AND a.handle = d.agent "
+            "JOIN processes p ON p.process = v.process "
+            "JOIN strings s ON s.process = d.process AND s.id = d.kernel_name_id "
+            "JOIN passes ps ON ps.process = v.process AND ps.dispatch_id = v.dispatch AND ps.idx = "
+            "v.pass_index "
+            "ORDER BY v.process, v.dispatch, v.counter");
+        QCOMPARE(expected.size(), 32);
+        QCOMPARE(lines.size(), 1 + 32);
+        QSet<QString> agents;
+        for (int i = 0; i < expected.size(); ++i) {
+            const QStringList f = csvFields(lines[i + 1]);
+            const QVariantList& e = expected[i];
+            QCOMPARE(f.size(), 19);
+            QCOMPARE(f[1], e[0].toString()); // Dispatch_Id
+            QCOMPARE(f[2], e[1].toString()); // Agent_Id: the agent's node
+            QCOMPARE(f[3], QString::number(e[2].toULongLong()));
+            QCOMPARE(f[4], e[3].toString());
+            QCOMPARE(f[6], e[4].toString());
+            QCOMPARE(f[8], e[5].toString().chopped(3)); // "accumulate.kd": a C name, nothing to demangle
+            QCOMPARE(f[9], e[6].toString());
+            QCOMPARE(f[15], e[7].toString());
+            QCOMPARE(f[16], e[8].toString());
+            QCOMPARE(f[17], e[9].toString());
+            QCOMPARE(f[18], e[10].toString());
+            for (int empty : {0, 5, 7, 10, 11, 12, 13, 14}) {
+                QCOMPARE(f[empty], QString());
+            }
+            if (f[15] == "SQ_WAVES") {
+                QCOMPARE(f[16].toLongLong(), f[6].toLongLong() / 64); // a wave is 64 work-items on gfx90a
+                QCOMPARE(f[16], QString("32"));
+            }
+            agents.insert(f[2]);
+        }
+        QCOMPARE(agents.size(), 2);
+        // A session without counters: the header only.
+        const QString none = test::synthetic(dir_.path(), "none.rsdb");
+        const QString empty = dir_.filePath("none.csv");
+        QCOMPARE(test::runInspector({"--export-counters", empty, none}).exitCode, 0);
+        QFile g(empty);
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(g.readAll()).count('\n'), 1);
     }
 
     /// A session without counter values prints no counter section.
