@@ -6,6 +6,7 @@
 #include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
+#include "model/SimulatedRuntime.h"
 
 namespace rs::app {
 
@@ -19,6 +20,9 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
     line(QStringLiteral("command"), i.argv.isEmpty() ? i.executable : i.argv);
     line(QStringLiteral("host"),
          QStringLiteral("%1 (pid %2), engine %3").arg(i.hostname).arg(i.pid).arg(i.engineVersion));
+    if (const QString simulated = SimulatedRuntime::note(s); !simulated.isEmpty()) {
+        line(QStringLiteral("runtime"), QStringLiteral("simulated: ") + simulated);
+    }
     line(QStringLiteral("recorded"), format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs));
     line(QStringLiteral("status"),
          QStringLiteral("%1 (%2), %3 events, %4 missing")

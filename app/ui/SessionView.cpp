@@ -3,6 +3,7 @@
 
 #include "model/Format.h"
 #include "model/SessionReader.h"
+#include "model/SimulatedRuntime.h"
 #include "ui/AuditPage.h"
 #include "ui/ChartsPage.h"
 #include "ui/CountersPage.h"
@@ -83,13 +84,17 @@ void SessionView::show(const SessionSnapshot& s) {
                              ? QString()
                              : tr(" — <i>read from a checkpointed copy (the WAL needs recovery and the "
                                   "directory is read-only)</i>");
+    const QString simulated = SimulatedRuntime::note(s);
     banner_->setText(
-        tr("<b>%1</b> — %2 — %3 dispatches, %4 agents%5 — %6%7%8")
+        tr("<b>%1</b> — %2 — %3 dispatches, %4 agents%5 — %6%7%8%9")
             .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
                  (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
                  format::count(qint64(s->dispatches.size())))
             .arg(s->agents.size())
-            .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy));
+            .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy,
+                 simulated.isEmpty() ? QString()
+                                     : tr("<br><b style='color:#8d6e00'>Simulated runtime:</b> %1")
+                                           .arg(simulated.toHtmlEscaped())));
     summary_->setSnapshot(s);
     dispatches_->setSnapshot(s);
     audit_->setSnapshot(s);

@@ -39,6 +39,9 @@ class SessionView : public QWidget {
     TimelinePage* timelinePage() const { return timeline_; }
     CountersPage* countersPage() const { return counters_; }
     SessionReader* reader() const { return reader_; }
+    /// The line above every page: file, command, counts, state, and when the session ran on the simulated
+    /// runtime, that it did (SimulatedRuntime).
+    QLabel* banner() const { return banner_; }
 
   signals:
     void loaded(const rs::app::SessionSnapshot& snapshot);

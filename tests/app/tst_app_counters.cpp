@@ -13,10 +13,12 @@
 #include "model/ModelRoles.h"
 #include "model/PassTableModel.h"
 #include "model/SessionLoader.h"
+#include "model/SimulatedRuntime.h"
 #include "model/TerminalSummary.h"
 
 #include "replayscope/ipc/session_store.h"
 #include "ui/CountersPage.h"
+#include "ui/SessionView.h"
 #include "ui/TablePanel.h"
 
 #include <QAbstractItemModelTester>
@@ -415,6 +417,31 @@ class TstAppCounters : public QObject {
         QFile g(empty);
         QVERIFY(g.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(g.readAll()).count('\n'), 1);
+    }
+
+    /// The recorded session ran on the simulated runtime: --summary and the line above every page say so;
+    /// a session whose CPU agent is a real processor (SyntheticSession) says nothing of it.
+    void simulatedRuntimeSaid() {
+        const SessionSnapshot s = load(recorded_);
+        QCOMPARE(SimulatedRuntime::processes(s), 1);
+        QVERIFY(
+            TerminalSummary::text(s).contains("runtime:     simulated: ran on ReplayScope's simulated HSA "
+                                              "runtime (replayscope-run --simulate)"));
+        SessionView view;
+        QSignalSpy loaded(&view, &SessionView::loaded);
+        view.open(recorded_);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY2(view.banner()->text().contains("Simulated runtime:"), qPrintable(view.banner()->text()));
+        const QString synthetic = test::synthetic(dir_.path(), "synthetic.rsdb");
+        const SessionSnapshot real = load(synthetic);
+        QVERIFY(!real.isNull());
+        QCOMPARE(SimulatedRuntime::processes(real), 0);
+        QVERIFY(!TerminalSummary::text(real).contains("simulated"));
+        SessionView other;
+        QSignalSpy otherLoaded(&other, &SessionView::loaded);
+        other.open(synthetic);
+        QVERIFY(otherLoaded.wait(20000));
+        QVERIFY(!other.banner()->text().contains("Simulated runtime"));
     }
 
     /// A session without counter values prints no counter section.
