@@ -2,6 +2,7 @@
 #include "model/ChartSeriesBuilder.h"
 
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <limits>
@@ -232,6 +233,74 @@ QVector<ChartSeriesBuilder::Bar> ChartSeriesBuilder::declineAndSkipReasons() con
     QVector<Bar> out;
     for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
         out.push_back({it.key(), double(it.value())});
+    }
+    return out;
+}
+
+ChartSeriesBuilder::Series ChartSeriesBuilder::counterPerDispatch(const QString& kernel,
+                                                                  const QString& counter, int agentProcess,
+                                                                  qint64 agent, const QString& name) const {
+    Series out{name.isEmpty() ? counter : name, {}, color(0)};
+    if (s_.isNull()) {
+        return out;
+    }
+    struct Value {
+        std::size_t x;
+        int pass;
+        quint64 value;
+    };
+    std::vector<Value> values;
+    for (const CounterValueRow& v : s_->counterValues) {
+        if (v.kernel != kernel || v.counter != counter || !shown(v.process)) {
+            continue;
+        }
+        const int row = s_.dispatchRow(v.process, v.dispatchId);
+        if (row < 0) {
+            continue;
+        }
+        const DispatchRow& d = s_->dispatches[std::size_t(row)];
+        if (agent != 0 && (d.process != agentProcess || d.agent != agent)) {
+            continue;
+        }
+        // rows_ holds the dispatch rows shown in ascending order: the position is the x of every
+        // dispatch-order chart.
+        const auto it = std::lower_bound(rows_.begin(), rows_.end(), row);
+        if (it == rows_.end() || *it != row) {
+            continue;
+        }
+        values.push_back({std::size_t(it - rows_.begin()), v.passIndex, v.value});
+    }
+    std::sort(values.begin(), values.end(),
+              [](const Value& a, const Value& b) { return a.x != b.x ? a.x < b.x : a.pass < b.pass; });
+    out.points.reserve(qsizetype(values.size()));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i == 0 || values[i].x != values[i - 1].x) {
+            out.points.append(QPointF(double(values[i].x), double(values[i].value)));
+        }
+    }
+    return out;
+}
+
+QStringList ChartSeriesBuilder::counterKernels(int limit) const {
+    if (s_.isNull()) {
+        return {};
+    }
+    QMap<QString, QSet<ProcessKey>> dispatches; // kernel -> (process, dispatch id) with a value
+    for (const CounterValueRow& v : s_->counterValues) {
+        if (shown(v.process)) {
+            dispatches[v.kernel].insert(ProcessKey{v.process, v.dispatchId});
+        }
+    }
+    QVector<QPair<qsizetype, QString>> ranked;
+    for (auto it = dispatches.begin(); it != dispatches.end(); ++it) {
+        ranked.append({it.value().size(), it.key()});
+    }
+    std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    QStringList out;
+    for (int i = 0; i < ranked.size() && i < limit; ++i) {
+        out << ranked[i].second;
     }
     return out;
 }

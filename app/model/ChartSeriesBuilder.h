@@ -62,6 +62,17 @@ class ChartSeriesBuilder {
     /// Counts of every non-tracking outcome: declines, restore skips, restore failures (by region kind) and
     /// module-variable skips by reason.
     QVector<Bar> declineAndSkipReasons() const;
+    /// Hardware counter `counter` (its catalogue name, "SQ_WAVES") of kernel `kernel` (the symbol as the
+    /// session stores it, CounterValueRow::kernel) over the dispatches it was collected for (format 7): one
+    /// point per dispatch, x = its position among the dispatches shown (as every dispatch-order chart), y =
+    /// its value in the pass that collected it (the first such pass, should two have). With `agent` not 0
+    /// only the dispatches of agent `agent` of process `agentProcess` (the Counters page's kernel and agent
+    /// rows). The series is named `name` (the counter's name when empty); no points when nothing matches.
+    Series counterPerDispatch(const QString& kernel, const QString& counter, int agentProcess = 0,
+                              qint64 agent = 0, const QString& name = {}) const;
+    /// The kernels with counter values among the dispatches shown, most dispatches with a value first (ties
+    /// by name), at most `limit`: whose counters the headless export charts.
+    QStringList counterKernels(int limit) const;
 
     /// Colour of series `i` (stable palette).
     static QColor color(int i);

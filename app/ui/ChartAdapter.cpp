@@ -164,6 +164,22 @@ void ChartAdapter::setRowLabels(const QStringList& labels) {
     row_labels_ = labels;
 }
 
+void ChartAdapter::setTitles(const QString& title, const QString& xTitle, const QString& yTitle) {
+    title_ = title;
+    x_title_ = xTitle;
+    y_title_ = yTitle;
+}
+
+QVector<QVector<QPointF>> ChartAdapter::seriesPoints() const {
+    QVector<QVector<QPointF>> out;
+    for (QAbstractSeries* series : chart_->series()) {
+        if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+            out.append(xy->points());
+        }
+    }
+    return out;
+}
+
 void ChartAdapter::setPlaceholder(const QString& text) {
     chart_->removeAllSeries();
     chart_->setTitle(

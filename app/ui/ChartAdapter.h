@@ -48,6 +48,13 @@ class ChartAdapter : public QWidget {
     /// A message instead of an empty plot ("no replayed dispatches").
     void setPlaceholder(const QString& text);
     QString title() const { return title_; }
+    /// Replaces the chart's title and axis titles (a chart that follows a selection); shown from the next
+    /// setSeries, setBars, setHistogram, setGroupedBars or setPlaceholder.
+    void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
+    /// The y axis's title as last given (without the unit setUnits adds).
+    QString yTitle() const { return y_title_; }
+    /// The points drawn by the chart's series (after downsampling), one list per series (tests).
+    QVector<QVector<QPointF>> seriesPoints() const;
     /// Renders the chart to a PNG of `size` (independent of the widget's size).
     bool savePng(const QString& path, const QSize& size = QSize(1200, 600)) const;
 

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/CountersPage.h"
 
+#include "model/ChartSeriesBuilder.h"
 #include "model/CounterTableModel.h"
+#include "ui/ChartAdapter.h"
 #include "ui/TablePanel.h"
 
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace rs::app {
@@ -13,10 +18,21 @@ CountersPage::CountersPage(QWidget* parent)
     : QWidget(parent), status_(new QLabel(this)), model_(new CounterTableModel(this)) {
     panel_ = new TablePanel(model_, QStringLiteral("counters"), this);
     panel_->addTextFilter(tr("Filter by kernel or counter (text or regex)…"));
+    chart_ = new ChartAdapter(tr("Counter per dispatch"), tr("dispatch order"), tr("value"), this);
+    chart_->setUnits(ChartAdapter::Unit::count, 1, ChartAdapter::Unit::count, 1);
+    chart_->setMinimumHeight(220);
+    chart_->setPlaceholder(tr("select a counter in the table"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(panel_);
+    split->addWidget(chart_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     status_->setWordWrap(true);
     layout->addWidget(status_);
-    layout->addWidget(panel_, 1);
+    layout->addWidget(split, 1);
+    connect(panel_->view()->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showCurrent(current); });
 }
 
 void CountersPage::setSnapshot(const SessionSnapshot& snapshot) {
@@ -32,6 +48,7 @@ void CountersPage::flush() {
         return;
     }
     dirty_ = false;
+    shown_ = pending_;
     model_->setSnapshot(pending_);
     if (pending_.isNull() || pending_->counterValues.empty()) {
         status_->setText(tr("No hardware counters in this session: collect them with replayscope-run --pmc "
@@ -42,6 +59,54 @@ void CountersPage::flush() {
                              .arg(pending_->counterNames.size())
                              .arg(qint64(pending_->counterValues.size())));
     }
+    restoreCurrent();
+}
+
+void CountersPage::restoreCurrent() {
+    QAbstractItemModel* proxy = panel_->proxy();
+    int row = proxy->rowCount() > 0 ? 0 : -1;
+    for (int r = 0; hasCurrent_ && r < proxy->rowCount(); ++r) {
+        const CounterSummary::Stat& st = model_->stat(panel_->proxy()->mapToSource(proxy->index(r, 0)).row());
+        if (st.kernel == current_.kernel && st.process == current_.process && st.agent == current_.agent &&
+            st.counter == current_.counter) {
+            row = r;
+            break;
+        }
+    }
+    if (row < 0) {
+        showCurrent({});
+        return;
+    }
+    const QModelIndex index = proxy->index(row, 0);
+    if (panel_->view()->currentIndex().row() == row) {
+        showCurrent(index); // the same row: the signal does not come, the values may have changed
+    } else {
+        panel_->view()->setCurrentIndex(index);
+    }
+}
+
+void CountersPage::showCurrent(const QModelIndex& current) {
+    if (!current.isValid() || shown_.isNull()) {
+        chart_->setTitles(tr("Counter per dispatch"), tr("dispatch order"), tr("value"));
+        chart_->setPlaceholder(shown_.isNull() || shown_->counterValues.empty()
+                                   ? tr("no hardware counters")
+                                   : tr("select a counter in the table"));
+        return;
+    }
+    const int row = panel_->proxy()->mapToSource(current).row();
+    if (row < 0 || row >= model_->rowCount()) {
+        return;
+    }
+    current_ = model_->stat(row);
+    hasCurrent_ = true;
+    const ChartSeriesBuilder builder(shown_);
+    chart_->setTitles(tr("%1 of %2 on %3, per dispatch")
+                          .arg(current_.counter, CounterSummary::kernelLabel(current_.kernel),
+                               shown_.agentLabel(current_.process, current_.agent)),
+                      tr("dispatch order"), tr("%1 (%2)").arg(current_.counter, current_.unit));
+    chart_->setSeries(
+        {builder.counterPerDispatch(current_.kernel, current_.counter, current_.process, current_.agent)},
+        ChartAdapter::Kind::line);
 }
 
 void CountersPage::showEvent(QShowEvent* event) {

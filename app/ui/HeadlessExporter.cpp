@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/HeadlessExporter.h"
 
+#include "model/ChartSeriesBuilder.h"
+#include "model/CounterSummary.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
 #include "ui/AuditPage.h"
@@ -33,6 +35,18 @@ namespace rs::app {
 namespace {
 QString describe(const SessionError& e) {
     return QStringLiteral("%1: %2: %3").arg(e.path, e.title(), e.message);
+}
+
+/// `kernel`'s label reduced to what a file name holds everywhere: letters, digits and '_', at most 48
+/// characters.
+QString fileNamePart(const QString& kernel) {
+    QString out = CounterSummary::kernelLabel(kernel).left(48);
+    for (QChar& c : out) {
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != QLatin1Char('_')) {
+            c = QLatin1Char('_');
+        }
+    }
+    return out;
 }
 
 void settle(int ms) {
@@ -75,7 +89,33 @@ bool HeadlessExporter::exportCharts(const QString& session, const QString& dir, 
     if (audit.outcomeChart()->savePng(outcomes, QSize(1000, 500))) {
         written << outcomes;
     }
-    return written.size() == page.charts().size() + 2;
+    // Hardware counters (format 7): per kernel and counter, its value per dispatch, for the kernels with the
+    // most dispatches counted, numbered after the audit's.
+    int number = next + 2, charted = 0;
+    const ChartSeriesBuilder builder(s);
+    const std::vector<CounterSummary::Stat> stats =
+        CounterSummary::stats(s, CounterSummary::Grouping::kernel);
+    for (const QString& kernel : builder.counterKernels(kCounterChartKernels)) {
+        for (const CounterSummary::Stat& st : stats) {
+            if (st.kernel != kernel || charted == kMaxCounterCharts) {
+                continue;
+            }
+            ChartAdapter chart(
+                QStringLiteral("%1 of %2, per dispatch").arg(st.counter, CounterSummary::kernelLabel(kernel)),
+                QStringLiteral("dispatch order"), QStringLiteral("%1 (%2)").arg(st.counter, st.unit));
+            chart.setUnits(ChartAdapter::Unit::count, 1, ChartAdapter::Unit::count, 1);
+            chart.resize(1000, 500);
+            chart.setSeries({builder.counterPerDispatch(kernel, st.counter)}, ChartAdapter::Kind::line);
+            const QString path = QDir(dir).filePath(
+                QStringLiteral("%1-counter-%2-%3.png").arg(number++).arg(fileNamePart(kernel), st.counter));
+            ++charted;
+            if (chart.savePng(path, QSize(1000, 500))) {
+                written << path;
+            }
+        }
+    }
+    const int expected = int(page.charts().size()) + 2 + charted;
+    return written.size() == expected;
 }
 
 bool HeadlessExporter::screenshots(const QString& session, const QString& dir, QStringList& written,

@@ -10,7 +10,15 @@ namespace rs::app {
 
 class HeadlessExporter {
   public:
-    /// Loads `session` and writes its charts to `dir`; false with `error` set when the file is refused.
+    /// The kernels whose hardware counters exportCharts charts: those with the most dispatches counted.
+    static constexpr int kCounterChartKernels = 4;
+    /// The most counter charts exportCharts writes (kernels by dispatches counted, counters by name).
+    static constexpr int kMaxCounterCharts = 16;
+
+    /// Loads `session` and writes its charts to `dir`: the charts page's, the audit's, then per kernel and
+    /// hardware counter its value per dispatch (N-counter-KERNEL-COUNTER.png, the kCounterChartKernels
+    /// kernels with the most dispatches counted, at most kMaxCounterCharts); false with `error` set when the
+    /// file is refused.
     static bool exportCharts(const QString& session, const QString& dir, QStringList& written,
                              QString& error);
     /// Opens `session` in a main window and grabs the start page and every page to `dir` (PNG files, their

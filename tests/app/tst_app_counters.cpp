@@ -3,9 +3,11 @@
 // collector's SessionStore: the section of `replayscope --summary` (model/CounterSummary) per kernel and
 // counter, with the number of dispatches and the minimum, median and maximum computed here from the values
 // written; the counter columns of the dispatch and pass tables against the file's pass_counter_values read
-// with SQL.
+// with SQL; the chart of one counter per dispatch (ChartSeriesBuilder::counterPerDispatch) on the Counters
+// page and in --export-charts.
 #include "app_test_support.h"
 
+#include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
 #include "model/CounterTableModel.h"
 #include "model/CsvExporter.h"
@@ -17,15 +19,24 @@
 #include "model/TerminalSummary.h"
 
 #include "replayscope/ipc/session_store.h"
+#include "ui/ChartAdapter.h"
 #include "ui/CountersPage.h"
+#include "ui/HeadlessExporter.h"
 #include "ui/SessionView.h"
 #include "ui/TablePanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
 #include <QLabel>
+#include <QMap>
+#include <QSet>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace rs::app;
@@ -124,6 +135,11 @@ SessionSnapshot load(const QString& path) {
         qWarning("%s", qPrintable(error.message));
     }
     return s;
+}
+
+/// The points of `series` as (x, y) pairs, for comparisons that print what differs.
+QVector<QPointF> points(const ChartSeriesBuilder::Series& series) {
+    return series.points;
 }
 
 /// The fields of one CSV line (RFC 4180: quoted fields may hold commas and doubled quotes).
@@ -360,9 +376,9 @@ class TstAppCounters : public QObject {
         const QString csv = dir_.filePath("counter_collection.csv");
         const auto r = test::runInspector({"--export-counters", csv, recorded_});
         QVERIFY2(r.exitCode == 0 && r.output.contains(csv), qPrintable(r.output));
-        QFile f(csv);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QFile csvFile(csv);
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csvFile.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(
             lines.value(0),
             QString(
@@ -442,6 +458,151 @@ class TstAppCounters : public QObject {
         other.open(synthetic);
         QVERIFY(otherLoaded.wait(20000));
         QVERIFY(!other.banner()->text().contains("Simulated runtime"));
+    }
+
+    /// ChartSeriesBuilder::counterPerDispatch on the model session: x is the dispatch's position among all
+    /// dispatches (1-6 at 0-5), y the value written; per agent, only its dispatches; counterKernels ranks
+    /// the kernels by dispatches counted.
+    void counterPerDispatchSeries() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.rsdb");
+        writeModelSession(path.toStdString());
+        const SessionSnapshot s = load(path);
+        const ChartSeriesBuilder b(s);
+        const QString scale = "_Z5scalePf.kd", reduce = "_Z6reducePKfPf.kd";
+        QCOMPARE(points(b.counterPerDispatch(scale, "SQ_WAVES", 1, 0xa1)),
+                 (QVector<QPointF>{{0, 16}, {1, 4}, {2, 64}}));
+        QCOMPARE(points(b.counterPerDispatch(scale, "SQ_WAVES", 1, 0xb2)), (QVector<QPointF>{{3, 8}}));
+        QCOMPARE(points(b.counterPerDispatch(scale, "SQ_INSTS_VALU")),
+                 (QVector<QPointF>{{0, 160}, {1, 40}, {2, 640}, {3, 81}}));
+        QCOMPARE(points(b.counterPerDispatch(reduce, "GRBM_COUNT")), (QVector<QPointF>{{4, 900}}));
+        QCOMPARE(b.counterPerDispatch(scale, "SQ_WAVES").name, QString("SQ_WAVES"));
+        // Not collected for that kernel, or on that agent: no points.
+        QVERIFY(b.counterPerDispatch(reduce, "SQ_WAVES").points.isEmpty());
+        QVERIFY(b.counterPerDispatch(reduce, "GRBM_COUNT", 1, 0xa1).points.isEmpty());
+        // Only the dispatches of the process shown (there is no process 2).
+        QVERIFY(ChartSeriesBuilder(s, 2).counterPerDispatch(scale, "SQ_INSTS_VALU").points.isEmpty());
+        QCOMPARE(b.counterKernels(4), (QStringList{scale, reduce})); // 4 dispatches counted against 1
+        QCOMPARE(b.counterKernels(1), QStringList{scale});
+        QCOMPARE(ChartSeriesBuilder(SessionSnapshot()).counterKernels(4), QStringList());
+    }
+
+    /// The same series on the session the engine recorded: one point per dispatch of accumulate with the
+    /// value the file holds for it (by SQL), at the dispatch's row.
+    void counterPerDispatchRecorded() {
+        const SessionSnapshot s = load(recorded_);
+        const ChartSeriesBuilder b(s);
+        QCOMPARE(b.counterKernels(4), QStringList{"accumulate.kd"});
+        for (const QString& counter : QStringList{"SQ_WAVES", "GRBM_COUNT"}) {
+            const auto rows = test::sqlRows(
+                recorded_,
+                QStringLiteral("SELECT dispatch, value FROM pass_counter_values WHERE counter = '%1' "
+                               "ORDER BY dispatch")
+                    .arg(counter));
+            QCOMPARE(rows.size(), 16);
+            QVector<QPointF> expected;
+            for (const QVariantList& r : rows) {
+                expected.append(QPointF(s.dispatchRow(1, r[0].toLongLong()), r[1].toDouble()));
+            }
+            std::sort(expected.begin(), expected.end(),
+                      [](const QPointF& a, const QPointF& c) { return a.x() < c.x(); });
+            QCOMPARE(points(b.counterPerDispatch("accumulate.kd", counter)), expected);
+        }
+        // SQ_WAVES is the grid's waves (2048 work-items in waves of 64) in every dispatch.
+        for (const QPointF& p : b.counterPerDispatch("accumulate.kd", "SQ_WAVES").points) {
+            QCOMPARE(p.y(), 32.0);
+        }
+    }
+
+    /// The Counters page charts the current row's counter per dispatch of its kernel on its agent: the first
+    /// row once shown, then the row made current; a new snapshot keeps the row.
+    void countersPageChartFollowsRow() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("model.rsdb");
+        writeModelSession(path.toStdString());
+        const SessionSnapshot s = load(path);
+        CountersPage page;
+        page.setSnapshot(s);
+        page.flush();
+        auto drawn = [&] { return page.chart()->seriesPoints(); };
+        // Row 0: scale's SQ_INSTS_VALU on agent 0xa1 (dispatches 1-3).
+        QCOMPARE(drawn(), (QVector<QVector<QPointF>>{{{0, 160}, {1, 40}, {2, 640}}}));
+        QVERIFY2(page.chart()->title().startsWith("SQ_INSTS_VALU of _Z5scalePf on "),
+                 qPrintable(page.chart()->title()));
+        QCOMPARE(page.chart()->yTitle(), QString("SQ_INSTS_VALU (instructions)"));
+        QTableView* view = page.panel()->view();
+        view->setCurrentIndex(page.panel()->proxy()->index(3, 0)); // scale's SQ_WAVES on 0xb2: dispatch 4
+        QCOMPARE(drawn(), (QVector<QVector<QPointF>>{{{3, 8}}}));
+        view->setCurrentIndex(page.panel()->proxy()->index(4, 0)); // reduce's GRBM_COUNT: dispatch 5
+        QCOMPARE(drawn(), (QVector<QVector<QPointF>>{{{4, 900}}}));
+        // Sorted otherwise, the row follows; a new snapshot of the same file keeps it current.
+        page.panel()->proxy()->sort(CounterTableModel::Max, Qt::AscendingOrder); // 900 last, 8 first
+        page.setSnapshot(load(path));
+        page.flush();
+        QCOMPARE(drawn(), (QVector<QVector<QPointF>>{{{4, 900}}}));
+        QCOMPARE(page.model()->stat(page.panel()->proxy()->mapToSource(view->currentIndex()).row()).counter,
+                 QString("GRBM_COUNT"));
+        // A session without counters: nothing drawn.
+        const QString none = test::synthetic(dir.path(), "none.rsdb");
+        page.setSnapshot(load(none));
+        page.flush();
+        QVERIFY(drawn().isEmpty());
+    }
+
+    /// --export-charts adds per kernel and counter a chart of its value per dispatch, numbered after the
+    /// audit's, with real pixels; a session of six kernels and five counters gets 16 of them, for the four
+    /// kernels with the most dispatches counted.
+    void exportCounterCharts() {
+        const QString out = dir_.filePath("charts");
+        const auto r = test::runInspector({"--export-charts", recorded_, out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        const QStringList files = QDir(out).entryList({"*.png"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 9 + 2);
+        for (const QString& name :
+             QStringList{"10-counter-accumulate-GRBM_COUNT.png", "11-counter-accumulate-SQ_WAVES.png"}) {
+            QVERIFY2(files.contains(name), qPrintable(files.join(' ')));
+            const QImage image(QDir(out).filePath(name));
+            QCOMPARE(image.size(), QSize(1000, 500));
+            QVERIFY(QFileInfo(QDir(out).filePath(name)).size() > 10000);
+            // Not blank: the line and the axes draw more than a few colours.
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 4) {
+                for (int x = 0; x < image.width(); x += 4) {
+                    colours.insert(image.pixel(x, y));
+                }
+            }
+            QVERIFY(colours.size() > 10);
+        }
+        // Six kernels, k dispatches for kernel k (1..6), five counters each: the four with most dispatches.
+        QTemporaryDir many;
+        const QString path = many.filePath("many.rsdb");
+        {
+            Writer w(path.toStdString());
+            std::uint64_t id = 0;
+            for (int k = 1; k <= 6; ++k) {
+                const StringId kernel = w.string("kernel_" + std::to_string(k) + ".kd");
+                for (int d = 0; d < k; ++d) {
+                    w.dispatch(++id, kernel);
+                    w.pass(id, 0);
+                    for (std::uint32_t c = 0; c < 5; ++c) {
+                        w.counter(id, 0, c, 100 * k + d);
+                    }
+                }
+            }
+            QVERIFY(w.finish());
+        }
+        const QString manyOut = many.filePath("charts");
+        QCOMPARE(test::runInspector({"--export-charts", path, manyOut}).exitCode, 0);
+        const QStringList counterFiles = QDir(manyOut).entryList({"*-counter-*.png"}, QDir::Files);
+        QCOMPARE(counterFiles.size(), HeadlessExporter::kMaxCounterCharts);
+        QMap<QString, int> perKernel;
+        for (const QString& f : counterFiles) {
+            perKernel[f.section('-', 2, 2)] += 1;
+        }
+        // kernel_6, 5, 4 get all five counters; kernel_3 the one left; kernel_2 and 1 none.
+        QCOMPARE(perKernel,
+                 (QMap<QString, int>{{"kernel_6", 5}, {"kernel_5", 5}, {"kernel_4", 5}, {"kernel_3", 1}}));
+        QVERIFY(counterFiles.contains("10-counter-kernel_6-SQ_INSTS_SALU.png"));
     }
 
     /// A session without counter values prints no counter section.
