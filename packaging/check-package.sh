@@ -66,15 +66,18 @@ done < <(dpkg -L replayscope)
 /usr/bin/replayscope-run --version | grep -q -x "replayscope-run $version" || fail "replayscope-run --version"
 /usr/bin/replayscope --version | grep -q -x "replayscope $version" || fail "replayscope --version"
 
-# The installed simulator's interpreter runs the demo's machine code (the default executor).
+# The installed simulator's interpreter runs the demo's machine code (the default executor) and counts the
+# hardware counters packaging/demo.sh collects.
 HSA_SIM_GPU_AGENTS=2 /usr/bin/replayscope-run --simulate --no-progress \
+    --pmc SQ_WAVES SQ_INSTS_VALU SQ_INSTS_SALU SQ_INSTS_LDS GRBM_GUI_ACTIVE \
     -o "$out/demo.rsdb" -- "$build/workloads/hip/demo"
 # The installed stand-in builder, with its installed support files, makes the demo's stand-ins, and the
 # installed simulator runs them (the alternative executor).
 /usr/bin/replayscope-standins -o "$out/libdemo-standins.so" "$top/workloads/hip/demo.hip"
 /usr/bin/replayscope-run --simulate --no-progress --standins "$out/libdemo-standins.so" \
     -o "$out/demo-standins.rsdb" -- "$build/workloads/hip/demo"
-env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb"
+env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --summary "$out/demo.rsdb" | tee "$out/summary.txt"
+grep -q "^    SQ_INSTS_LDS " "$out/summary.txt" || fail "no counters in the summary of $out/demo.rsdb"
 env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/replayscope --export-charts "$out/demo.rsdb" \
     "$out/charts"
 
