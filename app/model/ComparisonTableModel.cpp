@@ -61,7 +61,9 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         "Value in the new session",
         "New minus base",
         "Difference as a share of the base value",
-        "same, changed, only in base, only in new, not recorded (a figure of a newer format)"};
+        "same, changed, only in base, only in new, not recorded (a figure of a newer format); kernel time: "
+        "faster or slower outside its noise band, within noise inside it, simulated time when a session ran "
+        "on the simulated runtime"};
     if (role == Qt::DisplayRole) {
         return QString::fromLatin1(titles[section]);
     }
@@ -81,10 +83,7 @@ QString ComparisonTableModel::statusText(const SessionComparison::Kernel& kernel
     case SessionComparison::Side::both:
         break;
     }
-    if (!metric.comparable()) {
-        return QStringLiteral("not recorded");
-    }
-    return metric.changed() ? QStringLiteral("changed") : QStringLiteral("same");
+    return SessionComparison::verdictText(metric.verdict());
 }
 
 QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
@@ -146,6 +145,23 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole && index.column() == Kernel) {
         return kernel.name;
+    }
+    if (role == Qt::ToolTipRole && index.column() == Status && m.unit == SessionComparison::Unit::kernelNs &&
+        m.comparable()) {
+        const QString band = m.noiseBand < 0
+                                 ? tr("no noise band: no dispatch of the kernel has two timed passes and "
+                                      "neither session two timed dispatches")
+                                 : tr("noise band %1: new/base within 1/(1+s) .. 1+s is noise; s is %2")
+                                       .arg(SessionComparison::bandText(m).section(QLatin1Char(' '), 0, 1),
+                                            m.bandBasis == SessionComparison::BandBasis::passSpread
+                                                ? tr("the widest pass spread (max/min - 1) of one dispatch "
+                                                     "of the kernel in either session")
+                                                : tr("the spread of the kernel's dispatch median times "
+                                                     "(max/min - 1) in either session"));
+        return m.simulatedTime ? tr("simulated runtime: the host's time running the interpreter, never a "
+                                    "change of the kernel; ") +
+                                     band
+                               : band;
     }
     return {};
 }

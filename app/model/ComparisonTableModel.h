@@ -20,7 +20,8 @@ class ComparisonTableModel : public QAbstractTableModel {
     /// Shows `comparison` (model reset).
     void setComparison(const SessionComparison& comparison);
     const SessionComparison& comparison() const { return comparison_; }
-    /// With true only changed rows remain: metrics whose values differ, and every metric of a kernel
+    /// With true only changed rows remain: metrics that changed (SessionComparison::Metric::changed: a
+    /// kernel time only outside its noise band, never a simulated one), and every metric of a kernel
     /// present on one side only.
     void setChangedOnly(bool changedOnly);
     bool changedOnly() const { return changed_only_; }
@@ -31,7 +32,9 @@ class ComparisonTableModel : public QAbstractTableModel {
     /// DisplayRole: text with units; SortRole: the raw value (base, new, difference in bytes / ns / counts;
     /// % as a number, NaN-free: not comparable sorts as 0); FilterTextRole: the kernel name.
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    /// "same", "changed", "only in base", "only in new", "not recorded".
+    /// "only in base", "only in new", else SessionComparison::verdictText: "same", "changed", "faster",
+    /// "slower", "within noise", "simulated time", "not recorded". The status tooltip of a kernel time
+    /// says how its noise band was derived.
     static QString statusText(const SessionComparison::Kernel& kernel,
                               const SessionComparison::Metric& metric);
 

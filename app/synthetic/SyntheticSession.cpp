@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "synthetic/SyntheticSession.h"
 
+#include "replayscope/counters/catalogue.h"
 #include "replayscope/ipc/environment.h"
 #include "replayscope/ipc/session_store.h"
 
@@ -152,7 +153,8 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
                            config};
     });
     std::vector<std::uint64_t> agents;
-    const StringId cpuName = w.string("AMD EPYC 7763 64-Core Processor");
+    const StringId cpuName =
+        w.string(o.simulatedRuntime ? "ReplayScope simulated CPU" : "AMD EPYC 7763 64-Core Processor");
     const StringId cpuIsa = w.string("");
     w.put(EventType::agent, [&](Record& r) { r.agent = {0x1000, cpuName, cpuIsa, DeviceType::cpu, 0}; });
     const StringId gpuName = w.string("gfx90a");
@@ -412,8 +414,9 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
                 }
                 skips = std::uint32_t(skipped.size());
             }
-            const std::uint64_t kernel =
-                kernelBase + uniform(0, kernelBase / 20) + (p == 0 ? kernelBase / 8 : 0);
+            const std::uint64_t kernel = std::uint64_t(
+                double(kernelBase + uniform(0, kernelBase / 20) + (p == 0 ? kernelBase / 8 : 0)) *
+                o.kernelTimeScale);
             const std::uint64_t restore = p == 0 ? 0 : bytes / 14 + uniform(3'000, 30'000);
             if (p > 0 && o.storesAndRestores) {
                 putRestore(std::uint32_t(p), false);
@@ -448,6 +451,13 @@ bool writeProcess(SessionStore& store, const SyntheticSession::Options& o, int d
         if (o.storesAndRestores) {
             putRestore(std::uint32_t(o.passes),
                        true); // after the last pass, before the application's dispatch
+        }
+        for (const auto& [name, value] : o.counters) {
+            if (const auto counter = rs::counters::find_counter(name)) {
+                w.put(EventType::counter_value, [&](Record& r) {
+                    r.counter_value = {id, value * (k + 1) + std::uint64_t(i % 4), 0, *counter};
+                });
+            }
         }
         if (i % 50 == 25) { // an async copy met this replay window
             const auto outcome = i % 150 == 25 ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited;

@@ -9,6 +9,8 @@
 #include <QString>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace rs::app {
@@ -33,6 +35,14 @@ class SyntheticSession {
         /// Several processes in one session (format 3): the dispatches of each, written one process
         /// after the other through SessionStore::process(); empty: one process (compatibility insert).
         std::vector<int> processDispatches;
+        /// Name the CPU agent as the simulated runtime does ("ReplayScope simulated CPU"), which is how
+        /// the inspector recognises a simulated session (model/SimulatedRuntime).
+        bool simulatedRuntime = false;
+        /// Every pass's kernel time multiplied by this (a slower or faster build of the same program).
+        double kernelTimeScale = 1.0;
+        /// Hardware counters (catalogue name, value) collected in pass 0 of every replayed dispatch (format
+        /// 7): dispatch i of kernel k counts value * (k + 1) + i % 4.
+        std::vector<std::pair<std::string, std::uint64_t>> counters;
     };
     /// Writes `path` (replacing it). False with `error` set on failure.
     static bool write(const QString& path, const Options& options, QString* error = nullptr);

@@ -26,7 +26,7 @@ int CompareCommand::run(const QString& base, const QString& now, const QString& 
     for (const QString& f : written) {
         std::fprintf(out, "%s\n", qPrintable(f));
     }
-    if (written.size() != SessionComparison::chartMetrics().size()) {
+    if (written.size() != c.allChartMetrics().size()) {
         std::fprintf(err, "replayscope: %s: cannot write the comparison charts\n", qPrintable(chartDir));
         return 1;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `replayscope --compare BASE NEW [--export-charts DIR]`: the comparison of two sessions as a text table on
-// stdout and, with a directory, its difference charts as PNG (ComparePage::exportPngs, through
+// stdout (kernel figures, then the hardware counters collected in both) and, with a directory, its
+// difference charts as PNG, one per chart metric and per counter (ComparePage::exportPngs, through
 // ChartAdapter like --export-charts). Needs a QApplication for the charts (the offscreen platform is fine).
 #pragma once
 

@@ -2,6 +2,7 @@
 #include "ui/ComparePage.h"
 
 #include "model/ComparisonTableModel.h"
+#include "model/CounterComparisonModel.h"
 #include "model/SessionReader.h"
 #include "ui/ChartAdapter.h"
 #include "ui/TablePanel.h"
@@ -12,6 +13,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -26,6 +28,8 @@ QString chartTitle(const QString& metric) {
 ComparePage::ComparePage(QWidget* parent)
     : QWidget(parent), model_(new ComparisonTableModel(this)),
       panel_(new TablePanel(model_, QStringLiteral("comparison"), this)),
+      counter_model_(new CounterComparisonModel(this)),
+      counter_panel_(new TablePanel(counter_model_, QStringLiteral("counterComparison"), this)),
       changed_only_(new QCheckBox(tr("Changed only"), this)), metric_(new QComboBox(this)),
       header_(new QLabel(this)),
       chart_(new ChartAdapter(chartTitle(SessionComparison::chartMetrics().value(0)), tr("difference %"),
@@ -36,7 +40,10 @@ ComparePage::ComparePage(QWidget* parent)
     header_->setWordWrap(true);
     header_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     panel_->addTextFilter(tr("Kernel (substring or regex)"));
+    counter_panel_->addTextFilter(tr("Kernel (substring or regex)"));
+    counter_panel_->hide();
     connect(changed_only_, &QCheckBox::toggled, model_, &ComparisonTableModel::setChangedOnly);
+    connect(changed_only_, &QCheckBox::toggled, counter_model_, &CounterComparisonModel::setChangedOnly);
     connect(metric_, &QComboBox::currentIndexChanged, this, &ComparePage::updateChart);
 
     auto* top = new QHBoxLayout;
@@ -46,9 +53,11 @@ ComparePage::ComparePage(QWidget* parent)
     top->addWidget(metric_);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(panel_);
+    split->addWidget(counter_panel_);
     split->addWidget(chart_);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(split, 1);
@@ -56,11 +65,26 @@ ComparePage::ComparePage(QWidget* parent)
 
 void ComparePage::setComparison(const SessionComparison& comparison) {
     model_->setComparison(comparison);
+    counter_model_->setComparison(comparison);
+    counter_panel_->setVisible(!comparison.counters().empty());
     // Kernel and metric names are the keys of every row: shown whole up to 48 characters.
     panel_->fitColumnsToContents(48);
+    counter_panel_->fitColumnsToContents(48);
+    const QString current = metric_->currentText();
+    {
+        const QSignalBlocker block(metric_);
+        metric_->clear();
+        metric_->addItems(comparison.allChartMetrics());
+        metric_->setCurrentText(current);
+    }
     const auto both = comparison.count(SessionComparison::Side::both);
+    QStringList rule = comparison.kernelTimeRule();
+    for (QString& l : rule) {
+        l = l.trimmed().toHtmlEscaped();
+    }
+    header_->setToolTip(rule.join(QLatin1Char(' ')));
     header_->setText(tr("<b>base</b> %1 (format %2) &nbsp; <b>new</b> %3 (format %4)<br>%5 kernels in both, "
-                        "%6 changed; %7 only in base, %8 only in new")
+                        "%6 changed; %7 only in base, %8 only in new; %9")
                          .arg(QFileInfo(comparison.basePath()).fileName().toHtmlEscaped())
                          .arg(comparison.baseFormat())
                          .arg(QFileInfo(comparison.newPath()).fileName().toHtmlEscaped())
@@ -70,7 +94,15 @@ void ComparePage::setComparison(const SessionComparison& comparison) {
                               comparison.count(SessionComparison::Side::baseOnly) -
                               comparison.count(SessionComparison::Side::newOnly))
                          .arg(comparison.count(SessionComparison::Side::baseOnly))
-                         .arg(comparison.count(SessionComparison::Side::newOnly)));
+                         .arg(comparison.count(SessionComparison::Side::newOnly))
+                         .arg(comparison.counters().empty() ? tr("no counter collected in both")
+                                                            : tr("%1 counters compared, %2 changed")
+                                                                  .arg(comparison.counters().size())
+                                                                  .arg(comparison.changedCounters())) +
+                     (comparison.simulated()
+                          ? tr("<br><b>simulated runtime</b>: kernel time is the host's time running the "
+                               "interpreter, shown with its noise band and never called a change")
+                          : QString()));
     updateChart();
 }
 
@@ -122,7 +154,7 @@ void ComparePage::updateChart() {
         next->setBars(bars);
     }
     if (auto* split = qobject_cast<QSplitter*>(chart_->parentWidget())) {
-        split->replaceWidget(1, next);
+        split->replaceWidget(split->indexOf(chart_), next);
     }
     chart_->deleteLater();
     chart_ = next;
@@ -133,7 +165,7 @@ QStringList ComparePage::exportPngs(const QString& dir) const {
     if (!QDir().mkpath(dir)) {
         return written;
     }
-    const QStringList metrics = SessionComparison::chartMetrics();
+    const QStringList metrics = model_->comparison().allChartMetrics();
     for (int i = 0; i < metrics.size(); ++i) {
         ChartAdapter chart(chartTitle(metrics[i]), tr("difference %"), tr("kernel"));
         const auto bars = model_->comparison().differenceBars(metrics[i]);
@@ -145,6 +177,7 @@ QStringList ComparePage::exportPngs(const QString& dir) const {
         QString slug = metrics[i];
         slug.replace(QLatin1Char('('), QString())
             .replace(QLatin1Char(')'), QString())
+            .replace(QLatin1Char(':'), QString())
             .replace(QLatin1Char(' '), QLatin1Char('-'));
         const QString path = QDir(dir).filePath(QStringLiteral("compare-%1-%2.png").arg(i + 1).arg(slug));
         if (chart.savePng(path, QSize(1200, 600))) {

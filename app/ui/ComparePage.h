@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Two sessions compared (File > Compare with…): the comparison table (kernel, metric, base, new,
-// difference, %, status) with a "changed only" filter and a kernel filter, and a bar chart of each
-// kernel's difference in the chosen metric. openFiles() reads both sessions on reader threads and shows the
-// comparison as soon as both first phases are there, again when both are complete.
+// difference, %, status) with a "changed only" filter and a kernel filter, the hardware counters collected
+// in both (CounterComparisonModel), and a bar chart of each kernel's difference in the chosen metric.
+// openFiles() reads both sessions on reader threads and shows the comparison as soon as both first phases are
+// there, again when both are complete.
 #pragma once
 
 #include "model/SessionComparison.h"
@@ -20,6 +21,7 @@ namespace rs::app {
 
 class ChartAdapter;
 class ComparisonTableModel;
+class CounterComparisonModel;
 class SessionReader;
 class TablePanel;
 
@@ -38,12 +40,16 @@ class ComparePage : public QWidget {
     SessionSnapshot newSnapshot() const { return now_; }
     ComparisonTableModel* model() const { return model_; }
     TablePanel* panel() const { return panel_; }
+    /// The hardware counters collected in both sessions, per kernel (hidden when there are none).
+    CounterComparisonModel* counterModel() const { return counter_model_; }
+    TablePanel* counterPanel() const { return counter_panel_; }
     QCheckBox* changedOnly() const { return changed_only_; }
-    /// The metric the chart shows (SessionComparison::chartMetrics()).
+    /// The metric the chart shows (SessionComparison::allChartMetrics(): the counters' after the others).
     QComboBox* chartMetric() const { return metric_; }
     ChartAdapter* chart() const { return chart_; }
-    /// Writes one difference chart per SessionComparison::chartMetrics() entry into `dir`
-    /// ("compare-1-kernel-time-median.png", ...); returns the files written.
+    /// Writes one difference chart per SessionComparison::allChartMetrics() entry into `dir`
+    /// ("compare-1-kernel-time-median.png", ..., "compare-8-counter-SQ_INSTS_VALU.png"); returns the files
+    /// written.
     QStringList exportPngs(const QString& dir) const;
 
   signals:
@@ -57,6 +63,8 @@ class ComparePage : public QWidget {
 
     ComparisonTableModel* model_;
     TablePanel* panel_;
+    CounterComparisonModel* counter_model_;
+    TablePanel* counter_panel_;
     QCheckBox* changed_only_;
     QComboBox* metric_;
     QLabel* header_;

@@ -4,10 +4,13 @@
 // against itself (no difference), --passes 2 against --passes 3 of the HIP demo (the pass counts and the
 // times, against the files' own rows by SQL), two different workloads (accumulate, free_during_kernel:
 // kernels of one side only), a format-2 file (read, not refused), and the headless command with its charts
-// and its errors.
+// and its errors. Kernel time against its noise band: simulated sessions of --passes 2 and 3 never call it a
+// change; a synthetic GPU pair twice as slow does, one of other random noise does not. Hardware counters:
+// synthetic sessions whose SQ_INSTS_VALU differs, every median against the file's pass_counter_values.
 #include "app_test_support.h"
 
 #include "model/ComparisonTableModel.h"
+#include "model/CounterComparisonModel.h"
 #include "model/ModelRoles.h"
 #include "model/SessionComparison.h"
 #include "model/SessionLoader.h"
@@ -15,6 +18,7 @@
 #include "ui/ComparePage.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionView.h"
+#include "ui/TablePanel.h"
 
 #include <replayscope/ipc/records.h>
 
@@ -89,12 +93,54 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
     return out;
 }
 
+/// Per kernel name of `path`: the widest pass spread of one dispatch (slowest / fastest timed pass - 1, the
+/// passes' end_tick - start_tick read by SQL), -1 when no dispatch has two timed passes.
+QHash<QString, double> sqlWidestPassSpread(const QString& path) {
+    QHash<QString, double> out;
+    const auto rows = test::sqlRows(
+        path, QStringLiteral("SELECT s.text, min(p.end_tick - p.start_tick), max(p.end_tick - p.start_tick), "
+                             "count(*) FROM passes p JOIN dispatches d ON d.process = p.process AND d.id = "
+                             "p.dispatch_id JOIN strings s ON s.process = d.process AND s.id = "
+                             "d.kernel_name_id WHERE p.end_tick >= p.start_tick AND p.end_tick > 0 "
+                             "GROUP BY d.process, d.id"));
+    for (const QVariantList& r : rows) {
+        const QString kernel = r[0].toString();
+        if (!out.contains(kernel)) {
+            out.insert(kernel, -1);
+        }
+        if (r[3].toLongLong() >= 2 && r[1].toLongLong() > 0) {
+            out[kernel] = std::max(out[kernel], r[2].toDouble() / r[1].toDouble() - 1.0);
+        }
+    }
+    return out;
+}
+
+/// Per (kernel name, counter) of `path`: the median of the values in pass_counter_values (of an even count
+/// the mean of the middle two), read by SQL.
+QMap<QPair<QString, QString>, double> sqlCounterMedians(const QString& path) {
+    QMap<QPair<QString, QString>, std::vector<double>> values;
+    const auto rows = test::sqlRows(
+        path, QStringLiteral("SELECT s.text, v.counter, v.value FROM pass_counter_values v JOIN dispatches d "
+                             "ON d.process = v.process AND d.id = v.dispatch JOIN strings s ON s.process = "
+                             "d.process AND s.id = d.kernel_name_id"));
+    for (const QVariantList& r : rows) {
+        values[{r[0].toString(), r[1].toString()}].push_back(r[2].toDouble());
+    }
+    QMap<QPair<QString, QString>, double> out;
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        std::vector<double>& v = it.value();
+        std::sort(v.begin(), v.end());
+        out.insert(it.key(), (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2);
+    }
+    return out;
+}
+
 } // namespace
 
 class AppCompareTest : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
-    QString two_, other_, demoTwo_, demoThree_;
+    QString two_, three_, other_, demoTwo_, demoThree_;
 
   private slots:
     void initTestCase() {
@@ -103,7 +149,9 @@ class AppCompareTest : public QObject {
                                       2);
         other_ = test::simulatedSession(dir_.path(), QStringLiteral("free-during-kernel.rsdb"),
                                         QStringLiteral("free_during_kernel"), 2);
-        QVERIFY(!two_.isEmpty() && !other_.isEmpty());
+        three_ = test::simulatedSession(dir_.path(), QStringLiteral("acc-3.rsdb"),
+                                        QStringLiteral("accumulate"), 3);
+        QVERIFY(!two_.isEmpty() && !other_.isEmpty() && !three_.isEmpty());
 #ifdef RS_DEMO
         demoTwo_ = test::demoSession(dir_.path(), QStringLiteral("demo-2.rsdb"), 2);
         demoThree_ = test::demoSession(dir_.path(), QStringLiteral("demo-3.rsdb"), 3);
@@ -149,6 +197,11 @@ class AppCompareTest : public QObject {
         QVERIFY(model.rowCount() > 0);
         for (int r = 0; r < model.rowCount(); ++r) {
             const QString status = model.index(r, ComparisonTableModel::Status).data().toString();
+            const QString metric = model.index(r, ComparisonTableModel::Metric).data().toString();
+            if (metric == SessionComparison::kKernelMedian || metric == SessionComparison::kKernelSpread) {
+                QCOMPARE(status, QStringLiteral("simulated time")); // a simulated session: never "same" time
+                continue;
+            }
             QVERIFY2(status == QStringLiteral("same") || status == QStringLiteral("not recorded"),
                      qPrintable(status));
         }
@@ -194,6 +247,8 @@ class AppCompareTest : public QObject {
                 QCOMPARE(per->difference(), 1.0);
                 QCOMPARE(per->percent(), 50.0);
                 QVERIFY(passes->changed());
+                // The demo ran on the simulated runtime: its kernel time is never a change.
+                QVERIFY(!k.metric(SessionComparison::kKernelMedian)->changed());
                 for (const QString& t : {SessionComparison::kRestoreTime, SessionComparison::kSnapshotTime,
                                          SessionComparison::kKernelMedian}) {
                     const auto* m = k.metric(t);
@@ -270,6 +325,244 @@ class AppCompareTest : public QObject {
         }
         QCOMPARE(baseRows > 0, !baseOnly.isEmpty());
         QCOMPARE(newRows > 0, !newOnly.isEmpty());
+    }
+
+    /// --passes 2 against --passes 3 of one program on the simulated runtime: the passes changed, the kernel
+    /// time never does (simulated time, with the band of the widest pass spread of either file by SQL).
+    void simulatedKernelTimeIsNotAChange() {
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(two_, three_, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QVERIFY(c.simulated());
+        QCOMPARE(c.baseSimulatedProcesses(), 1);
+        QCOMPARE(c.newSimulatedProcesses(), 1);
+        const auto spreadBase = sqlWidestPassSpread(two_), spreadNew = sqlWidestPassSpread(three_);
+        int timed = 0;
+        for (const auto& k : c.kernels()) {
+            QCOMPARE(k.side, SessionComparison::Side::both);
+            const auto* t = k.metric(SessionComparison::kKernelMedian);
+            QVERIFY(t);
+            if (!t->comparable()) {
+                continue;
+            }
+            ++timed;
+            QVERIFY(t->simulatedTime);
+            QVERIFY(!t->changed());
+            QCOMPARE(t->verdict(), SessionComparison::Verdict::simulated);
+            QCOMPARE(t->bandBasis, SessionComparison::BandBasis::passSpread);
+            const double band = std::max(spreadBase.value(k.name, -1), spreadNew.value(k.name, -1));
+            QVERIFY(band >= 0);
+            QVERIFY2(std::abs(t->noiseBand - band) < 1e-12,
+                     qPrintable(QStringLiteral("%1 against %2").arg(t->noiseBand).arg(band)));
+            QVERIFY(!k.metric(SessionComparison::kKernelSpread)->changed());
+            QCOMPARE(k.metric(SessionComparison::kPassesPerReplayed)->base, 2.0);
+            QCOMPARE(k.metric(SessionComparison::kPassesPerReplayed)->now, 3.0);
+            QVERIFY(k.metric(SessionComparison::kPassesPerReplayed)->changed());
+        }
+        QVERIFY(timed > 0);
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        int simulatedRows = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            if (model.index(r, ComparisonTableModel::Metric).data().toString() ==
+                SessionComparison::kKernelMedian) {
+                ++simulatedRows;
+                QCOMPARE(model.index(r, ComparisonTableModel::Status).data().toString(),
+                         QStringLiteral("simulated time"));
+                QVERIFY(model.index(r, ComparisonTableModel::Status)
+                            .data(Qt::ToolTipRole)
+                            .toString()
+                            .contains(QStringLiteral("widest pass spread")));
+            }
+        }
+        QCOMPARE(simulatedRows, timed);
+        model.setChangedOnly(true);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString metric = model.index(r, ComparisonTableModel::Metric).data().toString();
+            QVERIFY2(metric != SessionComparison::kKernelMedian && metric != SessionComparison::kKernelSpread,
+                     qPrintable(metric));
+        }
+        const test::RunResult out = test::runInspector({QStringLiteral("--compare"), two_, three_});
+        QCOMPARE(out.exitCode, 0);
+        QVERIFY2(
+            out.output.contains(QStringLiteral("runtime: base simulated runtime, new simulated runtime")),
+            qPrintable(out.output));
+        QVERIFY(out.output.contains(QStringLiteral("noise band s: the widest pass spread")));
+        const QRegularExpression timeLine(QStringLiteral("kernel time median .* simulated, ±"));
+        QVERIFY2(timeLine.match(out.output).hasMatch(), qPrintable(out.output));
+        QVERIFY(!out.output.contains(QStringLiteral("faster")) &&
+                !out.output.contains(QStringLiteral("slower")));
+        for (const QString& line : out.output.split(QLatin1Char('\n'))) {
+            QVERIFY2(line.size() <= 110, qPrintable(line));
+        }
+    }
+
+    /// Synthetic GPU sessions (not simulated) of one program: twice the kernel time is "slower", far outside
+    /// the band of the widest pass spread (by SQL); another random seed is noise inside it.
+    void gpuKernelTimeAgainstBand() {
+        SyntheticSession::Options o;
+        o.dispatches = 280;
+        const QString base = test::synthetic(dir_.path(), QStringLiteral("gpu-base.rsdb"), o);
+        o.kernelTimeScale = 2.0;
+        const QString slow = test::synthetic(dir_.path(), QStringLiteral("gpu-slow.rsdb"), o);
+        o.kernelTimeScale = 1.0;
+        o.seed = 7;
+        const QString noise = test::synthetic(dir_.path(), QStringLiteral("gpu-noise.rsdb"), o);
+        QVERIFY(!base.isEmpty() && !slow.isEmpty() && !noise.isEmpty());
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(base, slow, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QVERIFY(!c.simulated());
+        const auto spreadBase = sqlWidestPassSpread(base), spreadSlow = sqlWidestPassSpread(slow);
+        int slower = 0;
+        for (const auto& k : c.kernels()) {
+            const auto* t = k.metric(SessionComparison::kKernelMedian);
+            if (!t || !t->comparable()) {
+                continue;
+            }
+            ++slower;
+            QVERIFY(!t->simulatedTime);
+            const double band = std::max(spreadBase.value(k.name), spreadSlow.value(k.name));
+            QVERIFY(band > 0 && band < 0.5);
+            QVERIFY(std::abs(t->noiseBand - band) < 1e-12);
+            QVERIFY2(std::abs(t->now / t->base - 2.0) < 0.001, qPrintable(QString::number(t->now / t->base)));
+            QVERIFY(t->changed());
+            QCOMPARE(t->verdict(), SessionComparison::Verdict::slower);
+            QCOMPARE(SessionComparison::statusText(*t), QStringLiteral("slower, ±") +
+                                                            QString::number(band * 100, 'f', 1) +
+                                                            QStringLiteral(" %"));
+        }
+        QCOMPARE(slower, 6); // the synthetic session's seven kernels, the filtered fill kernel never timed
+        ComparisonTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        model.setChangedOnly(true);
+        int slowerRows = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            slowerRows +=
+                model.index(r, ComparisonTableModel::Status).data().toString() == QStringLiteral("slower");
+        }
+        QCOMPARE(slowerRows, 6);
+
+        const SessionComparison n = SessionComparison::compareFiles(base, noise, e);
+        QVERIFY(!e.isError());
+        int inBand = 0;
+        for (const auto& k : n.kernels()) {
+            const auto* t = k.metric(SessionComparison::kKernelMedian);
+            if (t && t->comparable()) {
+                ++inBand;
+                QVERIFY(t->now != t->base);
+                QCOMPARE(t->verdict(), SessionComparison::Verdict::withinNoise);
+                QVERIFY(!t->changed());
+            }
+        }
+        QCOMPARE(inBand, 6);
+    }
+
+    /// Synthetic simulated sessions whose SQ_INSTS_VALU differs (SQ_WAVES the same): the counters table, the
+    /// terminal and the charts show the medians of pass_counter_values by SQL and their exact difference.
+    void countersCompared() {
+        SyntheticSession::Options o;
+        o.dispatches = 140;
+        o.simulatedRuntime = true;
+        o.counters = {{"SQ_INSTS_VALU", 1000}, {"SQ_WAVES", 64}};
+        const QString base = test::synthetic(dir_.path(), QStringLiteral("cnt-base.rsdb"), o);
+        o.counters = {{"SQ_INSTS_VALU", 1100}, {"SQ_WAVES", 64}};
+        const QString now = test::synthetic(dir_.path(), QStringLiteral("cnt-new.rsdb"), o);
+        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        SessionError e;
+        const SessionComparison c = SessionComparison::compareFiles(base, now, e);
+        QVERIFY2(!e.isError(), qPrintable(e.message));
+        QVERIFY(c.simulated());
+        const auto b = sqlCounterMedians(base), n = sqlCounterMedians(now);
+        QCOMPARE(int(c.counters().size()), b.size());
+        QCOMPARE(b.size(), 12); // six replayed kernels, two counters
+        QCOMPARE(c.oneSidedCounters(), 0);
+        QCOMPARE(c.changedCounters(), 6);
+        for (const auto& counter : c.counters()) {
+            const QPair<QString, QString> key{counter.kernel, counter.counter};
+            QCOMPARE(counter.baseMedian, b.value(key));
+            QCOMPARE(counter.newMedian, n.value(key));
+            QCOMPARE(
+                counter.baseDispatches,
+                test::sqlCount(base, QStringLiteral("SELECT count(*) FROM pass_counter_values v JOIN "
+                                                    "dispatches d ON d.process = v.process AND d.id = "
+                                                    "v.dispatch JOIN strings s ON s.process = d.process "
+                                                    "AND s.id = d.kernel_name_id WHERE s.text = '%1' AND "
+                                                    "v.counter = '%2'")
+                                         .arg(counter.kernel, counter.counter)));
+            if (counter.counter == QStringLiteral("SQ_WAVES")) {
+                QVERIFY(!counter.changed());
+                QCOMPARE(SessionComparison::counterDifferenceText(counter), QStringLiteral("0"));
+            } else {
+                QCOMPARE(counter.counter, QStringLiteral("SQ_INSTS_VALU"));
+                QVERIFY(counter.changed());
+                QCOMPARE(counter.unit, QStringLiteral("instructions"));
+                // Kernel k counts 1000 (k + 1) + i % 4 in base and 1100 (k + 1) + i % 4 in new, the same i.
+                const double perKernel = counter.newMedian - counter.baseMedian;
+                QVERIFY(perKernel >= 100 && std::fmod(perKernel, 100) == 0);
+                QCOMPARE(SessionComparison::counterDifferenceText(counter),
+                         QStringLiteral("+") + QString::number(perKernel, 'f', 0));
+                QCOMPARE(counter.ratio(), counter.newMedian / counter.baseMedian);
+            }
+        }
+        CounterComparisonModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(c);
+        QCOMPARE(model.rowCount(), 12);
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const auto& counter = c.counters()[std::size_t(r)];
+            QCOMPARE(model.index(r, CounterComparisonModel::Kernel).data().toString(), counter.kernel);
+            QCOMPARE(model.index(r, CounterComparisonModel::BaseMedian).data(SortRole).toDouble(),
+                     b.value({counter.kernel, counter.counter}));
+            QCOMPARE(model.index(r, CounterComparisonModel::NewMedian).data(SortRole).toDouble(),
+                     n.value({counter.kernel, counter.counter}));
+            QCOMPARE(model.index(r, CounterComparisonModel::Status).data().toString(),
+                     counter.changed() ? QStringLiteral("changed") : QStringLiteral("same"));
+        }
+        // The first kernel in name order, ApplyMaterialPropertiesForElems (k = 4): its medians exactly.
+        const auto& first = c.counters().front();
+        QCOMPARE(first.kernel, QStringLiteral("ApplyMaterialPropertiesForElems"));
+        QCOMPARE(first.counter, QStringLiteral("SQ_INSTS_VALU"));
+        QCOMPARE(model.index(0, CounterComparisonModel::BaseMedian).data().toString(), first.baseMedianText);
+        QVERIFY(first.baseMedian >= 5000 && first.baseMedian <= 5003);
+        QCOMPARE(first.newMedian - first.baseMedian, 500.0);
+        QCOMPARE(model.index(0, CounterComparisonModel::Difference).data().toString(),
+                 QStringLiteral("+500"));
+        QCOMPARE(model.index(0, CounterComparisonModel::Ratio).data().toString(),
+                 QString::number(first.newMedian / first.baseMedian, 'f', 4) + QStringLiteral("×"));
+        model.setChangedOnly(true);
+        QCOMPARE(model.rowCount(), 6);
+
+        const QString charts = dir_.filePath(QStringLiteral("counter-charts"));
+        const test::RunResult out = test::runInspector(
+            {QStringLiteral("--compare"), QStringLiteral("--export-charts"), base, now, charts});
+        QCOMPARE(out.exitCode, 0);
+        QVERIFY2(out.output.contains(QStringLiteral("counters: 12 compared (6 changed), 0 collected in one "
+                                                    "session only")),
+                 qPrintable(out.output));
+        const QRegularExpression valuLine(QStringLiteral("SQ_INSTS_VALU\\s+%1\\s+%2\\s+\\+500\\s+%3× changed")
+                                              .arg(first.baseMedianText, first.newMedianText,
+                                                   QRegularExpression::escape(QString::number(
+                                                       first.newMedian / first.baseMedian, 'f', 4))));
+        QVERIFY2(valuLine.match(out.output).hasMatch(), qPrintable(out.output));
+        const QStringList pngs = QDir(charts).entryList({QStringLiteral("compare-*.png")});
+        QCOMPARE(pngs.size(), SessionComparison::chartMetrics().size() + 2);
+        QVERIFY(pngs.contains(QStringLiteral("compare-8-counter-SQ_INSTS_VALU.png")));
+        QVERIFY(pngs.contains(QStringLiteral("compare-9-counter-SQ_WAVES.png")));
+        const auto bars = c.differenceBars(SessionComparison::counterMetric(QStringLiteral("SQ_INSTS_VALU")));
+        QCOMPARE(bars.size(), 6);
+        for (const auto& bar : bars) {
+            QVERIFY(bar.value > 9.9 && bar.value < 10.01); // 100 (k + 1) more of about 1000 (k + 1)
+        }
+
+        ComparePage page;
+        page.setComparison(c);
+        QVERIFY(!page.counterPanel()->isHidden());
+        QCOMPARE(page.counterModel()->rowCount(), 12);
+        QVERIFY(page.chartMetric()->findText(SessionComparison::counterMetric(QStringLiteral("SQ_WAVES"))) >=
+                0);
     }
 
     /// A file of format 2 compares through the reader: its restore figures are not recorded, the rest is.
