@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Regenerates docs/images/inspector-*.png from a real recording: the HIP demo (workloads/hip) replayed by
 # the engine on the simulated runtime (replayscope-run --simulate, two GPU agents, 3 passes, fidelity check,
-# a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined), then every page grabbed
-# offscreen (replayscope --screenshots, with the timeline, the compare page against a 2-pass run and the
-# merged view of two rank files), and the bytes-moved and pass-spread charts (replayscope --export-charts).
+# a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined, the hardware
+# counters of packaging/demo.sh counted by the interpreter), then every page grabbed offscreen (replayscope
+# --screenshots, with the timeline, the Counters page and its chart, the compare page against a 2-pass run
+# and the merged view of two rank files), and the bytes-moved and pass-spread charts (replayscope
+# --export-charts).
 #   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
 #                                      replayscope_engine, hsa_sim, workload_demo)
 set -euo pipefail
@@ -12,14 +14,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+# The interpreter runs the kernels (the default executor), so the counters count their instructions (host
+# stand-ins would count waves only; docs/sim-fidelity.md); it takes about 3 s more than the stand-ins.
+pmc=(--pmc SQ_WAVES SQ_INSTS_VALU SQ_INSTS_SALU SQ_INSTS_LDS GRBM_GUI_ACTIVE)
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
-    --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo.rsdb" -- \
-    "$build/workloads/hip/demo" --iterations 40
+    --host-memory-budget 2200000 "${pmc[@]}" -o "$tmp/demo.rsdb" -- "$build/workloads/hip/demo" --iterations 40
 # The baseline of the compare page: the same run with 2 passes. The job view: two ranks of the demo, as an
 # MPI launcher would start them (the rank in OMPI_COMM_WORLD_RANK, -o run-%r.rsdb).
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 2 --fidelity-check \
-    --host-memory-budget 2200000 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/demo-2-passes.rsdb" -- \
-    "$build/workloads/hip/demo" --iterations 40
+    --host-memory-budget 2200000 "${pmc[@]}" -o "$tmp/demo-2-passes.rsdb" -- "$build/workloads/hip/demo" \
+    --iterations 40
 for rank in 0 1; do
     OMPI_COMM_WORLD_RANK=$rank HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 \
         --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/run-%r.rsdb" -- \

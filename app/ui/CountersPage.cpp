@@ -20,13 +20,14 @@ CountersPage::CountersPage(QWidget* parent)
     panel_->addTextFilter(tr("Filter by kernel or counter (text or regex)…"));
     chart_ = new ChartAdapter(tr("Counter per dispatch"), tr("dispatch order"), tr("value"), this);
     chart_->setUnits(ChartAdapter::Unit::count, 1, ChartAdapter::Unit::count, 1);
-    chart_->setMinimumHeight(220);
+    chart_->setMinimumHeight(280);
     chart_->setPlaceholder(tr("select a counter in the table"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(panel_);
     split->addWidget(chart_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({550, 450}); // scaled to the splitter's height when it is first laid out
     auto* layout = new QVBoxLayout(this);
     status_->setWordWrap(true);
     layout->addWidget(status_);
@@ -50,6 +51,7 @@ void CountersPage::flush() {
     dirty_ = false;
     shown_ = pending_;
     model_->setSnapshot(pending_);
+    panel_->fitColumnsToContents(48);
     if (pending_.isNull() || pending_->counterValues.empty()) {
         status_->setText(tr("No hardware counters in this session: collect them with replayscope-run --pmc "
                             "NAME... or -i FILE (session format 7)."));

@@ -3,12 +3,14 @@
 
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
+#include "model/CounterTableModel.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
 #include "ui/AuditPage.h"
 #include "ui/ChartAdapter.h"
 #include "ui/ChartsPage.h"
 #include "ui/ComparePage.h"
+#include "ui/CountersPage.h"
 #include "ui/DispatchDetailWidget.h"
 #include "ui/DispatchesPage.h"
 #include "ui/JobView.h"
@@ -193,6 +195,26 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     grab(QStringLiteral("charts.png"));
     view->pages()->setCurrentWidget(view->timelinePage());
     grab(QStringLiteral("timeline.png"));
+    if (!s->counterValues.empty()) {
+        // The Counters page with the chart of a counter whose values differ between dispatches (the first
+        // such row), else of the first row.
+        CountersPage* counters = view->countersPage();
+        view->pages()->setCurrentWidget(counters);
+        counters->flush();
+        QAbstractItemModel* proxy = counters->panel()->proxy();
+        int current = 0;
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const CounterSummary::Stat& st =
+                counters->model()->stat(counters->panel()->proxy()->mapToSource(proxy->index(r, 0)).row());
+            if (st.min != st.max) {
+                current = r;
+                break;
+            }
+        }
+        counters->panel()->view()->setCurrentIndex(proxy->index(current, 0));
+        counters->panel()->view()->scrollTo(proxy->index(current, 0));
+        grab(QStringLiteral("counters.png"));
+    }
     if (!others.isEmpty()) {
         ComparePage* page = window.compareWith(others[0]);
         bool complete = false, refused = false;

@@ -22,8 +22,9 @@ class HeadlessExporter {
     static bool exportCharts(const QString& session, const QString& dir, QStringList& written,
                              QString& error);
     /// Opens `session` in a main window and grabs the start page and every page to `dir` (PNG files, their
-    /// paths appended to `written`). With `others`: `others[0]` is compared with `session`
-    /// (compare.png, File > Compare with...), and two or more files after it open as one job
+    /// paths appended to `written`; counters.png only for a session with hardware counters, its chart showing
+    /// the first row whose values differ between dispatches). With `others`: `others[0]` is compared with
+    /// `session` (compare.png, File > Compare with...), and two or more files after it open as one job
     /// (job.png, the merged view). False with `error` set when a file is refused.
     static bool screenshots(const QString& session, const QString& dir, QStringList& written, QString& error,
                             const QStringList& others = {});

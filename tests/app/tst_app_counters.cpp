@@ -605,6 +605,29 @@ class TstAppCounters : public QObject {
         QVERIFY(counterFiles.contains("10-counter-kernel_6-SQ_INSTS_SALU.png"));
     }
 
+    /// `replayscope --screenshots` grabs the Counters page of a session with counters (counters.png, the
+    /// window's size, a real picture) and of none without.
+    void screenshotOfCountersPage() {
+        const QString shots = dir_.filePath("shots");
+        const auto r = test::runInspector({"--screenshots", recorded_, shots}, 120000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        const QImage image(QDir(shots).filePath("counters.png"));
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QImage(QDir(shots).filePath("charts.png")).size());
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7) {
+            for (int x = 0; x < image.width(); x += 7) {
+                colours.insert(image.pixel(x, y));
+            }
+        }
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+        const QString none = test::synthetic(dir_.path(), "none-shots.rsdb");
+        const QString noneShots = dir_.filePath("none-shots");
+        QCOMPARE(test::runInspector({"--screenshots", none, noneShots}, 120000).exitCode, 0);
+        QVERIFY(QFile::exists(QDir(noneShots).filePath("charts.png")));
+        QVERIFY(!QFile::exists(QDir(noneShots).filePath("counters.png")));
+    }
+
     /// A session without counter values prints no counter section.
     void noCountersNoSection() {
         QTemporaryDir dir;
