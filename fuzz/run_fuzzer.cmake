@@ -28,9 +28,13 @@ if(seed_count EQUAL 0)
     message(FATAL_ERROR "${name}: no seeds in ${CORPUS}")
 endif()
 file(COPY ${seeds} DESTINATION "${work}/corpus")
-# Options of every run: a 10 s hang or 2 GB of memory is a finding too; no leak checking of the process
-# (SQLite's and the static builder's allocations live until exit).
-set(options -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -detect_leaks=0 -print_final_stats=1
+# Options of every run: a 60 s hang or 2 GB of memory is a finding too; no leak checking of the process
+# (SQLite's and the static builder's allocations live until exit). 60 s, not libFuzzer's usual 10 s: the
+# session stream target creates, fills, finishes and checks a SQLite file per input, which on a loaded
+# 2-core machine (CI runs the fuzz tests two at a time beside other jobs) can stall for seconds on I/O and
+# scheduling alone; a 10 s limit reported such stalls as hangs. A real hang (an endless loop) still fails
+# within the test's run.
+set(options -timeout=60 -rss_limit_mb=2048 -malloc_limit_mb=2048 -detect_leaks=0 -print_final_stats=1
             "-artifact_prefix=${work}/artifacts/")
 if(SECONDS EQUAL 0)
     file(GLOB regressions LIST_DIRECTORIES false "${REGRESSIONS}/*")
