@@ -3,12 +3,14 @@
 // input file.
 #include "replayscope/counters/catalogue.h"
 #include "replayscope/counters/counter_plan.h"
+#include "replayscope/counters/derived.h"
 #include "replayscope/counters/input_file.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace rs::counters;
@@ -49,6 +51,10 @@ class TstCounters : public QObject {
     void inputTextLines();
     void inputTextErrors();
     void inputFileExtension();
+    void derivedInputsAreCatalogueCounters();
+    void derivedValuesExact();
+    void derivedNoValue();
+    void derivedExpansion();
 };
 
 void TstCounters::catalogueHasTheRequiredCounters() {
@@ -225,6 +231,113 @@ void TstCounters::inputFileExtension() {
     QVERIFY2(error.find(".yaml") != std::string::npos, error.c_str());
     QVERIFY(!read_input_file(dir.filePath("missing.txt").toStdString(), request, error));
     QVERIFY2(error.find("missing.txt") != std::string::npos, error.c_str());
+}
+
+void TstCounters::derivedInputsAreCatalogueCounters() {
+    // Every derived metric reads only catalogue counters, evaluates when they all have a value, and has a
+    // name of its own (neither a counter's nor another metric's).
+    std::set<std::string_view> seen;
+    for (const DerivedDef& def : gfx90a_derived()) {
+        const std::string name(def.name);
+        QVERIFY2(seen.insert(def.name).second, name.c_str());
+        QVERIFY2(!find_counter(def.name), name.c_str());
+        QVERIFY2(!def.unit.empty() && !def.description.empty(), name.c_str());
+        const std::vector<std::string> inputs = expression_inputs(def.expression);
+        QVERIFY2(!inputs.empty(), name.c_str());
+        for (const std::string& input : inputs) {
+            QVERIFY2(find_counter(input), (name + ": " + input).c_str());
+        }
+        QVERIFY2(evaluate_expression(def.expression, [](std::string_view) { return 3.0; }), name.c_str());
+        QCOMPARE(find_derived(def.name), &def);
+    }
+    // The metrics rocprofv3 defines over SQ_INSTS_FLAT_LDS_ONLY or TA counters are not defined.
+    for (const char* absent : {"LDSInsts", "VFetchInsts", "VWriteInsts", "FlatVMemInsts", "FETCH_SIZE"}) {
+        QVERIFY2(find_derived(absent) == nullptr, absent);
+    }
+    QCOMPARE(expression_inputs(find_derived("L2CacheHit")->expression),
+             (std::vector<std::string>{"TCC_HIT", "TCC_MISS"}));
+    QCOMPARE(expression_inputs("100 * GRBM_GUI_ACTIVE / GRBM_COUNT"),
+             (std::vector<std::string>{"GRBM_GUI_ACTIVE", "GRBM_COUNT"}));
+}
+
+void TstCounters::derivedValuesExact() {
+    const std::map<std::string, double> values{{"SQ_WAVES", 8},
+                                               {"SQ_INSTS_VALU", 100},
+                                               {"SQ_INSTS_SALU", 36},
+                                               {"SQ_INSTS_SMEM", 12},
+                                               {"GRBM_COUNT", 2000},
+                                               {"GRBM_GUI_ACTIVE", 1500},
+                                               {"TCC_HIT", 30},
+                                               {"TCC_MISS", 10},
+                                               {"SQ_INSTS_VALU_MFMA_MOPS_F16", 2},
+                                               {"SQ_INSTS_VALU_MFMA_MOPS_BF16", 1},
+                                               {"SQ_INSTS_VALU_MFMA_MOPS_F32", 4},
+                                               {"SQ_INSTS_VALU_MFMA_MOPS_F64", 3},
+                                               {"TCC_REQ", 77}};
+    const CounterLookup lookup = [&](std::string_view name) -> std::optional<double> {
+        const auto it = values.find(std::string(name));
+        return it == values.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    const auto value = [&](const char* name) {
+        return evaluate_expression(find_derived(name)->expression, lookup);
+    };
+    QCOMPARE(value("VALUInsts"), std::optional<double>(12.5));
+    QCOMPARE(value("SALUInsts"), std::optional<double>(4.5));
+    QCOMPARE(value("SFetchInsts"), std::optional<double>(1.5));
+    QCOMPARE(value("Wavefronts"), std::optional<double>(8));
+    QCOMPARE(value("SQ_WAVES_sum"), std::optional<double>(8));
+    QCOMPARE(value("GPUBusy"), std::optional<double>(75));
+    QCOMPARE(value("GpuUtil"), std::optional<double>(75));
+    QCOMPARE(value("L2CacheHit"), std::optional<double>(75));
+    QCOMPARE(value("MfmaFlops"), std::optional<double>(5120));
+    QCOMPARE(value("MfmaFlopsF64"), std::optional<double>(1536));
+    QCOMPARE(value("TCC_REQ_sum"), std::optional<double>(77));
+    // Precedence, parentheses, unary minus and decimals.
+    QCOMPARE(evaluate_expression("2 + 3 * 4", lookup), std::optional<double>(14));
+    QCOMPARE(evaluate_expression("(2 + 3) * 4 - -1", lookup), std::optional<double>(21));
+    QCOMPARE(evaluate_expression("SQ_INSTS_VALU / SQ_WAVES / 2.5", lookup), std::optional<double>(5));
+}
+
+void TstCounters::derivedNoValue() {
+    const CounterLookup zero_waves = [](std::string_view name) -> std::optional<double> {
+        return name == "SQ_WAVES" ? 0.0 : 7.0;
+    };
+    // Division by zero, a missing input, a bad expression: no value, never inf or NaN.
+    QCOMPARE(evaluate_expression("SQ_INSTS_VALU / SQ_WAVES", zero_waves), std::nullopt);
+    QCOMPARE(evaluate_expression("0 / SQ_WAVES", zero_waves), std::nullopt);
+    QCOMPARE(evaluate_expression("100 * TCC_HIT / (TCC_HIT + TCC_MISS)",
+                                 [](std::string_view) -> std::optional<double> { return 0.0; }),
+             std::nullopt);
+    const CounterLookup only_waves = [](std::string_view name) -> std::optional<double> {
+        return name == "SQ_WAVES" ? std::optional<double>(4) : std::nullopt;
+    };
+    QCOMPARE(evaluate_expression("SQ_INSTS_VALU / SQ_WAVES", only_waves), std::nullopt);
+    QCOMPARE(evaluate_expression("SQ_WAVES", only_waves), std::optional<double>(4));
+    for (const char* bad : {"", "SQ_WAVES +", "(SQ_WAVES", "SQ_WAVES)", "1.2.3", "SQ_WAVES $ 2", "* 2"}) {
+        QVERIFY2(!evaluate_expression(bad, only_waves), bad);
+    }
+    QVERIFY(!evaluate_expression("SQ_WAVES", nullptr));
+}
+
+void TstCounters::derivedExpansion() {
+    CounterRequest request{{"VALUInsts", "GRBM_COUNT", "GPUBusy"}, {"SQ_WAVES", "SALUInsts", "VALUInsts"}};
+    const std::vector<std::string> derived = expand_derived(request);
+    QCOMPARE(derived, (std::vector<std::string>{"VALUInsts", "GPUBusy", "SALUInsts"}));
+    QCOMPARE(request,
+             (CounterRequest{{"SQ_INSTS_VALU", "SQ_WAVES", "GRBM_COUNT", "GRBM_GUI_ACTIVE", "GRBM_COUNT"},
+                             {"SQ_WAVES", "SQ_INSTS_SALU", "SQ_WAVES", "SQ_INSTS_VALU", "SQ_WAVES"}}));
+    // The inputs share the line's groups: VALUInsts' two SQ counters and GPUBusy's two GRBM ones fit one.
+    const CounterPlan plan = plan_groups(request, nullptr, false);
+    QCOMPARE(plan.groups.size(), size_t{2});
+    QCOMPARE(names(plan.groups[0]),
+             (std::vector<std::string>{"SQ_INSTS_VALU", "SQ_WAVES", "GRBM_COUNT", "GRBM_GUI_ACTIVE"}));
+    QCOMPARE(names(plan.groups[1]), (std::vector<std::string>{"SQ_INSTS_SALU"}));
+    QCOMPARE(derived_text(derived),
+             std::string("VALUInsts = SQ_INSTS_VALU / SQ_WAVES; GPUBusy = 100 * "
+                         "GRBM_GUI_ACTIVE / GRBM_COUNT; SALUInsts = SQ_INSTS_SALU / SQ_WAVES"));
+    CounterRequest plain{{"SQ_WAVES", "NOT_A_COUNTER"}};
+    QVERIFY(expand_derived(plain).empty());
+    QCOMPARE(plain, (CounterRequest{{"SQ_WAVES", "NOT_A_COUNTER"}}));
 }
 
 QTEST_GUILESS_MAIN(TstCounters)
