@@ -36,9 +36,9 @@ enum class SqCount : uint8_t {
     mfma_f32,
     mfma_f64,
     lds_bank_conflict, ///< cycles, see perf_events.h
-    count_
+    count
 };
-inline constexpr int kSqCounts = static_cast<int>(SqCount::count_);
+inline constexpr int kSqCounts = static_cast<int>(SqCount::count);
 
 /// Counts of one compute unit's texture address (TA) and L1 (TCP) units.
 enum class CuCount : uint8_t {
@@ -48,9 +48,9 @@ enum class CuCount : uint8_t {
     tcp_tcc_read_req,         ///< 64-byte read requests sent to the L2
     tcp_tcc_write_req,        ///< 64-byte write requests sent to the L2
     tcp_tcc_atomic_req,       ///< 64-byte atomic requests sent to the L2
-    count_
+    count
 };
-inline constexpr int kCuCounts = static_cast<int>(CuCount::count_);
+inline constexpr int kCuCounts = static_cast<int>(CuCount::count);
 
 /// Counts of one L2 (TCC) channel.
 enum class TccCount : uint8_t {
@@ -62,9 +62,9 @@ enum class TccCount : uint8_t {
     ea_rdreq_32b, ///< of which 32-byte
     ea_wrreq,     ///< writes and atomics sent on to memory (32- or 64-byte)
     ea_wrreq_64b, ///< of which 64-byte
-    count_
+    count
 };
-inline constexpr int kTccCounts = static_cast<int>(TccCount::count_);
+inline constexpr int kTccCounts = static_cast<int>(TccCount::count);
 
 /// What one wave counted (all zero at its start). `cycles` is the wave's issue cycles in the
 /// interpreter's cycle model (perf_events.h).
