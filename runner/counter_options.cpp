@@ -2,18 +2,25 @@
 #include "counter_options.h"
 
 #include <replayscope/counters/catalogue.h>
+#include <replayscope/counters/derived.h>
 #include <replayscope/counters/input_file.h>
 
 namespace rs::runner {
 
 namespace {
 
-/// "SQ_WAVES, SQ_INSTS_VALU, ..." (every catalogue name).
+/// "SQ_WAVES, SQ_INSTS_VALU, ..." (every catalogue name), then "; derived metrics: VALUInsts, ..." (every
+/// derived metric).
 std::string known_names() {
     std::string out;
     for (const auto& def : rs::counters::gfx90a_counters()) {
         out += (out.empty() ? "" : ", ") + std::string(def.name);
     }
+    std::string derived;
+    for (const auto& def : rs::counters::gfx90a_derived()) {
+        derived += (derived.empty() ? "" : ", ") + std::string(def.name);
+    }
+    out += "; derived metrics: " + derived;
     return out;
 }
 
@@ -31,6 +38,9 @@ bool parse_counter_options(const CounterOptionText& text, ReplayOptions& options
     if (request.empty()) {
         return true;
     }
+    // A derived metric is collected as its inputs, in its own line (the same dispatches, and passes as
+    // packing permits); its value is computed when the session is read.
+    std::vector<std::string> derived = rs::counters::expand_derived(request);
     for (const auto& line : request) {
         for (const std::string& name : line) {
             if (!rs::counters::find_counter(name)) {
@@ -47,6 +57,7 @@ bool parse_counter_options(const CounterOptionText& text, ReplayOptions& options
     }
     options.counters = std::move(request);
     options.counter_plan = std::move(plan.groups);
+    options.derived_counters = std::move(derived);
     return true;
 }
 

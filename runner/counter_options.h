@@ -15,7 +15,9 @@ struct CounterOptionText {
     std::string input;            ///< -i FILE: rocprofv3's text input, one request line per `pmc:` line
 };
 
-/// Reads `text` into `options.counters` (the input file's lines first, then --pmc as one more line) and
+/// Reads `text` into `options.counters` (the input file's lines first, then --pmc as one more line; a
+/// derived metric's name is replaced by its inputs in its line and kept in `options.derived_counters`,
+/// rs::counters::expand_derived) and
 /// plans them into `options.counter_plan` with the catalogue's documented counter slots of gfx90a, one SQ
 /// slot kept free when `options.fidelity_check` is set (rs::counters::plan_groups). False with `error`
 /// ("--pmc: unknown counter 'X' ...", "-i: FILE: line 2: ...") when a name is not in the catalogue or the

@@ -31,6 +31,9 @@ struct ReplayOptions {
     std::optional<std::uint64_t> restore_chunk_size;   ///< REPLAYSCOPE_RESTORE_CHUNK_SIZE (bytes) when set
     rs::counters::CounterRequest counters; ///< --pmc / -i, validated: REPLAYSCOPE_PMC when not empty
     std::vector<rs::counters::CounterGroup> counter_plan; ///< the groups planned with documented slots
+    /// Derived metrics named in --pmc / -i (rocprofv3's names), their inputs put into `counters`; recorded
+    /// in the session's derived_counters table after the run.
+    std::vector<std::string> derived_counters;
 };
 
 /// The store and restore options as given on the command line (empty: not given).

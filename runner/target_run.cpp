@@ -13,6 +13,8 @@
 
 #include "replayscope/ipc/environment.h"
 
+#include <replayscope/counters/derived.h>
+
 #include <chrono>
 #include <climits>
 #include <csignal>
@@ -164,6 +166,10 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     env.set_replay_options(o.replay);
     if (!o.replay.counter_plan.empty()) {
         note("counters: " + rs::counters::plan_text(o.replay.counter_plan, o.replay.passes));
+        if (!o.replay.derived_counters.empty()) {
+            note("derived metrics (computed from those counters when the session is read): " +
+                 rs::counters::derived_text(o.replay.derived_counters));
+        }
     }
     env.set(envn::kFollowChildren, o.follow_children == "no" ? "0" : "1");
     if (o.preload == "on" || (o.preload == "auto" && command_uses_hip(program, program_args))) {

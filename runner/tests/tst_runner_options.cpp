@@ -67,6 +67,24 @@ QString configuration(const QString& path) {
     return text;
 }
 
+/// The derived_counters table of the session file `path`, names comma-separated ("" without the table).
+QString derivedCounters(const QString& path) {
+    sqlite3* db = nullptr;
+    QStringList names;
+    if (sqlite3_open_v2(path.toLocal8Bit().constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db, "SELECT name FROM derived_counters ORDER BY name", -1, &st, nullptr) ==
+            SQLITE_OK) {
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                names << QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return names.join(',');
+}
+
 } // namespace
 
 class RunnerOptionsTest : public QObject {
@@ -384,6 +402,38 @@ class RunnerOptionsTest : public QObject {
         QVERIFY(!none.get(rs::ipc::env::kPmc));
     }
 
+    /// A derived metric in --pmc or a pmc: line is collected as its inputs, in its own line, and kept by
+    /// name; a name neither a counter nor a derived metric is still an error listing both.
+    void derivedMetricsExpandToTheirInputs() {
+        QTemporaryDir dir;
+        const QString input = dir.filePath("input.txt");
+        {
+            QFile f(input);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("pmc: GPUBusy\npmc: SQ_WAVES SALUInsts\n");
+        }
+        ReplayOptions options;
+        std::string error;
+        QVERIFY2(rs::runner::parse_counter_options({{"VALUInsts", "TCC_REQ"}, input.toStdString()}, options,
+                                                   error),
+                 error.c_str());
+        QCOMPARE(options.counters, (rs::counters::CounterRequest{{"GRBM_GUI_ACTIVE", "GRBM_COUNT"},
+                                                                 {"SQ_WAVES", "SQ_INSTS_SALU", "SQ_WAVES"},
+                                                                 {"SQ_INSTS_VALU", "SQ_WAVES", "TCC_REQ"}}));
+        QCOMPARE(options.derived_counters, (std::vector<std::string>{"GPUBusy", "SALUInsts", "VALUInsts"}));
+        // SQ_WAVES is collected once, in the second line's group; the third line keeps SQ_INSTS_VALU and
+        // TCC_REQ in one group.
+        QCOMPARE(rs::counters::plan_text(options.counter_plan, 2),
+                 std::string("3 groups -> 3 passes: pass 0: GRBM_GUI_ACTIVE GRBM_COUNT; pass 1: SQ_WAVES "
+                             "SQ_INSTS_SALU; pass 2: SQ_INSTS_VALU TCC_REQ"));
+        ReplayOptions untouched;
+        QVERIFY(!rs::runner::parse_counter_options({{"VALUInst"}, {}}, untouched, error));
+        QVERIFY2(error.find("unknown counter 'VALUInst'") != std::string::npos &&
+                     error.find("derived metrics: VALUInsts, SALUInsts,") != std::string::npos,
+                 error.c_str());
+        QVERIFY(untouched.derived_counters.empty());
+    }
+
     /// replayscope-run --pmc: an unknown name ends it with 125 before the program starts (no session file);
     /// good names reach the target as REPLAYSCOPE_PMC and the plan is printed.
     void replayscopeRunPassesCountersOn() {
@@ -413,6 +463,23 @@ class RunnerOptionsTest : public QObject {
             qPrintable(r.err));
         QCOMPARE(configuration(session),
                  QString("REPLAYSCOPE_PMC=SQ_WAVES,GRBM_COUNT\nREPLAYSCOPE_PASSES=3\n"));
+        QCOMPARE(derivedCounters(session), QString()); // no derived metric asked for: no table
+
+        // A derived metric: its inputs reach the engine, the plan names what is computed from which
+        // counters, and the session records the metric for the inspector.
+        const QString derived = dir.filePath("derived.rsdb");
+        r = run(
+            {"--engine", engine, "--pmc", "VALUInsts", "GRBM_COUNT", "-o", derived, "--", engine, "1", "0"},
+            env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("counters: 1 group -> 2 passes: pass 0: SQ_INSTS_VALU SQ_WAVES GRBM_COUNT"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("derived metrics (computed from those counters when the session is read): "
+                                "VALUInsts = SQ_INSTS_VALU / SQ_WAVES"),
+                 qPrintable(r.err));
+        QCOMPARE(configuration(derived),
+                 QString("REPLAYSCOPE_PMC=SQ_INSTS_VALU,SQ_WAVES,GRBM_COUNT\nREPLAYSCOPE_PASSES=2\n"));
+        QCOMPARE(derivedCounters(derived), QString("VALUInsts"));
     }
 };
 
