@@ -248,6 +248,16 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
         ::unlink((path + "-journal").c_str());
         return nullptr;
     };
+    // A session holds command lines, paths and configuration derived from the environment: a file this
+    // call creates is made here with mode 0600 (before SQLite, which would create it 0644 less the
+    // umask); SQLite gives its -wal, -shm and -journal files the database file's mode. O_EXCL: a file
+    // that appeared meanwhile is left to the checks of sqlite3_open_v2 below.
+    if (created) {
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd >= 0) {
+            ::close(fd);
+        }
+    }
     // One thread at a time uses the connection (the collector thread, then finish() after joining it):
     // no per-call SQLite mutex.
     if (sqlite3_open_v2(path.c_str(), &store->db_,

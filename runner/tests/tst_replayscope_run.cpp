@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace {
 
@@ -44,6 +46,12 @@ QString scalar(const QString& path, const char* sql) {
     sqlite3_finalize(st);
     sqlite3_close(db);
     return value;
+}
+
+/// The permission bits of `path` (-1 when stat fails).
+int modeOf(const QString& path) {
+    struct stat st{};
+    return ::stat(path.toLocal8Bit().constData(), &st) == 0 ? static_cast<int>(st.st_mode & 07777) : -1;
 }
 
 } // namespace
@@ -451,6 +459,35 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(r.err.contains("cannot start"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(session));
         QVERIFY(!QFileInfo::exists(session + "-wal"));
+    }
+
+    /// Session files hold command lines, paths and configuration: written 0600, by a run and by
+    /// --import-spool into a new file, whatever the umask allows.
+    void sessionFilesArePrivate() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("private.rsdb");
+        QCOMPARE(
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "5", "0"}).exit_code,
+            0);
+        QCOMPARE(modeOf(session), 0600);
+        QCOMPARE(run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", RS_PROBE, "5", "0"})
+                     .exit_code,
+                 0);
+        QCOMPARE(modeOf(session), 0600);
+
+        auto spoolEnv = QProcessEnvironment::systemEnvironment();
+        spoolEnv.insert("REPLAYSCOPE_SPOOL", dir.filePath("x.spool"));
+        spoolEnv.insert("REPLAYSCOPE_TOKEN", QString(64, '0'));
+        spoolEnv.remove("REPLAYSCOPE_SOCKET");
+        QProcess writer;
+        writer.setProcessEnvironment(spoolEnv);
+        writer.start(RS_PROBE, {"3", "0"});
+        QVERIFY(writer.waitForFinished(60000));
+        const QString imported = dir.filePath("imported.rsdb");
+        const Run r = run({"--import-spool", dir.filePath("x.spool"), "-o", imported});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(scalar(imported, "SELECT count(*) FROM dispatches"), QString("3"));
+        QCOMPARE(modeOf(imported), 0600);
     }
 
     void versionAndUsage() {
