@@ -36,6 +36,13 @@ int main(int argc, char** argv) {
     if (!run) {
         return kToolFailure;
     }
+    // The run holds its output's claim until it returns, so no other run writes the file; a file removed
+    // or replaced by hand meanwhile gets neither the spools nor the exit status of this run.
+    if (!session_file_is_the_runs(*run)) {
+        note(run->session_path + " was removed or replaced during the run: this run's spools and exit status "
+                                 "are not written into it");
+        return run->exit_status;
+    }
     const SpoolImport imported = import_run_spools(run->session_path, run->spool_claim, run->summary);
     report_run(*run, imported, options.program_args);
     if (std::string error;

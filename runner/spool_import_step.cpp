@@ -3,6 +3,7 @@
 
 #include "diagnostics.h"
 #include "file_system.h"
+#include "output_claim.h"
 #include "run_report.h"
 
 #include <algorithm>
@@ -46,6 +47,15 @@ std::vector<std::string> spool_files(const std::string& session) {
 int import_spool_option(const RunOptions& o) {
     if (!o.program_args.empty()) {
         return fail("--import-spool takes no program");
+    }
+    // The session is written here too: claimed like a run's output, for as long as the import lasts.
+    std::string error, claim_note;
+    const auto claim = OutputClaim::acquire(absolute_path(o.output), error, claim_note);
+    if (!claim) {
+        return fail(error);
+    }
+    if (!claim_note.empty()) {
+        note(claim_note);
     }
     const auto result = rs::ipc::SpoolImporter::import(o.import_spool, o.output);
     if (!result.ok) {

@@ -16,9 +16,9 @@ namespace rs::runner {
 /// then the legacy `<session>.spool` when it exists.
 std::vector<std::string> spool_files(const std::string& session);
 
-/// --import-spool FILE -o SESSION: imports the spool into the session and prints what it read (frames,
-/// new events, bad frames, every process). Returns the exit status: 0, or kToolFailure with the reason
-/// printed when a program was given too or the import failed.
+/// --import-spool FILE -o SESSION: claims the session (OutputClaim), imports the spool into it and prints
+/// what it read (frames, new events, bad frames, every process). Returns the exit status: 0, or kToolFailure
+/// with the reason printed when a program was given too or the import failed.
 int import_spool_option(const RunOptions& options);
 
 /// The session after a run's spools were imported.

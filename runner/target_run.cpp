@@ -131,6 +131,17 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     raise_descriptor_limit();
     output = absolute_path(output);
     std::string error;
+    // One writer per output: claimed before anything touches the session file, and held until the exit
+    // status is written (by the returned run). A claim another live run holds ends here: -f removes
+    // nothing and the program never starts.
+    std::string claim_note;
+    auto claim = OutputClaim::acquire(output, error, claim_note);
+    if (!claim) {
+        return failed(error);
+    }
+    if (!claim_note.empty()) {
+        note(claim_note);
+    }
     rs::ipc::CollectorOptions options;
     options.session_path = output;
     options.overwrite = force;
@@ -157,6 +168,8 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         }
         return failed(error);
     }
+    struct stat session_st{};
+    ::stat(output.c_str(), &session_st);
     namespace envn = rs::ipc::env;
     env.set("HSA_TOOLS_LIB", engine);
     env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
@@ -218,8 +231,21 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     progress.clear();
     auto summary = collector->finish(std::chrono::milliseconds(o.drain_ms));
     collector.reset();
-    return TargetRun{
-        output, spool_claim, launcher.pid(), *status, launcher.term_signal(), std::move(summary)};
+    return TargetRun{output,
+                     spool_claim,
+                     launcher.pid(),
+                     *status,
+                     launcher.term_signal(),
+                     std::move(summary),
+                     std::move(claim),
+                     session_st.st_dev,
+                     session_st.st_ino};
+}
+
+bool session_file_is_the_runs(const TargetRun& run) {
+    struct stat st{};
+    return ::stat(run.session_path.c_str(), &st) == 0 && st.st_dev == run.session_device &&
+           st.st_ino == run.session_inode;
 }
 
 } // namespace rs::runner

@@ -48,6 +48,37 @@ QString scalar(const QString& path, const char* sql) {
     return value;
 }
 
+/// A shell command that appends `name` to `started` (the program has started), sleeps `seconds`, then
+/// runs the probe with `dispatches` and exit status `status`.
+QString startedThenProbe(const QString& started, const QString& name, int seconds, int dispatches,
+                         int status) {
+    return QString("echo %1 >> '%2'; sleep %3; exec '%4' %5 %6")
+        .arg(name, started)
+        .arg(seconds)
+        .arg(RS_PROBE)
+        .arg(dispatches)
+        .arg(status);
+}
+
+/// The lines of `path` (empty when it does not exist).
+QStringList lines(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
+/// Waits up to 30 s for `path` to hold at least one line.
+bool waitForLine(const QString& path) {
+    QElapsedTimer timer;
+    timer.start();
+    while (lines(path).isEmpty() && timer.elapsed() < 30000) {
+        QTest::qWait(20);
+    }
+    return !lines(path).isEmpty();
+}
+
 /// The permission bits of `path` (-1 when stat fails).
 int modeOf(const QString& path) {
     struct stat st{};
@@ -459,6 +490,98 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(r.err.contains("cannot start"), qPrintable(r.err));
         QVERIFY(!QFileInfo::exists(session));
         QVERIFY(!QFileInfo::exists(session + "-wal"));
+    }
+
+    /// Two -f runs on one output, the second a second after the first's program started: the second is
+    /// refused (125) before its program starts and removes nothing; the first stores all its events and
+    /// its own exit status.
+    void forcedRunRefusedWhileAnotherHoldsTheOutput() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("s.rsdb");
+        const QString started = dir.filePath("started");
+        // An earlier session: both runs need -f.
+        QCOMPARE(
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "1", "0"}).exit_code,
+            0);
+        QProcess first;
+        first.start(RS_REPLAYSCOPE_RUN, {"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--",
+                                         "/bin/sh", "-c", startedThenProbe(started, "first", 3, 400, 3)});
+        QVERIFY(waitForLine(started));
+        QTest::qWait(1000);
+        const Run second = run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", "/bin/sh",
+                                "-c", startedThenProbe(started, "second", 0, 7, 5)});
+        QCOMPARE(second.exit_code, 125);
+        QVERIFY2(second.err.contains(session + ": in use by another replayscope-run (pid " +
+                                     QString::number(first.processId()) + ")"),
+                 qPrintable(second.err));
+        QVERIFY(first.waitForFinished(60000));
+        const QString firstErr = QString::fromUtf8(first.readAllStandardError());
+        QCOMPARE(first.exitCode(), 3);
+        QVERIFY2(firstErr.contains("400 dispatches"), qPrintable(firstErr));
+        QCOMPARE(lines(started), QStringList{"first"});
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("400"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("3"));
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("1"));
+        QVERIFY(!QFileInfo::exists(session + ".lock")); // released at the end
+    }
+
+    /// Two runs on one new output started together: exactly one runs its program, the other exits 125
+    /// saying the output is in use and never started its program.
+    void simultaneousRunsOnlyOneStarts() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("together.rsdb");
+        const QString started = dir.filePath("started");
+        QProcess a, b;
+        for (const auto& [p, name] :
+             {std::pair<QProcess*, QString>{&a, "a"}, std::pair<QProcess*, QString>{&b, "b"}}) {
+            p->start(RS_REPLAYSCOPE_RUN, {"--engine", RS_PROBE, "--no-progress", "-o", session, "--",
+                                          "/bin/sh", "-c", startedThenProbe(started, name, 2, 100, 0)});
+        }
+        QVERIFY(a.waitForStarted(60000));
+        QVERIFY(b.waitForStarted(60000));
+        const qint64 pidA = a.processId(), pidB = b.processId();
+        QVERIFY(a.waitForFinished(60000));
+        QVERIFY(b.waitForFinished(60000));
+        const QString errA = QString::fromUtf8(a.readAllStandardError());
+        const QString errB = QString::fromUtf8(b.readAllStandardError());
+        QCOMPARE(QList<int>({a.exitCode(), b.exitCode()}).count(0), 1);
+        QCOMPARE(QList<int>({a.exitCode(), b.exitCode()}).count(125), 1);
+        const QString& loserErr = a.exitCode() == 0 ? errB : errA;
+        QVERIFY2(loserErr.contains(session + ": in use by another replayscope-run (pid " +
+                                   QString::number(a.exitCode() == 0 ? pidA : pidB) + ")"),
+                 qPrintable(errA + errB));
+        QCOMPARE(lines(started), QStringList{a.exitCode() == 0 ? "a" : "b"});
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("100"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("0"));
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+    }
+
+    /// The claim of a replayscope-run killed by SIGKILL (its lock file left, nobody holding it) is taken
+    /// over by the next run, which says so.
+    void staleClaimTakenOver() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("stale.rsdb");
+        const QString child = dir.filePath("child");
+        QProcess killed;
+        killed.start(RS_REPLAYSCOPE_RUN,
+                     {"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
+                      QString("echo $$ > '%1'; exec sleep 30").arg(child)});
+        QVERIFY(waitForLine(child));
+        const qint64 deadPid = killed.processId();
+        killed.kill();
+        QVERIFY(killed.waitForFinished(10000));
+        ::kill(lines(child).value(0).toInt(), SIGKILL);
+        QVERIFY(QFileInfo::exists(session + ".lock"));
+        const Run r =
+            run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", RS_PROBE, "20", "4"});
+        QCOMPARE(r.exit_code, 4);
+        QVERIFY2(r.err.contains("taking over the stale claim of replayscope-run pid " +
+                                QString::number(deadPid) + ", which ended without releasing it"),
+                 qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("20"));
+        QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("4"));
+        QVERIFY(!QFileInfo::exists(session + ".lock"));
     }
 
     /// Session files hold command lines, paths and configuration: written 0600, by a run and by
