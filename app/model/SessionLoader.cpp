@@ -7,6 +7,7 @@
 #include <replayscope/session/file_check.h>
 #include <replayscope/session/format.h>
 #include <replayscope/session/read_queries.h>
+#include <replayscope/session/schema_check.h>
 
 #include <QAtomicInt>
 #include <QFile>
@@ -205,16 +206,6 @@ SessionError SessionLoader::openDatabase(const QString& file) {
                                    "never completely created.")
                         .arg(version));
     }
-    const QStringList tables = db.tables(QSql::Tables) + db.tables(QSql::Views);
-    for (const std::string_view table : rs::session::required_tables(version)) {
-        const QString t = QString::fromLatin1(table.data(), qsizetype(table.size()));
-        if (!tables.contains(t)) {
-            return fail(
-                SessionError::Kind::corrupt,
-                QStringLiteral("The session file is corrupt or incomplete: it lacks the table \"%1\".")
-                    .arg(t));
-        }
-    }
     // The rows come through SQLite's C API on a second read-only connection with the same options (Qt
     // SQL's per-value QVariant conversion cost more than the queries themselves). NOMUTEX: the connection is
     // this loader's, used by its thread only, so SQLite's lock around every sqlite3_column_* call is left
@@ -228,6 +219,15 @@ SessionError SessionLoader::openDatabase(const QString& file) {
         return queryError(QStringLiteral("the file header"), why);
     }
     sqlite3_busy_timeout(p_->rows, 2000);
+    // The schema part of the session file check (the same as check_session_file's): every object the
+    // declared format requires, of its type (a view or trigger in a table's place could make a read run
+    // forever), before any row is read.
+    const rs::session::SchemaCheck schema = rs::session::check_session_schema(p_->rows, version);
+    if (!schema.ok) {
+        return fail(SessionError::Kind::corrupt,
+                    QStringLiteral("The session file is corrupt or incomplete: %1.")
+                        .arg(QString::fromStdString(schema.message)));
+    }
     return {};
 }
 
@@ -266,6 +266,12 @@ SessionError SessionLoader::readAll(ReadContext& context, SessionData& out, Prob
         out.dataVersion = dataVersion();
         context.detectLayout(version_);
         p_->layout = context.layout();
+        // Never read a file as an older format than it declares.
+        if (const std::string missing = rs::session::layout_mismatch(p_->layout); !missing.empty()) {
+            return context.fail(SessionError::Kind::corrupt,
+                                QStringLiteral("The session file is corrupt or incomplete: %1.")
+                                    .arg(QString::fromStdString(missing)));
+        }
         out.hasRestoreRecords = !rs::session::restores_query(p_->layout).empty();
     } else {
         context.setLayout(p_->layout);
@@ -315,7 +321,9 @@ SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error,
     if (!error.isError()) {
         error = loader.loadDetails(*data, parts == Parts::all);
     }
-    if (!error.isError() && parts == Parts::all) {
+    if (!error.isError()) {
+        // The integrity check of every entry point (summary, exports, comparison, trace): a file one of
+        // them refuses, none reads.
         error = loader.quickCheck();
     }
     return error.isError() ? SessionSnapshot() : snapshot;

@@ -28,8 +28,9 @@ class SessionLoader {
     SessionLoader(const SessionLoader&) = delete;
     SessionLoader& operator=(const SessionLoader&) = delete;
 
-    /// Checks the file (a regular file, SQLite header, size, application_id, user_version, tables) and
-    /// opens it read-only. A WAL-mode file SQLite cannot open in place (its WAL needs recovery and the
+    /// Checks the file (a regular file, SQLite header, size, application_id, user_version, and the schema
+    /// objects that version requires with their types and no trigger: rs::session::check_session_schema)
+    /// and opens it read-only. A WAL-mode file SQLite cannot open in place (its WAL needs recovery and the
     /// directory is read-only) is copied with its WAL into a temporary directory, checkpointed there and
     /// the copy opened instead (SessionInfo::openedCopy names it; the copy is removed with the loader).
     SessionError open();
@@ -58,11 +59,11 @@ class SessionLoader {
     /// checks of check_session_file (application id, format version) follow in open(), on the connection
     /// the loader reads through; its integrity check is quickCheck(), run after the first paint.
     static SessionError checkFile(const QString& path);
-    /// What loadAll reads: everything (with the integrity check), or everything but the inventory regions
-    /// and without the integrity check (a comparison, a timeline, a trace export: they read no region,
-    /// and the check reads every page of the file; corruption in a page they read still fails the load).
+    /// What loadAll reads: everything, or everything but the inventory regions (a comparison, a timeline,
+    /// a trace export: they read no region). Both end with the integrity check (quickCheck()), so that
+    /// every entry point refuses the same files.
     enum class Parts { all, withoutRegions };
-    /// open() + load() + loadDetails() + quickCheck() (Parts::all) in the calling thread.
+    /// open() + load() + loadDetails() + quickCheck() in the calling thread.
     static SessionSnapshot loadAll(const QString& path, SessionError& error, Parts parts = Parts::all);
 
   private:

@@ -22,8 +22,8 @@ class SessionReader : public QObject {
     ~SessionReader() override;
 
     /// Starts reading `path` (asynchronous). With `follow`, waits for a file still being created.
-    /// `parts`: SessionLoader::Parts::withoutRegions reads no inventory region and runs no integrity
-    /// check (a comparison needs neither).
+    /// `parts`: SessionLoader::Parts::withoutRegions reads no inventory region (a comparison needs none);
+    /// the integrity check runs either way once the session is complete.
     void open(const QString& path, bool follow = false,
               SessionLoader::Parts parts = SessionLoader::Parts::all);
     QString path() const { return path_; }

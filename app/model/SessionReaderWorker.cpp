@@ -79,7 +79,7 @@ void SessionReaderWorker::reload() {
         }
         version_ = data->dataVersion;
     }
-    if (!error.isError() && !checked_ && data->info.complete && parts_ == SessionLoader::Parts::all) {
+    if (!error.isError() && !checked_ && data->info.complete) {
         checked_ = true;
         error = loader_->quickCheck();
     }

@@ -4,6 +4,7 @@
 
 #include "replayscope/session/format.h"
 #include "replayscope/session/regular_file.h"
+#include "replayscope/session/schema_check.h"
 #include "replayscope/session/sqlite_scalar.h"
 
 #include <sqlite3.h>
@@ -116,6 +117,11 @@ FileCheck check_database(const std::string& path, const std::string& db_path, bo
                             std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion) +
                             ")";
             check.kind = FileCheckKind::too_old;
+        } else if (const SchemaCheck schema = check_session_schema(db, check.format_version); !schema.ok) {
+            // A view or trigger where the schema has a table could make any read of it run forever.
+            check.message = path + ": session file refused: " + schema.message;
+            check.kind = FileCheckKind::corrupt;
+            check.integrity = schema.message;
         } else {
             check.ok = true;
             check.kind = FileCheckKind::ok;

@@ -112,6 +112,24 @@ std::vector<std::string_view> required_tables(int format_version) {
     return required;
 }
 
+std::string layout_mismatch(const FileLayout& layout) {
+    const std::string format = "format " + std::to_string(layout.format_version) + " requires ";
+    if (layout.format_version >= 5 && !layout.folded_parts) {
+        return format + "the folded restore layout (dispatch_rows.s_store, r1, rf; snapshot_store_rows; "
+                        "restore_rows with missed_chunks; the snapshot_stores and restores views)";
+    }
+    if (layout.format_version >= 5 && !layout.fence_wait) {
+        return format + "the column fence_wait_ns of the snapshots view";
+    }
+    if (layout.format_version >= 5 && (!layout.restore_misses || !layout.snapshot_placements)) {
+        return format + "the tables restore_misses and snapshot_placements with their dispatch columns";
+    }
+    if (layout.format_version >= 7 && !layout.pass_counters) {
+        return format + "the pass_counter_values view with its counter column";
+    }
+    return {};
+}
+
 std::string_view application_id_query() {
     return "PRAGMA application_id";
 }

@@ -5,6 +5,8 @@
 #include "replayscope/ipc/session_store.h"
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/format.h"
+#include "replayscope/session/printable_text.h"
+#include "replayscope/session/schema_check.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
@@ -311,6 +313,85 @@ class TestSessionFormat : public QObject {
         QVERIFY2(header.ok, header.message.c_str());
         QCOMPARE(header.format_version, 0);
         QCOMPARE(rs::session::check_session_file(path).kind, FileCheckKind::too_new);
+    }
+
+    /// A view where the schema has a table (a recursive one would make any read of it endless), a trigger,
+    /// and a table the declared format requires that is missing: each refused as corrupt, naming the object.
+    void schemaObjectsOfTheDeclaredFormat() {
+        QTemporaryDir dir;
+        struct Case {
+            const char* name;
+            const char* sql;
+            const char* object;
+            const char* words;
+        };
+        const Case cases[] = {
+            {"view",
+             "DROP TABLE strings; CREATE VIEW strings AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL "
+             "SELECT n + 1 FROM r) SELECT 1 AS process, n AS id, 'x' AS text FROM r;",
+             "strings", "\"strings\" is a view, not a table (format 7 stores it as a table)"},
+            {"trigger", "CREATE TRIGGER t AFTER INSERT ON warnings BEGIN SELECT 1; END;", "t",
+             "it holds the trigger \"t\" on \"warnings\" (session files have none)"},
+            {"format7", "DROP TABLE restore_rows;", "restore_rows",
+             "it lacks the table \"restore_rows\" (required by format 7)"},
+            {"format5",
+             "DROP TABLE restore_rows; DROP VIEW pass_counter_values; DROP TABLE pass_counters; DROP TABLE "
+             "counters; PRAGMA user_version = 5;",
+             "restore_rows", "it lacks the table \"restore_rows\" (required by format 5)"},
+            {"view-as-table", "DROP VIEW restores; CREATE TABLE restores(process INTEGER);", "restores",
+             "\"restores\" is a table, not a view (format 7 stores it as a view)"},
+        };
+        for (const Case& c : cases) {
+            const std::string path = dir.path().toStdString() + "/" + c.name + ".rsdb";
+            QCOMPARE(make_session(path), std::string());
+            QVERIFY(rs::session::check_session_file(path).ok);
+            QCOMPARE(exec(path, c.sql), std::string());
+            const auto check = rs::session::check_session_file(path);
+            QVERIFY2(!check.ok, c.name);
+            QCOMPARE(check.kind, FileCheckKind::corrupt);
+            QVERIFY2(QString::fromStdString(check.message).contains(c.words), check.message.c_str());
+            QVERIFY2(QString::fromStdString(check.message).startsWith(QString::fromStdString(path)),
+                     check.message.c_str());
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+            const auto schema = rs::session::check_session_schema(db, check.format_version);
+            sqlite3_close(db);
+            QCOMPARE(schema.object, std::string(c.object));
+        }
+    }
+
+    /// Control characters become visible escapes; valid UTF-8 stays; invalid bytes are escaped; a long
+    /// text is cut on a character boundary with an ellipsis and its length.
+    void printableText() {
+        using rs::session::printable_text;
+        using rs::session::shown_text;
+        QCOMPARE(printable_text("kernel_a"), std::string("kernel_a"));
+        QCOMPARE(printable_text("\x1b[31mred\x07"), std::string("\\x1b[31mred\\x07"));
+        QCOMPARE(printable_text("a\tb\nc\x7f"), std::string("a\\x09b\\x0ac\\x7f"));
+        QCOMPARE(printable_text("a\nb", true), std::string("a\nb"));
+        QCOMPARE(printable_text(std::string("nul\0x", 5)), std::string("nul\\x00x"));
+        // C1 controls as UTF-8 (U+009B, CSI) and as raw bytes (invalid UTF-8).
+        QCOMPARE(printable_text("\xc2\x9b"
+                                "2J"),
+                 std::string("\\x9b2J"));
+        QCOMPARE(printable_text("\x9b"
+                                "2J"),
+                 std::string("\\x9b2J"));
+        QCOMPARE(printable_text("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82"),
+                 std::string("caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x99\x82"));
+        QCOMPARE(printable_text("\xc3"), std::string("\\xc3"));
+        QCOMPARE(printable_text("\xc0\xaf"), std::string("\\xc0\\xaf")); // overlong '/'
+        QCOMPARE(shown_text("abc", 4), std::string("abc"));
+        QCOMPARE(shown_text("abcdef", 4), std::string("abcd\xe2\x80\xa6 (6 bytes)"));
+        // 'é' is two bytes: a limit inside it cuts before it.
+        QCOMPARE(shown_text("ab\xc3\xa9"
+                            "cd",
+                            3),
+                 std::string("ab\xe2\x80\xa6 (6 bytes)"));
+        const std::string big(1 << 20, 'k');
+        const std::string shown = shown_text(big);
+        QCOMPARE(shown.size(),
+                 rs::session::kShownTextBytes + std::string("\xe2\x80\xa6 (1048576 bytes)").size());
     }
 };
 

@@ -20,7 +20,8 @@ enum class FileCheckKind : int {
     empty,            ///< 0 bytes: never written, or truncated to nothing
     foreign_file,     ///< not a SQLite database
     truncated,        ///< shorter than a SQLite header, or than the pages its header announces (no WAL)
-    corrupt,          ///< SQLite's quick_check fails, or the format version cannot be read
+    corrupt,          ///< SQLite's quick_check fails, the format version cannot be read, or the schema
+                      ///< objects its version requires are missing or of another type
     foreign_database, ///< a SQLite database of another application (application_id is not kApplicationId)
     too_new,          ///< user_version above kFormatVersion: written by a newer ReplayScope
     too_old,          ///< user_version below kOldestReadableVersion (0: never completely created; negative)
@@ -61,9 +62,11 @@ FileCheck check_session_header(const std::string& path);
 /// Checks that `path` is a ReplayScope session file this build can read: check_session_header, then
 /// SQLite opens it read-only: not corrupt (PRAGMA quick_check), application_id kApplicationId (else
 /// foreign_database), user_version in [kOldestReadableVersion, kFormatVersion] (else too_new / too_old,
-/// format_version set). A file with a `-wal` beside it (left by a full disk or a killed writer) is judged
-/// by SQLite, which recovers the WAL; when that recovery needs write access the directory does not give,
-/// the check runs on a private copy (openable_session_copy). Never modifies the file.
+/// format_version set), the objects that version requires present with their types and no trigger
+/// (schema_check.h's check_session_schema; else corrupt, `integrity` saying what). A file with a `-wal`
+/// beside it (left by a full disk or a killed writer) is judged by SQLite, which recovers the WAL; when that
+/// recovery needs write access the directory does not give, the check runs on a private copy
+/// (openable_session_copy). Never modifies the file.
 FileCheck check_session_file(const std::string& path);
 
 /// A path SQLite can open read-only for `path`: `path` itself when it opens as it is, else (a WAL that

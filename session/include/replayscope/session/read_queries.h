@@ -83,6 +83,11 @@ FileLayout detect_file_layout(int format_version, const FirstColumnQuery& run);
 /// Tables and views every file of `format_version` has; a file lacking one is corrupt or incomplete.
 std::vector<std::string_view> required_tables(int format_version);
 
+/// Whether `layout` (detect_file_layout's probe) has what the file's declared format version requires, so
+/// that a file is never read as an older format than it declares: empty when it does, else the clause
+/// saying what is missing ("format 5 requires the folded restore layout (...)").
+std::string layout_mismatch(const FileLayout& layout);
+
 /// Connection-level statements: `PRAGMA application_id`, `PRAGMA user_version`, `PRAGMA data_version`
 /// (changes whenever another connection commits), `PRAGMA quick_check` ("ok" or the first problem), and
 /// the read transaction that gives one consistent picture while a collector keeps writing.

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// Session files altered by whoever could write them, read by every entry point of the inspector: a view or
+// trigger in a table's place, a table missing for the declared format, a file the integrity check refuses,
+// huge strings, escape sequences, implausible values, a read that would not end. Each file is a real
+// session (SyntheticSession, written by the collector's SessionStore) changed with SQL; every command must
+// finish (a hang is killed and fails the test) with the refusal or the bounded, printable output asserted.
+#include "app_test_support.h"
+
+#include "model/SessionLoader.h"
+#include "model/SessionReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <sqlite3.h>
+
+using namespace rs::app;
+using namespace rs::app::test;
+
+namespace {
+
+/// Runs `sql` (several statements) on `path` through SQLite directly; SQLite's message on failure, else "".
+QString execSql(const QString& path, const QString& sql) {
+    sqlite3* db = nullptr;
+    QString error;
+    if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK) {
+        error = QString::fromUtf8(sqlite3_errmsg(db));
+    } else {
+        char* message = nullptr;
+        if (sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &message) != SQLITE_OK) {
+            error = QString::fromUtf8(message ? message : "error");
+        }
+        sqlite3_free(message);
+    }
+    sqlite3_close(db);
+    return error;
+}
+
+/// Output of a command that must finish within 60 s (killed otherwise, and the test fails).
+RunResult finishing(const QStringList& args, const QStringList& env = {}) {
+    bool finished = false;
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    for (const QString& kv : env) {
+        e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+    }
+    p.setProcessEnvironment(e);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(RS_REPLAYSCOPE), args);
+    finished = p.waitForFinished(60000);
+    if (!finished) {
+        p.kill();
+        p.waitForFinished(5000);
+    }
+    RunResult r{finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAll())};
+    if (!finished) {
+        r.output.prepend(QStringLiteral("(killed after 60 s) "));
+    }
+    return r;
+}
+
+} // namespace
+
+class TestAppHostile : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString good_;
+
+    /// A copy of the clean session named `name`, altered by `sql`.
+    QString altered(const QString& name, const QString& sql) {
+        const QString path = dir_.filePath(name);
+        QFile::remove(path);
+        if (!QFile::copy(good_, path)) {
+            return {};
+        }
+        const QString error = execSql(path, sql);
+        if (!error.isEmpty()) {
+            qWarning("%s: %s", qPrintable(name), qPrintable(error));
+            return {};
+        }
+        return path;
+    }
+
+    /// Every headless entry point on `path` (and `--compare` with it on either side) refuses it with exit
+    /// status 1 and a message holding `words`; the in-process loader and the GUI's reader agree.
+    void refusedEverywhere(const QString& path, const QString& words) {
+        const QString out = dir_.filePath(QStringLiteral("out"));
+        const QList<QStringList> commands{
+            {QStringLiteral("--summary"), path},
+            {QStringLiteral("--export-charts"), path, out + QStringLiteral("-charts")},
+            {QStringLiteral("--export-trace"), out + QStringLiteral(".json"), path},
+            {QStringLiteral("--export-counters"), out + QStringLiteral(".csv"), path},
+            {QStringLiteral("--compare"), good_, path},
+            {QStringLiteral("--compare"), path, good_},
+        };
+        for (const QStringList& args : commands) {
+            const RunResult r = finishing(args);
+            QVERIFY2(r.exitCode == 1,
+                     qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") +
+                                QString::number(r.exitCode) + QStringLiteral(" ") + r.output));
+            QVERIFY2(r.output.contains(words), qPrintable(args.first() + QStringLiteral(": ") + r.output));
+        }
+        for (const auto parts : {SessionLoader::Parts::all, SessionLoader::Parts::withoutRegions}) {
+            SessionError e;
+            QVERIFY(SessionLoader::loadAll(path, e, parts).isNull());
+            QCOMPARE(e.kind, SessionError::Kind::corrupt);
+            QVERIFY2(e.message.contains(words), qPrintable(e.message));
+        }
+        SessionReader reader;
+        QSignalSpy failed(&reader, &SessionReader::failed);
+        reader.open(path, false, SessionLoader::Parts::withoutRegions);
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(failed.first().first().value<SessionError>().message.contains(words),
+                 qPrintable(failed.first().first().value<SessionError>().message));
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        SyntheticSession::Options o;
+        o.dispatches = 80;
+        o.counters = {{"SQ_WAVES", 64}};
+        good_ = synthetic(dir_.path(), QStringLiteral("good.rsdb"), o);
+        QVERIFY(!good_.isEmpty());
+        const RunResult r = finishing({QStringLiteral("--summary"), good_});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+    }
+
+    /// `strings` replaced by a view that never ends (the review's hang): refused from sqlite_master at
+    /// every entry point before any row is read.
+    void recursiveViewInPlaceOfATable() {
+        const QString path =
+            altered(QStringLiteral("view.rsdb"),
+                    QStringLiteral(
+                        "DROP TABLE strings; CREATE VIEW strings(process, id, text, original_length, seq) AS "
+                        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+                        "SELECT 1, n, 'x', 1, n FROM r;"));
+        QVERIFY(!path.isEmpty());
+        refusedEverywhere(
+            path, QStringLiteral("\"strings\" is a view, not a table (format 7 stores it as a table)"));
+    }
+
+    /// A trigger on a table (session files have none) is refused the same way.
+    void triggerIsRefused() {
+        const QString path =
+            altered(QStringLiteral("trigger.rsdb"),
+                    QStringLiteral("CREATE TRIGGER t AFTER INSERT ON strings BEGIN SELECT 1; END;"));
+        QVERIFY(!path.isEmpty());
+        refusedEverywhere(path, QStringLiteral("it holds the trigger \"t\" on \"strings\""));
+    }
+
+    /// A format-7 file without `restore_rows`, and the same file declaring format 5: refused, never read
+    /// as format 4.
+    void missingTableOfTheDeclaredFormat() {
+        QString path =
+            altered(QStringLiteral("no-restore-rows.rsdb"), QStringLiteral("DROP TABLE restore_rows;"));
+        QVERIFY(!path.isEmpty());
+        refusedEverywhere(path, QStringLiteral("it lacks the table \"restore_rows\" (required by format 7)"));
+        path = altered(QStringLiteral("no-restore-rows-5.rsdb"),
+                       QStringLiteral("DROP TABLE restore_rows; DROP VIEW pass_counter_values; DROP TABLE "
+                                      "pass_counters; DROP TABLE counters; PRAGMA user_version = 5;"));
+        QVERIFY(!path.isEmpty());
+        refusedEverywhere(path, QStringLiteral("it lacks the table \"restore_rows\" (required by format 5)"));
+    }
+
+    /// The tables are there but not in the layout the declared format writes (restore_rows without its
+    /// missed_chunks column): refused, not read with an older format's queries.
+    void olderLayoutUnderANewerVersion() {
+        const QString path = altered(
+            QStringLiteral("old-layout.rsdb"),
+            QStringLiteral(
+                "DROP TABLE restore_rows; CREATE TABLE restore_rows(process INTEGER NOT NULL, dispatch "
+                "INTEGER NOT NULL, pass_index INTEGER NOT NULL, PRIMARY KEY (process, dispatch, "
+                "pass_index)) WITHOUT ROWID;"));
+        QVERIFY(!path.isEmpty());
+        refusedEverywhere(path, QStringLiteral("format 7 requires the folded restore layout"));
+    }
+
+    /// A file whose integrity check fails (a NULL in a NOT NULL column, which the readers would read as
+    /// an empty string): --summary refused it, --compare and --export-trace compared and exported it.
+    void integrityCheckAtEveryEntryPoint() {
+        const QString path =
+            altered(QStringLiteral("null.rsdb"),
+                    QStringLiteral(
+                        "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'text TEXT "
+                        "NOT NULL', 'text TEXT') WHERE name = 'strings';"));
+        QVERIFY(!path.isEmpty());
+        QCOMPARE(execSql(path, QStringLiteral("INSERT INTO strings VALUES (1, 987654, NULL, 0, 1);")),
+                 QString());
+        QCOMPARE(
+            execSql(path, QStringLiteral("PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = "
+                                         "replace(sql, 'text TEXT,', 'text TEXT NOT NULL,') WHERE name = "
+                                         "'strings';")),
+            QString());
+        refusedEverywhere(path, QStringLiteral("the integrity check reports \"NULL value in strings.text\""));
+    }
+};
+
+QTEST_MAIN(TestAppHostile)
+#include "tst_app_hostile.moc"
