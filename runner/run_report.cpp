@@ -4,6 +4,7 @@
 #include "restore_summary.h"
 
 #include "replayscope/ipc/session_store.h"
+#include "replayscope/session/printable_text.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -23,6 +24,7 @@ std::string join_args(const std::vector<std::string>& args) {
 } // namespace
 
 void print_processes(const std::vector<rs::ipc::ProcessSummary>& processes) {
+    // A process's command line is what the target reported: capped, its control characters escaped.
     for (const auto& p : processes) {
         std::string state = p.complete ? "complete" : "incomplete";
         if (p.missing > 0) {
@@ -35,8 +37,9 @@ void print_processes(const std::vector<rs::ipc::ProcessSummary>& processes) {
             stderr,
             "replayscope-run:   process %lld: pid %u (parent %u)%s%s: %llu events, %llu dispatches, %s\n",
             static_cast<long long>(p.process), p.identity.pid, p.identity.parent_pid,
-            p.command.empty() ? "" : " ", p.command.c_str(), static_cast<unsigned long long>(p.events_stored),
-            static_cast<unsigned long long>(p.dispatches), state.c_str());
+            p.command.empty() ? "" : " ", rs::session::shown_text(p.command).c_str(),
+            static_cast<unsigned long long>(p.events_stored), static_cast<unsigned long long>(p.dispatches),
+            state.c_str());
     }
 }
 
@@ -64,7 +67,7 @@ void report_run(const TargetRun& run, const SpoolImport& imported,
                  complete ? "complete" : "incomplete",
                  complete && processes.size() > 1 ? "session end received from every process"
                  : complete                       ? "session end received"
-                                                  : summary.end_reason.c_str(),
+                                                  : rs::session::shown_text(summary.end_reason).c_str(),
                  static_cast<unsigned long long>(missing),
                  static_cast<unsigned long long>(imported.rejected_frames), imported.note.c_str(),
                  join_args(program_args).c_str(), run.exit_status);
