@@ -5,7 +5,8 @@
 //   replayscope-run --import-spool FILE -o SESSION.rsdb
 //
 // Exit status: the program's (128+signal when it was killed); 125 when replayscope-run itself fails
-// before or instead of running the program (bad option, engine missing, session file refused).
+// before or instead of running the program (bad option, engine missing, session file refused, the
+// session path claimed by another live run).
 //
 // main only wires the steps, one file each: parse (options.cpp), run (target_run.cpp), import
 // (spool_import_step.cpp) and report (run_report.cpp).
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
                                  "are not written into it");
         return run->exit_status;
     }
-    const SpoolImport imported = import_run_spools(run->session_path, run->spool_claim, run->summary);
+    const SpoolImport imported =
+        import_run_spools(run->session_path, run->run_id, run->spool_claim, run->summary);
     report_run(*run, imported, options.program_args);
     if (std::string error;
         !rs::ipc::record_exit_status(run->session_path, static_cast<std::uint32_t>(run->pid),

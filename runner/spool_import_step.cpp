@@ -9,38 +9,49 @@
 #include <algorithm>
 #include <cstdio>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
 namespace rs::runner {
 
-std::vector<std::string> spool_files(const std::string& session) {
+SpoolFiles spool_files(const std::string& session, const std::string& run_id) {
     const auto slash = session.rfind('/');
     const std::string dir = slash == std::string::npos ? std::string(".") : session.substr(0, slash);
-    const std::string prefix = (slash == std::string::npos ? session : session.substr(slash + 1)) + ".spool.";
-    std::vector<std::pair<unsigned long long, std::string>> found;
+    const std::string spool = (slash == std::string::npos ? session : session.substr(slash + 1)) + ".spool";
+    const std::string own_prefix = spool + "." + run_id + ".";
+    std::vector<std::pair<unsigned long long, std::string>> own;
+    SpoolFiles files;
     if (DIR* d = ::opendir(dir.c_str())) {
         while (const dirent* e = ::readdir(d)) {
             const std::string name = e->d_name;
-            if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) {
+            if (name.compare(0, spool.size(), spool) != 0 ||
+                (name.size() > spool.size() && name[spool.size()] != '.')) {
                 continue;
             }
-            const std::string pid = name.substr(prefix.size());
-            if (pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 10) {
-                continue;
+            const std::string path = slash == std::string::npos ? name : dir + "/" + name;
+            if (!run_id.empty() && name.size() > own_prefix.size() &&
+                name.compare(0, own_prefix.size(), own_prefix) == 0) {
+                const std::string pid = name.substr(own_prefix.size());
+                if (pid.find_first_not_of("0123456789") != std::string::npos) {
+                    continue; // the run's follow-children claim (".%p.first")
+                }
+                struct stat st{};
+                if (pid.size() <= 10 && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                    st.st_uid == ::geteuid()) {
+                    own.emplace_back(std::stoull(pid), path);
+                    continue;
+                }
             }
-            found.emplace_back(std::stoull(pid), (slash == std::string::npos ? name : dir + "/" + name));
+            files.foreign.push_back(path);
         }
         ::closedir(d);
     }
-    std::sort(found.begin(), found.end());
-    std::vector<std::string> files;
-    for (auto& f : found) {
-        files.push_back(std::move(f.second));
+    std::sort(own.begin(), own.end());
+    for (auto& f : own) {
+        files.own.push_back(std::move(f.second));
     }
-    if (path_exists(session + ".spool")) {
-        files.push_back(session + ".spool");
-    }
+    std::sort(files.foreign.begin(), files.foreign.end());
     return files;
 }
 
@@ -76,15 +87,25 @@ int import_spool_option(const RunOptions& o) {
     return 0;
 }
 
-SpoolImport import_run_spools(const std::string& session, const std::string& spool_claim,
-                              const rs::ipc::CollectorSummary& summary) {
+SpoolImport import_run_spools(const std::string& session, const std::string& run_id,
+                              const std::string& spool_claim, const rs::ipc::CollectorSummary& summary) {
     // Every process's spool (and a legacy single spool): imported into the same session, each frame
     // attributed to its process through the spool's hello frames.
     std::string spool_note;
     std::vector<rs::ipc::ProcessSummary> processes = summary.processes;
     bool complete = summary.complete;
     std::uint64_t imported_events = 0, spool_count = 0, rejected = summary.rejected_frames;
-    for (const auto& spool : spool_files(session)) {
+    const SpoolFiles files = spool_files(session, run_id);
+    if (!files.foreign.empty()) {
+        // Another run's spools, an older build's, or files put there by someone else: this run did not
+        // write them, so they are neither imported nor removed (--import-spool imports one by hand).
+        std::string names;
+        for (const auto& f : files.foreign) {
+            names += (names.empty() ? "" : ", ") + f;
+        }
+        note("spool files not of this run left alone (not imported): " + names);
+    }
+    for (const auto& spool : files.own) {
         if (rs::ipc::SpoolImporter::writer_alive(spool)) {
             // A process of the run (one that outlived the program, past the drain timeout) still has it
             // open: importing and removing it now would lose what it writes next.

@@ -12,9 +12,18 @@
 
 namespace rs::runner {
 
-/// The spool files of `session`: `<session>.spool.<pid>` (one per emitter process, sorted by pid),
-/// then the legacy `<session>.spool` when it exists.
-std::vector<std::string> spool_files(const std::string& session);
+/// The files beside a session named like its spools (spool_files).
+struct SpoolFiles {
+    /// This run's spools: `<session>.spool.<run_id>.<pid>`, regular files of this user (lstat), one per
+    /// emitter process, sorted by pid.
+    std::vector<std::string> own;
+    /// Every other `<session>.spool` or `<session>.spool.*` (another run's, an older build's, a file
+    /// another user put there), sorted by name; this run's follow-children claim is neither.
+    std::vector<std::string> foreign;
+};
+
+/// The spool files of the run `run_id` of `session`, and the files only named like spools of it.
+SpoolFiles spool_files(const std::string& session, const std::string& run_id);
 
 /// --import-spool FILE -o SESSION: claims the session (OutputClaim), imports the spool into it and prints
 /// what it read (frames, new events, bad frames, every process). Returns the exit status: 0, or kToolFailure
@@ -31,11 +40,12 @@ struct SpoolImport {
     std::string note;
 };
 
-/// Imports every spool of the run's session (spool_files) whose writer has ended, each frame attributed
-/// to its process through the spool's hello frames, and removes each spool imported; a spool still open
-/// by a process of the run is left for a later --import-spool. Removes the follow-children claim
+/// Imports every spool of the run `run_id` (spool_files' `own`) whose writer has ended, each frame
+/// attributed to its process through the spool's hello frames, and removes each spool imported; a spool
+/// still open by a process of the run is left for a later --import-spool. Files only named like spools
+/// (`foreign`) are neither imported nor removed, and named on one line. Removes the follow-children claim
 /// `spool_claim`. Starts from what the collector saw (`summary`).
-SpoolImport import_run_spools(const std::string& session, const std::string& spool_claim,
-                              const rs::ipc::CollectorSummary& summary);
+SpoolImport import_run_spools(const std::string& session, const std::string& run_id,
+                              const std::string& spool_claim, const rs::ipc::CollectorSummary& summary);
 
 } // namespace rs::runner

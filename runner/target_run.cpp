@@ -20,6 +20,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
@@ -145,6 +146,12 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     rs::ipc::CollectorOptions options;
     options.session_path = output;
     options.overwrite = force;
+    // The run id names this run's spools: 16 hex characters of their own draw, not of the secret token.
+    try {
+        options.run_id = rs::ipc::make_session_token().substr(0, 16);
+    } catch (const std::exception& e) {
+        return failed(std::string("cannot draw a run id: ") + e.what());
+    }
     // The session file is created last by Collector::create, and removed again when the run never
     // starts: no empty session file is left behind.
     const bool session_existed = path_exists(output);
@@ -188,9 +195,6 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (o.preload == "on" || (o.preload == "auto" && command_uses_hip(program, program_args))) {
         env.prepend("LD_PRELOAD", engine);
     }
-    for (const auto& stale : spool_files(output)) {
-        ::unlink(stale.c_str()); // a stale spool of an earlier run must not be imported
-    }
     // The engine's --follow-children=no claim beside the spool (used when the socket directory cannot
     // take it): one left by an earlier run would make every process of this one inert.
     const std::string spool_claim = collector->spool_path() + ".first";
@@ -233,6 +237,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     collector.reset();
     return TargetRun{output,
                      spool_claim,
+                     options.run_id,
                      launcher.pid(),
                      *status,
                      launcher.term_signal(),

@@ -18,6 +18,7 @@ namespace rs::runner {
 struct TargetRun {
     std::string session_path;           ///< the session file, absolute
     std::string spool_claim;            ///< the engine's follow-children claim beside the spool (to remove)
+    std::string run_id;                 ///< in the name of every spool of this run (import_run_spools)
     pid_t pid = -1;                     ///< the program's process
     int exit_status = 0;                ///< its exit code, 128+signal when killed, 127 when lost
     int term_signal = 0;                ///< the signal that ended it, 0 when it exited
@@ -36,7 +37,8 @@ bool session_file_is_the_runs(const TargetRun& run);
 /// forwards SIGTERM/SIGHUP to it (SIGINT/SIGQUIT are ignored here, as by system()), shows the progress
 /// line until it ends and drains the collector for options.drain_ms. The session path is claimed first
 /// (OutputClaim, held by the returned run): when another live run holds it, nothing is created or removed
-/// and the program is not started. Nullopt when replayscope-run cannot run the program (no
+/// and the program is not started. The run's spools are named with a fresh run id; files named like
+/// spools of other runs are left alone. Nullopt when replayscope-run cannot run the program (no
 /// program, engine or runtime missing, session file refused, the program cannot be started): the reason
 /// is printed and a session file this call created is removed again; the caller exits with kToolFailure.
 std::optional<TargetRun> run_target(const RunOptions& options);

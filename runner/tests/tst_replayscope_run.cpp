@@ -584,6 +584,46 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY(!QFileInfo::exists(session + ".lock"));
     }
 
+    /// Files named like spools of the output but not written by this run (an engine's spool of another
+    /// run, one of another run id) are neither imported nor removed, and are named on one line; the run's
+    /// own spools are imported.
+    void foreignSpoolsLeftAlone() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("own.rsdb");
+        // A genuine spool: the probe with no collector spools every event.
+        auto spoolEnv = QProcessEnvironment::systemEnvironment();
+        spoolEnv.insert("REPLAYSCOPE_SPOOL", session + ".spool.%p");
+        spoolEnv.insert("REPLAYSCOPE_TOKEN", QString(64, '0'));
+        spoolEnv.remove("REPLAYSCOPE_SOCKET");
+        QProcess writer;
+        writer.setProcessEnvironment(spoolEnv);
+        writer.start(RS_PROBE, {"40", "0"});
+        QVERIFY(writer.waitForStarted(60000));
+        const qint64 writerPid = writer.processId();
+        QVERIFY(writer.waitForFinished(60000));
+        QCOMPARE(writer.exitCode(), 0);
+        const QString pidSpool = session + ".spool." + QString::number(writerPid);
+        QVERIFY(QFileInfo(pidSpool).size() > 0);
+        const QString otherRunSpool = session + ".spool.0123456789abcdef.4242";
+        QVERIFY(QFile::copy(pidSpool, otherRunSpool));
+        const qint64 size = QFileInfo(pidSpool).size();
+
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_QUEUE", "256"); // this run's own process spools too
+        const Run r =
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "100000", "0"}, env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("imported from"), qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("100000"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("1"));
+        QCOMPARE(QFileInfo(pidSpool).size(), size);
+        QCOMPARE(QFileInfo(otherRunSpool).size(), size);
+        const QStringList named = r.err.split('\n').filter("not of this run");
+        QCOMPARE(named.size(), 1);
+        QVERIFY2(named[0].contains(pidSpool) && named[0].contains(otherRunSpool), qPrintable(r.err));
+        QCOMPARE(QDir(dir.path()).entryList({"own.rsdb.spool*"}).size(), 2);
+    }
+
     /// Session files hold command lines, paths and configuration: written 0600, by a run and by
     /// --import-spool into a new file, whatever the umask allows.
     void sessionFilesArePrivate() {
