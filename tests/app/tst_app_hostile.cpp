@@ -199,6 +199,74 @@ class TestAppHostile : public QObject {
             QString());
         refusedEverywhere(path, QStringLiteral("the integrity check reports \"NULL value in strings.text\""));
     }
+
+    /// A 1 MB agent name (--export-charts aborted at 100 KB and took 23 GB at 1 MB) and a 64 MB kernel
+    /// name (a 10 GB trace): every output holds at most the first 4 KiB of each, with the ellipsis and the
+    /// original length. The 64 MB value is made by SQLite in the file (about 200 MB in this process once).
+    void hugeStringsAreCapped() {
+        const QString path =
+            altered(QStringLiteral("huge.rsdb"),
+                    QStringLiteral(
+                        "UPDATE strings SET text = 'agent' || substr(hex(zeroblob(524288)), 1) WHERE id = "
+                        "(SELECT name_id FROM agents ORDER BY handle LIMIT 1) AND process = 1;"
+                        "UPDATE strings SET text = 'kernel' || substr(hex(zeroblob(33554432)), 1) WHERE id = "
+                        "(SELECT kernel_name_id FROM dispatches LIMIT 1) AND process = 1;"));
+        QVERIFY(!path.isEmpty());
+        const QString agentNote = QStringLiteral("\u2026 (1048581 bytes)");
+        const QString kernelNote = QStringLiteral("\u2026 (67108870 bytes)");
+        RunResult r = finishing({QStringLiteral("--summary"), path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+        QVERIFY2(r.output.contains(kernelNote) || r.output.contains(agentNote),
+                 qPrintable(r.output.left(4000)));
+        QVERIFY2(r.output.size() < 200000, qPrintable(QString::number(r.output.size())));
+        const QString trace = dir_.filePath(QStringLiteral("huge.json"));
+        r = finishing({QStringLiteral("--export-trace"), trace, path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+        QVERIFY2(QFileInfo(trace).size() < 8 * 1024 * 1024,
+                 qPrintable(QString::number(QFileInfo(trace).size())));
+        QFile t(trace);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(t.readAll()).contains(kernelNote));
+        const QString csv = dir_.filePath(QStringLiteral("huge.csv"));
+        r = finishing({QStringLiteral("--export-counters"), csv, path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+        QVERIFY2(QFileInfo(csv).size() < 8 * 1024 * 1024, qPrintable(QString::number(QFileInfo(csv).size())));
+        r = finishing(
+            {QStringLiteral("--export-charts"), path, dir_.filePath(QStringLiteral("huge-charts"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+        r = finishing({QStringLiteral("--compare"), good_, path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+        QVERIFY2(r.output.size() < 400000, qPrintable(QString::number(r.output.size())));
+    }
+
+    /// Escape sequences in a kernel name, an agent name, the command line and a warning text reach no
+    /// output raw: --summary and --compare print them as \x1b.
+    void escapeSequencesAreShownEscaped() {
+        const QString path =
+            altered(QStringLiteral("escapes.rsdb"),
+                    QStringLiteral(
+                        "UPDATE strings SET text = char(27) || '[2J' || char(27) || ']0;owned' || char(7) || "
+                        "text || char(13) || char(155) WHERE process = 1;"));
+        QVERIFY(!path.isEmpty());
+        for (const QStringList& args : {QStringList{QStringLiteral("--summary"), path},
+                                        QStringList{QStringLiteral("--compare"), good_, path},
+                                        QStringList{QStringLiteral("--compare"), path, good_}}) {
+            const RunResult r = finishing(args);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.output.left(2000)));
+            QVERIFY2(!r.output.contains(QChar(27)) && !r.output.contains(QChar(7)) &&
+                         !r.output.contains(QChar(13)) && !r.output.contains(QChar(0x9b)),
+                     qPrintable(args.first()));
+            QVERIFY2(r.output.contains(QStringLiteral("\\x1b[2J\\x1b]0;owned\\x07")),
+                     qPrintable(r.output.left(3000)));
+        }
+        const QString trace = dir_.filePath(QStringLiteral("escapes.json"));
+        QCOMPARE(finishing({QStringLiteral("--export-trace"), trace, path}).exitCode, 0);
+        QFile t(trace);
+        QVERIFY(t.open(QIODevice::ReadOnly));
+        const QByteArray bytes = t.readAll();
+        QVERIFY(!bytes.contains('\x1b'));
+        QVERIFY(bytes.contains("\\\\x1b[2J"));
+    }
 };
 
 QTEST_MAIN(TestAppHostile)

@@ -88,7 +88,7 @@ SessionError ProcessReader::read(ReadContext& context, SessionData& out) {
         p.argv = context.text(process, value(q, C::argv_id));
         p.hostname = context.text(process, value(q, C::hostname_id));
         p.engineVersion = context.text(process, value(q, C::engine_version_id));
-        p.configuration = context.text(process, value(q, C::configuration_id));
+        p.configuration = context.multiLineText(process, value(q, C::configuration_id));
         p.startNs = i64(q, C::start_ns);
         p.startWallNs = i64(q, C::start_wall_ns);
         p.ended = !value(q, C::end_seq).isNull();

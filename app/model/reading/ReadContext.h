@@ -48,8 +48,16 @@ class ReadContext {
     SessionError queryError(const QString& what, const QString& driverText) const;
     SessionError fail(SessionError::Kind kind, const QString& message) const;
 
-    /// Interned text `id` of `process` (formats 1-2: every id is process 1's); empty when unknown.
-    QString text(int process, const QVariant& id) const { return strings.value({process, id.toLongLong()}); }
+    /// Interned text `id` of `process` (formats 1-2: every id is process 1's) on one line: capped, its
+    /// control characters and newlines as visible escapes (`\x0a`); empty when unknown.
+    QString text(int process, const QVariant& id) const {
+        QString t = strings.value({process, id.toLongLong()});
+        return t.contains(QLatin1Char('\n')) ? t.replace(QLatin1Char('\n'), QStringLiteral("\\x0a")) : t;
+    }
+    /// text() with its newlines kept (a multi-line text: the engine configuration).
+    QString multiLineText(int process, const QVariant& id) const {
+        return strings.value({process, id.toLongLong()});
+    }
 
     /// (process, id) -> text, filled by StringReader (ids are per process from format 3).
     QHash<ProcessKey, QString> strings;

@@ -3,6 +3,8 @@
 
 #include <QByteArray>
 
+#include <replayscope/session/printable_text.h>
+
 #include <sqlite3.h>
 
 namespace rs::app {
@@ -101,9 +103,15 @@ qint64 RowCursor::int64(int column) const {
     return qint64(sqlite3_column_int64(stmt_, column));
 }
 
-QString RowCursor::text(int column) const {
+QString RowCursor::text(int column, bool keepNewlines) const {
     const auto* chars = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
-    return chars == nullptr ? QString() : QString::fromUtf8(chars, sqlite3_column_bytes(stmt_, column));
+    if (chars == nullptr) {
+        return {};
+    }
+    const std::string shown =
+        rs::session::shown_text(std::string_view(chars, std::size_t(sqlite3_column_bytes(stmt_, column))),
+                                rs::session::kShownTextBytes, keepNewlines);
+    return QString::fromUtf8(shown.data(), qsizetype(shown.size()));
 }
 
 } // namespace rs::app

@@ -45,8 +45,11 @@ class RowCursor {
     int columnCount() const;
     /// The column as a 64-bit integer (SQLite's conversion: NULL is 0, text is parsed as a number).
     qint64 int64(int column) const;
-    /// The column as text (NULL: an empty string).
-    QString text(int column) const;
+    /// The column as text (NULL: an empty string), as every stored string is shown: at most
+    /// rs::session::kShownTextBytes (4 KiB) of it, a longer one ending in "… (N bytes)", its control
+    /// characters as visible escapes (`\x1b`; rs::session::shown_text). `keepNewlines`: '\n' stays (the
+    /// interned strings, of which some are multi-line; ReadContext::text escapes it for one-line uses).
+    QString text(int column, bool keepNewlines = false) const;
 
   private:
     void finalize();

@@ -25,7 +25,7 @@ SessionError SessionInfoReader::read(ReadContext& context, SessionData& out) {
     s.argv = context.text(1, value(q, C::argv_id));
     s.hostname = context.text(1, value(q, C::hostname_id));
     s.engineVersion = context.text(1, value(q, C::engine_version_id));
-    s.configuration = context.text(1, value(q, C::configuration_id));
+    s.configuration = context.multiLineText(1, value(q, C::configuration_id));
     s.startNs = i64(q, C::start_ns);
     s.startWallNs = i64(q, C::start_wall_ns);
     s.ended = !value(q, C::end_seq).isNull();

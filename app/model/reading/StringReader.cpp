@@ -42,8 +42,9 @@ SessionError StringReader::read(ReadContext& context, SessionData& out) {
         return context.queryError(QStringLiteral("strings"));
     }
     while (q.next()) {
+        // Capped and with visible escapes (RowCursor::text); newlines stay for the multi-line texts.
         context.strings.insert({i32(q, StringColumn::process), i64(q, StringColumn::id)},
-                               value(q, StringColumn::text).toString());
+                               q.text(int(StringColumn::text), true));
     }
     return {};
 }
