@@ -267,6 +267,23 @@ class TestAppHostile : public QObject {
         QVERIFY(!bytes.contains('\x1b'));
         QVERIFY(bytes.contains("\\\\x1b[2J"));
     }
+
+    /// The read budget bounds every query: lowered by its environment variables, a clean session's reads
+    /// exceed it and every entry point stops with a read error instead of reading on.
+    void readBudgetStopsAQuery() {
+        for (const QStringList& args : {QStringList{QStringLiteral("--summary"), good_},
+                                        QStringList{QStringLiteral("--compare"), good_, good_},
+                                        QStringList{QStringLiteral("--export-trace"),
+                                                    dir_.filePath(QStringLiteral("budget.json")), good_}}) {
+            const RunResult r = finishing(args, {QStringLiteral("REPLAYSCOPE_READ_BUDGET_ROWS=5")});
+            QVERIFY2(r.exitCode == 1, qPrintable(r.output));
+            QVERIFY2(r.output.contains(QStringLiteral("the read budget of 5 rows per query was exceeded")),
+                     qPrintable(r.output));
+        }
+        const RunResult r = finishing({QStringLiteral("--summary"), good_},
+                                      {QStringLiteral("REPLAYSCOPE_READ_BUDGET_ROWS=100000")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+    }
 };
 
 QTEST_MAIN(TestAppHostile)

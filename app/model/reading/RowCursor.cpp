@@ -2,6 +2,9 @@
 #include "model/reading/RowCursor.h"
 
 #include <QByteArray>
+#include <QtGlobal>
+
+#include <chrono>
 
 #include <replayscope/session/printable_text.h>
 
@@ -9,8 +12,63 @@
 
 namespace rs::app {
 
+namespace {
+qint64 nowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+} // namespace
+
+RowCursor::Budget RowCursor::readBudget() {
+    Budget budget;
+    bool ok = false;
+    if (const qint64 ms = qEnvironmentVariableIntValue("REPLAYSCOPE_READ_BUDGET_MS", &ok); ok && ms > 0) {
+        budget.milliseconds = ms;
+    }
+    if (const qint64 rows = qEnvironmentVariable("REPLAYSCOPE_READ_BUDGET_ROWS").toLongLong(&ok);
+        ok && rows > 0) {
+        budget.rows = rows;
+    }
+    return budget;
+}
+
+RowCursor::RowCursor(sqlite3* db) : budget_(readBudget()), db_(db) {
+    if (db_ != nullptr) {
+        sqlite3_progress_handler(db_, 10000, &RowCursor::progress, this);
+    }
+}
+
+int RowCursor::progress(void* cursor) {
+    auto* self = static_cast<RowCursor*>(cursor);
+    if (self->stmt_ != nullptr && nowMs() - self->started_ > self->budget_.milliseconds) {
+        self->interrupted_ = true;
+        return 1;
+    }
+    return 0;
+}
+
+bool RowCursor::overBudget() {
+    if (interrupted_) {
+        error_ =
+            QStringLiteral("the read budget of %1 ms per query was exceeded (REPLAYSCOPE_READ_BUDGET_MS)")
+                .arg(budget_.milliseconds);
+        return true;
+    }
+    if (rows_ > budget_.rows) {
+        error_ =
+            QStringLiteral("the read budget of %1 rows per query was exceeded (REPLAYSCOPE_READ_BUDGET_ROWS)")
+                .arg(budget_.rows);
+        return true;
+    }
+    return false;
+}
+
 RowCursor::~RowCursor() {
     finalize();
+    if (db_ != nullptr) {
+        sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    }
 }
 
 void RowCursor::finalize() {
@@ -28,6 +86,9 @@ bool RowCursor::exec(std::string_view sql) {
         error_ = QStringLiteral("no database connection");
         return false;
     }
+    started_ = nowMs();
+    rows_ = 0;
+    interrupted_ = false;
     if (sqlite3_prepare_v2(db_, sql.data(), int(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
         error_ = QString::fromUtf8(sqlite3_errmsg(db_));
         finalize();
@@ -41,10 +102,13 @@ bool RowCursor::exec(std::string_view sql) {
     const int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) {
         pendingRow_ = true;
+        ++rows_;
         return true;
     }
     if (rc != SQLITE_DONE) {
-        error_ = QString::fromUtf8(sqlite3_errmsg(db_));
+        if (!overBudget()) {
+            error_ = QString::fromUtf8(sqlite3_errmsg(db_));
+        }
         finalize();
         return false;
     }
@@ -60,11 +124,13 @@ bool RowCursor::next() {
         return false;
     }
     const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) {
+    if (rc == SQLITE_ROW && (++rows_ <= budget_.rows)) {
         return true;
     }
     if (rc != SQLITE_DONE) {
-        error_ = QString::fromUtf8(sqlite3_errmsg(db_));
+        if (!overBudget()) {
+            error_ = QString::fromUtf8(sqlite3_errmsg(db_));
+        }
         if (scanError_.isEmpty()) {
             scanError_ = error_;
         }

@@ -18,8 +18,9 @@ namespace rs::app {
 /// A forward-only cursor over one connection. Not thread-safe: the loader's thread only.
 class RowCursor {
   public:
-    /// `db`: an open connection owned by the caller (it outlives the cursor).
-    explicit RowCursor(sqlite3* db) : db_(db) {}
+    /// `db`: an open connection owned by the caller (it outlives the cursor). Installs the read budget's
+    /// progress handler on it (readBudget()).
+    explicit RowCursor(sqlite3* db);
     ~RowCursor();
     RowCursor(const RowCursor&) = delete;
     RowCursor& operator=(const RowCursor&) = delete;
@@ -51,8 +52,25 @@ class RowCursor {
     /// interned strings, of which some are multi-line; ReadContext::text escapes it for one-line uses).
     QString text(int column, bool keepNewlines = false) const;
 
+    /// The budget of one statement: at most `milliseconds` of SQLite's work (a progress handler interrupts
+    /// it) and `rows` result rows; exceeding either fails the statement like a read error. Defaults 60 s
+    /// and 50,000,000 rows (the largest session measured, docs/performance.md, reads 1,048,333 rows in its
+    /// largest query and loads entirely in under 15 s on a loaded machine); REPLAYSCOPE_READ_BUDGET_MS and
+    /// REPLAYSCOPE_READ_BUDGET_ROWS set them (tests lower them).
+    struct Budget {
+        qint64 milliseconds = 60000;
+        qint64 rows = 50000000;
+    };
+    static Budget readBudget();
+
   private:
+    static int progress(void* cursor);
+    bool overBudget();
     void finalize();
+    Budget budget_;
+    qint64 started_ = 0; ///< steady-clock ms when the current statement was prepared
+    qint64 rows_ = 0;    ///< rows the current statement returned
+    bool interrupted_ = false;
     sqlite3* db_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
     bool pendingRow_ = false; ///< exec() stepped onto the first row already
