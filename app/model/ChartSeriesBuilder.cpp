@@ -247,16 +247,25 @@ ChartSeriesBuilder::Series ChartSeriesBuilder::counterPerDispatch(const QString&
     struct Value {
         std::size_t x;
         int pass;
-        quint64 value;
+        double value;
     };
+    // A derived metric: its value per dispatch of the kernel, the dispatches found by their counter rows.
+    const int metric = s_->counterNames.contains(counter) ? -1 : int(s_->derivedNames.indexOf(counter));
     std::vector<Value> values;
     for (const CounterValueRow& v : s_->counterValues) {
-        if (v.kernel != kernel || v.counter != counter || !shown(v.process)) {
+        if (v.kernel != kernel || (metric < 0 && v.counter != counter) || !shown(v.process)) {
             continue;
         }
         const int row = s_.dispatchRow(v.process, v.dispatchId);
         if (row < 0) {
             continue;
+        }
+        std::optional<double> value = double(v.value);
+        if (metric >= 0) {
+            value = s_.derivedValue(row, metric);
+            if (!value) {
+                continue;
+            }
         }
         const DispatchRow& d = s_->dispatches[std::size_t(row)];
         if (agent != 0 && (d.process != agentProcess || d.agent != agent)) {
@@ -268,14 +277,14 @@ ChartSeriesBuilder::Series ChartSeriesBuilder::counterPerDispatch(const QString&
         if (it == rows_.end() || *it != row) {
             continue;
         }
-        values.push_back({std::size_t(it - rows_.begin()), v.passIndex, v.value});
+        values.push_back({std::size_t(it - rows_.begin()), metric >= 0 ? 0 : v.passIndex, *value});
     }
     std::sort(values.begin(), values.end(),
               [](const Value& a, const Value& b) { return a.x != b.x ? a.x < b.x : a.pass < b.pass; });
     out.points.reserve(qsizetype(values.size()));
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (i == 0 || values[i].x != values[i - 1].x) {
-            out.points.append(QPointF(double(values[i].x), double(values[i].value)));
+            out.points.append(QPointF(double(values[i].x), values[i].value));
         }
     }
     return out;

@@ -67,7 +67,9 @@ class ChartSeriesBuilder {
     /// point per dispatch, x = its position among the dispatches shown (as every dispatch-order chart), y =
     /// its value in the pass that collected it (the first such pass, should two have). With `agent` not 0
     /// only the dispatches of agent `agent` of process `agentProcess` (the Counters page's kernel and agent
-    /// rows). The series is named `name` (the counter's name when empty); no points when nothing matches.
+    /// rows). `counter` may name a derived metric of the session (SessionData::derivedNames): y is then its
+    /// value for the dispatch, dispatches without one left out. The series is named `name` (the counter's
+    /// name when empty); no points when nothing matches.
     Series counterPerDispatch(const QString& kernel, const QString& counter, int agentProcess = 0,
                               qint64 agent = 0, const QString& name = {}) const;
     /// The kernels with counter values among the dispatches shown, most dispatches with a value first (ties

@@ -4,6 +4,8 @@
 #include <QMap>
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 
 namespace rs::app {
 
@@ -24,7 +26,88 @@ CounterSummary::Stat statOf(const CounterValueRow& first, std::vector<quint64>& 
     return s;
 }
 
+CounterSummary::Stat derivedStatOf(const QString& kernel, const QString& metric, const QString& unit,
+                                   std::vector<double>& values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    CounterSummary::Stat s;
+    s.kernel = kernel;
+    s.counter = metric;
+    s.unit = unit;
+    s.derived = true;
+    s.dispatches = qint64(n);
+    s.derivedMin = values.front();
+    s.derivedMax = values.back();
+    s.derivedMedian = (values[(n - 1) / 2] + values[n / 2]) / 2;
+    return s;
+}
+
+/// The derived metrics' statistics: per kernel (as the counter values name it), metric (and agent).
+void appendDerived(const SessionSnapshot& s, CounterSummary::Grouping grouping,
+                   std::vector<CounterSummary::Stat>& out) {
+    const SessionData& d = s.data();
+    if (d.derivedNames.isEmpty() || d.derivedValues.empty()) {
+        return;
+    }
+    // The kernel of each dispatch row with counter values, spelled as its counter rows spell it.
+    std::vector<const QString*> kernelOf(d.dispatches.size(), nullptr);
+    for (const CounterValueRow& v : d.counterValues) {
+        const int row = s.dispatchRow(v.process, v.dispatchId);
+        if (row >= 0 && kernelOf[std::size_t(row)] == nullptr) {
+            kernelOf[std::size_t(row)] = &v.kernel;
+        }
+    }
+    using Key = std::tuple<QString, int, int, qint64>; // kernel, metric, process, agent
+    QMap<Key, std::vector<double>> values;
+    for (std::size_t row = 0; row < kernelOf.size(); ++row) {
+        if (kernelOf[row] == nullptr) {
+            continue;
+        }
+        const DispatchRow& dispatch = d.dispatches[row];
+        const bool byAgent = grouping == CounterSummary::Grouping::kernelAndAgent;
+        for (int m = 0; m < d.derivedNames.size(); ++m) {
+            if (const std::optional<double> v = s.derivedValue(int(row), m)) {
+                values[Key{*kernelOf[row], m, byAgent ? dispatch.process : 0, byAgent ? dispatch.agent : 0}]
+                    .push_back(*v);
+            }
+        }
+    }
+    for (auto it = values.begin(); it != values.end(); ++it) {
+        const auto& [kernel, metric, process, agent] = it.key();
+        CounterSummary::Stat stat =
+            derivedStatOf(kernel, d.derivedNames[metric], d.derivedUnits.value(metric), it.value());
+        stat.process = process;
+        stat.agent = agent;
+        out.push_back(std::move(stat));
+    }
+}
+
 } // namespace
+
+QString CounterSummary::valueText(double value) {
+    if (value == 0) {
+        return QStringLiteral("0");
+    }
+    if (std::fabs(value) < 1) {
+        return QString::number(value, 'g', 3);
+    }
+    QString text = QString::number(value, 'f', 3);
+    while (text.endsWith(QLatin1Char('0'))) {
+        text.chop(1);
+    }
+    if (text.endsWith(QLatin1Char('.'))) {
+        text.chop(1);
+    }
+    return text;
+}
+
+QString CounterSummary::Stat::minText() const {
+    return derived ? valueText(derivedMin) : QString::number(min);
+}
+
+QString CounterSummary::Stat::maxText() const {
+    return derived ? valueText(derivedMax) : QString::number(max);
+}
 
 QString CounterSummary::kernelLabel(const QString& kernel) {
     if (kernel.isEmpty()) {
@@ -34,6 +117,9 @@ QString CounterSummary::kernelLabel(const QString& kernel) {
 }
 
 QString CounterSummary::Stat::medianText() const {
+    if (derived) {
+        return valueText(derivedMedian);
+    }
     const quint64 a = medianLow, b = medianHigh; // a <= b: their mean without overflow
     const QString mean = QString::number(a + (b - a) / 2);
     return (b - a) % 2 == 0 ? mean : mean + QStringLiteral(".5");
@@ -75,6 +161,11 @@ std::vector<CounterSummary::Stat> CounterSummary::stats(const SessionSnapshot& s
         }
         i = end;
     }
+    // Derived metrics after the counters of their kernel (the counters keep the order they came in).
+    appendDerived(s, grouping, out);
+    std::stable_sort(out.begin(), out.end(), [](const Stat& a, const Stat& b) {
+        return std::tie(a.kernel, a.derived) < std::tie(b.kernel, b.derived);
+    });
     return out;
 }
 
@@ -95,8 +186,9 @@ QString CounterSummary::text(const SessionSnapshot& s) {
         out += QStringLiteral("    %1 %2 %3 / %4 / %5 %6\n")
                    .arg(st.counter, -28)
                    .arg(dispatches, 14)
-                   .arg(QString::number(st.min), 14)
-                   .arg(st.medianText(), QString::number(st.max), st.unit);
+                   .arg(st.minText(), 14)
+                   .arg(st.medianText(), st.maxText(),
+                        st.derived ? st.unit + QStringLiteral(" (derived)") : st.unit);
     }
     return out;
 }

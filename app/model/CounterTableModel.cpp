@@ -3,6 +3,8 @@
 
 #include "model/ModelRoles.h"
 
+#include <replayscope/counters/derived.h>
+
 namespace rs::app {
 
 CounterTableModel::CounterTableModel(QObject* parent)
@@ -11,7 +13,8 @@ CounterTableModel::CounterTableModel(QObject* parent)
            QStringLiteral("Dispatches"), QStringLiteral("Min"), QStringLiteral("Median"),
            QStringLiteral("Max"), QStringLiteral("Unit")},
           {QStringLiteral("Kernel symbol"), QStringLiteral("Agent the dispatches ran on"),
-           QStringLiteral("Hardware counter (rocprofv3's name)"),
+           QStringLiteral("Hardware counter, or derived metric computed per dispatch from counters "
+                          "(rocprofv3's name)"),
            QStringLiteral("Dispatches of the kernel on the agent the counter was collected for"),
            QStringLiteral("Smallest value over those dispatches"),
            QStringLiteral("Median value (of an even count: the mean of the middle two)"),
@@ -35,11 +38,11 @@ QVariant CounterTableModel::value(int row, int column) const {
     case Dispatches:
         return s.dispatches;
     case Min:
-        return qulonglong(s.min);
+        return s.derived ? QVariant(s.derivedMin) : QVariant(qulonglong(s.min));
     case Median:
         return s.median();
     case Max:
-        return qulonglong(s.max);
+        return s.derived ? QVariant(s.derivedMax) : QVariant(qulonglong(s.max));
     case Unit:
         return s.unit;
     }
@@ -50,11 +53,11 @@ QString CounterTableModel::text(int row, int column) const {
     const CounterSummary::Stat& s = stat(row);
     switch (column) {
     case Min:
-        return QString::number(s.min);
+        return s.minText();
     case Median:
         return s.medianText();
     case Max:
-        return QString::number(s.max);
+        return s.maxText();
     default:
         return value(row, column).toString();
     }
@@ -72,7 +75,19 @@ QVariant CounterTableModel::extra(int row, int column, int role) const {
     case RowIdRole:
         return row;
     case Qt::ToolTipRole:
-        return column == Kernel ? QVariant(s.kernel) : QVariant();
+        if (column == Kernel) {
+            return s.kernel;
+        }
+        if (column == Counter && s.derived) {
+            const auto* def = rs::counters::find_derived(s.counter.toStdString());
+            return def != nullptr
+                       ? QVariant(QStringLiteral("Derived metric: %1 = %2, computed per dispatch "
+                                                 "from its counter values")
+                                      .arg(s.counter, QString::fromUtf8(def->expression.data(),
+                                                                        qsizetype(def->expression.size()))))
+                       : QVariant();
+        }
+        return {};
     }
     return {};
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Counters page's table (format 7, docs/counters.md): per kernel, agent and hardware counter, the
 // dispatches it was collected for and the minimum, median and maximum of its values
-// (CounterSummary::stats, grouped by kernel and agent).
+// (CounterSummary::stats, grouped by kernel and agent); after a kernel's counters, its derived metrics over
+// the dispatches that have a value of them.
 #pragma once
 
 #include "model/CounterSummary.h"

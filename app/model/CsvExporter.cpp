@@ -39,6 +39,12 @@ QString kernelName(const QString& symbol) {
     return out;
 }
 
+/// A floating-point value as rocprofv3's CSV writer prints one (its numerical_formatter): 6 decimals from
+/// 1 on ("10.000000"), else scientific with 8 ("5.00000000e-01").
+QByteArray derivedValueText(double value) {
+    return value >= 1 ? QByteArray::number(value, 'f', 6) : QByteArray::number(value, 'e', 8);
+}
+
 } // namespace
 
 const QStringList& CsvExporter::counterCollectionColumns() {
@@ -100,6 +106,13 @@ void CsvExporter::writeCounterCollection(const SessionSnapshot& s, QIODevice& ou
             }
             out.write(head + quoted(d.counterNames.value(v.counter)) + "," + QByteArray::number(v.value) +
                       "," + start + "," + stop + "\n");
+        }
+        // Then the derived metrics, as rocprofv3 writes them: rows of their own named by the metric; none
+        // where the dispatch has no value. Their inputs may come from several passes: no timestamps.
+        for (int m = 0; m < d.derivedNames.size(); ++m) {
+            if (const std::optional<double> v = s.derivedValue(int(r), m)) {
+                out.write(head + quoted(d.derivedNames[m]) + "," + derivedValueText(*v) + ",,\n");
+            }
         }
     }
 }

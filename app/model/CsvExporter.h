@@ -27,7 +27,9 @@ class CsvExporter {
     /// and counter, in dispatch order (process, dispatch id) then counter name; strings quoted as rocprofv3
     /// quotes them. Columns the session does not record (Correlation_Id, Thread_Id, Kernel_Id, the kernel's
     /// register and segment sizes) are empty; Start/End_Timestamp are the ticks of the pass that collected
-    /// the value. Only the header for a session without counter values.
+    /// the value. After a dispatch's counters, one row per derived metric it has a value of (Counter_Name the
+    /// metric, Counter_Value as rocprofv3 prints a floating-point value, no timestamps). Only the header
+    /// for a session without counter values.
     static void writeCounterCollection(const SessionSnapshot& snapshot, QIODevice& out);
     /// writeCounterCollection into `path` (atomically); false with `error` set when it cannot be written.
     static bool writeCounterCollectionFile(const SessionSnapshot& snapshot, const QString& path,

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "model/DispatchTableModel.h"
 
+#include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
+
+#include <replayscope/counters/derived.h>
 
 #include <QColor>
 
@@ -60,13 +63,49 @@ QPair<QStringList, QStringList> DispatchTableModel::counterColumns(const Session
     return columns;
 }
 
+QPair<QStringList, QStringList> DispatchTableModel::derivedColumns(const SessionSnapshot& snapshot) {
+    QPair<QStringList, QStringList> columns;
+    if (snapshot.isNull()) {
+        return columns;
+    }
+    for (int i = 0; i < snapshot->derivedNames.size(); ++i) {
+        const auto* def = rs::counters::find_derived(snapshot->derivedNames[i].toStdString());
+        const QString expression =
+            def != nullptr ? QString::fromUtf8(def->expression.data(), qsizetype(def->expression.size()))
+                           : QString();
+        columns.first << snapshot->derivedNames[i];
+        columns.second << QStringLiteral("Derived metric %1 = %2 (%3): computed from the dispatch's counter "
+                                         "values, whichever passes collected them (a figure of the dispatch, "
+                                         "not of a pass); empty where an input was not collected or a "
+                                         "divisor is zero")
+                              .arg(snapshot->derivedNames[i], expression, snapshot->derivedUnits.value(i));
+    }
+    return columns;
+}
+
 QPair<QStringList, QStringList> DispatchTableModel::trailingColumns(const SessionSnapshot& snapshot) const {
-    return counterColumns(snapshot, QStringLiteral("the dispatch's value, collected in one of its passes; "
-                                                   "empty where it was not collected"));
+    auto columns = counterColumns(snapshot, QStringLiteral("the dispatch's value, collected in one of its "
+                                                           "passes; empty where it was not collected"));
+    const auto derived = derivedColumns(snapshot);
+    columns.first << derived.first;
+    columns.second << derived.second;
+    return columns;
+}
+
+int DispatchTableModel::derivedMetric(int column) const {
+    if (snapshot_.isNull()) {
+        return -1;
+    }
+    const int metric = column - firstCounterColumn() - int(snapshot_->counterNames.size());
+    return metric >= 0 && metric < snapshot_->derivedNames.size() ? metric : -1;
 }
 
 QVariant DispatchTableModel::value(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];
+    if (const int metric = derivedMetric(column); metric >= 0) {
+        const std::optional<double> v = snapshot_.derivedValue(row, metric);
+        return v ? QVariant(*v) : QVariant();
+    }
     if (column >= firstCounterColumn()) {
         const DispatchCounterValue* v = snapshot_.counterValue(row, column - firstCounterColumn());
         return v ? QVariant(qulonglong(v->value)) : QVariant();
@@ -115,6 +154,10 @@ QVariant DispatchTableModel::value(int row, int column) const {
 QString DispatchTableModel::text(int row, int column) const {
     const DispatchRow& d = snapshot_->dispatches[row];
     const bool snap = d.hasSnapshot;
+    if (const int metric = derivedMetric(column); metric >= 0) {
+        const std::optional<double> v = snapshot_.derivedValue(row, metric);
+        return v ? CounterSummary::valueText(*v) : QString();
+    }
     if (column >= firstCounterColumn()) {
         const DispatchCounterValue* v = snapshot_.counterValue(row, column - firstCounterColumn());
         return v ? QString::number(v->value) : QString();
@@ -191,6 +234,13 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
                 .arg(format::bytes(d.movedBytes()), format::bytes(d.fullRestoreBytes()),
                      format::bytes(d.movedHost), format::bytes(d.movedDevice), format::count(d.dirtyChunks),
                      format::count(d.comparedChunks));
+        }
+        if (const int metric = derivedMetric(column); metric >= 0) {
+            const std::optional<double> v = snapshot_.derivedValue(row, metric);
+            return v ? QVariant(QStringLiteral("%1: %2 %3, computed from the dispatch's counter values")
+                                    .arg(snapshot_->derivedNames.value(metric), QString::number(*v, 'g', 17),
+                                         snapshot_->derivedUnits.value(metric)))
+                     : QVariant();
         }
         if (column >= firstCounterColumn()) {
             const int counter = column - firstCounterColumn();

@@ -4,7 +4,9 @@
 // the snapshot store, snapshot and restore time, kernel time per pass (min / median / max; agent ticks at
 // 1 GHz shown as microseconds). Figures a file of format 1-3 does not record show "—" (invalid SortRole).
 // After the Process column, one column per hardware counter the session holds values of (format 7,
-// docs/counters.md): the dispatch's value, empty where the counter was not collected.
+// docs/counters.md): the dispatch's value, empty where the counter was not collected; then one column per
+// derived metric the run asked for (SessionData::derivedNames): its value for the dispatch, empty where it
+// has none.
 #pragma once
 
 #include "model/SessionListTableModel.h"
@@ -43,8 +45,14 @@ class DispatchTableModel : public SessionListTableModel {
     /// `what`) of one column per hardware counter of `snapshot`.
     static QPair<QStringList, QStringList> counterColumns(const SessionSnapshot& snapshot,
                                                           const QString& what);
-    /// Index of the first counter column (counter i is column firstCounterColumn() + i).
+    /// Column titles (the metrics' names, SessionData::derivedNames) and header tooltips (expression, unit)
+    /// of one column per derived metric of `snapshot`.
+    static QPair<QStringList, QStringList> derivedColumns(const SessionSnapshot& snapshot);
+    /// Index of the first counter column (counter i is column firstCounterColumn() + i; derived metric m
+    /// is column firstCounterColumn() + counterNames.size() + m).
     int firstCounterColumn() const { return fixedColumns(); }
+    /// The derived metric (index into SessionData::derivedNames) column `column` shows, -1 for another.
+    int derivedMetric(int column) const;
 
   protected:
     QPair<QStringList, QStringList> trailingColumns(const SessionSnapshot& snapshot) const override;

@@ -347,11 +347,16 @@ std::vector<SessionComparison::Counter> countersOf(const SessionSnapshot& base, 
                                                    int& oneSided) {
     using Stat = CounterSummary::Stat;
     QMap<QPair<QString, QString>, Stat> b, n;
+    // Collected counters only: derived metrics are computed from them.
     for (const Stat& st : CounterSummary::stats(base, CounterSummary::Grouping::kernel)) {
-        b.insert({st.kernel, st.counter}, st);
+        if (!st.derived) {
+            b.insert({st.kernel, st.counter}, st);
+        }
     }
     for (const Stat& st : CounterSummary::stats(now, CounterSummary::Grouping::kernel)) {
-        n.insert({st.kernel, st.counter}, st);
+        if (!st.derived) {
+            n.insert({st.kernel, st.counter}, st);
+        }
     }
     std::vector<SessionComparison::Counter> out;
     oneSided = 0;

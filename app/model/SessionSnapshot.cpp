@@ -2,6 +2,7 @@
 #include "model/SessionSnapshot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace rs::app {
@@ -47,6 +48,17 @@ const DispatchCounterValue* SessionSnapshot::counterValue(int row, int counter, 
         }
     }
     return nullptr;
+}
+
+std::optional<double> SessionSnapshot::derivedValue(int row, int metric) const {
+    if (!d_ || row < 0 || metric < 0 || metric >= d_->derivedNames.size()) {
+        return std::nullopt;
+    }
+    const std::size_t i = std::size_t(row) * std::size_t(d_->derivedNames.size()) + std::size_t(metric);
+    if (i >= d_->derivedValues.size() || std::isnan(d_->derivedValues[i])) {
+        return std::nullopt;
+    }
+    return d_->derivedValues[i];
 }
 
 int SessionSnapshot::regionStore(int row, qint64 address) const {

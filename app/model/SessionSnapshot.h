@@ -18,6 +18,7 @@
 #include <QVector>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace rs::app {
@@ -326,6 +327,14 @@ struct SessionData : QSharedData {
     std::vector<DispatchCounterValue> dispatchCounters;
     /// Dispatch row -> first of its dispatchCounters (size rows + 1); empty when there is no counter value.
     std::vector<int> counterBegin;
+    /// The derived metrics the run asked for (the optional `derived_counters` table, docs/counters.md
+    /// "Derived metrics"): those this build defines, by name (the dispatch table's derived columns after
+    /// its counter columns), and the unit of each. Empty without the table.
+    QStringList derivedNames, derivedUnits;
+    /// Metric m of derivedNames for dispatch row r at [r * derivedNames.size() + m], computed by the loader
+    /// from the row's counter values; NaN where it has no value (an input not collected, a zero divisor).
+    /// Empty when there is no derived metric or no counter value.
+    std::vector<double> derivedValues;
     RegionColumns regions;
 };
 
@@ -359,6 +368,9 @@ class SessionSnapshot {
     /// The value of counter `counter` (index into counterNames) of dispatch row `row`, collected in pass
     /// `pass` (-1: in whichever pass collected it first); nullptr when it was not collected there.
     const DispatchCounterValue* counterValue(int row, int counter, int pass = -1) const;
+    /// The value of derived metric `metric` (index into derivedNames) of dispatch row `row`; nullopt when
+    /// it has none (docs/counters.md, "Derived metrics").
+    std::optional<double> derivedValue(int row, int metric) const;
     /// Store of the region at `address` of dispatch row `row`'s snapshot: the snapshot's store, or for a
     /// mixed one the placement of that region; -1 when not recorded.
     int regionStore(int row, qint64 address) const;

@@ -105,7 +105,8 @@ bool HeadlessExporter::exportCharts(const QString& session, const QString& dir, 
             ChartAdapter chart(
                 QStringLiteral("%1 of %2, per dispatch").arg(st.counter, CounterSummary::kernelLabel(kernel)),
                 QStringLiteral("dispatch order"), QStringLiteral("%1 (%2)").arg(st.counter, st.unit));
-            chart.setUnits(ChartAdapter::Unit::count, 1, ChartAdapter::Unit::count, 1);
+            chart.setUnits(ChartAdapter::Unit::count, 1,
+                           st.derived ? ChartAdapter::Unit::number : ChartAdapter::Unit::count, 1);
             chart.resize(1000, 500);
             chart.setSeries({builder.counterPerDispatch(kernel, st.counter)}, ChartAdapter::Kind::line);
             const QString path = QDir(dir).filePath(
@@ -206,7 +207,7 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
         for (int r = 0; r < proxy->rowCount(); ++r) {
             const CounterSummary::Stat& st =
                 counters->model()->stat(counters->panel()->proxy()->mapToSource(proxy->index(r, 0)).row());
-            if (st.min != st.max) {
+            if (st.minValue() != st.maxValue()) {
                 current = r;
                 break;
             }

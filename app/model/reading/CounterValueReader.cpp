@@ -2,7 +2,12 @@
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 
+#include <replayscope/counters/derived.h>
+#include <replayscope/session/derived_counters_queries.h>
+
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace rs::app {
@@ -14,6 +19,26 @@ SessionError CounterValueReader::read(ReadContext& context, SessionData& out) {
     }
     using C = rs::session::CounterValueColumn;
     RowCursor& q = context.query();
+    // The derived metrics the run asked for (an optional table: none without it); a name this build does
+    // not define is left out.
+    out.derivedNames.clear();
+    out.derivedUnits.clear();
+    if (!context.run(rs::session::kHasDerivedCountersQuery)) {
+        return context.queryError(QStringLiteral("derived metrics"));
+    }
+    const bool hasDerived = q.next() && i64(q, 0) > 0;
+    if (hasDerived) {
+        if (!context.run(rs::session::kDerivedCountersQuery)) {
+            return context.queryError(QStringLiteral("derived metrics"));
+        }
+        while (q.next()) {
+            const QString name = q.text(0);
+            if (const auto* def = rs::counters::find_derived(name.toStdString()); def != nullptr) {
+                out.derivedNames << name;
+                out.derivedUnits << QString::fromUtf8(def->unit.data(), qsizetype(def->unit.size()));
+            }
+        }
+    }
     if (!context.run(sql)) {
         return context.queryError(QStringLiteral("counter values"));
     }
@@ -32,6 +57,7 @@ void CounterValueReader::indexByDispatch(SessionData& out) {
     out.counterUnits.clear();
     out.dispatchCounters.clear();
     out.counterBegin.clear();
+    out.derivedValues.clear();
     if (out.counterValues.empty()) {
         return;
     }
@@ -77,6 +103,47 @@ void CounterValueReader::indexByDispatch(SessionData& out) {
         }
     }
     out.counterBegin[rows] = int(out.dispatchCounters.size());
+    computeDerived(out);
+}
+
+void CounterValueReader::computeDerived(SessionData& out) {
+    out.derivedValues.clear();
+    const std::size_t metrics = std::size_t(out.derivedNames.size());
+    if (metrics == 0 || out.counterBegin.empty()) {
+        return;
+    }
+    std::vector<std::string> expressions;
+    for (const QString& name : out.derivedNames) {
+        const auto* def = rs::counters::find_derived(name.toStdString());
+        expressions.emplace_back(def != nullptr ? def->expression : std::string_view{});
+    }
+    QHash<QString, int> ids;
+    for (int i = 0; i < out.counterNames.size(); ++i) {
+        ids.insert(out.counterNames[i], i);
+    }
+    const std::size_t rows = out.dispatches.size();
+    out.derivedValues.assign(rows * metrics, std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t row = 0; row < rows; ++row) {
+        const int first = out.counterBegin[row], end = out.counterBegin[row + 1];
+        if (first == end) {
+            continue;
+        }
+        // A counter's value in the dispatch: the first pass that collected it, as the counter columns.
+        const rs::counters::CounterLookup lookup = [&](std::string_view name) -> std::optional<double> {
+            const int id = ids.value(QString::fromUtf8(name.data(), qsizetype(name.size())), -1);
+            for (int i = first; id >= 0 && i < end; ++i) {
+                if (out.dispatchCounters[std::size_t(i)].counter == id) {
+                    return double(out.dispatchCounters[std::size_t(i)].value);
+                }
+            }
+            return std::nullopt;
+        };
+        for (std::size_t m = 0; m < metrics; ++m) {
+            if (const auto v = rs::counters::evaluate_expression(expressions[m], lookup)) {
+                out.derivedValues[row * metrics + m] = *v;
+            }
+        }
+    }
 }
 
 } // namespace rs::app

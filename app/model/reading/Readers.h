@@ -83,8 +83,11 @@ class CounterValueReader {
   public:
     static SessionError read(ReadContext& context, SessionData& out);
     /// Builds counterNames, counterUnits, dispatchCounters and counterBegin from counterValues and the
-    /// dispatch rows.
+    /// dispatch rows, then computeDerived.
     static void indexByDispatch(SessionData& out);
+    /// Computes derivedValues: every metric of derivedNames per dispatch row, from the row's counter values
+    /// (docs/counters.md, "Derived metrics"); NaN where it has no value.
+    static void computeDerived(SessionData& out);
 };
 
 /// Allocations with the restore skips naming them. Needs RestoreSkipReader.
