@@ -609,12 +609,14 @@ class ReplayScopeRunTest : public QObject {
         const qint64 size = QFileInfo(pidSpool).size();
 
         auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("RS_PROBE_QUEUE", "256"); // this run's own process spools too
-        const Run r =
-            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "100000", "0"}, env);
+        // This run's own process spools too; a long drain so that a loaded machine loses no event.
+        env.insert("RS_PROBE_QUEUE", "256");
+        const Run r = run({"--engine", RS_PROBE, "--no-progress", "--drain-timeout", "60000", "-o", session,
+                           "--", RS_PROBE, "100000", "0"},
+                          env);
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(r.err.contains("imported from"), qPrintable(r.err));
-        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("100000"));
+        QVERIFY2(scalar(session, "SELECT count(*) FROM dispatches") == "100000", qPrintable(r.err));
         QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("1"));
         QCOMPARE(QFileInfo(pidSpool).size(), size);
         QCOMPARE(QFileInfo(otherRunSpool).size(), size);
