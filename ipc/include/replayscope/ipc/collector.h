@@ -70,9 +70,6 @@ struct CollectorOptions {
     bool overwrite = false;                       ///< replace an existing session file instead of refusing
     LogFunction log;                              ///< default: "replayscope: <line>" on stderr
     std::uint32_t max_payload = kMaxPayloadBytes; ///< frames announcing more are refused
-    /// The run's id (replayscope-run: 16 random hex characters), put into spool_path() so that the run's
-    /// spools are told from any other file named like a spool of the session. Empty: none.
-    std::string run_id;
 };
 
 /// What the collector saw; returned by finish(). Counts are of committed rows (what the file holds).
@@ -117,12 +114,8 @@ class Collector {
 
     const std::string& socket_path() const noexcept;
     const std::string& token() const noexcept { return token_; }
-    /// Spool path for the targets: the session path + ".spool.<run_id>.%p", or + ".spool.%p" without a
-    /// run id (each emitter replaces %p by its pid).
-    std::string spool_path() const {
-        return options_.session_path + ".spool." + (options_.run_id.empty() ? "" : options_.run_id + ".") +
-               "%p";
-    }
+    /// Spool path for the targets: the session path + ".spool.%p" (each emitter replaces %p by its pid).
+    std::string spool_path() const { return options_.session_path + ".spool.%p"; }
 
     /// Starts the collector thread. False when it could not be started.
     bool start();
