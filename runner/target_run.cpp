@@ -147,11 +147,15 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     options.session_path = output;
     options.overwrite = force;
     // The run id names this run's spools: 16 hex characters of their own draw, not of the secret token.
+    std::string run_id;
     try {
-        options.run_id = rs::ipc::make_session_token().substr(0, 16);
+        run_id = rs::ipc::make_session_token().substr(0, 16);
     } catch (const std::exception& e) {
         return failed(std::string("cannot draw a run id: ") + e.what());
     }
+    // SESSION.spool.RUNID.%p: each emitter replaces %p by its pid (the collector's own spool_path() has
+    // no run id).
+    const std::string spool_path = output + ".spool." + run_id + ".%p";
     // The session file is created last by Collector::create, and removed again when the run never
     // starts: no empty session file is left behind.
     const bool session_existed = path_exists(output);
@@ -182,7 +186,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
     env.set(envn::kSocket, collector->socket_path());
     env.set(envn::kToken, collector->token());
-    env.set(envn::kSpool, collector->spool_path());
+    env.set(envn::kSpool, spool_path);
     env.set_replay_options(o.replay);
     if (!o.replay.counter_plan.empty()) {
         note("counters: " + rs::counters::plan_text(o.replay.counter_plan, o.replay.passes));
@@ -197,7 +201,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     }
     // The engine's --follow-children=no claim beside the spool (used when the socket directory cannot
     // take it): one left by an earlier run would make every process of this one inert.
-    const std::string spool_claim = collector->spool_path() + ".first";
+    const std::string spool_claim = spool_path + ".first";
     ::unlink(spool_claim.c_str());
 
     if (!collector->start()) {
@@ -237,7 +241,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     collector.reset();
     return TargetRun{output,
                      spool_claim,
-                     options.run_id,
+                     run_id,
                      launcher.pid(),
                      *status,
                      launcher.term_signal(),
