@@ -40,7 +40,8 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_option("-o,--output", output,
                    "Session file to write (.rsdb); %r becomes the MPI/Slurm rank (else the pid), %p the pid")
         ->required();
-    app.add_flag("-f,--force", o.force, "Overwrite an existing session file");
+    app.add_flag("-f,--force", o.force,
+                 "Overwrite an existing session file (never one another live run is writing)");
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
         ->capture_default_str();
