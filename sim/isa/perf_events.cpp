@@ -122,7 +122,7 @@ OpClass classify(const OpInfo& op) {
 }
 
 const std::vector<OpClass>& op_classes() {
-    static const std::vector<OpClass> classes = [] {
+    static const std::vector<OpClass> kClasses = [] {
         const OpTable& table = OpTable::instance();
         std::vector<OpClass> v(table.size());
         for (size_t i = 0; i < table.size(); ++i) {
@@ -130,7 +130,7 @@ const std::vector<OpClass>& op_classes() {
         }
         return v;
     }();
-    return classes;
+    return kClasses;
 }
 
 uint32_t vgpr_lane(const Wave& w, const Operand& o, int lane) {
