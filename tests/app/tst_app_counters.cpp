@@ -6,6 +6,7 @@
 // with SQL; the chart of one counter per dispatch (ChartSeriesBuilder::counterPerDispatch) on the Counters
 // page and in --export-charts.
 #include "app_test_support.h"
+#include "counter_session_writer.h"
 
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
@@ -44,61 +45,6 @@ using namespace rs::ipc;
 
 namespace {
 
-/// Writes string, dispatch and counter_value records into a new session at `path`.
-class Writer {
-  public:
-    explicit Writer(const std::string& path) {
-        std::string error;
-        store_ = SessionStore::open(path, SessionStore::Mode::create, error);
-        QVERIFY2(store_, error.c_str());
-    }
-    StringId string(const std::string& text) {
-        Record& r = next(EventType::string);
-        r.string.id = ++strings_;
-        r.string.original_length = std::uint32_t(text.size());
-        r.string.length = std::uint16_t(text.size());
-        std::memcpy(r.string.text, text.data(), text.size());
-        insert(r);
-        return r.string.id;
-    }
-    void dispatch(std::uint64_t id, StringId kernel, std::uint64_t agent = 0xa1,
-                  DispatchDecision decision = DispatchDecision::replayed) {
-        Record& r = next(EventType::dispatch);
-        r.dispatch = {id, agent, 0x9a, 0xdead, kernel, {64, 1, 1}, {64, 1, 1}, decision};
-        insert(r);
-    }
-    void agent(std::uint64_t handle, StringId name, std::uint32_t node) {
-        Record& r = next(EventType::agent);
-        r.agent = {handle, name, name, DeviceType::gpu, node};
-        insert(r);
-    }
-    void pass(std::uint64_t dispatch, std::uint32_t index) {
-        Record& r = next(EventType::pass);
-        r.pass = {dispatch, 1000 * (index + 1), 1000 * (index + 1) + 500, 0, 0, index, 0, 0, -1};
-        insert(r);
-    }
-    void counter(std::uint64_t dispatch, std::uint32_t pass, std::uint32_t id, std::uint64_t value) {
-        Record& r = next(EventType::counter_value);
-        r.counter_value = {dispatch, value, pass, id};
-        insert(r);
-    }
-    bool finish() { return store_->finish("test"); }
-
-  private:
-    Record& next(EventType type) {
-        std::memset(&record_, 0, sizeof record_);
-        record_.type = type;
-        record_.sequence = ++sequence_;
-        record_.timestamp_ns = 1000 * sequence_;
-        return record_;
-    }
-    void insert(const Record& r) { QVERIFY2(store_->insert(r), store_->last_error().c_str()); }
-    std::unique_ptr<SessionStore> store_;
-    Record record_{};
-    std::uint64_t sequence_ = 0;
-    StringId strings_ = 0;
-};
-
 // Catalogue ids (counters/catalogue.h, append-only): SQ_WAVES 0, SQ_INSTS_VALU 1, GRBM_COUNT 22.
 constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1, kGrbmCount = 22;
 
@@ -107,7 +53,7 @@ constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1, kGrbmCount = 22;
 /// GRBM_COUNT in pass 0, and dispatch 6 declined (no pass, no counter). Every replayed dispatch has passes
 /// 0 and 1.
 void writeModelSession(const std::string& path) {
-    Writer w(path);
+    test::CounterSessionWriter w(path);
     const StringId gpu = w.string("gfx90a");
     w.agent(0xa1, gpu, 1);
     w.agent(0xb2, gpu, 2);
@@ -201,7 +147,7 @@ class TstAppCounters : public QObject {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/counters.rsdb").toStdString();
         {
-            Writer w(path);
+            test::CounterSessionWriter w(path);
             const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6reducePKfPf.kd");
             // scale: four dispatches, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each.
             const std::uint64_t waves[] = {16, 4, 64, 8}, valu[] = {160, 40, 640, 81};
@@ -245,7 +191,7 @@ class TstAppCounters : public QObject {
         const QString path = dir.filePath("model.rsdb"), none = dir.filePath("none.rsdb");
         writeModelSession(path.toStdString());
         {
-            Writer w(none.toStdString());
+            test::CounterSessionWriter w(none.toStdString());
             w.dispatch(1, w.string("_Z5scalePf.kd"));
             QVERIFY(w.finish());
         }
@@ -577,7 +523,7 @@ class TstAppCounters : public QObject {
         QTemporaryDir many;
         const QString path = many.filePath("many.rsdb");
         {
-            Writer w(path.toStdString());
+            test::CounterSessionWriter w(path.toStdString());
             std::uint64_t id = 0;
             for (int k = 1; k <= 6; ++k) {
                 const StringId kernel = w.string("kernel_" + std::to_string(k) + ".kd");
@@ -633,7 +579,7 @@ class TstAppCounters : public QObject {
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/none.rsdb").toStdString();
         {
-            Writer w(path);
+            test::CounterSessionWriter w(path);
             w.dispatch(1, w.string("_Z5scalePf.kd"));
             QVERIFY(w.finish());
         }

@@ -6,6 +6,7 @@
 // of --export-counters; and a replayscope-run --simulate --pmc VALUInsts recording whose VALUInsts is the
 // file's SQ_INSTS_VALU / SQ_WAVES of each dispatch, read by SQL.
 #include "app_test_support.h"
+#include "counter_session_writer.h"
 
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
@@ -35,60 +36,6 @@ using namespace rs::ipc;
 
 namespace {
 
-/// Writes string, agent, dispatch, pass and counter_value records into a new session at `path`.
-class Writer {
-  public:
-    explicit Writer(const std::string& path) {
-        std::string error;
-        store_ = SessionStore::open(path, SessionStore::Mode::create, error);
-        QVERIFY2(store_, error.c_str());
-    }
-    StringId string(const std::string& text) {
-        Record& r = next(EventType::string);
-        r.string.id = ++strings_;
-        r.string.original_length = std::uint32_t(text.size());
-        r.string.length = std::uint16_t(text.size());
-        std::memcpy(r.string.text, text.data(), text.size());
-        insert(r);
-        return r.string.id;
-    }
-    void agent(std::uint64_t handle, StringId name, std::uint32_t node) {
-        Record& r = next(EventType::agent);
-        r.agent = {handle, name, name, DeviceType::gpu, node};
-        insert(r);
-    }
-    void dispatch(std::uint64_t id, StringId kernel, DispatchDecision decision = DispatchDecision::replayed) {
-        Record& r = next(EventType::dispatch);
-        r.dispatch = {id, 0xa1, 0x9a, 0xdead, kernel, {64, 1, 1}, {64, 1, 1}, decision};
-        insert(r);
-    }
-    void pass(std::uint64_t dispatch, std::uint32_t index) {
-        Record& r = next(EventType::pass);
-        r.pass = {dispatch, 1000 * (index + 1), 1000 * (index + 1) + 500, 0, 0, index, 0, 0, -1};
-        insert(r);
-    }
-    void counter(std::uint64_t dispatch, std::uint32_t pass, std::uint32_t id, std::uint64_t value) {
-        Record& r = next(EventType::counter_value);
-        r.counter_value = {dispatch, value, pass, id};
-        insert(r);
-    }
-    bool finish() { return store_->finish("test"); }
-
-  private:
-    Record& next(EventType type) {
-        std::memset(&record_, 0, sizeof record_);
-        record_.type = type;
-        record_.sequence = ++sequence_;
-        record_.timestamp_ns = 1000 * sequence_;
-        return record_;
-    }
-    void insert(const Record& r) { QVERIFY2(store_->insert(r), store_->last_error().c_str()); }
-    std::unique_ptr<SessionStore> store_;
-    Record record_{};
-    std::uint64_t sequence_ = 0;
-    StringId strings_ = 0;
-};
-
 // Catalogue ids (counters/catalogue.h, append-only): SQ_WAVES 0, SQ_INSTS_VALU 1.
 constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1;
 
@@ -98,7 +45,7 @@ constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1;
 /// With `derived`, derived_counters names VALUInsts, Wavefronts and a name no build defines.
 void writeSession(const QString& path, bool derived) {
     {
-        Writer w(path.toStdString());
+        test::CounterSessionWriter w(path.toStdString());
         w.agent(0xa1, w.string("gfx90a"), 1);
         const StringId scale = w.string("scale.kd"), reduce = w.string("reduce.kd");
         const std::uint64_t waves[] = {64, 0, 16, 3}, valu[] = {640, 80, 200, 32};
@@ -112,7 +59,7 @@ void writeSession(const QString& path, bool derived) {
         w.dispatch(5, reduce);
         w.pass(5, 0);
         w.counter(5, 0, kSqWaves, 32);
-        w.dispatch(6, scale, DispatchDecision::declined_multi_packet);
+        w.dispatch(6, scale, 0xa1, DispatchDecision::declined_multi_packet);
         QVERIFY(w.finish());
     }
     if (derived) {
