@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// Edits and reads of a finished session file, after its collector is gone: the run's exit status, the job
+// rank, the restore totals (declared in session_store.h beside the writer). Each opens the file on its
+// own, checked like every reader's, and edits it in one transaction.
+#include "replayscope/ipc/session_store.h"
+
+#include "replayscope/session/file_check.h"
+#include "replayscope/session/read_queries.h"
+#include "replayscope/session/restore_totals_queries.h"
+#include "replayscope/session/sqlite_scalar.h"
+#include "replayscope/session/write_statements.h"
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+
+namespace rs::ipc {
+
+bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exit_status, int exit_signal,
+                        std::string& error) {
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    if (check.format_version < 2) {
+        error = path + ": session format version " + std::to_string(check.format_version) +
+                " has no exit status columns";
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+              sqlite3_busy_timeout(db, 2000) == SQLITE_OK &&
+              sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr) == SQLITE_OK;
+    auto update = [&](const char* sql, bool with_pid) {
+        sqlite3_stmt* st = nullptr;
+        if (!ok || sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
+            ok = false;
+            return;
+        }
+        sqlite3_bind_int(st, 1, exit_status);
+        if (exit_signal > 0) {
+            sqlite3_bind_int(st, 2, exit_signal);
+        } else {
+            sqlite3_bind_null(st, 2);
+        }
+        if (with_pid) {
+            sqlite3_bind_int64(st, 3, root_pid);
+        }
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        sqlite3_finalize(st);
+    };
+    update(session::kUpdateSessionExit, false);
+    if (check.format_version >= 3 && root_pid != 0) {
+        // The latest process image of that pid (an exec'd program follows the shell that exec'd it).
+        update(session::kUpdateProcessExit, true);
+    }
+    ok = ok && sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+    if (!ok) {
+        error = path + ": cannot record the exit status: " + sqlite3_errmsg(db);
+    }
+    // The recording is over: leave one self-contained file (see SessionStore::finish).
+    if (ok) {
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+    }
+    sqlite3_close(db);
+    return ok;
+}
+
+bool record_job_rank(const std::string& path, int rank, std::string& error) {
+    if (rank < 0) {
+        error = path + ": job rank " + std::to_string(rank) + " is not valid";
+        return false;
+    }
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
+              sqlite3_busy_timeout(db, 2000) == SQLITE_OK &&
+              sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_int64 has_column = 0;
+    std::string text;
+    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, has_column, text);
+    if (ok && has_column == 0) {
+        // A file of a build before the column: add it (readers of those builds ignore it).
+        ok = sqlite3_exec(db, session::kAddSessionJobRank, nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    sqlite3_stmt* st = nullptr;
+    ok = ok && sqlite3_prepare_v2(db, session::kUpdateSessionJobRank, -1, &st, nullptr) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int(st, 1, rank);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    ok = ok && sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+    if (!ok) {
+        error =
+            path + ": cannot record the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    } else {
+        sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
+    }
+    sqlite3_close(db);
+    return ok;
+}
+
+bool read_job_rank(const std::string& path, int& rank, std::string& error) {
+    rank = -1;
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    const std::string db_path = session::openable_session_copy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
+    sqlite3_int64 value = 0;
+    std::string text;
+    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, value, text);
+    if (ok && value > 0) {
+        ok = session::query_scalar(db, session::kSessionJobRankQuery, value, text);
+        if (ok && !text.empty() && value >= 0 && value <= std::numeric_limits<int>::max()) {
+            rank = static_cast<int>(value);
+        }
+    }
+    if (!ok) {
+        error =
+            path + ": cannot read the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_close(db);
+    session::remove_session_copy(path, db_path);
+    return ok;
+}
+
+bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error) {
+    totals = RestoreTotals{};
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    totals.format_version = check.format_version;
+    const std::string db_path = session::openable_session_copy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
+    // Runs `sql` and stores its first row's columns into `out` (NULL reads as 0).
+    auto row = [&](const char* sql, std::initializer_list<std::uint64_t*> out) {
+        sqlite3_stmt* st = nullptr;
+        if (!ok || sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
+            ok = false;
+            return;
+        }
+        const int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            int i = 0;
+            for (std::uint64_t* o : out) {
+                *o = static_cast<std::uint64_t>(sqlite3_column_int64(st, i++));
+            }
+        }
+        ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+        sqlite3_finalize(st);
+    };
+    auto& t = totals;
+    if (check.format_version >= 4) {
+        row(session::kSnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes, &t.host_snapshots,
+                                            &t.device_snapshots, &t.mixed_snapshots, &t.pageable_snapshots});
+        row(session::kRestoreTotalsQuery,
+            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
+             &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
+        if (check.format_version >= 5) {
+            row(session::kWindowTotalsQuery, {&t.windows, &t.window_ns, &t.longest_window_ns});
+        }
+    } else {
+        // Before format 4 every snapshot went to pageable host memory and every restore copied all of it
+        // back from there; the passes after the first name those restores.
+        row(session::kLegacySnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes});
+        t.host_snapshots = t.pageable_snapshots = t.snapshots;
+        row(check.format_version >= 3 ? session::kLegacyRestoreTotalsQuery
+                                      : session::kSingleProcessRestoreTotalsQuery,
+            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restore_ns});
+    }
+    if (!ok) {
+        error = path + ": cannot read the restore totals: " + sqlite3_errmsg(db);
+    }
+    sqlite3_close(db);
+    session::remove_session_copy(path, db_path);
+    return ok;
+}
+
+bool record_exit_status(const std::string& path, int exit_status, int exit_signal, std::string& error) {
+    return record_exit_status(path, 0, exit_status, exit_signal, error);
+}
+
+} // namespace rs::ipc
