@@ -10,7 +10,6 @@
 //
 // main only wires the steps, one file each: parse (options.cpp), run (target_run.cpp), import
 // (spool_import_step.cpp) and report (run_report.cpp).
-#include "derived_counters_record.h"
 #include "diagnostics.h"
 #include "options.h"
 #include "output_pattern.h"
@@ -54,7 +53,7 @@ int main(int argc, char** argv) {
     }
     // The derived metrics asked for, so the inspector computes and shows them.
     if (std::string error;
-        !record_derived_counters(run->session_path, options.replay.derived_counters, error)) {
+        !rs::ipc::record_derived_counters(run->session_path, options.replay.derived_counters, error)) {
         note(error);
     }
     // The rank of a job process (the one -o's %r names) reaches the file for the inspector's job view.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Edits and reads of a finished session file, after its collector is gone: the run's exit status, the job
-// rank, the restore totals (declared in session_store.h beside the writer). Each opens the file on its
-// own, checked like every reader's, and edits it in one transaction.
+// rank, the derived metrics asked for, the restore totals (declared in session_store.h beside the writer).
+// Each opens the file on its own, checked like every reader's, and edits it in one transaction.
 #include "replayscope/ipc/session_store.h"
 
+#include "replayscope/session/derived_counters_queries.h"
 #include "replayscope/session/file_check.h"
 #include "replayscope/session/read_queries.h"
 #include "replayscope/session/restore_totals_queries.h"
@@ -16,6 +17,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace rs::ipc {
 
@@ -71,11 +73,14 @@ bool record_exit_status(const std::string& path, std::uint32_t root_pid, int exi
     return ok;
 }
 
-bool record_job_rank(const std::string& path, int rank, std::string& error) {
-    if (rank < 0) {
-        error = path + ": job rank " + std::to_string(rank) + " is not valid";
-        return false;
-    }
+namespace {
+
+/// Opens the finished session at `path` (refused like every reader refuses it: check_session_file), runs
+/// `edit(db)` in one IMMEDIATE transaction and commits it, then leaves one self-contained file (WAL
+/// checkpointed, journal_mode=DELETE). False when any step fails: the transaction is rolled back and
+/// `error` reads "<path>: cannot record <what>: <SQLite's message>".
+template <typename Edit>
+bool edit_finished_session(const std::string& path, const char* what, std::string& error, Edit edit) {
     const session::FileCheck check = session::check_session_file(path);
     if (!check.ok) {
         error = check.message;
@@ -84,25 +89,11 @@ bool record_job_rank(const std::string& path, int rank, std::string& error) {
     sqlite3* db = nullptr;
     bool ok = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK &&
               sqlite3_busy_timeout(db, 2000) == SQLITE_OK &&
-              sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
-    sqlite3_int64 has_column = 0;
-    std::string text;
-    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, has_column, text);
-    if (ok && has_column == 0) {
-        // A file of a build before the column: add it (readers of those builds ignore it).
-        ok = sqlite3_exec(db, session::kAddSessionJobRank, nullptr, nullptr, nullptr) == SQLITE_OK;
-    }
-    sqlite3_stmt* st = nullptr;
-    ok = ok && sqlite3_prepare_v2(db, session::kUpdateSessionJobRank, -1, &st, nullptr) == SQLITE_OK;
-    if (ok) {
-        sqlite3_bind_int(st, 1, rank);
-        ok = sqlite3_step(st) == SQLITE_DONE;
-    }
-    sqlite3_finalize(st);
-    ok = ok && sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
+              sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK && edit(db) &&
+              sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr) == SQLITE_OK;
     if (!ok) {
         error =
-            path + ": cannot record the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+            path + ": cannot record " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
         sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     } else {
         sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
@@ -110,6 +101,56 @@ bool record_job_rank(const std::string& path, int rank, std::string& error) {
     }
     sqlite3_close(db);
     return ok;
+}
+
+} // namespace
+
+bool record_job_rank(const std::string& path, int rank, std::string& error) {
+    if (rank < 0) {
+        error = path + ": job rank " + std::to_string(rank) + " is not valid";
+        return false;
+    }
+    return edit_finished_session(path, "the job rank", error, [rank](sqlite3* db) {
+        sqlite3_int64 has_column = 0;
+        std::string text;
+        if (!session::query_scalar(db, session::kSessionHasJobRankQuery, has_column, text)) {
+            return false;
+        }
+        // A file of a build before the column: add it (readers of those builds ignore it).
+        if (has_column == 0 &&
+            sqlite3_exec(db, session::kAddSessionJobRank, nullptr, nullptr, nullptr) != SQLITE_OK) {
+            return false;
+        }
+        sqlite3_stmt* st = nullptr;
+        bool ok = sqlite3_prepare_v2(db, session::kUpdateSessionJobRank, -1, &st, nullptr) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_int(st, 1, rank);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+        }
+        sqlite3_finalize(st);
+        return ok;
+    });
+}
+
+bool record_derived_counters(const std::string& path, const std::vector<std::string>& names,
+                             std::string& error) {
+    if (names.empty()) {
+        return true;
+    }
+    return edit_finished_session(path, "the derived metrics", error, [&names](sqlite3* db) {
+        sqlite3_stmt* st = nullptr;
+        bool ok = sqlite3_exec(db, session::kCreateDerivedCounters, nullptr, nullptr, nullptr) == SQLITE_OK &&
+                  sqlite3_prepare_v2(db, session::kInsertDerivedCounter, -1, &st, nullptr) == SQLITE_OK;
+        for (const std::string& name : names) {
+            if (!ok) {
+                break;
+            }
+            sqlite3_bind_text(st, 1, name.data(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+            ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_reset(st) == SQLITE_OK;
+        }
+        sqlite3_finalize(st);
+        return ok;
+    });
 }
 
 bool read_job_rank(const std::string& path, int& rank, std::string& error) {

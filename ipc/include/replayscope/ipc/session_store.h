@@ -35,6 +35,14 @@ bool record_exit_status(const std::string& path, int exit_status, int exit_signa
 /// fails.
 bool record_job_rank(const std::string& path, int rank, std::string& error);
 
+/// Adds `names` (derived metric names, rocprofv3's spelling: "VALUInsts", asked for with replayscope-run's
+/// --pmc / -i) to the `derived_counters` table of the finished session file `path`, creating the table
+/// when the file has none (docs/counters.md, "Derived metrics"). Nothing to do when `names` is empty.
+/// False with `error` naming the path when the file is refused (rs::session::check_session_file) or
+/// cannot be written; the file is then unchanged.
+bool record_derived_counters(const std::string& path, const std::vector<std::string>& names,
+                             std::string& error);
+
 /// Reads the job rank record_job_rank stored in `path` into `rank` (-1 when the file holds none: recorded
 /// outside a job, or by a build before the column existed). Opened read-only (through
 /// session::openable_session_copy when its WAL needs recovery). False with `error` set when the file is
