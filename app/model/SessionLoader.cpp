@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model/SessionLoader.h"
 
+#include "model/ImplausibleValues.h"
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
+#include "model/reading/RowCursor.h"
 
 #include <replayscope/session/file_check.h>
 #include <replayscope/session/format.h>
@@ -13,11 +15,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlDatabase>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <string_view>
 
 #include <cstring>
@@ -41,6 +45,29 @@ bool run(QSqlQuery& q, std::string_view sql, QString& error) {
 } // namespace
 
 struct SessionLoader::Private {
+    /// Qt SQL's connection gets the readers' time budget too (RowCursor::Budget): a progress handler
+    /// interrupts its statements once an entry point (open, load, dataVersion, quickCheck) has run longer,
+    /// so a hostile file (a view in a table's place, a huge integrity check) cannot hold the reader.
+    qint64 budgetMs = RowCursor::readBudget().milliseconds;
+    qint64 armedMs = 0; ///< steady-clock ms at the start of the current entry point; 0: none
+    bool interrupted = false;
+    static qint64 nowMs() {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    void arm() {
+        armedMs = nowMs();
+        interrupted = false;
+    }
+    static int progress(void* self) {
+        auto* p = static_cast<Private*>(self);
+        if (p->armedMs > 0 && nowMs() - p->armedMs > p->budgetMs) {
+            p->interrupted = true;
+            return 1;
+        }
+        return 0;
+    }
     std::string nativePath;         ///< path_ as given to openable_session_copy (when a copy was made)
     QString copyPath;               ///< the checkpointed copy opened instead of path_, empty when none
     rs::session::FileLayout layout; ///< what the last load() found (loadDetails() reads with it)
@@ -147,6 +174,7 @@ SessionError SessionLoader::checkFile(const QString& path) {
 }
 
 SessionError SessionLoader::open() {
+    p_->arm();
     if (SessionError e = checkFile(path_); e.isError()) {
         return e;
     }
@@ -174,6 +202,12 @@ SessionError SessionLoader::openDatabase(const QString& file) {
     db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=2000"));
     if (!db.open()) {
         return queryError(QStringLiteral("the file header"), db.lastError().text());
+    }
+    if (const QVariant handle = db.driver()->handle();
+        handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
+        if (sqlite3* h = *static_cast<sqlite3* const*>(handle.constData())) {
+            sqlite3_progress_handler(h, 10000, &Private::progress, p_.get());
+        }
     }
     QSqlQuery q(db);
     QString error;
@@ -232,6 +266,7 @@ SessionError SessionLoader::openDatabase(const QString& file) {
 }
 
 qint64 SessionLoader::dataVersion() {
+    p_->arm();
     QSqlQuery q(QSqlDatabase::database(connection_, false));
     QString error;
     if (!run(q, rs::session::data_version_query(), error) || !q.next()) {
@@ -241,9 +276,14 @@ qint64 SessionLoader::dataVersion() {
 }
 
 SessionError SessionLoader::quickCheck() {
+    p_->arm();
     QSqlQuery q(QSqlDatabase::database(connection_, false));
     QString error;
     if (!run(q, rs::session::quick_check_query(), error)) {
+        if (p_->interrupted) {
+            error = QStringLiteral("the read budget of %1 ms was exceeded (REPLAYSCOPE_READ_BUDGET_MS)")
+                        .arg(p_->budgetMs);
+        }
         return queryError(QStringLiteral("the integrity check"), error);
     }
     if (q.next() && q.value(0).toString() != QLatin1String("ok")) {
@@ -290,18 +330,25 @@ SessionError SessionLoader::readAll(ReadContext& context, SessionData& out, Prob
 }
 
 SessionError SessionLoader::load(SessionData& out) {
+    p_->arm();
     ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
     out.info.path = path_;
     out.info.openedCopy = p_->copyPath;
     // The readers in the order they depend on each other (model/reading/Readers.h).
-    return readAll(context, out, Probe::layout,
-                   {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
-                    &DispatchReader::read, &PassReader::read, &RestoreReader::read, &RestoreSkipReader::read,
-                    &AllocationReader::read, &ModuleVariableReader::read, &WarningReader::read,
-                    &AsyncCopyReader::read, &CounterValueReader::read});
+    const SessionError error =
+        readAll(context, out, Probe::layout,
+                {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
+                 &DispatchReader::read, &PassReader::read, &RestoreReader::read, &RestoreSkipReader::read,
+                 &AllocationReader::read, &ModuleVariableReader::read, &WarningReader::read,
+                 &AsyncCopyReader::read, &CounterValueReader::read});
+    if (!error.isError()) {
+        out.implausible = findImplausibleValues(out);
+    }
+    return error;
 }
 
 SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {
+    p_->arm();
     ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
     if (regions) {
         return readAll(context, out, Probe::lastLayout, {&RestoreMissReader::read, &RegionReader::read});

@@ -5,6 +5,8 @@
 // in replayscope/session/vocabulary.h), never against a literal.
 #pragma once
 
+#include "model/ImplausibleValues.h"
+
 #include <replayscope/ipc/records.h>
 
 #include <QHash>
@@ -336,6 +338,10 @@ struct SessionData : QSharedData {
     /// Empty when there is no derived metric or no counter value.
     std::vector<double> derivedValues;
     RegionColumns regions;
+    /// Values no recording produces (model/ImplausibleValues.h), found by the loader over what it read:
+    /// negative or out-of-range times, sizes and counts. Shown as stored, flagged in the banner and the
+    /// terminal summary.
+    ImplausibleValues implausible;
 };
 
 /// Shared read-only handle on a SessionData; copying is cheap, the data never changes.

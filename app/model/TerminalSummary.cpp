@@ -38,6 +38,9 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
                             "read from a checkpointed copy (%1)")
                  .arg(i.openedCopy));
     }
+    if (!s->implausible.isEmpty()) {
+        line(QStringLiteral("implausible"), s->implausible.summary());
+    }
     if (i.rejectedFrames > 0) {
         line(QStringLiteral("rejected"), QStringLiteral("%1 frames refused by the collector or importer")
                                              .arg(format::count(i.rejectedFrames)));

@@ -285,6 +285,69 @@ class TestAppHostile : public QObject {
                                       {QStringLiteral("REPLAYSCOPE_READ_BUDGET_ROWS=100000")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.output));
     }
+
+    /// Values no recording produces (a negative snapshot duration, a negative stored-event count, a pass that
+    /// ends before it starts) are shown as stored and flagged: counted with examples by the loader, on a
+    /// line of `--summary`; the clean session has none.
+    void implausibleValuesAreFlagged() {
+        const QString path = altered(
+            QStringLiteral("implausible.rsdb"),
+            QStringLiteral(
+                "UPDATE dispatch_rows SET duration_ns = -5 WHERE key = (SELECT min(key) FROM "
+                "dispatch_rows WHERE duration_ns IS NOT NULL); "
+                "UPDATE processes SET events_stored = -3; "
+                "UPDATE dispatch_rows SET p0_start = 100, p0_ticks = -40 WHERE key = (SELECT max(key) "
+                "FROM dispatch_rows WHERE p0_ticks IS NOT NULL)"));
+        QVERIFY(!path.isEmpty());
+        SessionError e;
+        const SessionSnapshot s = SessionLoader::loadAll(path, e);
+        QVERIFY2(!s.isNull(), qPrintable(e.message));
+        QVERIFY2(s->implausible.count == 3, qPrintable(s->implausible.summary()));
+        QVERIFY2(s->implausible.examples.join(QLatin1Char('\n'))
+                     .contains(QStringLiteral("snapshot duration -5 ns")),
+                 qPrintable(s->implausible.summary()));
+        QVERIFY2(s->implausible.summary().contains(QStringLiteral("events stored -3")),
+                 qPrintable(s->implausible.summary()));
+        const RunResult r = finishing({QStringLiteral("--summary"), path});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        QVERIFY2(r.output.contains(QStringLiteral("implausible: 3 implausible values")),
+                 qPrintable(r.output));
+        const SessionSnapshot clean = SessionLoader::loadAll(good_, e);
+        QVERIFY(!clean.isNull());
+        QVERIFY2(clean->implausible.isEmpty(), qPrintable(clean->implausible.summary()));
+    }
+
+    /// The time budget holds on Qt SQL's connection too, where the integrity check runs: on a session of
+    /// 300,000 extra rows, a budget of 1 ms stops the check with a read-budget error (the check takes tens
+    /// of milliseconds), and the default budget lets it pass; `--summary` stops the same way.
+    void readTimeBudgetStopsTheIntegrityCheck() {
+        const QString path = altered(
+            QStringLiteral("slow-check.rsdb"),
+            QStringLiteral("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) "
+                           "INSERT INTO handles(ref, handle) SELECT x + 1000000, x FROM c"));
+        QVERIFY(!path.isEmpty());
+        qputenv("REPLAYSCOPE_READ_BUDGET_MS", "1");
+        {
+            SessionLoader loader(path);
+            const SessionError opened = loader.open();
+            QVERIFY2(!opened.isError(), qPrintable(opened.message));
+            const SessionError e = loader.quickCheck();
+            QVERIFY(e.isError());
+            QVERIFY2(e.message.contains(QStringLiteral("the read budget of 1 ms was exceeded")),
+                     qPrintable(e.message));
+        }
+        qunsetenv("REPLAYSCOPE_READ_BUDGET_MS");
+        {
+            SessionLoader loader(path);
+            QVERIFY(!loader.open().isError());
+            const SessionError e = loader.quickCheck();
+            QVERIFY2(!e.isError(), qPrintable(e.message));
+        }
+        const RunResult r =
+            finishing({QStringLiteral("--summary"), path}, {QStringLiteral("REPLAYSCOPE_READ_BUDGET_MS=1")});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.output));
+        QVERIFY2(r.output.contains(QStringLiteral("the read budget of 1 ms")), qPrintable(r.output));
+    }
 };
 
 QTEST_MAIN(TestAppHostile)

@@ -104,6 +104,8 @@ class AppReaderTest : public QObject {
         QCOMPARE(s->passBegin.size(), s->dispatches.size() + 1);
         QCOMPARE(qsizetype(s->passBegin.back()), qsizetype(s->passes.size()));
         QVERIFY(!s->enumNames.value(QStringLiteral("decision")).isEmpty());
+        // What the pipeline writes is never flagged as implausible.
+        QVERIFY2(s->implausible.isEmpty(), qPrintable(s->implausible.summary()));
         if (complete) {
             QVERIFY(s->info.ended);
             QCOMPARE(s->info.missingEvents, 0);
