@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/SessionError.h"
+#include "model/SessionFileChange.h"
 #include "model/SessionLoader.h"
 #include "model/SessionSnapshot.h"
 
@@ -31,6 +32,8 @@ class SessionReader : public QObject {
     SessionSnapshot snapshot() const { return snapshot_; }
     /// The last error (kind none when none).
     SessionError error() const { return error_; }
+    /// The last fileChanged() value (none after open()).
+    SessionFileChange fileChange() const { return fileChange_; }
 
   signals:
     /// A new picture of the session: first without the restore misses, placements and regions, then with
@@ -38,6 +41,10 @@ class SessionReader : public QObject {
     void snapshotReady(const rs::app::SessionSnapshot& snapshot);
     /// The file cannot be read; the reader stops.
     void failed(const rs::app::SessionError& error);
+    /// The path no longer names the file that was opened (replaced by a run with --force, or deleted), or
+    /// names it again (none). The snapshots keep showing the file as read: open() again reads the new one.
+    /// Checked once a second with stat(2) on the reader's thread, complete sessions included.
+    void fileChanged(rs::app::SessionFileChange change);
 
   private:
     QThread thread_;
@@ -45,6 +52,7 @@ class SessionReader : public QObject {
     QString path_;
     SessionSnapshot snapshot_;
     SessionError error_;
+    SessionFileChange fileChange_ = SessionFileChange::none;
 };
 
 } // namespace rs::app

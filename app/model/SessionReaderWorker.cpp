@@ -3,13 +3,19 @@
 
 #include "model/SessionLoader.h"
 
+#include <QFile>
 #include <QTimer>
+
+#include <cerrno>
+#include <sys/stat.h>
 
 namespace rs::app {
 
 namespace {
 /// How long a followed session may take to appear before the reader reports the file's problem.
 constexpr qint64 kFollowPatienceMs = 20000;
+/// How often the path is compared with the file that was opened (one stat(2)).
+constexpr int kWatchMs = 1000;
 } // namespace
 
 SessionReaderWorker::SessionReaderWorker(int pollMs) : poll_ms_(pollMs) {}
@@ -20,6 +26,9 @@ void SessionReaderWorker::shutdown() {
     if (timer_) {
         timer_->stop();
     }
+    if (watch_) {
+        watch_->stop();
+    }
     loader_.reset();
 }
 
@@ -27,8 +36,13 @@ void SessionReaderWorker::open(const QString& path, bool follow, SessionLoader::
     if (!timer_) {
         timer_ = new QTimer(this);
         connect(timer_, &QTimer::timeout, this, &SessionReaderWorker::poll);
+        watch_ = new QTimer(this);
+        connect(watch_, &QTimer::timeout, this, &SessionReaderWorker::watchFile);
     }
     timer_->stop();
+    watch_->stop();
+    identityKnown_ = false;
+    reported_ = SessionFileChange::none;
     loader_.reset();
     path_ = path;
     follow_ = follow;
@@ -41,6 +55,10 @@ void SessionReaderWorker::open(const QString& path, bool follow, SessionLoader::
 
 void SessionReaderWorker::poll() {
     if (!loader_) {
+        // The identity is taken before the open: if the file is replaced in between, the watch reports a
+        // replacement that a reload resolves, rather than missing one.
+        struct stat before{};
+        const bool known = ::stat(QFile::encodeName(path_).constData(), &before) == 0;
         auto loader = std::make_unique<SessionLoader>(path_);
         const SessionError error = loader->open();
         if (error.isError()) {
@@ -56,11 +74,33 @@ void SessionReaderWorker::poll() {
             return;
         }
         loader_ = std::move(loader);
+        identityKnown_ = known;
+        device_ = before.st_dev;
+        inode_ = before.st_ino;
+        watch_->start(kWatchMs);
     }
     const qint64 version = loader_->dataVersion();
     if (version != version_ || version < 0) {
         version_ = version;
         reload();
+    }
+}
+
+void SessionReaderWorker::watchFile() {
+    if (!loader_ || !identityKnown_) {
+        return;
+    }
+    struct stat now{};
+    SessionFileChange change = SessionFileChange::none;
+    if (::stat(QFile::encodeName(path_).constData(), &now) != 0) {
+        // Only a missing file counts: a transient error (EACCES on a remounted directory) says nothing.
+        change = errno == ENOENT || errno == ENOTDIR ? SessionFileChange::deleted : reported_;
+    } else if (now.st_dev != device_ || now.st_ino != inode_) {
+        change = SessionFileChange::replaced;
+    }
+    if (change != reported_) {
+        reported_ = change;
+        emit fileChanged(change);
     }
 }
 
@@ -85,6 +125,7 @@ void SessionReaderWorker::reload() {
     }
     if (error.isError()) {
         timer_->stop();
+        watch_->stop();
         loader_.reset();
         emit failed(error);
         return;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The session reader's worker: lives on the reader's thread, loads the file, follows a live session by
-// polling `PRAGMA data_version`, and publishes immutable snapshots.
+// polling `PRAGMA data_version`, publishes immutable snapshots, and watches the path for the file being
+// replaced or deleted under the open connection.
 #pragma once
 
 #include "model/SessionError.h"
+#include "model/SessionFileChange.h"
 #include "model/SessionLoader.h"
 #include "model/SessionSnapshot.h"
 
@@ -11,6 +13,7 @@
 #include <QObject>
 
 #include <memory>
+#include <sys/types.h>
 
 class QTimer;
 
@@ -32,13 +35,18 @@ class SessionReaderWorker : public QObject {
   signals:
     void snapshotReady(const rs::app::SessionSnapshot& snapshot);
     void failed(const rs::app::SessionError& error);
+    /// The path no longer names the file that was opened (SessionFileChange); emitted once per change.
+    void fileChanged(rs::app::SessionFileChange change);
 
   private:
     void poll();
     void reload();
+    /// Compares the path's device and inode with those recorded before the open (every kWatchMs).
+    void watchFile();
 
     int poll_ms_;
     QTimer* timer_ = nullptr;
+    QTimer* watch_ = nullptr;
     std::unique_ptr<SessionLoader> loader_;
     QString path_;
     bool follow_ = false;
@@ -46,6 +54,10 @@ class SessionReaderWorker : public QObject {
     bool checked_ = false;
     qint64 version_ = -1;
     QElapsedTimer waiting_;
+    bool identityKnown_ = false; ///< device_ and inode_ describe the file the loader opened
+    dev_t device_ = 0;
+    ino_t inode_ = 0;
+    SessionFileChange reported_ = SessionFileChange::none;
 };
 
 } // namespace rs::app

@@ -53,6 +53,32 @@ SessionView::SessionView(QWidget* parent)
             pages_->setCurrentWidget(dispatches_);
         }
     });
+    // A file replaced or deleted under the open connection: the pages keep what was read, and the banner
+    // says so, with a link that reads the file now at the path.
+    banner_->setOpenExternalLinks(false);
+    connect(reader_, &SessionReader::fileChanged, this, [this](SessionFileChange change) {
+        switch (change) {
+        case SessionFileChange::none:
+            fileNote_.clear();
+            break;
+        case SessionFileChange::replaced:
+            fileNote_ =
+                tr("<br><b style='color:#c62828'>The file was replaced on disk</b> (a new run wrote it) "
+                   "after it was opened: what is shown is the session as read before. "
+                   "<a href='reload'>Open the new file</a>");
+            break;
+        case SessionFileChange::deleted:
+            fileNote_ = tr("<br><b style='color:#c62828'>The file was deleted on disk</b> after it was "
+                           "opened: what is shown is the session as read before.");
+            break;
+        }
+        banner_->setText(bannerText_ + fileNote_);
+    });
+    connect(banner_, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("reload")) {
+            open(path_, false);
+        }
+    });
     connect(reader_, &SessionReader::failed, this, [this](const SessionError& e) {
         banner_->setText(tr("<b style='color:#c62828'>%1:</b> %2").arg(e.title(), e.message.toHtmlEscaped()));
         emit failed(e);
@@ -61,6 +87,7 @@ SessionView::SessionView(QWidget* parent)
 
 void SessionView::open(const QString& path, bool follow) {
     path_ = path;
+    fileNote_.clear();
     banner_->setText(follow ? tr("<i>Waiting for the session to start…</i>") : tr("<i>Loading…</i>"));
     reader_->open(path, follow);
 }
@@ -85,7 +112,7 @@ void SessionView::show(const SessionSnapshot& s) {
                              : tr(" — <i>read from a checkpointed copy (the WAL needs recovery and the "
                                   "directory is read-only)</i>");
     const QString simulated = SimulatedRuntime::note(s);
-    banner_->setText(
+    bannerText_ =
         tr("<b>%1</b> — %2 — %3 dispatches, %4 agents%5 — %6%7%8%9")
             .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
                  (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
@@ -94,7 +121,12 @@ void SessionView::show(const SessionSnapshot& s) {
             .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy,
                  simulated.isEmpty() ? QString()
                                      : tr("<br><b style='color:#8d6e00'>Simulated runtime:</b> %1")
-                                           .arg(simulated.toHtmlEscaped())));
+                                           .arg(simulated.toHtmlEscaped()));
+    if (!s->implausible.isEmpty()) {
+        bannerText_ += tr("<br><b style='color:#c62828'>Implausible values:</b> %1")
+                           .arg(s->implausible.summary().toHtmlEscaped());
+    }
+    banner_->setText(bannerText_ + fileNote_);
     summary_->setSnapshot(s);
     dispatches_->setSnapshot(s);
     audit_->setSnapshot(s);

@@ -39,8 +39,9 @@ class SessionView : public QWidget {
     TimelinePage* timelinePage() const { return timeline_; }
     CountersPage* countersPage() const { return counters_; }
     SessionReader* reader() const { return reader_; }
-    /// The line above every page: file, command, counts, state, and when the session ran on the simulated
-    /// runtime, that it did (SimulatedRuntime).
+    /// The line above every page: file, command, counts, state, when the session ran on the simulated
+    /// runtime, that it did (SimulatedRuntime), and when the file was replaced or deleted on disk after it
+    /// was opened, that it was (with a link that opens the new file).
     QLabel* banner() const { return banner_; }
 
   signals:
@@ -51,6 +52,8 @@ class SessionView : public QWidget {
     void show(const SessionSnapshot& snapshot);
 
     QString path_;
+    QString bannerText_; ///< the banner for the current snapshot
+    QString fileNote_;   ///< what became of the file on disk (SessionFileChange), appended to the banner
     SessionReader* reader_;
     QLabel* banner_;
     QTabWidget* pages_;

@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <cstdio>
 
 using namespace rs::app;
 
@@ -231,6 +232,35 @@ class AppUiTest : public QObject {
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll().count('\n'), 72);
+    }
+
+    /// A session file replaced on disk after it was opened (as a run with --force does: a new file, a new
+    /// inode, at the same path) is noticed: the view keeps what it read and its banner says the file was
+    /// replaced; the banner's link reads the new file; a deleted file is reported as deleted.
+    void fileReplacedUnderTheViewIsNoticed() {
+        SyntheticSession::Options o;
+        o.dispatches = 300;
+        const QString path = test::synthetic(dir_.path(), QStringLiteral("swapped.rsdb"), o);
+        o.dispatches = 40;
+        const QString next = test::synthetic(dir_.path(), QStringLiteral("swapped.next.rsdb"), o);
+        SessionView view;
+        QSignalSpy changed(view.reader(), &SessionReader::fileChanged);
+        view.open(path);
+        QTRY_VERIFY(!view.snapshot().isNull() && view.snapshot()->regionsLoaded);
+        QCOMPARE(view.dispatchesPage()->model()->rowCount(), 300);
+        QVERIFY(!view.banner()->text().contains(QStringLiteral("was replaced")));
+        QVERIFY(::rename(QFile::encodeName(next).constData(), QFile::encodeName(path).constData()) == 0);
+        QTRY_VERIFY(view.banner()->text().contains(QStringLiteral("was replaced on disk")));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().first().value<SessionFileChange>(), SessionFileChange::replaced);
+        QCOMPARE(view.dispatchesPage()->model()->rowCount(), 300); // what was read stays
+        emit view.banner()->linkActivated(QStringLiteral("reload"));
+        QTRY_COMPARE(view.dispatchesPage()->model()->rowCount(), 40);
+        QVERIFY(!view.banner()->text().contains(QStringLiteral("was replaced")));
+        QVERIFY(QFile::remove(path));
+        QTRY_VERIFY(view.banner()->text().contains(QStringLiteral("was deleted on disk")));
+        QCOMPARE(view.reader()->fileChange(), SessionFileChange::deleted);
+        QCOMPARE(view.dispatchesPage()->model()->rowCount(), 40);
     }
 
     void badFileGivesErrorAndNoTab() {
