@@ -60,6 +60,19 @@ std::uint64_t draw_instance() noexcept {
     return value;
 }
 
+/// The token of the spool's Hello: not the session's secret, but the run's identity (REPLAYSCOPE_RUN_ID,
+/// 16 hex characters) followed by '0's; all '0' without a valid run id (as spools of older builds).
+std::string spool_token() {
+    std::string token(HelloRecord::kTokenBytes, '0');
+    if (const char* run_id = std::getenv(env::kRunId)) {
+        const std::string_view id(run_id);
+        if (id.size() == 16 && id.find_first_not_of("0123456789abcdef") == std::string_view::npos) {
+            token.replace(0, id.size(), id);
+        }
+    }
+    return token;
+}
+
 /// `path` with every "%p" replaced by `pid`.
 std::string expand_pid(std::string path, pid_t pid) {
     const std::string text = std::to_string(pid);
@@ -101,7 +114,7 @@ class EmitterCore {
             slot.agent.store(0, std::memory_order_relaxed);
             slot.generation.store(kNoGeneration, std::memory_order_relaxed);
         }
-        spool_.set_hello(hello_record(std::string(HelloRecord::kTokenBytes, '0')));
+        spool_.set_hello(hello_record(spool_token()));
     }
 
     bool start_thread() noexcept;

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <string>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,48 @@ SpoolWriter::~SpoolWriter() {
     }
 }
 
+namespace {
+
+/// Creates a new spool beside `path` in its directory: `path` itself, else `path.1`, `path.2`, ... up to
+/// kMaxSuffix, whichever name is free. The directory is opened without following a symbolic link in its
+/// place and must belong to this user; the file is created with O_EXCL | O_NOFOLLOW, so neither an
+/// existing file nor a symbolic link planted under the name is ever opened. Returns the descriptor, or -1.
+int create_spool(const std::string& path) noexcept {
+    constexpr int kMaxSuffix = 99;
+    try {
+        const auto slash = path.rfind('/');
+        const std::string dir = slash == std::string::npos ? std::string(".")
+                                : slash == 0               ? std::string("/")
+                                                           : path.substr(0, slash);
+        const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+        const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dir_fd < 0) {
+            return -1;
+        }
+        struct stat dir_st{};
+        if (::fstat(dir_fd, &dir_st) != 0 || dir_st.st_uid != ::geteuid()) {
+            ::close(dir_fd);
+            return -1;
+        }
+        int fd = -1;
+        for (int suffix = 0; fd < 0 && suffix <= kMaxSuffix; ++suffix) {
+            const std::string candidate = suffix == 0 ? name : name + "." + std::to_string(suffix);
+            // O_RDWR: the shared lock of open_locked needs a descriptor open for reading.
+            fd = ::openat(dir_fd, candidate.c_str(),
+                          O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+            if (fd < 0 && errno != EEXIST && errno != ELOOP && errno != EINTR) {
+                break; // no room, no permission: no spool
+            }
+        }
+        ::close(dir_fd);
+        return fd;
+    } catch (...) {
+        return -1; // no memory for the name
+    }
+}
+
+} // namespace
+
 bool SpoolWriter::open_locked() noexcept {
     if (fd_ >= 0) {
         return true;
@@ -24,8 +67,7 @@ bool SpoolWriter::open_locked() noexcept {
     if (path_.empty() || failed_) {
         return false;
     }
-    // O_RDWR: the shared lock below needs a descriptor open for reading.
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    fd_ = create_spool(path_);
     failed_ = fd_ < 0;
     if (fd_ >= 0) {
         // For as long as this writer lives: a shared open-file-description lock on byte 0 says "still

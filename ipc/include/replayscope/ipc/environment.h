@@ -13,8 +13,14 @@ inline constexpr const char* kPrefix = "REPLAYSCOPE_";
 inline constexpr const char* kSocket = "REPLAYSCOPE_SOCKET";
 /// Per-session token (64 hex characters) the emitter sends in its Hello frame.
 inline constexpr const char* kToken = "REPLAYSCOPE_TOKEN";
-/// Spool file the emitter appends to when the queue is full or the collector is gone.
+/// Spool file the emitter appends to when the queue is full or the collector is gone. replayscope-run
+/// passes "<session>.spool.d/<run id>.%p": the directory is the run's private one (mode 0700), "%p"
+/// becomes the emitter's pid, and the emitter creates the file exclusively (never an existing file or a
+/// symbolic link; a name taken gets a numeric suffix).
 inline constexpr const char* kSpool = "REPLAYSCOPE_SPOOL";
+/// The run's identity, 16 hex characters drawn by replayscope-run: the emitter writes it into the
+/// Hello of its spool (the token's first 16 characters, the rest '0'), so that a spool names its run.
+inline constexpr const char* kRunId = "REPLAYSCOPE_RUN_ID";
 /// "0": only the first instrumented process of the run records (the engine of any later one stays
 /// inert); unset or "1": every process of the run (children, exec'd programs) records. Set by
 /// replayscope-run --follow-children=no|yes.
