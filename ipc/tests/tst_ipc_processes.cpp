@@ -704,8 +704,9 @@ class ProcessesTest : public QObject {
         QCOMPARE(db.text("PRAGMA journal_mode"), QString("delete"));
     }
 
-    /// Spools of two emitters that share one path (their frames interleave in the file): each frame is
-    /// attributed to its process through the hello frames each writer puts before its frames.
+    /// Two emitters given one spool path (as a program image exec'd in the same pid is): the second never
+    /// opens the file the first created, it creates `PATH.1`; the two spools imported together (one
+    /// import, one finish) attribute each frame to its process through the hello frames.
     void sharedSpoolAttributedPerProcess() {
         QTemporaryDir dir;
         const std::string spool = (dir.path() + "/shared.spool").toStdString();
@@ -723,10 +724,14 @@ class ProcessesTest : public QObject {
         a.stop(std::chrono::seconds(5), 0, 0);
         b.stop(std::chrono::seconds(5), 0, 7);
         const std::string session = (dir.path() + "/shared.rsdb").toStdString();
-        const auto result = SpoolImporter::import(spool, session);
+        QVERIFY(QFileInfo(QString::fromStdString(spool + ".1")).size() > 0);
+        const auto result = SpoolImporter::import_all({spool, spool + ".1"}, session);
         QVERIFY2(result.ok, result.message.c_str());
         QVERIFY(result.complete);
         QCOMPARE(result.rejected_frames, 0u);
+        QCOMPARE(result.spools.size(), std::size_t{2});
+        QVERIFY(result.spools[0].ok && result.spools[1].ok);
+        QCOMPARE(result.spools[0].events_stored + result.spools[1].events_stored, result.events_stored);
         SessionDb db(session);
         QCOMPARE(db.integer("SELECT count(*) FROM processes"), 2);
         for (const auto& [emitter, n] : {std::pair{&a, 3000}, std::pair{&b, 1000}}) {

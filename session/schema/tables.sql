@@ -17,7 +17,7 @@ CREATE TABLE session(
   exit_status INTEGER, exit_signal INTEGER,
   internal_errors INTEGER,
   process_count INTEGER, rejected_frames INTEGER, missing_events INTEGER,
-  job_rank INTEGER);
+  job_rank INTEGER, run_id TEXT, foreign_spools TEXT);
 CREATE TABLE processes(process INTEGER PRIMARY KEY, instance INTEGER NOT NULL UNIQUE, pid INTEGER,
   parent_pid INTEGER, protocol_version INTEGER, executable_id INTEGER, argv_id INTEGER, hostname_id INTEGER,
   engine_version_id INTEGER, configuration_id INTEGER, start_seq INTEGER, start_ns INTEGER,
