@@ -2,7 +2,7 @@
 // replayscope-run: runs a program under the ReplayScope engine and records its session file.
 //
 //   replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]
-//   replayscope-run --import-spool FILE -o SESSION.rsdb
+//   replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb
 //
 // Exit status: the program's (128+signal when it was killed); 125 when replayscope-run itself fails
 // before or instead of running the program (bad option, engine missing, session file refused, the

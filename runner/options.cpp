@@ -30,7 +30,7 @@ ParsedOptions parse_options(int argc, char** argv) {
 
     CLI::App app{"Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
                  "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
-                 "  replayscope-run --import-spool FILE -o SESSION.rsdb",
+                 "  replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb",
                  "replayscope-run"};
     app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
     app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION_STRING);
@@ -123,7 +123,11 @@ ParsedOptions parse_options(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "on", "off"}))
         ->capture_default_str();
     app.add_option("--import-spool", o.import_spool,
-                   "Ingest a spool file into SESSION instead of running a program");
+                   "Ingest a spool file, or the spools of SESSION's run in a spool directory "
+                   "(SESSION.spool.d), into SESSION instead of running a program");
+    app.add_flag("--force-import", o.force_import,
+                 "With --import-spool: also merge spools of another run than SESSION's (refused without it, "
+                 "exit 125); the session records each one merged");
     app.add_option("--drain-timeout", o.drain_ms,
                    "Milliseconds to wait for the event stream after the program ends")
         ->capture_default_str();
@@ -140,6 +144,9 @@ ParsedOptions parse_options(int argc, char** argv) {
         return {std::nullopt, rc == 0 ? 0 : kToolFailure};
     }
     output = expand_output_pattern(output, ::getpid());
+    if (o.force_import && o.import_spool.empty()) {
+        return {std::nullopt, fail("--force-import needs --import-spool")};
+    }
     if (replay_drain_option->count() > 0) {
         replay.drain_timeout_ms = replay_drain_ms;
     }

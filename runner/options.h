@@ -19,7 +19,8 @@ struct RunOptions {
     bool simulate = false;        ///< --simulate
     std::string standins;         ///< --standins LIB[,LIB...] as given
     std::string executor;         ///< --executor isa|standin; empty: standin with --standins, else isa
-    std::string import_spool;     ///< --import-spool FILE; empty: run a program
+    std::string import_spool;     ///< --import-spool FILE|DIR; empty: run a program
+    bool force_import = false;    ///< --force-import: --import-spool merges spools of another run too
     unsigned drain_ms = 5000;     ///< --drain-timeout (ms)
     bool no_progress = false;     ///< --no-progress
     std::string follow_children = "yes";   ///< --follow-children: yes or no

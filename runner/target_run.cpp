@@ -12,6 +12,7 @@
 #include "target_environment.h"
 
 #include "replayscope/ipc/environment.h"
+#include "replayscope/ipc/spool_importer.h"
 
 #include <replayscope/counters/derived.h>
 
@@ -143,19 +144,37 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (!claim_note.empty()) {
         note(claim_note);
     }
+    // A run killed before it imported its spools (its replayscope-run got SIGKILL while the program
+    // went on spooling) left them beside the session: say so before the session may be replaced.
+    note_leftover_spools(output, force);
     rs::ipc::CollectorOptions options;
     options.session_path = output;
     options.overwrite = force;
-    // The run id names this run's spools: 16 hex characters of their own draw, not of the secret token.
+    // The run id names this run's spools and goes into their hello and the session: 16 hex characters of
+    // their own draw, not of the secret token (never all '0', which names no run).
     std::string run_id;
     try {
-        run_id = rs::ipc::make_session_token().substr(0, 16);
+        do {
+            run_id = rs::ipc::make_session_token().substr(0, 16);
+        } while (run_id.find_first_not_of('0') == std::string::npos);
     } catch (const std::exception& e) {
         return failed(std::string("cannot draw a run id: ") + e.what());
     }
-    // SESSION.spool.RUNID.%p: each emitter replaces %p by its pid (the collector's own spool_path() has
-    // no run id).
-    const std::string spool_path = output + ".spool." + run_id + ".%p";
+    // The spools go into the session's private directory (0700, of this user), made or checked here
+    // before anything else is created: a directory or link someone else put there refuses the run.
+    const std::string spool_dir = rs::ipc::spool_directory(output);
+    bool spool_dir_created = false;
+    if (!prepare_spool_directory(spool_dir, spool_dir_created, error)) {
+        return failed(error);
+    }
+    auto remove_unused_spool_dir = [&] {
+        if (spool_dir_created) {
+            ::rmdir(spool_dir.c_str()); // only when empty
+        }
+    };
+    // SPOOL_DIR/RUNID.%p: each emitter replaces %p by its pid (the collector's own spool_path() has no
+    // run id).
+    const std::string spool_path = spool_dir + "/" + run_id + ".%p";
     // The session file is created last by Collector::create, and removed again when the run never
     // starts: no empty session file is left behind.
     const bool session_existed = path_exists(output);
@@ -177,16 +196,24 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
                 ::unlink(output.c_str());
             }
         }
+        remove_unused_spool_dir();
         return failed(error);
     }
     struct stat session_st{};
     ::stat(output.c_str(), &session_st);
+    // The session names its run, so that spools left by this run (if replayscope-run is killed) are
+    // recognised as the session's by the next run, --import-spool and the inspector. The collector's
+    // thread has not started: nothing else writes the file now.
+    if (std::string run_id_error; !rs::ipc::record_session_run_id(output, run_id, run_id_error)) {
+        note(run_id_error + " (this run's spools are still imported at its end)");
+    }
     namespace envn = rs::ipc::env;
     env.set("HSA_TOOLS_LIB", engine);
     env.set("HSA_TOOLS_ROCPROFILER_V1_TOOLS", "1");
     env.set(envn::kSocket, collector->socket_path());
     env.set(envn::kToken, collector->token());
     env.set(envn::kSpool, spool_path);
+    env.set(envn::kRunId, run_id);
     env.set_replay_options(o.replay);
     if (!o.replay.counter_plan.empty()) {
         note("counters: " + rs::counters::plan_text(o.replay.counter_plan, o.replay.passes));
@@ -207,6 +234,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     if (!collector->start()) {
         collector.reset();
         remove_unstarted_session();
+        remove_unused_spool_dir();
         return failed("cannot start the collector thread");
     }
     // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
@@ -217,6 +245,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         collector->finish(std::chrono::milliseconds(0));
         collector.reset();
         remove_unstarted_session();
+        remove_unused_spool_dir();
         return failed(error);
     }
     g_forward_pid = launcher.pid();

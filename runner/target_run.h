@@ -18,7 +18,7 @@ namespace rs::runner {
 struct TargetRun {
     std::string session_path;           ///< the session file, absolute
     std::string spool_claim;            ///< the engine's follow-children claim beside the spool (to remove)
-    std::string run_id;                 ///< in the name of every spool of this run (import_run_spools)
+    std::string run_id;                 ///< named by every spool of this run and by the session
     pid_t pid = -1;                     ///< the program's process
     int exit_status = 0;                ///< its exit code, 128+signal when killed, 127 when lost
     int term_signal = 0;                ///< the signal that ended it, 0 when it exited
@@ -37,10 +37,13 @@ bool session_file_is_the_runs(const TargetRun& run);
 /// forwards SIGTERM/SIGHUP to it (SIGINT/SIGQUIT are ignored here, as by system()), shows the progress
 /// line until it ends and drains the collector for options.drain_ms. The session path is claimed first
 /// (OutputClaim, held by the returned run): when another live run holds it, nothing is created or removed
-/// and the program is not started. The run's spools are named with a fresh run id; files named like
-/// spools of other runs are left alone. Nullopt when replayscope-run cannot run the program (no
-/// program, engine or runtime missing, session file refused, the program cannot be started): the reason
-/// is printed and a session file this call created is removed again; the caller exits with kToolFailure.
+/// and the program is not started. The run draws a fresh run id, records it in the session and hands it
+/// to the program, whose spools go into the session's private spool directory (made 0700 here; one that
+/// is not a directory of this user with mode 0700 refuses the run before anything is created). Spools a
+/// killed earlier run of the session left are named on one line with how to import them. Nullopt when
+/// replayscope-run cannot run the program (no program, engine or runtime missing, session file refused, the
+/// program cannot be started): the reason is printed and a session file this call created is removed again;
+/// the caller exits with kToolFailure.
 std::optional<TargetRun> run_target(const RunOptions& options);
 
 } // namespace rs::runner

@@ -4,6 +4,7 @@
 // dispatches, then exits with the given status (or kills itself with the given signal).
 //   rs_emitter_probe N EXIT_STATUS [SIGNAL]
 // RS_PROBE_QUEUE=N: emitter queue capacity (records; a small one makes the overflow path spool).
+// RS_PROBE_SPOOL_ONLY=1: no socket, every record goes to the spool (a process whose collector is gone).
 // RS_PROBE_EARLY_CLIENTS=1: before starting the emitter, a forked child connects twice to the
 // collector's socket, sends a hello with a wrong token on one connection and nothing on the other, and
 // holds both open for 10 s (a hostile same-uid client that was there before the target).
@@ -143,6 +144,9 @@ int main(int argc, char** argv) {
     auto emitter_config = rs::ipc::EmitterConfig::from_environment();
     if (const char* queue = std::getenv("RS_PROBE_QUEUE")) {
         emitter_config.queue_capacity = std::strtoull(queue, nullptr, 10);
+    }
+    if (const char* spool_only = std::getenv("RS_PROBE_SPOOL_ONLY"); spool_only && spool_only[0] == '1') {
+        emitter_config.socket_path.clear(); // as with the collector gone: every record to the spool
     }
     rs::ipc::Emitter emitter;
     if (!emitter.start(emitter_config)) {

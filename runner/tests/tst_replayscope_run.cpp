@@ -11,6 +11,7 @@
 #include <csignal>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -653,6 +654,239 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(r.exit_code == 0, qPrintable(r.err));
         QCOMPARE(scalar(imported, "SELECT count(*) FROM dispatches"), QString("3"));
         QCOMPARE(modeOf(imported), 0600);
+    }
+
+    /// A symbolic link planted where a spool is created: the emitter never opens it (nor any existing
+    /// file) and writes its spool under the next free name (`.1`); a link in place of the spool's
+    /// directory gets nothing (the records are lost, the program goes on). The victim file stays as it
+    /// was, and the spool written under the other name imports whole.
+    void plantedSymlinkNeverWrittenThrough() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("spools"));
+        QVERIFY(QFile::setPermissions(dir.filePath("spools"), QFileDevice::ReadOwner |
+                                                                  QFileDevice::WriteOwner |
+                                                                  QFileDevice::ExeOwner));
+        const QString victim = dir.filePath("victim");
+        {
+            QFile f(victim);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("precious\n");
+        }
+        QVERIFY(QFile::setPermissions(victim, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(QFile::link(victim, dir.filePath("spools/planted")));
+        QVERIFY(QFile::link(dir.filePath("spools"), dir.filePath("linked-spools")));
+        const QString runId = "00000000000000a1";
+        const auto spoolWith = [&](const QString& spool) {
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("REPLAYSCOPE_SPOOL", spool);
+            env.insert("REPLAYSCOPE_RUN_ID", runId);
+            env.remove("REPLAYSCOPE_SOCKET");
+            QProcess writer;
+            writer.setProcessEnvironment(env);
+            writer.start(RS_PROBE, {"40", "0"});
+            return writer.waitForFinished(60000) && writer.exitStatus() == QProcess::NormalExit
+                       ? writer.exitCode()
+                       : -1;
+        };
+        QCOMPARE(spoolWith(dir.filePath("spools/planted")), 0);
+        QCOMPARE(spoolWith(dir.filePath("linked-spools/through-link")), 0);
+        QFile f(victim);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("precious\n"));
+        QVERIFY(QFileInfo(dir.filePath("spools/planted")).isSymLink());
+        QVERIFY(QFileInfo(dir.filePath("spools/planted.1")).size() > 0);
+        QCOMPARE(modeOf(dir.filePath("spools/planted.1")), 0600);
+        QVERIFY(!QFileInfo::exists(dir.filePath("spools/through-link")));
+        const QString session = dir.filePath("planted.rsdb");
+        const Run r = run({"--import-spool", dir.filePath("spools/planted.1"), "-o", session});
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("40"));
+        QCOMPARE(scalar(session, "SELECT run_id FROM session"), runId); // a new session takes the spool's run
+        // The link itself given to --import-spool: refused, nothing read through it.
+        const Run link = run({"--import-spool", dir.filePath("spools/planted"), "-o", session});
+        QCOMPARE(link.exit_code, 125);
+        QVERIFY2(link.err.contains("a symbolic link"), qPrintable(link.err));
+    }
+
+    /// The spool directory beside the session must be a directory of this user with mode 0700: a
+    /// symbolic link in its place (to a directory the spools would land in), a directory of mode 0755 or of
+    /// another user, or a file refuse the run with one line and exit 125 before the program starts and
+    /// before any session file is made; nothing is written through the link.
+    void unsafeSpoolDirectoryRefused_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("symbolic link") << "link" << "a symbolic link, not a directory";
+        QTest::newRow("mode 0755") << "0755" << "mode 0755, not 0700";
+        QTest::newRow("another owner") << "owner" << "owned by uid 65534";
+        QTest::newRow("a file") << "file" << "not a directory";
+    }
+    void unsafeSpoolDirectoryRefused() {
+        QFETCH(QString, kind);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        const QString session = dir.filePath("guarded.rsdb");
+        const QString spoolDir = session + ".spool.d";
+        const QString elsewhere = dir.filePath("elsewhere");
+        QVERIFY(QDir(dir.path()).mkdir("elsewhere"));
+        if (kind == "link") {
+            QVERIFY(QFile::link(elsewhere, spoolDir));
+        } else if (kind == "file") {
+            QFile f(spoolDir);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        } else {
+            QVERIFY(QDir(dir.path()).mkdir("guarded.rsdb.spool.d"));
+            QVERIFY(::chmod(spoolDir.toLocal8Bit().constData(), kind == "0755" ? 0755 : 0700) == 0);
+            if (kind == "owner") {
+                if (::geteuid() != 0) {
+                    QSKIP("giving the directory to another user needs root");
+                }
+                QVERIFY(::chown(spoolDir.toLocal8Bit().constData(), 65534, 65534) == 0);
+            }
+        }
+        const QString started = dir.filePath("started");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_QUEUE", "64"); // it would spool, were it started
+        const Run r = run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
+                           startedThenProbe(started, "started", 0, 2000, 0)},
+                          env);
+        QCOMPARE(r.exit_code, 125);
+        const QStringList said_lines = r.err.split('\n', Qt::SkipEmptyParts).filter(spoolDir + ": ");
+        QCOMPARE(said_lines.size(), 1);
+        QVERIFY2(said_lines[0].contains(said) && said_lines[0].contains("not started"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(started));
+        QVERIFY(!QFileInfo::exists(session));
+        QCOMPARE(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList());
+    }
+
+    /// --import-spool of a spool of another run than the session's is refused (exit 125, one line naming
+    /// both run ids) and changes nothing; with --force-import it is merged, the terminal says so and the
+    /// session records it (session.foreign_spools).
+    void foreignRunSpoolImportNeedsForce() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("mine.rsdb");
+        QCOMPARE(
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "10", "0"}).exit_code,
+            0);
+        const QString sessionRun = scalar(session, "SELECT run_id FROM session");
+        QCOMPARE(sessionRun.size(), 16);
+        const QString otherRun = "0123456789abcdef";
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("REPLAYSCOPE_SPOOL", dir.filePath("other.spool"));
+        env.insert("REPLAYSCOPE_RUN_ID", otherRun);
+        env.remove("REPLAYSCOPE_SOCKET");
+        QProcess writer;
+        writer.setProcessEnvironment(env);
+        writer.start(RS_PROBE, {"40", "0"});
+        QVERIFY(writer.waitForFinished(60000));
+        QCOMPARE(writer.exitCode(), 0);
+
+        const Run refused = run({"--import-spool", dir.filePath("other.spool"), "-o", session});
+        QCOMPARE(refused.exit_code, 125);
+        const QStringList said = refused.err.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(said.size(), 1);
+        QVERIFY2(said[0].contains("run " + otherRun) && said[0].contains("run " + sessionRun) &&
+                     said[0].contains("--force-import"),
+                 qPrintable(refused.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("10"));
+        QCOMPARE(scalar(session, "SELECT foreign_spools IS NULL FROM session"), QString("1"));
+
+        const Run forced =
+            run({"--import-spool", dir.filePath("other.spool"), "--force-import", "-o", session});
+        QVERIFY2(forced.exit_code == 0, qPrintable(forced.err));
+        QVERIFY2(forced.err.contains("merged by --force-import"), qPrintable(forced.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("50"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("2"));
+        QCOMPARE(scalar(session, "SELECT run_id FROM session"), sessionRun);
+        const QString recorded = scalar(session, "SELECT foreign_spools FROM session");
+        QVERIFY2(recorded.contains(dir.filePath("other.spool")) && recorded.contains("run " + otherRun),
+                 qPrintable(recorded));
+    }
+
+    /// replayscope-run killed (SIGKILL) while its program runs: the program's later process spools
+    /// everything into the session's spool directory. The next run on that output names the leftover
+    /// spool and how to import it; --import-spool of the directory imports it (and removes it and the
+    /// directory), the file returns to journal_mode=DELETE, and every process's sent events are stored
+    /// or missing: sent = stored + missing.
+    void killedCollectorSpoolsRecovered() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("killed.rsdb");
+        const QString firstDone = dir.filePath("first-done");
+        const QString go = dir.filePath("go");
+        const QString secondDone = dir.filePath("second-done");
+        QProcess killed;
+        killed.start(RS_REPLAYSCOPE_RUN,
+                     {"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
+                      QString("'%1' 3000 0; echo done > '%2'; while [ ! -e '%3' ]; do sleep 0.05; done; "
+                              "'%1' 4000 0; echo done > '%4'")
+                          .arg(RS_PROBE, firstDone, go, secondDone)});
+        QVERIFY(waitForLine(firstDone));
+        QElapsedTimer stored;
+        stored.start();
+        while (scalar(session, "SELECT count(*) FROM dispatches") != "3000" && stored.elapsed() < 30000) {
+            QTest::qWait(50);
+        }
+        // The first process's events reached the collector and were committed (at most kCommitInterval
+        // later); now it dies, the program goes on.
+        QTest::qWait(500);
+        killed.kill();
+        QVERIFY(killed.waitForFinished(10000));
+        QFile(go).open(QIODevice::WriteOnly);
+        QVERIFY(waitForLine(secondDone));
+        const QString spoolDir = session + ".spool.d";
+        const QStringList left = QDir(spoolDir).entryList(QDir::Files);
+        QCOMPARE(left.size(), 1);
+        const QString runId = scalar(session, "SELECT run_id FROM session");
+        QVERIFY2(left[0].startsWith(runId + "."), qPrintable(left.join(' ') + " " + runId));
+        QCOMPARE(scalar(session, "PRAGMA journal_mode"), QString("wal"));
+
+        const Run next =
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(next.exit_code, 125); // the session exists: refused as ever, after saying what it left
+        const QStringList named = next.err.split('\n').filter("never imported");
+        QCOMPARE(named.size(), 1);
+        QVERIFY2(named[0].contains(spoolDir + "/" + left[0]) &&
+                     named[0].contains("--import-spool " + spoolDir + " -o " + session),
+                 qPrintable(next.err));
+
+        const Run imported = run({"--import-spool", spoolDir, "-o", session});
+        QVERIFY2(imported.exit_code == 0, qPrintable(imported.err));
+        QVERIFY2(imported.err.contains("1 spool file of " + spoolDir), qPrintable(imported.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("2"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("7000"));
+        QCOMPARE(scalar(session, "SELECT sum(sent) FROM event_counts"),
+                 scalar(session, "SELECT (SELECT sum(stored) FROM event_counts) + "
+                                 "(SELECT sum(missing_events) FROM processes)"));
+        QCOMPARE(scalar(session, "SELECT sum(sent) FROM event_counts WHERE name = 'dispatch'"),
+                 QString("7000"));
+        QCOMPARE(scalar(session, "PRAGMA journal_mode"), QString("delete"));
+        QVERIFY(!QFileInfo::exists(spoolDir));
+        QVERIFY(!QFileInfo::exists(session + "-wal"));
+    }
+
+    /// Thirty processes of one run all spool (a small queue): their thirty spools are imported in one
+    /// import (one open, one finish of the session), every event under its process, and the directory is
+    /// removed once empty.
+    void thirtySpoolsImportedTogether() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("thirty.rsdb");
+        QStringList commands;
+        for (int i = 0; i < 30; ++i) {
+            commands << QString("'%1' %2 0").arg(RS_PROBE).arg(500 + i);
+        }
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_QUEUE", "64");
+        env.insert("RS_PROBE_SPOOL_ONLY", "1");
+        const Run r = run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
+                           commands.join("; ")},
+                          env);
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("imported from 30 spool files"), qPrintable(r.err));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM processes"), QString("30"));
+        QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString::number(30 * 500 + 29 * 30 / 2));
+        QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
+        QCOMPARE(scalar(session, "PRAGMA journal_mode"), QString("delete"));
+        QVERIFY(!QFileInfo::exists(session + ".spool.d"));
     }
 
     void versionAndUsage() {
