@@ -27,8 +27,9 @@ void print_processes(const std::vector<rs::ipc::ProcessSummary>& processes) {
     // A process's command line is what the target reported: capped, its control characters escaped.
     for (const auto& p : processes) {
         std::string state = p.complete ? "complete" : "incomplete";
-        if (p.missing > 0) {
-            state += ", " + std::to_string(p.missing) + " missing";
+        if (p.missing > 0) { // sent = stored + missing, exactly
+            state +=
+                ", " + std::to_string(p.missing) + " missing of " + std::to_string(p.last_sequence) + " sent";
         }
         if (p.rejected_frames > 0) {
             state += ", " + std::to_string(p.rejected_frames) + " bad frames";
@@ -49,11 +50,12 @@ void report_run(const TargetRun& run, const SpoolImport& imported,
     const auto& processes = imported.processes;
     const std::string& output = run.session_path;
     const bool complete = imported.complete;
-    std::uint64_t events = 0, dispatches = 0, missing = 0;
+    std::uint64_t events = 0, dispatches = 0, missing = 0, sent = 0;
     for (const auto& p : processes) {
         events += p.events_stored;
         dispatches += p.dispatches;
         missing += p.missing;
+        sent += p.last_sequence;
     }
     if (processes.empty()) {
         events = summary.events_stored;
@@ -83,6 +85,22 @@ void report_run(const TargetRun& run, const SpoolImport& imported,
     }
     if (!summary.error.empty()) {
         std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
+        // A full disk may have kept the end of the session out of the file: the counts above are the
+        // writer's (exact: sent = stored + missing); say so when the file records others.
+        rs::ipc::EventTotals file;
+        std::string why;
+        const bool read = rs::ipc::read_event_totals(output, file, why);
+        if (!read || file.sent != sent || file.stored != events || file.missing != missing) {
+            const std::string holds = read ? "records " + std::to_string(file.stored) +
+                                                 " events stored and " + std::to_string(file.missing) +
+                                                 " missing of " + std::to_string(file.sent) + " sent"
+                                           : "cannot be read (" + why + ")";
+            std::fprintf(stderr,
+                         "replayscope-run: the session file could not record the end of the session: it %s; "
+                         "exactly %llu events were sent, %llu are stored and %llu missing\n",
+                         holds.c_str(), static_cast<unsigned long long>(sent),
+                         static_cast<unsigned long long>(events), static_cast<unsigned long long>(missing));
+        }
     }
 }
 

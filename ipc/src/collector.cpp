@@ -511,11 +511,17 @@ std::size_t Collector::consume_frames(Connection& c, const std::uint8_t* data, s
             c.saw_end = c.saw_end || record.type == EventType::session_end;
             if (verdict == SequenceVerdict::fresh) {
                 if (!store_->insert(c.process, record)) {
-                    log("session file write failed: " + store_->last_error());
+                    // The open transaction was rolled back: its events count as missing, a session_end
+                    // is kept and stored again. The connection stays open, so that the process's
+                    // session_end (its sent counts) is still read and the next commits can succeed
+                    // once space returns.
+                    log_limited("session file write failed",
+                                "session file write failed: " + store_->last_error() +
+                                    " (the events of the transaction count as missing)");
                     summary_.error = store_->last_error();
-                    close_connection(c, "session file write failed");
-                    open = false;
-                    return offset;
+                    rows_since_commit_ = 0;
+                    offset += frame_bytes;
+                    continue;
                 }
                 ++rows_since_commit_;
                 if (record.type == EventType::dispatch) {
@@ -607,7 +613,10 @@ void Collector::commit_if_due(bool force) {
     if (rows_since_commit_ >= kCommitRows ||
         (rows_since_commit_ > 0 && (force || now - last_commit_ >= kCommitInterval))) {
         if (!store_->commit()) {
-            log("session file commit failed: " + store_->last_error());
+            // Rolled back: the transaction's events count as missing (the store keeps them read).
+            log_limited("session file commit failed",
+                        "session file commit failed: " + store_->last_error() +
+                            " (the events of the transaction count as missing)");
             summary_.error = store_->last_error();
         }
         rows_since_commit_ = 0;

@@ -246,4 +246,41 @@ bool record_exit_status(const std::string& path, int exit_status, int exit_signa
     return record_exit_status(path, 0, exit_status, exit_signal, error);
 }
 
+bool read_event_totals(const std::string& path, EventTotals& totals, std::string& error) {
+    totals = EventTotals{};
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    const std::string db_path = session::openable_session_copy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    sqlite3_stmt* st = nullptr;
+    // Format 3 and later: per process; earlier files are one process, the session row.
+    const char* sql = check.format_version >= 3
+                          ? "SELECT coalesce(sum(last_sequence), 0), coalesce(sum(events_stored), 0), "
+                            "coalesce(sum(missing_events), 0) FROM processes"
+                          : "SELECT last_sequence, events_stored, coalesce(missing_events, 0) FROM session";
+    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+              sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK;
+    const int rc = ok ? sqlite3_step(st) : SQLITE_ERROR;
+    if (rc == SQLITE_ROW) {
+        totals.sent = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+        totals.stored = static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
+        totals.missing = static_cast<std::uint64_t>(sqlite3_column_int64(st, 2));
+    }
+    ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+    if (!ok) {
+        error = path +
+                ": cannot read the event totals: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    session::remove_session_copy(path, db_path);
+    return ok;
+}
+
 } // namespace rs::ipc

@@ -460,11 +460,21 @@ std::string describe(FrameError error, const FrameHeader& header) {
         std::snprintf(text, sizeof text, "unknown frame type %u", header.type);
         return text;
     case FrameError::bad_header:
+        std::snprintf(
+            text, sizeof text,
+            "bad frame header: %s frame with sequence %llu, protocol %u, checksum word 0x%08x (want "
+            "sequence 0 for hello, 1 to 2^48-1 otherwise; checksum word 0 before protocol %u)",
+            std::string(event_type_name(static_cast<EventType>(header.type))).c_str(),
+            static_cast<unsigned long long>(header.sequence), header.version, header.checksum,
+            kFirstChecksumVersion);
+        return text;
+    case FrameError::bad_checksum:
         std::snprintf(text, sizeof text,
-                      "bad frame header: %s frame with sequence %llu, reserved 0x%08x (want reserved 0, "
-                      "sequence 0 for hello, 1 to 2^48-1 otherwise)",
+                      "checksum mismatch: %s frame (protocol %u, %u payload bytes, sequence %llu) carries "
+                      "checksum 0x%08x (damaged)",
                       std::string(event_type_name(static_cast<EventType>(header.type))).c_str(),
-                      static_cast<unsigned long long>(header.sequence), header.reserved);
+                      header.version, header.length, static_cast<unsigned long long>(header.sequence),
+                      header.checksum);
         return text;
     case FrameError::invalid_payload:
         std::snprintf(text, sizeof text,
@@ -474,6 +484,12 @@ std::string describe(FrameError error, const FrameHeader& header) {
         return text;
     }
     return "unknown frame error";
+}
+
+bool frame_bounds_trusted(FrameError error, const FrameHeader& header) noexcept {
+    // Only invalid_payload is decided after the checksum matched (decode_frame's order); every earlier
+    // error, and every frame without a checksum, may carry a damaged length.
+    return error == FrameError::invalid_payload && header.version >= kFirstChecksumVersion;
 }
 
 FrameError decode_frame(const std::uint8_t* data, std::size_t size, std::uint32_t max_payload, Record& record,
@@ -497,16 +513,23 @@ FrameError decode_frame(const std::uint8_t* data, std::size_t size, std::uint32_
         (header.version < 5 && header.type > static_cast<std::uint16_t>(EventType::restore_failure))) {
         return FrameError::unknown_type;
     }
-    // Header rules (every version; senders never wrote anything else): reserved 0, sequence 0 for Hello
-    // and only for Hello, every other sequence in [1, kMaxSequence). Checked before any of them is used,
-    // so a receiver never sizes anything after a number a frame merely claims.
+    // Header rules (every version; senders never wrote anything else): sequence 0 for Hello and only for
+    // Hello, every other sequence in [1, kMaxSequence); before protocol 6 the checksum word is 0. Checked
+    // from the header alone, before any of them is used, so a receiver never sizes anything after a
+    // number a frame merely claims and refuses such a frame before its payload arrives.
     const bool hello = header.type == static_cast<std::uint16_t>(EventType::hello);
-    if (header.reserved != 0 || (hello && header.sequence != 0) ||
+    if ((header.version < kFirstChecksumVersion && header.checksum != 0) || (hello && header.sequence != 0) ||
         (!hello && (header.sequence == 0 || header.sequence >= kMaxSequence))) {
         return FrameError::bad_header;
     }
     if (size < kFrameHeaderBytes + header.length) {
         return FrameError::incomplete;
+    }
+    // The checksum covers the header (its checksum field as 0) and the payload: a frame damaged anywhere,
+    // its length or sequence included, stops here, before its payload is read.
+    if (header.version >= kFirstChecksumVersion &&
+        frame_checksum(header, data + kFrameHeaderBytes, header.length) != header.checksum) {
+        return FrameError::bad_checksum;
     }
     // An empty payload holds no FlatBuffers root: refused here, before anything is copied or verified.
     if (header.length == 0) {
@@ -539,6 +562,66 @@ FrameError decode_frame(const std::uint8_t* data, std::size_t size, std::uint32_
     }
     frame_bytes = kFrameHeaderBytes + header.length;
     return FrameError::none;
+}
+
+FrameScan find_frame(const std::uint8_t* data, std::size_t size, std::size_t from, bool end_of_stream,
+                     std::uint32_t max_payload) noexcept {
+    FrameScan scan;
+    for (std::size_t at = from; at < size; ++at) {
+        if (size - at < sizeof kFrameMagic) {
+            // Too short for a magic: undecidable until more bytes come, nothing at the end of the stream.
+            scan.offset = end_of_stream ? size : at;
+            scan.need_more = !end_of_stream;
+            return scan;
+        }
+        std::uint32_t magic = 0;
+        std::memcpy(&magic, data + at, sizeof magic);
+        if (magic != kFrameMagic) {
+            continue;
+        }
+        if (size - at < kFrameHeaderBytes) {
+            if (end_of_stream) {
+                continue;
+            }
+            scan.offset = at;
+            scan.need_more = true;
+            return scan;
+        }
+        FrameHeader header{};
+        std::memcpy(&header, data + at, kFrameHeaderBytes);
+        if (header.version < kMinProtocolVersion || header.version > kProtocolVersion ||
+            header.length > max_payload) {
+            continue;
+        }
+        if (size - at < kFrameHeaderBytes + header.length) {
+            if (end_of_stream) {
+                continue; // runs past the end: not a frame (a whole frame may still start inside it)
+            }
+            scan.offset = at;
+            scan.need_more = true;
+            return scan;
+        }
+        bool starts = false;
+        if (header.version >= kFirstChecksumVersion) {
+            // Magic and checksum: the frame is as its sender wrote it (its header rules and payload are for
+            // the reader to judge, and the frame delimits itself).
+            starts = frame_checksum(header, data + at + kFrameHeaderBytes, header.length) == header.checksum;
+        } else {
+            // No checksum before protocol 6: only a frame that decodes whole counts.
+            Record record;
+            FrameHeader decoded{};
+            std::size_t bytes = 0;
+            starts =
+                decode_frame(data + at, size - at, max_payload, record, decoded, bytes) == FrameError::none;
+        }
+        if (starts) {
+            scan.offset = at;
+            scan.found = true;
+            return scan;
+        }
+    }
+    scan.offset = std::max(from, size);
+    return scan;
 }
 
 } // namespace rs::ipc

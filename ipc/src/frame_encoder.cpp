@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Frame encoding (frame_encoder.h): a record into its FlatBuffers payload behind the frame header.
+// Frame encoding (frame_encoder.h): a record into its FlatBuffers payload behind the frame header, then the
+// frame's checksum (frame.h) into the header.
 #include "replayscope/ipc/frame_encoder.h"
 
 #include "session_events_generated.h"
@@ -181,6 +182,8 @@ void append_frame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
     out.resize(at + kFrameHeaderBytes + padded, 0);
     std::memcpy(out.data() + at, &header, kFrameHeaderBytes);
     std::memcpy(out.data() + at + kFrameHeaderBytes, builder.GetBufferPointer(), builder.GetSize());
+    // Header (checksum 0 so far) and payload, padding included, are contiguous: checksum them in place.
+    seal_frame(out.data() + at, kFrameHeaderBytes + padded);
 }
 
 } // namespace rs::ipc

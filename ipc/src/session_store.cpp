@@ -176,12 +176,19 @@ struct SessionStore::ProcessState {
     SequenceSpace space;
     /// Sequence numbers stored in the open transaction (erased from `space` on rollback).
     std::vector<std::uint64_t> uncommitted;
-    bool row_written = false; ///< its processes row exists (committed, or in the open transaction)
-    bool row_in_txn = false;  ///< written in the open transaction
-    bool dirty = false;       ///< counts changed since the last commit
-    bool gaps_dirty = false;  ///< sequence_gaps rows differ from `space`
-    bool saw_end = false;
-    std::uint64_t end_last_sequence = 0; ///< session_end's last_sequence (0: none)
+    /// Highest sequence number read from the process (stored, or lost with a rolled-back transaction or
+    /// a failed insert). Never rolled back: what a failed commit loses counts as missing.
+    std::uint64_t received = 0;
+    /// Its session_end was read (kept through rollbacks: end_record is stored again by every transaction
+    /// until one commits it, so its sent counts reach the file when space returns).
+    bool end_read = false;
+    Record end_record{};
+    bool row_written = false;            ///< its processes row exists (committed, or in the open transaction)
+    bool row_in_txn = false;             ///< written in the open transaction
+    bool dirty = false;                  ///< counts changed since the last commit
+    bool gaps_dirty = false;             ///< sequence_gaps rows differ from `space`
+    bool saw_end = false;                ///< its session_end is stored (committed or in the open transaction)
+    std::uint64_t end_last_sequence = 0; ///< the session_end's last_sequence (0: none read)
     std::uint64_t stored = 0, dispatches = 0, rejected = 0;
     struct Committed {
         bool saw_end = false;
@@ -663,6 +670,8 @@ bool SessionStore::load_state() {
         p->saw_end = sqlite3_column_int(st, 7) != 0;
         p->dispatches = static_cast<std::uint64_t>(sqlite3_column_int64(st, 8));
         p->end_last_sequence = p->saw_end ? last : 0;
+        p->end_read = p->saw_end;
+        p->received = last;
         if (last > 0) {
             p->space.insert_range(1, last);
         }
@@ -719,10 +728,11 @@ SessionStore::ProcessState* SessionStore::state(std::int64_t process) const {
 }
 
 std::uint64_t SessionStore::space_end(const ProcessState& p) {
-    const std::uint64_t highest = p.space.highest();
+    // Numbers read but lost with a rolled-back transaction count up to the highest read.
+    const std::uint64_t highest = std::max(p.space.highest(), p.received);
     // A session_end may say that numbers after the highest received were sent (and lost): believed
     // only within the window, so a forged last_sequence cannot claim billions of missing events.
-    if (p.saw_end && p.end_last_sequence > highest && p.end_last_sequence - highest <= kSequenceWindow) {
+    if (p.end_read && p.end_last_sequence > highest && p.end_last_sequence - highest <= kSequenceWindow) {
         return p.end_last_sequence;
     }
     return highest;
@@ -730,6 +740,7 @@ std::uint64_t SessionStore::space_end(const ProcessState& p) {
 
 void SessionStore::mark_sequence(ProcessState& p, std::uint64_t sequence) {
     const std::uint64_t highest = p.space.highest();
+    p.received = std::max(p.received, sequence);
     if (p.space.insert(sequence)) {
         p.uncommitted.push_back(sequence);
         ++p.stored;
@@ -741,13 +752,25 @@ void SessionStore::mark_sequence(ProcessState& p, std::uint64_t sequence) {
 }
 
 bool SessionStore::begin() {
+    bool begun = false;
     if (!in_transaction_) {
         if (!exec("BEGIN")) {
             return false;
         }
         in_transaction_ = true;
+        begun = true;
     }
-    return persist_processes();
+    if (!persist_processes()) {
+        return false;
+    }
+    // A session_end read but lost with a rolled-back transaction goes into every new one until one
+    // commits it: its sent counts and last sequence are not lost to a full disk that clears.
+    for (auto& p : processes_) {
+        if (begun && p->end_read && !p->saw_end && !insert_session_end(p->index, *p, p->end_record)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool SessionStore::persist_processes() {
@@ -851,59 +874,65 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
     case SequenceVerdict::fresh:
         break;
     }
-    if (!begin()) {
+    // Read from the process: stored, or lost (counted as missing) when the transaction fails.
+    if (!begin() || !insert_record(process, *p, r)) {
         rollback();
+        p->received = std::max(p->received, r.sequence);
         return false;
     }
+    return true;
+}
+
+bool SessionStore::insert_record(std::int64_t process, ProcessState& p, const Record& r) {
     switch (r.type) {
     case EventType::hello:
         return true;
     case EventType::session_start:
-        return insert_session_start(process, *p, r);
+        return insert_session_start(process, p, r);
     case EventType::string:
-        return insert_string(process, *p, r);
+        return insert_string(process, p, r);
     case EventType::agent:
-        return insert_agent(process, *p, r);
+        return insert_agent(process, p, r);
     case EventType::allocation:
-        return insert_allocation(process, *p, r);
+        return insert_allocation(process, p, r);
     case EventType::free:
-        return insert_free(process, *p, r);
+        return insert_free(process, p, r);
     case EventType::executable_loaded:
-        return insert_executable(process, *p, r);
+        return insert_executable(process, p, r);
     case EventType::module_variable:
-        return insert_module_variable(process, *p, r);
+        return insert_module_variable(process, p, r);
     case EventType::dispatch:
-        return insert_dispatch(process, *p, r);
+        return insert_dispatch(process, p, r);
     case EventType::inventory:
-        return insert_inventory(process, *p, r);
+        return insert_inventory(process, p, r);
     case EventType::inventory_region:
-        return insert_inventory_region(process, *p, r);
+        return insert_inventory_region(process, p, r);
     case EventType::snapshot:
-        return insert_snapshot(process, *p, r);
+        return insert_snapshot(process, p, r);
     case EventType::snapshot_failure:
-        return insert_snapshot_failure(process, *p, r);
+        return insert_snapshot_failure(process, p, r);
     case EventType::pass:
-        return insert_pass(process, *p, r);
+        return insert_pass(process, p, r);
     case EventType::restore_skip:
-        return insert_restore_skip(process, *p, r);
+        return insert_restore_skip(process, p, r);
     case EventType::warning:
-        return insert_warning(process, *p, r);
+        return insert_warning(process, p, r);
     case EventType::session_end:
-        return insert_session_end(process, *p, r);
+        return insert_session_end(process, p, r);
     case EventType::fidelity_mismatch:
-        return insert_fidelity_mismatch(process, *p, r);
+        return insert_fidelity_mismatch(process, p, r);
     case EventType::async_copy:
-        return insert_async_copy(process, *p, r);
+        return insert_async_copy(process, p, r);
     case EventType::restore_failure:
-        return insert_restore_failure(process, *p, r);
+        return insert_restore_failure(process, p, r);
     case EventType::snapshot_placement:
-        return insert_snapshot_placement(process, *p, r);
+        return insert_snapshot_placement(process, p, r);
     case EventType::restore:
-        return insert_restore(process, *p, r);
+        return insert_restore(process, p, r);
     case EventType::restore_miss:
-        return insert_restore_miss(process, *p, r);
+        return insert_restore_miss(process, p, r);
     case EventType::counter_value:
-        return insert_counter_value(process, *p, r);
+        return insert_counter_value(process, p, r);
     }
     return true;
 }
@@ -1166,6 +1195,12 @@ bool SessionStore::insert_warning(std::int64_t process, ProcessState& p, const R
 
 bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, const Record& r) {
     const auto& x = r.session_end;
+    // Kept whatever happens to the transaction (begin() stores it again after a rollback).
+    if (&r != &p.end_record) {
+        p.end_record = r;
+    }
+    p.end_read = true;
+    p.end_last_sequence = x.last_sequence;
     sqlite3_stmt* s = row_statement(EventType::session_end, process);
     bind_columns(s, 2, r.sequence, r.timestamp_ns, x.spooled, x.internal_errors);
     if (x.exit_status >= 0 && x.exit_status <= 255) {
@@ -1185,7 +1220,6 @@ bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, con
         return false;
     }
     p.saw_end = true;
-    p.end_last_sequence = x.last_sequence;
     p.gaps_dirty = true; // the end of the space may have moved
     return store_row(p, s, r.sequence);
 }
@@ -1240,7 +1274,7 @@ bool SessionStore::update_process_rows() {
 bool SessionStore::commit() {
     bool pending_processes = false;
     for (const auto& p : processes_) {
-        pending_processes = pending_processes || !p->row_written || p->dirty;
+        pending_processes = pending_processes || !p->row_written || p->dirty || (p->end_read && !p->saw_end);
     }
     if (!in_transaction_ && !pending_processes) {
         return true;
@@ -1287,8 +1321,8 @@ void SessionStore::rollback() {
             p->row_written = false;
             p->row_in_txn = false;
         }
+        // The session_end stays read (end_read, end_last_sequence): stored again by the next transaction.
         p->saw_end = p->committed.saw_end;
-        p->end_last_sequence = p->committed.end_last_sequence;
         p->stored = p->committed.stored;
         p->dispatches = p->committed.dispatches;
         p->dirty = true; // rewritten (rejected counts, identity) by the next commit
@@ -1328,12 +1362,14 @@ std::vector<ProcessSummary> SessionStore::processes() const {
         ProcessSummary s;
         s.process = p->index;
         s.identity = p->identity;
+        // Sent: the session_end's last sequence, else the highest read, whether or not a commit failed
+        // since; every sent event not in the file is missing (sent = stored + missing).
         s.events_stored = p->committed.stored;
         s.dispatches = p->committed.dispatches;
-        s.missing = p->committed.missing;
+        s.last_sequence = std::max(space_end(*p), p->committed.last_sequence);
+        s.missing = s.last_sequence > s.events_stored ? s.last_sequence - s.events_stored : 0;
         s.rejected_frames = p->rejected;
-        s.last_sequence = p->committed.last_sequence;
-        s.complete = p->committed.saw_end && p->committed.missing == 0;
+        s.complete = p->committed.saw_end && s.missing == 0;
         if (st != nullptr) {
             sqlite3_bind_int64(st, 1, p->index);
             if (sqlite3_step(st) == SQLITE_ROW) {

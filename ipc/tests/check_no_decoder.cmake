@@ -23,6 +23,8 @@ endif()
 set(decoder_patterns
     "rs::ipc::decode_frame\\("
     "rs::ipc::describe\\(rs::ipc::FrameError"
+    "rs::ipc::find_frame\\("
+    "rs::ipc::frame_bounds_trusted\\("
     "decode_payload\\("
     "rs::ipc::\\(anonymous namespace\\)::decode_[a-z_]+\\("
     "kPayloadDecoders"

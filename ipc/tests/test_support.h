@@ -218,11 +218,60 @@ inline std::string expandSpool(std::string path) {
     return path;
 }
 
+/// Rewrites the header of the frame at offset `at` of `bytes` to protocol `version`, as a sender of that
+/// version wrote it: checksum word 0 before protocol 6, else the checksum recomputed.
+inline void setFrameVersion(std::vector<std::uint8_t>& bytes, std::uint16_t version, std::size_t at = 0) {
+    rs::ipc::FrameHeader h{};
+    std::memcpy(&h, bytes.data() + at, rs::ipc::kFrameHeaderBytes);
+    h.version = version;
+    h.checksum = 0;
+    std::memcpy(bytes.data() + at, &h, rs::ipc::kFrameHeaderBytes);
+    if (version >= rs::ipc::kFirstChecksumVersion) {
+        rs::ipc::seal_frame(bytes.data() + at, rs::ipc::kFrameHeaderBytes + h.length);
+    }
+}
+
+/// Recomputes the checksum of the (protocol 6) frame at offset `at` of `bytes` after a test changed it on
+/// purpose, so that the decoder judges the change itself and not the damage.
+inline void resealFrame(std::vector<std::uint8_t>& bytes, std::size_t at = 0) {
+    setFrameVersion(bytes, rs::ipc::kProtocolVersion, at);
+}
+
+/// Pid placeholder of a Hello built before a fork: the child writes its own pid over it (setHelloPid).
+inline constexpr std::uint32_t kChildPidPlaceholder = 0x7ffffffeu;
+
+/// In the Hello frame at the start of `stream`, encoded with pid kChildPidPlaceholder, writes `pid` over
+/// the placeholder and recomputes the frame's checksum, in place and without allocating (a forked child of
+/// a multi-threaded test). False when the stream holds no such Hello.
+inline bool setHelloPid(std::vector<std::uint8_t>& stream, std::uint32_t pid) noexcept {
+    rs::ipc::FrameHeader h{};
+    if (stream.size() < rs::ipc::kFrameHeaderBytes) {
+        return false;
+    }
+    std::memcpy(&h, stream.data(), rs::ipc::kFrameHeaderBytes);
+    if (h.type != static_cast<std::uint16_t>(rs::ipc::EventType::hello) ||
+        stream.size() < rs::ipc::kFrameHeaderBytes + h.length) {
+        return false;
+    }
+    for (std::size_t at = rs::ipc::kFrameHeaderBytes; at + 4 <= rs::ipc::kFrameHeaderBytes + h.length; ++at) {
+        std::uint32_t value = 0;
+        std::memcpy(&value, stream.data() + at, 4);
+        if (value == kChildPidPlaceholder) {
+            std::memcpy(stream.data() + at, &pid, 4);
+            std::memset(stream.data() + rs::ipc::kFrameChecksumOffset, 0, 4);
+            rs::ipc::seal_frame(stream.data(), rs::ipc::kFrameHeaderBytes + h.length);
+            return true;
+        }
+    }
+    return false;
+}
+
+/// A Hello of this process (its pid: the collector compares it with the peer's credentials).
 inline rs::ipc::Record hello_record(const std::string& token) {
     rs::ipc::Record r{};
     r.type = rs::ipc::EventType::hello;
     std::memcpy(r.hello.token, token.data(), std::min<std::size_t>(token.size(), 64));
-    r.hello.pid = 4242;
+    r.hello.pid = static_cast<std::uint32_t>(::getpid());
     r.hello.instance = 0x4242; // the collector refuses a Hello without an instance
     r.hello.protocol_version = rs::ipc::kProtocolVersion;
     return r;

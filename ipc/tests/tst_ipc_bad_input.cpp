@@ -30,13 +30,14 @@ std::vector<std::uint8_t> validPrefix(const std::string& token, std::uint64_t n)
     return rs::test::frames(records);
 }
 
-/// A bare frame header of `type` with `sequence` and `length` (no payload bytes appended).
-std::vector<std::uint8_t> headerOnly(EventType type, std::uint64_t sequence, std::uint32_t length,
-                                     std::uint32_t reserved = 0) {
-    const FrameHeader header{kFrameMagic, kProtocolVersion, static_cast<std::uint16_t>(type),
-                             length,      reserved,         sequence};
+/// A bare frame header of `type` with `sequence` and `length` (no payload bytes appended), its checksum
+/// that of the header alone: right for length 0; a caller that appends a payload reseals the frame.
+std::vector<std::uint8_t> headerOnly(EventType type, std::uint64_t sequence, std::uint32_t length) {
+    const FrameHeader header{kFrameMagic, kProtocolVersion, static_cast<std::uint16_t>(type), length,
+                             0,           sequence};
     std::vector<std::uint8_t> bytes(kFrameHeaderBytes);
     std::memcpy(bytes.data(), &header, kFrameHeaderBytes);
+    seal_frame(bytes.data(), kFrameHeaderBytes);
     return bytes;
 }
 
@@ -164,6 +165,7 @@ class BadInputTest : public QObject {
         for (std::size_t i = kFrameHeaderBytes; i < frame.size(); ++i) {
             frame[i] = static_cast<std::uint8_t>(0xA5 ^ i);
         }
+        rs::test::resealFrame(frame); // as a sender wrote it: the verifier, not the checksum, refuses it
         refusedAfterValidPrefix(frame, "invalid dispatch payload", false);
     }
     // --- frame decoder: undefined behaviour (UBSan, asan preset) and header rules -------------------
@@ -189,6 +191,7 @@ class BadInputTest : public QObject {
         const auto payload = misalignedSessionEndPayload(counts);
         auto frame = headerOnly(EventType::session_end, 9, static_cast<std::uint32_t>(payload.size()));
         frame.insert(frame.end(), payload.begin(), payload.end());
+        rs::test::resealFrame(frame);
         // At an 8-aligned address (decoded in place) and at an odd one (copied to an aligned buffer first):
         // either way the elements sit at payload offset 28, 4 mod 8.
         for (const std::size_t shift : {std::size_t{0}, std::size_t{3}}) {
@@ -210,32 +213,40 @@ class BadInputTest : public QObject {
     void headerRules_data() {
         QTest::addColumn<int>("type");
         QTest::addColumn<quint64>("sequence");
-        QTest::addColumn<quint32>("reserved");
+        QTest::addColumn<int>("version");
+        QTest::addColumn<quint32>("checksumWord"); // of a frame before protocol 6
         QTest::addColumn<bool>("accepted");
         const int hello = static_cast<int>(EventType::hello);
         const int dispatch = static_cast<int>(EventType::dispatch);
-        QTest::newRow("hello 0") << hello << quint64{0} << quint32{0} << true;
-        QTest::newRow("hello 1") << hello << quint64{1} << quint32{0} << false;
-        QTest::newRow("dispatch 0") << dispatch << quint64{0} << quint32{0} << false;
-        QTest::newRow("dispatch 1") << dispatch << quint64{1} << quint32{0} << true;
-        QTest::newRow("dispatch 2^48-1") << dispatch << quint64{kMaxSequence - 1} << quint32{0} << true;
-        QTest::newRow("dispatch 2^48") << dispatch << quint64{kMaxSequence} << quint32{0} << false;
-        QTest::newRow("dispatch 2^62") << dispatch << (quint64{1} << 62) << quint32{0} << false;
-        QTest::newRow("dispatch 2^64-1") << dispatch << ~quint64{0} << quint32{0} << false;
-        QTest::newRow("reserved 1") << dispatch << quint64{1} << quint32{1} << false;
-        QTest::newRow("hello reserved") << hello << quint64{0} << quint32{0x80000000u} << false;
+        const int now = kProtocolVersion;
+        QTest::newRow("hello 0") << hello << quint64{0} << now << quint32{0} << true;
+        QTest::newRow("hello 1") << hello << quint64{1} << now << quint32{0} << false;
+        QTest::newRow("dispatch 0") << dispatch << quint64{0} << now << quint32{0} << false;
+        QTest::newRow("dispatch 1") << dispatch << quint64{1} << now << quint32{0} << true;
+        QTest::newRow("dispatch 2^48-1")
+            << dispatch << quint64{kMaxSequence - 1} << now << quint32{0} << true;
+        QTest::newRow("dispatch 2^48") << dispatch << quint64{kMaxSequence} << now << quint32{0} << false;
+        QTest::newRow("dispatch 2^62") << dispatch << (quint64{1} << 62) << now << quint32{0} << false;
+        QTest::newRow("dispatch 2^64-1") << dispatch << ~quint64{0} << now << quint32{0} << false;
+        QTest::newRow("protocol 5, word 0") << dispatch << quint64{1} << 5 << quint32{0} << true;
+        QTest::newRow("protocol 5, word 1") << dispatch << quint64{1} << 5 << quint32{1} << false;
+        QTest::newRow("protocol 4 hello, word") << hello << quint64{0} << 4 << quint32{0x80000000u} << false;
     }
     void headerRules() {
         QFETCH(int, type);
         QFETCH(quint64, sequence);
-        QFETCH(quint32, reserved);
+        QFETCH(int, version);
+        QFETCH(quint32, checksumWord);
         QFETCH(bool, accepted);
         Record record = type == static_cast<int>(EventType::hello)
                             ? rs::test::hello_record(std::string(64, 'a'))
                             : rs::test::dispatchRecord(1, 1);
         auto frame = rs::test::frames({record});
-        std::memcpy(frame.data() + offsetof(FrameHeader, reserved), &reserved, 4);
         std::memcpy(frame.data() + offsetof(FrameHeader, sequence), &sequence, 8);
+        rs::test::setFrameVersion(frame, static_cast<std::uint16_t>(version)); // checksum of the change
+        if (checksumWord != 0) {
+            std::memcpy(frame.data() + offsetof(FrameHeader, checksum), &checksumWord, 4);
+        }
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
@@ -316,7 +327,6 @@ class BadInputTest : public QObject {
         for (const std::uint64_t instance : {0x1111ull, 0x2222ull}) {
             Record hello = rs::test::hello_record(s.collector->token());
             hello.hello.instance = instance;
-            hello.hello.pid = static_cast<std::uint32_t>(instance);
             std::vector<Record> records{hello};
             for (std::uint64_t i = 1; i <= 4; ++i) {
                 records.push_back(rs::test::dispatchRecord(i, i));

@@ -161,6 +161,9 @@ class ProtocolTest : public QObject {
         for (std::size_t i = kFrameHeaderBytes; i < bad.size(); ++i) {
             bad[i] = 0xff;
         }
+        QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n), FrameError::bad_checksum);
+        QVERIFY(QString::fromStdString(describe(FrameError::bad_checksum, h)).contains("checksum mismatch"));
+        rs::test::resealFrame(bad); // as a sender wrote it: the verifier refuses it
         QCOMPARE(decode_frame(bad.data(), bad.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::invalid_payload);
     }
@@ -213,7 +216,7 @@ class ProtocolTest : public QObject {
         end.session_end.exit_status = -1;
         for (Record* old : {&hello, &end}) {
             bytes = rs::test::frames({*old});
-            bytes[4] = 3; // header version 3
+            rs::test::setFrameVersion(bytes, 3); // as a protocol-3 sender wrote it
             QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
             QVERIFY(records_equal(r, *old));
         }
@@ -228,7 +231,7 @@ class ProtocolTest : public QObject {
         pass.sequence = 4;
         pass.pass = {42, 100, 250, 0, 0, 0, 0, 0, kFidelityNotChecked};
         auto bytes = rs::test::frames({pass});
-        bytes[4] = 1; // header version 1
+        rs::test::setFrameVersion(bytes, 1); // as a protocol-1 sender wrote it
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
@@ -239,7 +242,7 @@ class ProtocolTest : public QObject {
         copy.sequence = 5;
         copy.async_copy = {1, 2, 3, 4, 0, 0, AsyncCopyOutcome::not_fenced};
         bytes = rs::test::frames({copy});
-        bytes[4] = 1;
+        rs::test::setFrameVersion(bytes, 1);
         QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
     }
@@ -258,7 +261,7 @@ class ProtocolTest : public QObject {
         std::size_t n = 0;
         const auto decode = [&](const Record& rec, std::uint8_t version = kProtocolVersion) {
             auto b = rs::test::frames({rec});
-            b[4] = version;
+            rs::test::setFrameVersion(b, version);
             return decode_frame(b.data(), b.size(), kMaxPayloadBytes, r, h, n);
         };
         const Record restore = find(EventType::restore);
@@ -344,7 +347,7 @@ class ProtocolTest : public QObject {
         auto bytes = rs::test::frames({good});
         QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n), FrameError::none);
         QVERIFY(records_equal(good, r));
-        bytes[4] = 2; // header version 2: the type did not exist yet
+        rs::test::setFrameVersion(bytes, 2); // the type did not exist yet
         QCOMPARE(decode_frame(bytes.data(), bytes.size(), kMaxPayloadBytes, r, h, n),
                  FrameError::unknown_type);
         const auto invalid = [&](void (*spoil)(RestoreFailureRecord&)) {

@@ -72,6 +72,68 @@ std::uint64_t writeSession(const std::string& path, std::uint64_t dispatches, bo
     return committed;
 }
 
+/// What writeKeepingOn left: the store's view at the end (after finish, successful or not).
+struct KeptOnRun {
+    bool finished = false;
+    std::vector<ProcessSummary> processes;
+    std::uint64_t committed = 0;
+    long long before_finish = 0; ///< bytes the shim counted when finish began
+    std::string error;
+};
+
+constexpr std::uint64_t kKeptOnDispatches = 3000;
+/// Sent by each process of writeKeepingOn: its dispatches and its session_end.
+constexpr std::uint64_t kKeptOnSent = kKeptOnDispatches + 1;
+
+/// Writes two processes of kKeptOnDispatches dispatches each and their session_ends as the collector
+/// does on a disk that fills `budget` bytes after the file was created (-1: no limit): every failed
+/// insert or commit is ignored and the stream goes on, commits every 1000 events, finish at the end.
+/// `space_returns`: the limit is lifted before finish (space freed meanwhile).
+KeptOnRun writeKeepingOn(const std::string& path, long long budget, bool space_returns) {
+    KeptOnRun run;
+    auto store = SessionStore::open(path, SessionStore::Mode::overwrite, run.error);
+    if (!store) {
+        return run;
+    }
+    if (budget >= 0) {
+        limitDisk(path, budget);
+    }
+    const std::int64_t processes[] = {store->process({101, 1001, 1}), store->process({102, 1002, 1})};
+    for (std::uint64_t s = 1; s <= kKeptOnDispatches; ++s) {
+        for (const std::int64_t p : processes) {
+            store->insert(p, rs::test::dispatchRecord(s, s));
+        }
+        if (s % 1000 == 0) {
+            store->commit();
+        }
+    }
+    for (const std::int64_t p : processes) {
+        auto end = rs::test::sessionEndRecord(kKeptOnSent, kKeptOnSent);
+        end.session_end.counts[static_cast<std::size_t>(rs::ipc::EventType::dispatch)] = kKeptOnDispatches;
+        end.session_end.counts[static_cast<std::size_t>(rs::ipc::EventType::session_end)] = 1;
+        store->insert(p, end);
+    }
+    store->commit();
+    run.before_finish = shimWritten()();
+    if (space_returns) {
+        unlimitDisk();
+    }
+    run.finished = store->finish("session end received");
+    if (!run.finished) {
+        run.error = store->last_error();
+    }
+    run.processes = store->processes();
+    run.committed = store->committed_events();
+    unlimitDisk();
+    return run;
+}
+
+/// Bytes writeKeepingOn writes after creating the file until finish when nothing fails (-1: it failed).
+long long keptOnBytes(const std::string& path) {
+    const KeptOnRun run = writeKeepingOn(path, 1LL << 40, false);
+    return run.finished ? run.before_finish : -1;
+}
+
 } // namespace
 
 class StoreFullDiskTest : public QObject {
@@ -124,6 +186,71 @@ class StoreFullDiskTest : public QObject {
         QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT count(*) FROM dispatches")), committed);
         QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT events_stored FROM session")), committed);
         QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT events_stored FROM processes")), committed);
+    }
+
+    /// The disk fills at several points (at once, early, half-way, during finish) and stays full, or
+    /// space returns before finish: for every process, sent (its session_end's last sequence) = stored
+    /// + missing exactly, in the store's summary and, when finish could write, in the file, whose
+    /// event_counts keep the session_end's sent counts. Events of a rolled-back transaction are missing,
+    /// never forgotten, and no event is counted twice.
+    void sentIsStoredPlusMissing_data() {
+        QTemporaryDir dir;
+        const long long total = keptOnBytes((dir.path() + "/measure.rsdb").toStdString());
+        QVERIFY(total > 512 * 1024);
+        QTest::addColumn<long long>("budget");
+        QTest::addColumn<bool>("spaceReturns");
+        const std::pair<const char*, long long> budgets[] = {
+            {"nothing", 0}, {"small", 64 * 1024}, {"half", total / 2}, {"near the end", total - 16 * 1024}};
+        for (const auto& [name, budget] : budgets) {
+            QTest::addRow("%s, stays full", name) << budget << false;
+            QTest::addRow("%s, space returns", name) << budget << true;
+        }
+    }
+    void sentIsStoredPlusMissing() {
+        QFETCH(long long, budget);
+        QFETCH(bool, spaceReturns);
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/lossy.rsdb").toStdString();
+        const KeptOnRun run = writeKeepingOn(path, budget, spaceReturns);
+        QVERIFY2(run.processes.size() == 2, run.error.c_str());
+        QCOMPARE(run.finished, spaceReturns);
+        std::uint64_t stored = 0;
+        for (const ProcessSummary& p : run.processes) {
+            QCOMPARE(p.last_sequence, kKeptOnSent);
+            QCOMPARE(p.events_stored + p.missing, kKeptOnSent);
+            QCOMPARE(p.complete, p.missing == 0);
+            stored += p.events_stored;
+        }
+        QCOMPARE(run.committed, stored);
+        QVERIFY2(stored < 2 * kKeptOnSent, "the budget did not run out");
+        const auto check = rs::session::check_session_file(path);
+        QVERIFY2(check.ok, check.message.c_str());
+        rs::test::SessionDb db(path);
+        for (const ProcessSummary& p : run.processes) {
+            const std::string where = " FROM processes WHERE process = " + std::to_string(p.process);
+            const long long sent = db.integer("SELECT coalesce(max(last_sequence), 0)" + where);
+            const long long rows =
+                db.integer("SELECT count(*) FROM dispatches WHERE process = " + std::to_string(p.process)) +
+                db.integer("SELECT count(*)" + where + " AND end_seq IS NOT NULL");
+            // Whatever the file holds adds up: its stored events are its rows, the rest of what it says
+            // was sent is missing.
+            QCOMPARE(db.integer("SELECT coalesce(max(events_stored), 0)" + where), rows);
+            QCOMPARE(db.integer("SELECT coalesce(max(events_stored + missing_events), 0)" + where), sent);
+            if (spaceReturns) { // finish wrote the store's counts and the session_end's
+                QCOMPARE(static_cast<std::uint64_t>(sent), kKeptOnSent);
+                QCOMPARE(static_cast<std::uint64_t>(rows), p.events_stored);
+                QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT missing_events" + where)), p.missing);
+                QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE event_type = 9 AND process = " +
+                                    std::to_string(p.process)),
+                         static_cast<long long>(kKeptOnDispatches));
+                QCOMPARE(db.integer("SELECT count(*)" + where + " AND end_seq IS NOT NULL"), 1);
+            }
+        }
+        if (spaceReturns) {
+            QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT events_stored FROM session")), stored);
+            QCOMPARE(db.integer("SELECT events_stored + missing_events FROM session"),
+                     static_cast<long long>(2 * kKeptOnSent));
+        }
     }
 
     /// The disk fills during finish()'s checkpoint: page 1 (with the new page count) reached the
@@ -184,6 +311,66 @@ class StoreFullDiskTest : public QObject {
         QCOMPARE(db.integer("SELECT events_stored FROM session"), run.summary_events);
         QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), run.summary_dispatches);
         QVERIFY2(run.summary_dispatches < 3000, qPrintable(run.output));
+    }
+
+    /// replayscope-run on a disk that fills early, half-way or near the end of the run: its process line
+    /// names every event the program sent (the count of a run on a free disk) as stored or missing,
+    /// and when the file records other counts (its end could not be written) a line says so, with the
+    /// file's counts and the exact ones.
+    void runnerReportsEverySentEvent_data() {
+        QTemporaryDir dir;
+        const auto free =
+            rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, dir.path() + "/free.rsdb",
+                                               1LL << 40, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
+        QVERIFY2(free.processes.size() == 1 && free.processes[0].complete && free.shim_total > 0,
+                 qPrintable(free.output));
+        QTest::addColumn<long long>("budget");
+        QTest::addColumn<long long>("sent");
+        QTest::addColumn<bool>("loses");
+        const long long total = free.shim_total, sent = free.processes[0].events;
+        QTest::newRow("early") << total / 5 << sent << true;
+        QTest::newRow("half-way") << total * 7 / 20 << sent << true;
+        // The last commits go through, finish (its checkpoint) does not: nothing is lost.
+        QTest::newRow("near the end") << total / 2 << sent << false;
+    }
+    void runnerReportsEverySentEvent() {
+        QFETCH(long long, budget);
+        QFETCH(long long, sent);
+        QFETCH(bool, loses);
+        QTemporaryDir dir;
+        const QString session = dir.path() + "/lossy.rsdb";
+        const auto run = rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session,
+                                                            budget, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
+        QVERIFY2(run.shim_injected, qPrintable(run.output));
+        QVERIFY2(run.processes.size() == 1, qPrintable(run.output));
+        const auto& p = run.processes[0];
+        if (loses) {
+            QVERIFY2(p.dispatches < 3000 && !p.complete, qPrintable(run.output));
+            QCOMPARE(p.sent, sent);
+        }
+        QCOMPARE(p.events + p.missing, sent);
+        QCOMPARE(run.summary_events, p.events);
+        const auto check = rs::session::check_session_file(session.toStdString());
+        QVERIFY2(check.ok, check.message.c_str());
+        rs::test::SessionDb db(session.toStdString());
+        const long long fileStored = db.integer("SELECT coalesce(sum(events_stored), 0) FROM processes");
+        const long long fileMissing = db.integer("SELECT coalesce(sum(missing_events), 0) FROM processes");
+        const long long fileSent = db.integer("SELECT coalesce(sum(last_sequence), 0) FROM processes");
+        QCOMPARE(fileStored, p.events); // the file holds what the runner counts as stored
+        QCOMPARE(fileStored + fileMissing, fileSent);
+        if (fileSent != sent) { // the file could not record the end: the runner says what it lacks
+            const QString line =
+                QString("the session file could not record the end of the session: it records "
+                        "%1 events stored and %2 missing of %3 sent; exactly %4 events were "
+                        "sent, %5 are stored and %6 missing")
+                    .arg(fileStored)
+                    .arg(fileMissing)
+                    .arg(fileSent)
+                    .arg(sent)
+                    .arg(p.events)
+                    .arg(p.missing);
+            QVERIFY2(run.output.contains(line), qPrintable(run.output));
+        }
     }
 
     /// replayscope-run with the disk full before the start: no session file is left behind.

@@ -357,7 +357,7 @@ class StoreRestoresTest : public QObject {
         b.snapshot(1, 0, 0, SnapshotStore::host, 0, false);
         b.records.back().snapshot.bytes = 4096;
         auto bytes = rs::test::frames({b.records.back()});
-        bytes[4] = 4; // header version 4
+        rs::test::setFrameVersion(bytes, 4); // as a protocol-4 engine wrote it
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;

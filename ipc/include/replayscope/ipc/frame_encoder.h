@@ -15,8 +15,9 @@ class FlatBufferBuilder;
 
 namespace rs::ipc {
 
-/// Appends one complete frame (header + FlatBuffers payload) for `record` to `out`, using `builder` as
-/// scratch (cleared first). Throws std::bad_alloc only.
+/// Appends one complete frame (header + FlatBuffers payload, padded with zeros to a multiple of 8 bytes)
+/// for `record` to `out`, using `builder` as scratch (cleared first). The header carries kProtocolVersion
+/// and the frame's checksum (frame_checksum, frame.h). Throws std::bad_alloc only.
 void append_frame(const Record& record, flatbuffers::FlatBufferBuilder& builder,
                   std::vector<std::uint8_t>& out);
 

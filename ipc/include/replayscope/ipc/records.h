@@ -27,7 +27,9 @@ namespace rs::ipc {
 /// 2^48) and the sequence window; spool files then start each emitter instance's frames with a Hello.
 /// Version 5 added the store and chunk fields of Snapshot, the snapshot_placement, restore and
 /// restore_miss frames, SnapshotStore and ChunkHashPath and warning codes 15-17.
-inline constexpr std::uint16_t kProtocolVersion = 5;
+/// Version 6 added the frame checksum in the header word that was reserved (FrameHeader::checksum,
+/// frame.h); the payloads are those of version 5.
+inline constexpr std::uint16_t kProtocolVersion = 6;
 /// Oldest frame version this build still decodes.
 inline constexpr std::uint16_t kMinProtocolVersion = 1;
 

@@ -77,6 +77,18 @@ struct RestoreTotals {
 /// refused (session::check_session_file) or a query fails.
 bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error);
 
+/// The events of a session file's processes (read_event_totals): sums of processes.last_sequence,
+/// events_stored and missing_events.
+struct EventTotals {
+    std::uint64_t sent = 0, stored = 0, missing = 0;
+};
+
+/// Reads the EventTotals the session file `path` records (any readable format; read-only, through
+/// session::openable_session_copy when its WAL needs recovery): what a reader of the file will report,
+/// to compare with what the writer counted. False with `error` set when the file is refused or the
+/// query fails.
+bool read_event_totals(const std::string& path, EventTotals& totals, std::string& error);
+
 /// Identity of one process of a session (one emitter instance, from its Hello record).
 struct ProcessIdentity {
     std::uint64_t instance = 0; ///< random per emitter instance, never 0 on protocol 4 (0: legacy/synthetic)
@@ -90,16 +102,20 @@ enum class SequenceVerdict {
     out_of_window, ///< 0, or beyond the highest received + kSequenceWindow: a bad frame
 };
 
-/// One process of a session as committed to the file (SessionStore::processes()).
+/// One process of a session (SessionStore::processes()): what the file holds (committed transactions)
+/// against what the process sent, so that last_sequence = events_stored + missing exactly, also when
+/// commits failed (a full disk).
 struct ProcessSummary {
     std::int64_t process = 0; ///< 1-based index in the session
     ProcessIdentity identity;
-    std::uint64_t events_stored = 0, dispatches = 0;
-    std::uint64_t missing = 0;         ///< sequence numbers in gaps (bounded, see docs/session-schema.md)
+    std::uint64_t events_stored = 0, dispatches = 0; ///< committed
+    /// Sent events not in the file: gaps, and every event read whose transaction did not commit.
+    std::uint64_t missing = 0;
     std::uint64_t rejected_frames = 0; ///< bad frames of this process (counted, not stored)
-    std::uint64_t last_sequence = 0;   ///< end of the process's sequence space
-    bool complete = false;             ///< session_end stored and no gap in [1, last_sequence]
-    std::string command;               ///< argv of its session_start (spaces between), else ""
+    /// Events sent: the session_end's last sequence (when within the window), else the highest read.
+    std::uint64_t last_sequence = 0;
+    bool complete = false; ///< session_end committed and nothing missing
+    std::string command;   ///< argv of its session_start (spaces between), else ""
 };
 
 /// Writer of one session file. Rows go into the current transaction; commit() makes them durable
@@ -128,7 +144,8 @@ class SessionStore {
     SequenceVerdict check_sequence(std::int64_t process, std::uint64_t sequence) const;
     /// Inserts the row(s) of one event of `process` (hello is ignored; a duplicate is skipped; an
     /// out-of-window sequence is counted as a rejected frame and not stored). False on a SQLite error
-    /// (see lastError()).
+    /// (see lastError()): the open transaction is rolled back, and its events and this one count as
+    /// missing (a session_end is kept and stored again by the next transaction); the store stays usable.
     bool insert(std::int64_t process, const Record& record);
     /// Compatibility: inserts into the process with instance 0 (created on first use; its pid comes
     /// from its session_start record). For synthetic sessions, benches and single-process tests.
@@ -137,14 +154,16 @@ class SessionStore {
     /// authentication, counted for the session only). Written at the next commit.
     void note_rejected_frame(std::int64_t process);
     /// Commits the open transaction (if any) after updating the session and process rows. False on
-    /// error; the transaction is then rolled back and the in-memory state returns to the last commit.
+    /// error; the transaction is then rolled back and the counts return to the last commit, except that
+    /// its sequence numbers stay read: they count as missing (and are stored if they come again, e.g.
+    /// from a spool), and a session_end read is stored again by the next transaction.
     bool commit();
     /// Rows inserted since open (events, not counting ignored duplicates), including the open
     /// transaction's.
     std::uint64_t events_stored() const noexcept { return stored_; }
     /// Events of committed transactions only (what the file holds).
     std::uint64_t committed_events() const noexcept { return committed_stored_; }
-    /// Every process of the session, as committed (in process order).
+    /// Every process of the session (in process order): committed counts, and sent/missing as read.
     std::vector<ProcessSummary> processes() const;
     /// Rejected frames of the session (every process and before authentication), including uncommitted.
     std::uint64_t rejected_frames() const noexcept { return rejected_; }
@@ -171,6 +190,8 @@ class SessionStore {
     bool exec(std::string_view sql);
     bool prepare_all();
     bool load_state();
+    /// Opens a transaction when none is open (storing again the session_ends lost to a rolled-back one)
+    /// and writes the rows of new processes.
     bool begin();
     /// Rolls back the open transaction and the in-memory state to the last commit.
     void rollback();
@@ -236,6 +257,8 @@ class SessionStore {
     /// One per record type (called by insert() inside the open transaction, after the sequence check): its
     /// row or its part of a pending dispatch row. True when stored or deliberately dropped (a forged
     /// dispatch id); false after rollback() on an SQLite error.
+    /// The insert_* function of the record's type.
+    bool insert_record(std::int64_t process, ProcessState& p, const Record& r);
     bool insert_session_start(std::int64_t process, ProcessState& p, const Record& r);
     bool insert_string(std::int64_t process, ProcessState& p, const Record& r);
     bool insert_agent(std::int64_t process, ProcessState& p, const Record& r);
