@@ -386,6 +386,77 @@ void Collector::close_connection(Connection& c, const std::string& reason) {
     }
 }
 
+namespace {
+
+/// The pid that `peer` (a pid in the collector's pid namespace, from SO_PEERCRED) has in its own,
+/// innermost pid namespace: the last number of the "NSpid:" line of /proc/PID/status (Linux 4.1 on; one
+/// number when the peer shares the collector's namespace). 0 when that cannot be read: the process has
+/// ended, or the kernel has no NSpid line.
+std::uint32_t own_namespace_pid(pid_t peer) {
+    char path[40];
+    std::snprintf(path, sizeof path, "/proc/%d/status", static_cast<int>(peer));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        return 0;
+    }
+    char text[8192];
+    std::size_t total = 0;
+    while (total + 1 < sizeof text) {
+        const ssize_t n = ::read(fd, text + total, sizeof text - 1 - total);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        total += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    text[total] = '\0';
+    const char* line = std::strstr(text, "\nNSpid:");
+    if (line == nullptr) {
+        return 0;
+    }
+    unsigned long last = 0;
+    for (const char* at = line + 7; *at != '\0' && *at != '\n';) {
+        char* end = nullptr;
+        const unsigned long value = std::strtoul(at, &end, 10);
+        if (end == at) {
+            break;
+        }
+        last = value;
+        at = end;
+    }
+    return last <= UINT32_MAX ? static_cast<std::uint32_t>(last) : 0;
+}
+
+/// How the pid a Hello claims compares with its peer's credentials.
+enum class HelloPid {
+    matches,    ///< the peer's pid, in the collector's namespace or in the peer's own
+    unverified, ///< the peer has no pid in the collector's namespace, or its own pid cannot be read
+    mismatch,   ///< neither: a pid of another process
+};
+
+/// Compares `claimed` (Hello.pid: getpid() of the emitter, in its own pid namespace) with `peer`
+/// (SO_PEERCRED: the peer's pid translated into the collector's namespace, 0 when it has none there).
+HelloPid check_hello_pid(std::uint32_t claimed, pid_t peer) {
+    if (peer > 0 && claimed == static_cast<std::uint32_t>(peer)) {
+        return HelloPid::matches;
+    }
+    if (peer <= 0) {
+        return HelloPid::unverified;
+    }
+    // A peer in a nested pid namespace (a container) knows itself by another number than the one
+    // SO_PEERCRED gives here.
+    const std::uint32_t own = own_namespace_pid(peer);
+    if (own == 0) {
+        return HelloPid::unverified;
+    }
+    return own == claimed ? HelloPid::matches : HelloPid::mismatch;
+}
+
+} // namespace
+
 bool Collector::authenticate(Connection& c, const Record& hello) {
     // Constant-time comparison: the time taken does not tell how many leading characters matched.
     unsigned char diff = token_.size() == HelloRecord::kTokenBytes ? 0 : 1;
@@ -408,13 +479,14 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
     // The instance is the process's key: a Hello without one (protocol 1-3 senders, or forged) or with
     // one that another peer already uses would merge two processes' sequence spaces, and the second's
     // events would be dropped as duplicates.
-    if (hello.hello.protocol_version < kProtocolVersion || hello.hello.instance == 0) {
+    constexpr std::uint16_t kFirstInstanceProtocol = 4; // Hello.instance exists from protocol 4 on
+    if (hello.hello.protocol_version < kFirstInstanceProtocol || hello.hello.instance == 0) {
         refuse("hello without instance",
                "refused connection from pid " + std::to_string(c.peer_pid) + ": " +
                    (hello.hello.instance == 0
                         ? std::string("hello without a process instance")
                         : "protocol version " + std::to_string(hello.hello.protocol_version) +
-                              " is older than " + std::to_string(kProtocolVersion)));
+                              " is older than " + std::to_string(kFirstInstanceProtocol)));
         close_connection(c, "hello without instance");
         return false;
     }
@@ -425,6 +497,21 @@ bool Collector::authenticate(Connection& c, const Record& hello) {
                                               " belongs to pid " + std::to_string(known->second));
         close_connection(c, "instance of another process");
         return false;
+    }
+    // The pid the Hello claims must be the peer's own (SO_PEERCRED, or its pid in its own namespace): a
+    // client with the token cannot pass its process off as another. Refused like a wrong token.
+    const HelloPid pid_check = check_hello_pid(hello.hello.pid, c.peer_pid);
+    if (pid_check == HelloPid::mismatch) {
+        refuse("hello pid mismatch", "refused connection from pid " + std::to_string(c.peer_pid) +
+                                         ": its hello claims pid " + std::to_string(hello.hello.pid));
+        close_connection(c, "hello pid mismatch");
+        return false;
+    }
+    if (pid_check == HelloPid::unverified) {
+        log_limited("hello pid unverified", "connection from pid " + std::to_string(c.peer_pid) +
+                                                ": hello pid " + std::to_string(hello.hello.pid) +
+                                                " not checked (the peer is outside this pid namespace or "
+                                                "has ended); accepted");
     }
     const ProcessIdentity identity{hello.hello.instance, hello.hello.pid, hello.hello.ppid};
     const std::int64_t process = store_->process(identity);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Frame checksums (protocol 6): the value, the decoder's verdicts, resynchronisation after damaged frames
-// in spools (nothing valid lost, the damaged frame exactly one missing event) (docs/reliability.md,
-// "Frames", "Spool files").
+// in spools (nothing valid lost, the damaged frame exactly one missing event) and the Hello's pid checked
+// against the peer's credentials (docs/reliability.md, "Frames", "Spool files", "Connections").
 #include "test_support.h"
 
 #include <QFile>
@@ -280,6 +280,117 @@ class FrameChecksumTest : public QObject {
         QCOMPARE(result.rejected_frames, 0u);
         QCOMPARE(SessionDb(session).integer("SELECT count(*) FROM dispatches"), 200);
         QVERIFY(result.complete);
+    }
+
+    /// A Hello whose pid is not the peer's (SO_PEERCRED) is refused and counted like a wrong token; the
+    /// same stream with the peer's own pid is recorded.
+    void helloPidMismatchRefused() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/pid.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({path, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        const auto stream = [&](std::uint32_t pid, std::uint64_t instance) {
+            Record hello = rs::test::hello_record(collector->token());
+            hello.hello.pid = pid;
+            hello.hello.instance = instance;
+            std::vector<Record> records{hello};
+            for (std::uint64_t i = 1; i <= 20; ++i) {
+                records.push_back(rs::test::dispatchRecord(i, i));
+            }
+            records.push_back(rs::test::sessionEndRecord(21, 21));
+            return rs::test::frames(records);
+        };
+        // The parent's pid: a live process of the same namespace, but not the one connected.
+        const auto forged = static_cast<std::uint32_t>(::getppid());
+        const int liar = rs::test::connectTo(collector->socket_path());
+        QVERIFY(liar >= 0);
+        QVERIFY(rs::test::sendBytes(liar, stream(forged, 0x5151)));
+        char c;
+        QVERIFY(::recv(liar, &c, 1, 0) <= 0); // closed by the collector
+        ::close(liar);
+        const int honest = rs::test::connectTo(collector->socket_path());
+        QVERIFY(honest >= 0);
+        QVERIFY(rs::test::sendBytes(honest, stream(static_cast<std::uint32_t>(::getpid()), 0x5252)));
+        ::shutdown(honest, SHUT_WR);
+        QVERIFY(::recv(honest, &c, 1, 0) <= 0);
+        ::close(honest);
+        const auto summary = collector->finish(std::chrono::seconds(5));
+        QCOMPARE(summary.refused_connections, 1u);
+        QVERIFY2(log.contains("refused connection from pid " + QString::number(::getpid()) +
+                              ": its hello claims pid " + QString::number(forged)),
+                 qPrintable(log.lines().join('\n')));
+        std::uint64_t mismatches = 0;
+        for (const auto& [reason, count] : summary.log_counts) {
+            mismatches += reason == "hello pid mismatch" ? count : 0;
+        }
+        QCOMPARE(mismatches, 1u);
+        QCOMPARE(summary.processes.size(), std::size_t{1});
+        QCOMPARE(summary.processes[0].identity.instance, 0x5252u);
+        QCOMPARE(summary.processes[0].identity.pid, static_cast<std::uint32_t>(::getpid()));
+        QVERIFY(summary.complete);
+        SessionDb db(path);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 20);
+        QCOMPARE(db.integer("SELECT count(*) FROM processes WHERE pid = " + std::to_string(forged)), 0);
+    }
+
+    /// A peer in a child pid namespace (a container) knows itself as pid 1 there; SO_PEERCRED gives its
+    /// pid here. Its Hello (pid 1) is its own pid and is accepted (needs CAP_SYS_ADMIN for CLONE_NEWPID).
+    void helloPidOfAChildNamespaceAccepted() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/ns.rsdb").toStdString();
+        rs::test::LogCapture log;
+        std::string error;
+        auto collector = Collector::create({path, false, log.function(), kMaxPayloadBytes}, error);
+        QVERIFY2(collector, error.c_str());
+        QVERIFY(collector->start());
+        Record hello = rs::test::hello_record(collector->token());
+        hello.hello.pid = 1; // the first process of a new pid namespace
+        hello.hello.instance = 0x6161;
+        std::vector<Record> records{hello};
+        for (std::uint64_t i = 1; i <= 5; ++i) {
+            records.push_back(rs::test::dispatchRecord(i, i));
+        }
+        records.push_back(rs::test::sessionEndRecord(6, 6));
+        const auto bytes = rs::test::frames(records);
+        const std::string socket_path = collector->socket_path();
+        const pid_t child = ::fork();
+        if (child == 0) {
+            if (::unshare(CLONE_NEWPID) != 0) {
+                ::_exit(77);
+            }
+            const pid_t inner = ::fork(); // pid 1 of the new namespace
+            if (inner == 0) {
+                const int fd = rs::test::connectTo(socket_path);
+                const bool ok = fd >= 0 && rs::test::sendBytes(fd, bytes);
+                if (ok) {
+                    ::shutdown(fd, SHUT_WR);
+                    char c;
+                    while (::read(fd, &c, 1) > 0) {
+                    }
+                }
+                ::_exit(ok ? 0 : 1);
+            }
+            int status = 0;
+            ::waitpid(inner, &status, 0);
+            ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+        }
+        int status = 0;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        if (WEXITSTATUS(status) == 77) {
+            collector->finish(std::chrono::seconds(1));
+            QSKIP("unshare(CLONE_NEWPID) not permitted here");
+        }
+        QCOMPARE(WEXITSTATUS(status), 0);
+        const auto summary = collector->finish(std::chrono::seconds(5));
+        QCOMPARE(summary.refused_connections, 0u);
+        QCOMPARE(summary.processes.size(), std::size_t{1});
+        QCOMPARE(summary.processes[0].identity.pid, 1u);
+        QVERIFY(summary.complete);
+        QCOMPARE(SessionDb(path).integer("SELECT count(*) FROM dispatches"), 5);
     }
 };
 
