@@ -145,7 +145,9 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         note(claim_note);
     }
     // A run killed before it imported its spools (its replayscope-run got SIGKILL while the program
-    // went on spooling) left them beside the session: say so before the session may be replaced.
+    // went on spooling) left them in the session's spool directory: say so, and how to import them,
+    // before this run is refused for the existing session or replaces it (-f). They are not imported
+    // here: without -f the run ends anyway, with -f the session they belong to is about to go.
     note_leftover_spools(output, force);
     rs::ipc::CollectorOptions options;
     options.session_path = output;
