@@ -9,6 +9,7 @@
 //   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
 //   replayscope --version
 #include "model/CsvExporter.h"
+#include "model/KernelName.h"
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
 #include "model/TraceExporter.h"
@@ -100,10 +101,27 @@ int main(int argc, char** argv) {
         QStringLiteral("Compare BASE and NEW kernel by kernel, print the table and exit (with "
                        "--export-charts DIR: also write the difference charts)."));
     parser.addOption(compare);
+    // rocprofv3's kernel-name options, with its meaning: names are demangled unless -M; -T cuts them to
+    // the function's own name.
+    const QCommandLineOption mangled(
+        QStringList{QStringLiteral("M"), QStringLiteral("mangled-kernels")},
+        QStringLiteral("Show kernel names as the code object's symbols (mangled) "
+                       "instead of demangled."));
+    const QCommandLineOption truncate(QStringList{QStringLiteral("T"), QStringLiteral("truncate-kernels")},
+                                      QStringLiteral("Show demangled kernel names cut to the function's own "
+                                                     "name (no scopes, arguments or template arguments)."));
+    parser.addOption(mangled);
+    parser.addOption(truncate);
     parser.addPositionalArgument(QStringLiteral("sessions"), QStringLiteral("Session files to open."),
                                  QStringLiteral("[SESSION...] [DIR]"));
     parser.process(app);
     const QStringList args = parser.positionalArguments();
+    if (parser.isSet(mangled) && parser.isSet(truncate)) {
+        return usageError(QStringLiteral("--mangled-kernels and --truncate-kernels exclude each other"));
+    }
+    rs::app::setKernelNameStyle(parser.isSet(mangled)    ? rs::app::KernelNameStyle::mangled
+                                : parser.isSet(truncate) ? rs::app::KernelNameStyle::truncated
+                                                         : rs::app::KernelNameStyle::demangled);
 
     if (parser.isSet(summary)) {
         if (args.size() != 1) {

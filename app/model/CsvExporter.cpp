@@ -6,10 +6,6 @@
 #include <QAbstractItemModel>
 #include <QSaveFile>
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-
 namespace rs::app {
 
 namespace {
@@ -26,17 +22,6 @@ QByteArray quoted(const QString& text) {
     QString t = text;
     t.replace(QLatin1String("\""), QLatin1String("\"\""));
     return (QLatin1Char('"') + t + QLatin1Char('"')).toUtf8();
-}
-
-/// The kernel's name as rocprofv3 prints it: the descriptor symbol without ".kd", demangled when it is a
-/// C++ name.
-QString kernelName(const QString& symbol) {
-    const QString name = symbol.endsWith(QLatin1String(".kd")) ? symbol.chopped(3) : symbol;
-    int status = -1;
-    char* demangled = abi::__cxa_demangle(name.toUtf8().constData(), nullptr, nullptr, &status);
-    const QString out = status == 0 && demangled ? QString::fromUtf8(demangled) : name;
-    std::free(demangled);
-    return out;
 }
 
 /// A floating-point value as rocprofv3's CSV writer prints one (its numerical_formatter): 6 decimals from
@@ -86,7 +71,7 @@ void CsvExporter::writeCounterCollection(const SessionSnapshot& s, QIODevice& ou
         const QByteArray head =
             "," + QByteArray::number(row.id) + "," + agentId + "," + QByteArray::number(quint64(row.queue)) +
             "," + (process && process->pid > 0 ? QByteArray::number(process->pid) : QByteArray()) + ",," +
-            QByteArray::number(grid) + ",," + quoted(kernelName(d.kernelNames.value(row.kernel))) + "," +
+            QByteArray::number(grid) + ",," + quoted(d.kernelNames.value(row.kernel)) + "," +
             QByteArray::number(workgroup) + ",,,,,,";
         int previous = -1;
         for (int i = first; i < end; ++i) {

@@ -204,8 +204,9 @@ QString DispatchTableModel::text(int row, int column) const {
 QVariant DispatchTableModel::extra(int row, int column, int role) const {
     const DispatchRow& d = snapshot_->dispatches[row];
     switch (role) {
-    case FilterTextRole:
-        return snapshot_->kernelNames.value(d.kernel);
+    case FilterTextRole: // the name as shown and the symbol: either finds the kernel
+        return snapshot_->kernelNames.value(d.kernel) + QLatin1Char('\n') +
+               snapshot_->kernelSymbols.value(d.kernel);
     case AgentRole:
         return d.agent;
     case CodeRole:
@@ -222,7 +223,9 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
         return {};
     case Qt::ToolTipRole:
         if (column == Kernel) {
-            return QStringLiteral("%1\n%2").arg(snapshot_->kernelNames.value(d.kernel), d.launchShape());
+            return QStringLiteral("%1\nsymbol %2\n%3")
+                .arg(snapshot_->kernelNames.value(d.kernel), snapshot_->kernelSymbols.value(d.kernel),
+                     d.launchShape());
         }
         if (column == SnapshotBytes && d.hasSnapshot) {
             return QStringLiteral("%1 bytes").arg(format::count(d.snapshotBytes));

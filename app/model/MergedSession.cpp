@@ -120,10 +120,12 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
         }
         QVector<int> kernelMap(s.kernelNames.size());
         for (int k = 0; k < s.kernelNames.size(); ++k) {
-            auto it = kernelIndex.constFind(s.kernelNames[k]);
+            auto it = kernelIndex.constFind(s.kernelSymbols.value(k, s.kernelNames[k]));
             if (it == kernelIndex.cend()) {
-                it = kernelIndex.insert(s.kernelNames[k], int(d->kernelNames.size()));
+                it = kernelIndex.insert(s.kernelSymbols.value(k, s.kernelNames[k]),
+                                        int(d->kernelNames.size()));
                 d->kernelNames << s.kernelNames[k];
+                d->kernelSymbols << s.kernelSymbols.value(k, s.kernelNames[k]);
             }
             kernelMap[k] = *it;
         }

@@ -191,7 +191,7 @@ struct CounterValueRow {
     int process = 1;
     qint64 dispatchId = 0;
     int passIndex = 0;
-    QString kernel;  ///< the dispatch's kernel symbol as the session stores it (empty when unknown)
+    QString kernel;  ///< the dispatch's kernel name as shown (model/KernelName.h; empty when unknown)
     QString counter; ///< the catalogue's name: "SQ_WAVES"
     QString unit;    ///< "waves", "instructions", ...
     quint64 value = 0;
@@ -299,7 +299,10 @@ struct SessionData : QSharedData {
     QHash<QString, QHash<int, QString>> enumNames; ///< enum -> code -> name (from `enum_names`)
     QVector<ProcessInfo> processes;                ///< by process index (processes[i].process == i + 1)
     QVector<AgentInfo> agents; ///< of every process (a handle may repeat across processes)
+    /// The kernels' names as shown (model/KernelName.h: demangled without ".kd" unless the style says
+    /// otherwise), indexed by DispatchRow::kernel; kernelSymbols holds the symbols as stored, same index.
     QStringList kernelNames;
+    QStringList kernelSymbols;
     std::vector<DispatchRow> dispatches;    ///< by process, then dispatch id
     QHash<ProcessKey, int> dispatchRow;     ///< (process, dispatch id) -> row
     std::vector<PassRow> passes;            ///< grouped by dispatch row, then pass index

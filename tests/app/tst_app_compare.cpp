@@ -11,6 +11,7 @@
 
 #include "model/ComparisonTableModel.h"
 #include "model/CounterComparisonModel.h"
+#include "model/KernelName.h"
 #include "model/ModelRoles.h"
 #include "model/SessionComparison.h"
 #include "model/SessionLoader.h"
@@ -71,7 +72,7 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
                        "d.process AND s.id = d.kernel_name_id GROUP BY s.text")
                        .arg(replayed));
             while (q.next()) {
-                out.insert(q.value(0).toString(),
+                out.insert(kernelDisplayName(q.value(0).toString()),
                            {q.value(1).toLongLong(), q.value(2).toLongLong(), q.value(3).toLongLong(), 0, 0});
             }
             // The dispatch key is `dispatch_id` in `snapshots` and `dispatch` in `restores`
@@ -84,7 +85,7 @@ QHash<QString, SqlKernel> sqlKernels(const QString& path) {
                                       "e.process AND t.id = e.kernel_name_id GROUP BY t.text")
                            .arg(QLatin1String(table), QLatin1String(column), QLatin1String(key)));
                 while (q.next()) {
-                    out[q.value(0).toString()].*field = q.value(1).toLongLong();
+                    out[kernelDisplayName(q.value(0).toString())].*field = q.value(1).toLongLong();
                 }
             }
         }
@@ -104,7 +105,7 @@ QHash<QString, double> sqlWidestPassSpread(const QString& path) {
                              "d.kernel_name_id WHERE p.end_tick >= p.start_tick AND p.end_tick > 0 "
                              "GROUP BY d.process, d.id"));
     for (const QVariantList& r : rows) {
-        const QString kernel = r[0].toString();
+        const QString kernel = kernelDisplayName(r[0].toString());
         if (!out.contains(kernel)) {
             out.insert(kernel, -1);
         }
@@ -124,7 +125,7 @@ QMap<QPair<QString, QString>, double> sqlCounterMedians(const QString& path) {
                              "ON d.process = v.process AND d.id = v.dispatch JOIN strings s ON s.process = "
                              "d.process AND s.id = d.kernel_name_id"));
     for (const QVariantList& r : rows) {
-        values[{r[0].toString(), r[1].toString()}].push_back(r[2].toDouble());
+        values[{kernelDisplayName(r[0].toString()), r[1].toString()}].push_back(r[2].toDouble());
     }
     QMap<QPair<QString, QString>, double> out;
     for (auto it = values.begin(); it != values.end(); ++it) {

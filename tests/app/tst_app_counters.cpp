@@ -49,7 +49,8 @@ namespace {
 constexpr std::uint32_t kSqWaves = 0, kSqInstsValu = 1, kGrbmCount = 22;
 
 /// Writes the session the model tests read: agents 0xa1 (node 1) and 0xb2 (node 2); scale, dispatches 1-3
-/// on 0xa1 and 4 on 0xb2, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each; reduce on 0xb2, dispatch 5,
+/// on 0xa1 and 4 on 0xb2, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each; `reduce` (the kernel
+/// sumall, whose demangled name sorts after scale's as its symbol does) on 0xb2, dispatch 5,
 /// GRBM_COUNT in pass 0, and dispatch 6 declined (no pass, no counter). Every replayed dispatch has passes
 /// 0 and 1.
 void writeModelSession(const std::string& path) {
@@ -57,7 +58,7 @@ void writeModelSession(const std::string& path) {
     const StringId gpu = w.string("gfx90a");
     w.agent(0xa1, gpu, 1);
     w.agent(0xb2, gpu, 2);
-    const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6reducePKfPf.kd");
+    const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6sumallPKfPf.kd");
     const std::uint64_t waves[] = {16, 4, 64, 8}, valu[] = {160, 40, 640, 81};
     for (std::uint64_t d = 1; d <= 4; ++d) {
         w.dispatch(d, scale, d == 4 ? 0xb2 : 0xa1);
@@ -148,7 +149,7 @@ class TstAppCounters : public QObject {
         const std::string path = (dir.path() + "/counters.rsdb").toStdString();
         {
             test::CounterSessionWriter w(path);
-            const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6reducePKfPf.kd");
+            const StringId scale = w.string("_Z5scalePf.kd"), reduce = w.string("_Z6sumallPKfPf.kd");
             // scale: four dispatches, SQ_WAVES in pass 0 and SQ_INSTS_VALU in pass 1 of each.
             const std::uint64_t waves[] = {16, 4, 64, 8}, valu[] = {160, 40, 640, 81};
             for (std::uint64_t d = 1; d <= 4; ++d) {
@@ -175,10 +176,10 @@ class TstAppCounters : public QObject {
         QCOMPARE(lines.size(), 6);
         QVERIFY2(lines[0].startsWith("counters (per kernel"), qPrintable(text));
         // Kernels by name, counters by name within each.
-        QCOMPARE(lines[1], QString("  _Z5scalePf"));
+        QCOMPARE(lines[1], QString("  scale(float*)"));
         QCOMPARE(lines[2].simplified(), QString("SQ_INSTS_VALU 4 dispatches 40 / 120.5 / 640 instructions"));
         QCOMPARE(lines[3].simplified(), QString("SQ_WAVES 4 dispatches 4 / 12 / 64 waves"));
-        QCOMPARE(lines[4], QString("  _Z6reducePKfPf"));
+        QCOMPARE(lines[4], QString("  sumall(float const*, float*)"));
         QCOMPARE(lines[5].simplified(), QString("GRBM_COUNT 3 dispatches 300 / 600 / 900 cycles"));
         QVERIFY(TerminalSummary::text(s).contains(text));
     }
@@ -294,13 +295,13 @@ class TstAppCounters : public QObject {
         };
         // Kernels by name, counters by name, agents in order. scale on a: VALU 160 40 640, waves 16 4 64.
         QCOMPARE(row(0),
-                 (QStringList{"_Z5scalePf", a, "SQ_INSTS_VALU", "3", "40", "160", "640", "instructions"}));
+                 (QStringList{"scale(float*)", a, "SQ_INSTS_VALU", "3", "40", "160", "640", "instructions"}));
         QCOMPARE(row(1),
-                 (QStringList{"_Z5scalePf", b, "SQ_INSTS_VALU", "1", "81", "81", "81", "instructions"}));
-        QCOMPARE(row(2), (QStringList{"_Z5scalePf", a, "SQ_WAVES", "3", "4", "16", "64", "waves"}));
-        QCOMPARE(row(3), (QStringList{"_Z5scalePf", b, "SQ_WAVES", "1", "8", "8", "8", "waves"}));
-        QCOMPARE(row(4),
-                 (QStringList{"_Z6reducePKfPf", b, "GRBM_COUNT", "1", "900", "900", "900", "cycles"}));
+                 (QStringList{"scale(float*)", b, "SQ_INSTS_VALU", "1", "81", "81", "81", "instructions"}));
+        QCOMPARE(row(2), (QStringList{"scale(float*)", a, "SQ_WAVES", "3", "4", "16", "64", "waves"}));
+        QCOMPARE(row(3), (QStringList{"scale(float*)", b, "SQ_WAVES", "1", "8", "8", "8", "waves"}));
+        QCOMPARE(row(4), (QStringList{"sumall(float const*, float*)", b, "GRBM_COUNT", "1", "900", "900",
+                                      "900", "cycles"}));
         QCOMPARE(model.index(0, CounterTableModel::Median).data(SortRole).toDouble(), 160.0);
         QCOMPARE(model.index(4, CounterTableModel::Kernel).data(AgentRole).toLongLong(), 0xb2);
         // Sorting by the maximum in the page's proxy puts the largest last.
@@ -415,7 +416,7 @@ class TstAppCounters : public QObject {
         writeModelSession(path.toStdString());
         const SessionSnapshot s = load(path);
         const ChartSeriesBuilder b(s);
-        const QString scale = "_Z5scalePf.kd", reduce = "_Z6reducePKfPf.kd";
+        const QString scale = "scale(float*)", reduce = "sumall(float const*, float*)"; // as shown
         QCOMPARE(points(b.counterPerDispatch(scale, "SQ_WAVES", 1, 0xa1)),
                  (QVector<QPointF>{{0, 16}, {1, 4}, {2, 64}}));
         QCOMPARE(points(b.counterPerDispatch(scale, "SQ_WAVES", 1, 0xb2)), (QVector<QPointF>{{3, 8}}));
@@ -438,7 +439,7 @@ class TstAppCounters : public QObject {
     void counterPerDispatchRecorded() {
         const SessionSnapshot s = load(recorded_);
         const ChartSeriesBuilder b(s);
-        QCOMPARE(b.counterKernels(4), QStringList{"accumulate.kd"});
+        QCOMPARE(b.counterKernels(4), QStringList{"accumulate"});
         for (const QString& counter : QStringList{"SQ_WAVES", "GRBM_COUNT"}) {
             const auto rows = test::sqlRows(
                 recorded_,
@@ -452,10 +453,10 @@ class TstAppCounters : public QObject {
             }
             std::sort(expected.begin(), expected.end(),
                       [](const QPointF& a, const QPointF& c) { return a.x() < c.x(); });
-            QCOMPARE(points(b.counterPerDispatch("accumulate.kd", counter)), expected);
+            QCOMPARE(points(b.counterPerDispatch("accumulate", counter)), expected);
         }
         // SQ_WAVES is the grid's waves (2048 work-items in waves of 64) in every dispatch.
-        for (const QPointF& p : b.counterPerDispatch("accumulate.kd", "SQ_WAVES").points) {
+        for (const QPointF& p : b.counterPerDispatch("accumulate", "SQ_WAVES").points) {
             QCOMPARE(p.y(), 32.0);
         }
     }
@@ -473,7 +474,7 @@ class TstAppCounters : public QObject {
         auto drawn = [&] { return page.chart()->seriesPoints(); };
         // Row 0: scale's SQ_INSTS_VALU on agent 0xa1 (dispatches 1-3).
         QCOMPARE(drawn(), (QVector<QVector<QPointF>>{{{0, 160}, {1, 40}, {2, 640}}}));
-        QVERIFY2(page.chart()->title().startsWith("SQ_INSTS_VALU of _Z5scalePf on "),
+        QVERIFY2(page.chart()->title().startsWith("SQ_INSTS_VALU of scale(float*) on "),
                  qPrintable(page.chart()->title()));
         QCOMPARE(page.chart()->yTitle(), QString("SQ_INSTS_VALU (instructions)"));
         QTableView* view = page.panel()->view();

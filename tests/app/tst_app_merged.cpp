@@ -10,6 +10,7 @@
 
 #include "model/AllocationTableModel.h"
 #include "model/DispatchTableModel.h"
+#include "model/KernelName.h"
 #include "model/MergedSession.h"
 #include "model/ModelRoles.h"
 #include "model/RankColumnModel.h"
@@ -89,7 +90,7 @@ std::map<std::pair<qint64, qint64>, TimedDispatch> timedDispatches(const QString
             "(SELECT 1 FROM declines x WHERE x.process = p.process AND x.dispatch_id = p.dispatch_id)"));
     for (const QVariantList& r : rows) {
         TimedDispatch& t = out[{r[0].toLongLong(), r[1].toLongLong()}];
-        t.kernel = r[2].toString();
+        t.kernel = kernelDisplayName(r[2].toString()); // as the inspector shows it
         t.ticks.push_back(r[3].toLongLong());
     }
     return out;

@@ -11,6 +11,7 @@
 #include "model/DispatchTableModel.h"
 #include "model/Downsampler.h"
 #include "model/Format.h"
+#include "model/KernelName.h"
 #include "model/ModelRoles.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/PassTableModel.h"
@@ -23,6 +24,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -45,6 +47,42 @@ class AppModelsTest : public QObject {
         QVERIFY2(!e.isError(), qPrintable(e.message));
         QCOMPARE(int(s_->dispatches.size()), 700);
         QVERIFY(s_->regionsLoaded);
+    }
+
+    /// Kernel names as shown: the demangled name is c++filt's (binutils' implementation of the same ABI)
+    /// for plain, template, nested, anonymous-namespace and lambda kernels; ".kd" is dropped in every
+    /// style; a C name and a name that does not demangle stay as they are; truncated keeps the function's
+    /// own name, as rocprofv3 -T does.
+    void kernelNames() {
+        const QList<QPair<QString, QString>> cases{
+            {"_Z11jacobi_stepPKfPfii", "jacobi_step"},
+            {"_Z9vectorAddIfEvPKT_S2_PS0_i", "vectorAdd"},
+            {"_ZN2ns3FooIiE3barEPf", "bar"},
+            {"_ZN12_GLOBAL__N_16kernelEPi", "kernel"},
+            {"_ZZ4mainENKUlPiE_clES_", "operator()"},
+            {"_Z6reduceILi256EEvPKfPfN5dummy4TypeIXT_EEE", "reduce"},
+        };
+        QStringList mangled;
+        for (const auto& c : cases) {
+            mangled << c.first;
+        }
+        QProcess filt;
+        filt.start(QStringLiteral("c++filt"), mangled);
+        QVERIFY2(filt.waitForFinished(10000), "c++filt (binutils) is needed");
+        const QStringList expected =
+            QString::fromUtf8(filt.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(expected.size(), cases.size());
+        for (int i = 0; i < cases.size(); ++i) {
+            const QString symbol = cases[i].first + QStringLiteral(".kd");
+            QVERIFY2(expected[i] != cases[i].first, qPrintable(expected[i])); // c++filt demangled it
+            QCOMPARE(kernelDisplayName(symbol, KernelNameStyle::demangled), expected[i]);
+            QCOMPARE(kernelDisplayName(symbol, KernelNameStyle::mangled), cases[i].first);
+            QCOMPARE(kernelDisplayName(symbol, KernelNameStyle::truncated), cases[i].second);
+        }
+        QCOMPARE(kernelDisplayName(QStringLiteral("accumulate.kd")), QStringLiteral("accumulate"));
+        QCOMPARE(kernelDisplayName(QStringLiteral("_Znotmangled.kd")), QStringLiteral("_Znotmangled"));
+        QCOMPARE(kernelDisplayName(QStringLiteral("kernel@7f00"), KernelNameStyle::truncated),
+                 QStringLiteral("kernel@7f00"));
     }
 
     void dispatchModelValues() {

@@ -111,7 +111,7 @@ class AppUiTest : public QObject {
         QStringList finalRows;
         for (int i = 0; i < 16; ++i) {
             QCOMPARE(model->index(i, DispatchTableModel::Kernel).data().toString(),
-                     QStringLiteral("accumulate.kd"));
+                     QStringLiteral("accumulate"));
             QCOMPARE(model->index(i, DispatchTableModel::Outcome).data().toString(),
                      QStringLiteral("replayed"));
             QCOMPARE(model->index(i, DispatchTableModel::Passes).data().toString(), QStringLiteral("3"));

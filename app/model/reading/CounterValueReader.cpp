@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "model/KernelName.h"
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 
@@ -42,10 +43,16 @@ SessionError CounterValueReader::read(ReadContext& context, SessionData& out) {
     if (!context.run(sql)) {
         return context.queryError(QStringLiteral("counter values"));
     }
+    QHash<QString, QString> shown; // symbol -> name as shown (model/KernelName.h), demangled once each
     while (q.next()) {
+        const QString symbol = q.text(int(C::kernel));
+        auto name = shown.constFind(symbol);
+        if (name == shown.cend()) {
+            name = shown.insert(symbol, symbol.isEmpty() ? symbol : kernelDisplayName(symbol));
+        }
         // Counts are unsigned 64-bit values stored with their bit pattern.
-        out.counterValues.push_back({i32(q, C::process), i64(q, C::dispatch_id), i32(q, C::pass_index),
-                                     q.text(int(C::kernel)), q.text(int(C::counter)), q.text(int(C::unit)),
+        out.counterValues.push_back({i32(q, C::process), i64(q, C::dispatch_id), i32(q, C::pass_index), *name,
+                                     q.text(int(C::counter)), q.text(int(C::unit)),
                                      static_cast<quint64>(i64(q, C::value))});
     }
     indexByDispatch(out);

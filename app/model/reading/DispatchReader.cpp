@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "model/KernelName.h"
 #include "model/reading/ReadContext.h"
 #include "model/reading/Readers.h"
 
@@ -96,7 +97,8 @@ SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
             auto byName = kernelByName.constFind(name);
             if (byName == kernelByName.cend()) {
                 byName = kernelByName.insert(name, int(out.kernelNames.size()));
-                out.kernelNames.push_back(name);
+                out.kernelNames.push_back(kernelDisplayName(name));
+                out.kernelSymbols.push_back(name);
             }
             k = kernelIndex.insert(key, *byName);
         }
