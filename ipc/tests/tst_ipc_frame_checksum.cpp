@@ -108,6 +108,20 @@ class FrameChecksumTest : public QObject {
         QCOMPARE(header.checksum, expected);
         QCOMPARE(frame_checksum(header, frame.data() + kFrameHeaderBytes, header.length), expected);
         QVERIFY(header.checksum != 0);
+        // Small frames are hashed from a copy in one pass, larger ones streamed: one value either way.
+        for (const std::size_t length : {0, 8, 976, 1000, 1008, 4096, 65536}) {
+            std::vector<std::uint8_t> whole(kFrameHeaderBytes + length);
+            for (std::size_t i = 0; i < whole.size(); ++i) {
+                whole[i] = static_cast<std::uint8_t>(i * 131 + length);
+            }
+            std::memset(whole.data() + kFrameChecksumOffset, 0, 4);
+            const auto one_pass = static_cast<std::uint32_t>(XXH3_64bits(whole.data(), whole.size()));
+            seal_frame(whole.data(), whole.size());
+            FrameHeader h{};
+            std::memcpy(&h, whole.data(), kFrameHeaderBytes);
+            QCOMPARE(h.checksum, one_pass);
+            QCOMPARE(frame_checksum(h, whole.data() + kFrameHeaderBytes, length), one_pass);
+        }
         Record r{};
         FrameHeader h{};
         std::size_t n = 0;
