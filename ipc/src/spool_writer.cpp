@@ -22,7 +22,7 @@ namespace {
 
 /// Creates a new spool beside `path` in its directory: `path` itself, else `path.1`, `path.2`, ... up to
 /// kMaxSuffix, whichever name is free. The directory is opened without following a symbolic link in its
-/// place and must belong to this user; the file is created with O_EXCL | O_NOFOLLOW, so neither an
+/// place and must belong to this user or root; the file is created with O_EXCL | O_NOFOLLOW, so neither an
 /// existing file nor a symbolic link planted under the name is ever opened. Returns the descriptor, or -1.
 int create_spool(const std::string& path) noexcept {
     constexpr int kMaxSuffix = 99;
@@ -37,7 +37,9 @@ int create_spool(const std::string& path) noexcept {
             return -1;
         }
         struct stat dir_st{};
-        if (::fstat(dir_fd, &dir_st) != 0 || dir_st.st_uid != ::geteuid()) {
+        // A directory of another user (one that replaced ours, say) is not written into; root's (such as
+        // /tmp, for spools set by hand) is: only root could have put it there.
+        if (::fstat(dir_fd, &dir_st) != 0 || (dir_st.st_uid != ::geteuid() && dir_st.st_uid != 0)) {
             ::close(dir_fd);
             return -1;
         }

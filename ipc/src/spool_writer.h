@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Appends frames to the emitter's spool file, created on first use (mode 0600, O_APPEND|O_CLOEXEC) as a
 // new file: O_CREAT|O_EXCL|O_NOFOLLOW in its directory (opened without following a link, and of this
-// user), so an existing file or a symbolic link under the name is never opened; a name taken (another
-// process image of the same pid, after exec) makes it try `path.1`, `path.2`, ... (up to `.99`). No spool
-// can be created: the records are lost and counted, the program goes on.
+// user or root), so an existing file or a symbolic link under the name is never opened; a name taken
+// (another process image of the same pid, after exec) makes it try `path.1`, `path.2`, ... (up to
+// `.99`). No spool can be created: the records are lost and counted, the program goes on.
 // Used by producing threads when the queue is full and by the sender when the collector is gone.
 // Protocol 4: the first write after opening starts with the emitter's Hello frame, and so does every
 // write that finds the file grown by another writer since this one's last write (a file shared by
