@@ -183,10 +183,13 @@ struct SessionStore::ProcessState {
     /// until one commits it, so its sent counts reach the file when space returns).
     bool end_read = false;
     Record end_record{};
-    bool row_written = false;            ///< its processes row exists (committed, or in the open transaction)
-    bool row_in_txn = false;             ///< written in the open transaction
-    bool dirty = false;                  ///< counts changed since the last commit
-    bool gaps_dirty = false;             ///< sequence_gaps rows differ from `space`
+    bool row_written = false; ///< its processes row exists (committed, or in the open transaction)
+    bool row_in_txn = false;  ///< written in the open transaction
+    bool dirty = false;       ///< counts changed since the last commit
+    bool gaps_dirty = false;  ///< sequence_gaps rows differ from `space`
+    /// Changed since the last finish() that committed (or never finished): finish() recounts, names and
+    /// ends only these, so that appending to a file of many processes costs what changed.
+    bool unfinished = true;
     bool saw_end = false;                ///< its session_end is stored (committed or in the open transaction)
     std::uint64_t end_last_sequence = 0; ///< the session_end's last_sequence (0: none read)
     std::uint64_t stored = 0, dispatches = 0, rejected = 0;
@@ -708,7 +711,19 @@ bool SessionStore::load_state() {
     for (auto& p : processes_) {
         p->committed = {p->saw_end,    p->end_last_sequence, p->stored,
                         p->dispatches, space_end(*p),        p->space.missing(space_end(*p))};
+        p->unfinished = false;
     }
+    // Processes a finish ended are final as the file holds them; the others (a writer that died) are not.
+    if (sqlite3_prepare_v2(db_, session::kSelectUnfinishedProcesses, -1, &st, nullptr) != SQLITE_OK) {
+        error_ = sqlite3_errmsg(db_);
+        return false;
+    }
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (ProcessState* p = state(sqlite3_column_int64(st, 0))) {
+            p->unfinished = true;
+        }
+    }
+    sqlite3_finalize(st);
     if (sqlite3_prepare_v2(db_, session::kSelectHandles, -1, &st, nullptr) != SQLITE_OK) {
         error_ = sqlite3_errmsg(db_);
         return false;
@@ -748,6 +763,7 @@ void SessionStore::mark_sequence(ProcessState& p, std::uint64_t sequence) {
         // Only the next number of an in-order stream leaves the set of gaps as it was.
         p.gaps_dirty = p.gaps_dirty || sequence != highest + 1;
         p.dirty = true;
+        p.unfinished = true;
     }
 }
 
@@ -796,11 +812,11 @@ std::int64_t SessionStore::process(const ProcessIdentity& identity) {
         ProcessState& p = *processes_[static_cast<std::size_t>(it->second - 1)];
         if (p.identity.pid == 0 && identity.pid != 0) {
             p.identity.pid = identity.pid;
-            p.dirty = true;
+            p.dirty = p.unfinished = true;
         }
         if (p.identity.parent_pid == 0 && identity.parent_pid != 0) {
             p.identity.parent_pid = identity.parent_pid;
-            p.dirty = true;
+            p.dirty = p.unfinished = true;
         }
         return it->second;
     }
@@ -834,7 +850,7 @@ void SessionStore::note_rejected_frame(std::int64_t process) {
     ++rejected_;
     if (ProcessState* p = state(process)) {
         ++p->rejected;
-        p->dirty = true;
+        p->dirty = p->unfinished = true;
     } else {
         ++rejected_unauthenticated_;
     }
@@ -878,6 +894,7 @@ bool SessionStore::insert(std::int64_t process, const Record& r) {
     if (!begin() || !insert_record(process, *p, r)) {
         rollback();
         p->received = std::max(p->received, r.sequence);
+        p->unfinished = true; // what the transaction lost is missing now
         return false;
     }
     return true;
@@ -1201,6 +1218,7 @@ bool SessionStore::insert_session_end(std::int64_t process, ProcessState& p, con
     }
     p.end_read = true;
     p.end_last_sequence = x.last_sequence;
+    p.unfinished = true;
     sqlite3_stmt* s = row_statement(EventType::session_end, process);
     bind_columns(s, 2, r.sequence, r.timestamp_ns, x.spooled, x.internal_errors);
     if (x.exit_status >= 0 && x.exit_status <= 255) {
@@ -1312,6 +1330,7 @@ void SessionStore::rollback() {
     new_refs_.clear();
     stored_ = committed_stored_;
     for (auto& p : processes_) {
+        p->unfinished = p->unfinished || !p->uncommitted.empty();
         for (const std::uint64_t s : p->uncommitted) {
             p->space.erase(s);
         }
@@ -1392,13 +1411,21 @@ bool SessionStore::finish(const std::string& end_reason) {
         error_ = why;
         return false;
     }
+    // Only the processes changed since the last finish (all of a new file's): their counts, names, end
+    // reasons and gaps are recomputed from their own rows, each by searches of its key ranges, so that a
+    // finish costs what changed, not what the file holds (a spool appended to a file of many processes).
+    std::vector<ProcessState*> changed;
     for (auto& p : processes_) {
-        p->gaps_dirty = true; // every process's gaps written now, however many
+        if (p->unfinished) {
+            p->gaps_dirty = true; // written now, however many
+            p->dirty = true;
+            changed.push_back(p.get());
+        }
     }
     // Stored counts, per process and event type, from the tables themselves.
     sqlite3_stmt* st = nullptr;
     bool ok = sqlite3_prepare_v2(db_, session::kUpsertStoredCounts, -1, &st, nullptr) == SQLITE_OK;
-    for (const auto& p : processes_) {
+    for (const ProcessState* p : changed) {
         if (!ok) {
             break;
         }
@@ -1412,25 +1439,30 @@ bool SessionStore::finish(const std::string& end_reason) {
     st = nullptr;
     // Names from the one list (RS_IPC_EVENT_TYPES), for the rows the statement above added.
     ok = ok && sqlite3_prepare_v2(db_, session::kUpdateEventCountName, -1, &st, nullptr) == SQLITE_OK;
-    for (const EnumName& type : kEventTypeNames) {
-        if (!ok) {
-            break;
+    for (const ProcessState* p : changed) {
+        for (const EnumName& type : kEventTypeNames) {
+            if (!ok) {
+                break;
+            }
+            sqlite3_bind_int64(st, 1, p->index);
+            sqlite3_bind_int64(st, 2, type.code);
+            sqlite3_bind_text(st, 3, type.name.data(), static_cast<int>(type.name.size()), SQLITE_STATIC);
+            ok = step(st);
         }
-        sqlite3_bind_int64(st, 1, type.code);
-        sqlite3_bind_text(st, 2, type.name.data(), static_cast<int>(type.name.size()), SQLITE_STATIC);
-        ok = step(st);
     }
     sqlite3_finalize(st);
     st = nullptr;
     // Per process: why it ended. The session: complete when it has processes and all are complete.
-    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateProcessEndReason, -1, &st, nullptr) == SQLITE_OK;
     bool complete = !processes_.empty();
     for (const auto& p : processes_) {
+        complete = complete && p->saw_end && p->space.missing(space_end(*p)) == 0;
+    }
+    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateProcessEndReason, -1, &st, nullptr) == SQLITE_OK;
+    for (const ProcessState* p : changed) {
         if (!ok) {
             break;
         }
         const std::uint64_t missing = p->space.missing(space_end(*p));
-        complete = complete && p->saw_end && missing == 0;
         const std::string reason =
             !p->saw_end   ? "no session end"
             : missing > 0 ? "session end received, " + std::to_string(missing) + " events missing"
@@ -1438,7 +1470,6 @@ bool SessionStore::finish(const std::string& end_reason) {
         sqlite3_bind_int64(st, 1, p->index);
         sqlite3_bind_text(st, 2, reason.c_str(), -1, SQLITE_TRANSIENT);
         ok = step(st);
-        p->dirty = true;
     }
     sqlite3_finalize(st);
     st = nullptr;
@@ -1466,6 +1497,9 @@ bool SessionStore::finish(const std::string& end_reason) {
     }
     if (!write_gaps(true) || !commit()) {
         return false;
+    }
+    for (auto& p : processes_) {
+        p->unfinished = false;
     }
     // One self-contained file: the WAL checkpointed into it, then a rollback journal, so that readers
     // (which open it read-only) create no -wal/-shm files next to it. A reader following the live

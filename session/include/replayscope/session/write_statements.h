@@ -150,7 +150,10 @@ inline constexpr const char* kUpsertSentCount =
     "INSERT INTO event_counts(process,event_type,name,sent,stored) VALUES (?1,?2,?3,?4,0) "
     "ON CONFLICT(process,event_type) DO UPDATE SET sent=?4";
 /// The stored counts of every event type of one process, counted from the tables (?2 and ?3: the process's
-/// dispatch_rows key range, process << kDispatchKeyShift to that + kMaxDispatchId).
+/// dispatch_rows key range, process << kDispatchKeyShift to that + kMaxDispatchId). Every count is a search
+/// of the process's rows (a primary key or the key range), never a scan: dispatch_rows' `process` is a
+/// generated column without an index, so the restores folded into it are counted by key range, not
+/// through the `restores` view (which filtered by that column and scanned the whole table per process).
 inline constexpr const char* kUpsertStoredCounts = R"sql(
 INSERT INTO event_counts(process, event_type, name, sent, stored)
 SELECT ?1, t.code, '', NULL, t.n FROM (
@@ -175,13 +178,18 @@ SELECT ?1, t.code, '', NULL, t.n FROM (
   UNION ALL SELECT 19, (SELECT count(*) FROM async_copies WHERE process = ?1)
   UNION ALL SELECT 20, (SELECT count(*) FROM restore_failures WHERE process = ?1)
   UNION ALL SELECT 21, (SELECT count(*) FROM snapshot_placements WHERE process = ?1)
-  UNION ALL SELECT 22, (SELECT count(*) FROM restores WHERE process = ?1)
+  UNION ALL SELECT 22, (SELECT count(r1) + count(rf) FROM dispatch_rows WHERE key BETWEEN ?2 AND ?3)
+                       + (SELECT count(*) FROM restore_rows WHERE process = ?1)
   UNION ALL SELECT 23, (SELECT count(*) FROM restore_misses WHERE process = ?1)
   UNION ALL SELECT 24, (SELECT count(*) FROM pass_counters WHERE process = ?1)) AS t WHERE true
 ON CONFLICT(process, event_type) DO UPDATE SET stored = excluded.stored;
 )sql";
-/// The name of an event type's event_counts rows (?1 event type, ?2 name).
-inline constexpr const char* kUpdateEventCountName = "UPDATE event_counts SET name=?2 WHERE event_type=?1";
+/// The name of one event_counts row (?1 process, ?2 event type, ?3 name): a primary key search.
+inline constexpr const char* kUpdateEventCountName =
+    "UPDATE event_counts SET name=?3 WHERE process=?1 AND event_type=?2 AND name<>?3";
+/// Processes no finish has ended (no end_reason yet): a writer appending to the file finishes them again.
+inline constexpr const char* kSelectUnfinishedProcesses =
+    "SELECT process FROM processes WHERE end_reason IS NULL";
 /// Why a process ended (?2 reason).
 inline constexpr const char* kUpdateProcessEndReason = "UPDATE processes SET end_reason=?2 WHERE process=?1";
 /// The session's completeness and end reason (?1 complete 0/1, ?2 reason).
