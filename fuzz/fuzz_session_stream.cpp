@@ -5,8 +5,10 @@
 // every payload field come from the fuzzer. Frames are decoded (decode_frame) and fed to a SessionStore
 // the way the collector and the spool importer feed theirs: a Hello names the process the frames after
 // it belong to (frames before any Hello go to instance 0), each frame's sequence is checked
-// (check_sequence) before it is inserted, a frame with a readable header but a bad payload, header or
-// sequence is counted (note_rejected_frame) and skipped, anything else ends the stream. Commits every 32
+// (check_sequence) before it is inserted, a frame with an out-of-window sequence is counted
+// (note_rejected_frame) and skipped. A bad frame is counted once and skipped: by its length only when its
+// checksum matched (frame_bounds_trusted), otherwise by scanning to the next frame with magic and checksum
+// (find_frame), as a spool reader resynchronises; the stream ends where no frame follows. Commits every 32
 // frames, then finish(). The file lives in a temporary directory of this process.
 //
 // Findings, besides sanitizer reports: a store call failing on input the decoder accepted; stored or
@@ -80,19 +82,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::size_t at = 0;
     while (at < size) {
         const rs::fuzz::DecodedFrame frame = rs::fuzz::decode_frame_at(data, size, at);
-        if (frame.error == FrameError::invalid_payload || frame.error == FrameError::bad_header ||
-            frame.error == FrameError::unknown_type) {
-            // Readable header: skip the frame when it lies inside the stream, as the importer does.
-            if (frame.header.length > size - at - kFrameHeaderBytes) {
-                break;
-            }
+        if (frame.error != FrameError::none) {
+            // One rejected frame per bad region; its own length is used only when its checksum matched.
             store->note_rejected_frame(process);
             ++rejected;
-            at += kFrameHeaderBytes + frame.header.length;
+            if (frame_bounds_trusted(frame.error, frame.header)) {
+                at += kFrameHeaderBytes + frame.header.length;
+                continue;
+            }
+            const FrameScan scan = find_frame(data + at, size - at, 1, true, kMaxPayloadBytes);
+            if (scan.need_more || scan.offset == 0 || scan.offset > size - at) {
+                finding("find_frame out of bounds:", std::to_string(scan.offset));
+            }
+            if (!scan.found) {
+                break; // no frame follows: the rest of the stream is damage
+            }
+            at += scan.offset;
             continue;
-        }
-        if (frame.error != FrameError::none) {
-            break; // bad magic, version or length, or a truncated tail: the stream ends here
         }
         const Record& record = frame.record;
         at += frame.bytes;

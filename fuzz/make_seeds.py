@@ -9,7 +9,7 @@ Writes into OUT_DIR (named by SHA-1 of their content, as libFuzzer names corpus 
   - every distinct frame alone (per-frame seeds), and each after its spool's Hello;
   - every pair of spools concatenated (two emitter instances in one stream, as a spool file several
     processes appended to).
-Frames are read by their 24-byte header (magic "RSFB", version, type, length, reserved, sequence);
+Frames are read by their 24-byte header (magic "RSFB", version, type, length, checksum, sequence);
 a spool's truncated tail is dropped. Minimise the result with `<fuzzer> -merge=1 corpus/<target> OUT_DIR`.
 """
 import hashlib
@@ -25,7 +25,7 @@ MAGIC = 0x42465352
 def frames(data):
     at = 0
     while at + HEADER.size <= len(data):
-        magic, _version, _type, length, _reserved, _sequence = HEADER.unpack_from(data, at)
+        magic, _version, _type, length, _checksum, _sequence = HEADER.unpack_from(data, at)
         end = at + HEADER.size + length
         if magic != MAGIC or end > len(data):
             return
