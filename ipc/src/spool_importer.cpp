@@ -131,17 +131,8 @@ bool read_spool(BoundedReader& reader, const struct stat& spool_identity, const 
             continue;
         }
         const std::uint64_t at = reader.offset();
-        const bool skippable = err == FrameError::invalid_payload || err == FrameError::unknown_type ||
-                               err == FrameError::bad_header;
-        if (err != FrameError::none && skippable && !reader.at_end() &&
-            reader.available() < kFrameHeaderBytes + static_cast<std::size_t>(header.length) &&
-            !reader.fill(kFrameHeaderBytes + std::min<std::size_t>(header.length, kMaxPayloadBytes), error)) {
-            result.message = spool_path + ": " + error;
-            break;
-        }
-        if (err != FrameError::none && skippable &&
-            reader.available() >= kFrameHeaderBytes + static_cast<std::size_t>(header.length)) {
-            // The header frames it: skip this frame, count it, go on with the next.
+        if (err != FrameError::none && frame_bounds_trusted(err, header)) {
+            // Its checksum matched, so its length is its writer's: skip this one frame, count it, go on.
             store.note_rejected_frame(process);
             ++result.rejected_frames;
             if (first_rejection.empty()) {
@@ -150,37 +141,49 @@ bool read_spool(BoundedReader& reader, const struct stat& spool_identity, const 
             reader.consume(kFrameHeaderBytes + header.length);
             continue;
         }
-        if (err == FrameError::incomplete) {
-            // At the end of the file: a torn last frame (the writer died or its disk filled mid-write).
-            result.message = spool_path + ": " + describe(err, header) + " at offset " + std::to_string(at) +
-                             " (the file ends inside a frame); " + std::to_string(result.frames_read) +
-                             " frames before it imported";
-            break;
-        }
         if (err != FrameError::none) {
-            // No usable header here (a torn frame a later write continued after, or damage): resynchronise
-            // at the next frame magic and count the bytes skipped.
+            // Damage (bad magic, version, length, type, header rule or checksum; a torn frame, also one
+            // running past the end of the file): its length is not to be trusted. Scan from its second
+            // byte for the next offset where a whole, valid frame starts (find_frame), count the bytes
+            // passed over, and the region as one rejected frame. Nothing found before the end: the file
+            // ends inside a frame, and everything before it is kept.
+            const bool torn_tail = err == FrameError::incomplete;
+            std::uint64_t passed = 0;
+            std::size_t from = 1;
+            bool found = false;
+            for (;;) {
+                const FrameScan scan =
+                    find_frame(reader.data(), reader.available(), from, reader.at_end(), kMaxPayloadBytes);
+                passed += scan.offset;
+                reader.consume(scan.offset);
+                if (scan.found || !scan.need_more) {
+                    found = scan.found;
+                    break;
+                }
+                // The candidate at the front needs more bytes to be judged (at most one whole frame).
+                if (!reader.fill(
+                        std::min(reader.available() + kReadBytes, kFrameHeaderBytes + kMaxPayloadBytes),
+                        error)) {
+                    result.message = spool_path + ": " + error;
+                    break;
+                }
+                from = 0;
+            }
+            if (!result.message.empty()) {
+                break;
+            }
+            if (!found && torn_tail) {
+                // At the end of the file: a torn last frame (the writer died or its disk filled mid-write).
+                result.message = spool_path + ": " + describe(err, header) + " at offset " +
+                                 std::to_string(at) + " (the file ends inside a frame); " +
+                                 std::to_string(result.frames_read) + " frames before it imported";
+                break;
+            }
+            store.note_rejected_frame(process);
+            ++result.rejected_frames;
+            skipped_bytes += passed;
             if (first_resync.empty()) {
                 first_resync = describe(err, header) + " at offset " + std::to_string(at);
-            }
-            reader.consume(1);
-            ++skipped_bytes;
-            for (;;) {
-                if (!reader.fill(sizeof kFrameMagic, error)) {
-                    break;
-                }
-                if (reader.available() < sizeof kFrameMagic) {
-                    skipped_bytes += reader.available();
-                    reader.consume(reader.available());
-                    break;
-                }
-                std::uint32_t magic = 0;
-                std::memcpy(&magic, reader.data(), sizeof magic);
-                if (magic == kFrameMagic) {
-                    break;
-                }
-                reader.consume(1);
-                ++skipped_bytes;
             }
             continue;
         }
