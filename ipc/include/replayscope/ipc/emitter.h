@@ -32,7 +32,8 @@ struct EmitterConfig {
     std::string socket_path;
     std::string token; ///< 64 hex characters
     /// Spool file; every "%p" in it is replaced by the emitter's pid at start (replayscope-run passes
-    /// "<session>.spool.%p", so that each process of a run has its own file).
+    /// "<session>.spool.d/<run id>.%p", so that each process of a run has its own file). Created new on
+    /// first use, never an existing file (spool_writer.h).
     std::string spool_path;
     std::size_t queue_capacity = 16384; ///< records; rounded up to a power of two, at least 64
     /// The sender's window rule (records.h kSequenceWindow, which the collector enforces): a record
