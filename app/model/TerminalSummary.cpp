@@ -5,6 +5,7 @@
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
 #include "model/Format.h"
+#include "model/KernelSummary.h"
 #include "model/ProcessTableModel.h"
 #include "model/SimulatedRuntime.h"
 
@@ -140,6 +141,9 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
         for (const auto& b : reasons) {
             out += QStringLiteral("  %1 %2\n").arg(b.label, -36).arg(b.value);
         }
+    }
+    if (const QString kernels = KernelSummary::text(s); !kernels.isEmpty()) {
+        out += QLatin1Char('\n') + kernels;
     }
     out += CounterSummary::text(s);
     if (!s->warnings.empty()) {

@@ -14,6 +14,7 @@
 #include "ui/DispatchDetailWidget.h"
 #include "ui/DispatchesPage.h"
 #include "ui/JobView.h"
+#include "ui/KernelsPage.h"
 #include "ui/LaunchDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionView.h"
@@ -158,6 +159,9 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
     window.tabs()->setCurrentWidget(view);
     view->pages()->setCurrentWidget(view->summaryPage());
     grab(QStringLiteral("summary.png"));
+    view->pages()->setCurrentWidget(view->kernelsPage());
+    view->kernelsPage()->flush();
+    grab(QStringLiteral("kernels.png"));
     view->pages()->setCurrentWidget(view->dispatchesPage());
     // A replayed dispatch with skips shows the most detail; else one whose dirty restores moved part of
     // its footprint; else the first replayed one.

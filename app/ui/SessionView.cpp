@@ -8,6 +8,7 @@
 #include "ui/ChartsPage.h"
 #include "ui/CountersPage.h"
 #include "ui/DispatchesPage.h"
+#include "ui/KernelsPage.h"
 #include "ui/SummaryPage.h"
 #include "ui/TimelinePage.h"
 
@@ -20,9 +21,9 @@ namespace rs::app {
 
 SessionView::SessionView(QWidget* parent)
     : QWidget(parent), reader_(new SessionReader(this)), banner_(new QLabel(this)),
-      pages_(new QTabWidget(this)), summary_(new SummaryPage(this)), dispatches_(new DispatchesPage(this)),
-      audit_(new AuditPage(this)), charts_(new ChartsPage(this)), timeline_(new TimelinePage(this)),
-      counters_(new CountersPage(this)) {
+      pages_(new QTabWidget(this)), summary_(new SummaryPage(this)), kernels_(new KernelsPage(this)),
+      dispatches_(new DispatchesPage(this)), audit_(new AuditPage(this)), charts_(new ChartsPage(this)),
+      timeline_(new TimelinePage(this)), counters_(new CountersPage(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     banner_->setTextFormat(Qt::RichText);
@@ -30,6 +31,7 @@ SessionView::SessionView(QWidget* parent)
     layout->addWidget(banner_);
     pages_->setDocumentMode(true);
     pages_->addTab(summary_, tr("Summary"));
+    pages_->addTab(kernels_, tr("Kernels"));
     pages_->addTab(dispatches_, tr("Dispatches"));
     pages_->addTab(audit_, tr("Audit"));
     pages_->addTab(charts_, tr("Charts"));
@@ -128,6 +130,7 @@ void SessionView::show(const SessionSnapshot& s) {
     }
     banner_->setText(bannerText_ + fileNote_);
     summary_->setSnapshot(s);
+    kernels_->setSnapshot(s);
     dispatches_->setSnapshot(s);
     audit_->setSnapshot(s);
     charts_->setSnapshot(s);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// One open session: its reader and the Summary, Dispatches, Audit, Charts, Timeline and Counters pages (a
-// tab of the main window).
+// One open session: its reader and the Summary, Kernels, Dispatches, Audit, Charts, Timeline and Counters
+// pages (a tab of the main window).
 #pragma once
 
 #include "model/SessionError.h"
@@ -17,6 +17,7 @@ class AuditPage;
 class ChartsPage;
 class CountersPage;
 class DispatchesPage;
+class KernelsPage;
 class SessionReader;
 class SummaryPage;
 class TimelinePage;
@@ -33,6 +34,7 @@ class SessionView : public QWidget {
 
     QTabWidget* pages() const { return pages_; }
     SummaryPage* summaryPage() const { return summary_; }
+    KernelsPage* kernelsPage() const { return kernels_; }
     DispatchesPage* dispatchesPage() const { return dispatches_; }
     AuditPage* auditPage() const { return audit_; }
     ChartsPage* chartsPage() const { return charts_; }
@@ -58,6 +60,7 @@ class SessionView : public QWidget {
     QLabel* banner_;
     QTabWidget* pages_;
     SummaryPage* summary_;
+    KernelsPage* kernels_;
     DispatchesPage* dispatches_;
     AuditPage* audit_;
     ChartsPage* charts_;

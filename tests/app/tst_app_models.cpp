@@ -12,6 +12,8 @@
 #include "model/Downsampler.h"
 #include "model/Format.h"
 #include "model/KernelName.h"
+#include "model/KernelSummary.h"
+#include "model/KernelTableModel.h"
 #include "model/ModelRoles.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/PassTableModel.h"
@@ -83,6 +85,98 @@ class AppModelsTest : public QObject {
         QCOMPARE(kernelDisplayName(QStringLiteral("_Znotmangled.kd")), QStringLiteral("_Znotmangled"));
         QCOMPARE(kernelDisplayName(QStringLiteral("kernel@7f00"), KernelNameStyle::truncated),
                  QStringLiteral("kernel@7f00"));
+    }
+
+    /// The Kernels page's figures against SQL on the file: per kernel (named as shown) the dispatches,
+    /// replayed, declined by reason, passes, the shortest, median and longest timed pass and the snapshot
+    /// time; the symbol column holds the stored name; --summary's section lists each kernel.
+    void kernelTable() {
+        const QString path = s_->info.path;
+        struct Expected {
+            qint64 dispatches = 0, replayed = 0, passes = 0, snapshotNs = 0;
+            QMap<QString, qint64> declined;
+            std::vector<qint64> passNs;
+            QString symbol;
+        };
+        QHash<QString, Expected> expected;
+        const QString kernelOf =
+            QStringLiteral("JOIN strings s ON s.process = d.process AND s.id = d.kernel_name_id");
+        for (const QVariantList& r : test::sqlRows(
+                 path, QStringLiteral("SELECT s.text, count(*), sum(d.decision = 0) FROM dispatches d %1 "
+                                      "GROUP BY s.text")
+                           .arg(kernelOf))) {
+            Expected& e = expected[kernelDisplayName(r[0].toString())];
+            e.symbol = r[0].toString();
+            e.dispatches = r[1].toLongLong();
+            e.replayed = r[2].toLongLong();
+        }
+        for (const QVariantList& r : test::sqlRows(
+                 path,
+                 QStringLiteral("SELECT s.text, x.reason, count(*) FROM declines x JOIN dispatches d ON "
+                                "d.process = x.process AND d.id = x.dispatch_id %1 GROUP BY s.text, x.reason")
+                     .arg(kernelOf))) {
+            expected[kernelDisplayName(r[0].toString())].declined[r[1].toString()] = r[2].toLongLong();
+        }
+        for (const QVariantList& r : test::sqlRows(
+                 path,
+                 QStringLiteral("SELECT s.text, p.end_tick - p.start_tick, p.end_tick >= p.start_tick AND "
+                                "p.end_tick > 0 FROM passes p JOIN dispatches d ON d.process = p.process AND "
+                                "d.id = p.dispatch_id %1")
+                     .arg(kernelOf))) {
+            Expected& e = expected[kernelDisplayName(r[0].toString())];
+            ++e.passes;
+            if (r[2].toBool()) {
+                e.passNs.push_back(r[1].toLongLong());
+            }
+        }
+        for (const QVariantList& r : test::sqlRows(
+                 path,
+                 QStringLiteral("SELECT s.text, sum(x.duration_ns) FROM snapshots x JOIN dispatches d ON "
+                                "d.process = x.process AND d.id = x.dispatch_id %1 GROUP BY s.text")
+                     .arg(kernelOf))) {
+            expected[kernelDisplayName(r[0].toString())].snapshotNs = r[1].toLongLong();
+        }
+        KernelTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(s_);
+        QCOMPARE(model.rowCount(), expected.size());
+        QVERIFY(model.rowCount() >= 2);
+        qint64 declinedSeen = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString name = model.index(r, KernelTableModel::Kernel).data().toString();
+            QVERIFY2(expected.contains(name), qPrintable(name));
+            Expected& e = expected[name];
+            auto cell = [&](int column) { return model.index(r, column).data(SortRole); };
+            QCOMPARE(cell(KernelTableModel::Dispatches).toLongLong(), e.dispatches);
+            QCOMPARE(cell(KernelTableModel::Replayed).toLongLong(), e.replayed);
+            QCOMPARE(cell(KernelTableModel::Declined).toLongLong(), e.dispatches - e.replayed);
+            QCOMPARE(cell(KernelTableModel::Passes).toLongLong(), e.passes);
+            QCOMPARE(cell(KernelTableModel::SnapshotTime).toLongLong(), e.snapshotNs);
+            QCOMPARE(cell(KernelTableModel::Symbol).toString(), e.symbol);
+            std::sort(e.passNs.begin(), e.passNs.end());
+            if (e.passNs.empty()) {
+                QVERIFY(!cell(KernelTableModel::PassMedian).isValid());
+            } else {
+                const std::size_t n = e.passNs.size();
+                QCOMPARE(cell(KernelTableModel::PassMin).toLongLong(), e.passNs.front());
+                QCOMPARE(cell(KernelTableModel::PassMax).toLongLong(), e.passNs.back());
+                QCOMPARE(cell(KernelTableModel::PassMedian).toLongLong(),
+                         e.passNs[(n - 1) / 2] + (e.passNs[n / 2] - e.passNs[(n - 1) / 2]) / 2);
+            }
+            const QString reasons = cell(KernelTableModel::DeclineReasons).toString();
+            for (auto it = e.declined.cbegin(); it != e.declined.cend(); ++it) {
+                QVERIFY2(reasons.contains(QStringLiteral("%1 %2").arg(it.value()).arg(it.key())),
+                         qPrintable(name + QStringLiteral(": ") + reasons));
+                declinedSeen += it.value();
+            }
+        }
+        QVERIFY(declinedSeen > 0); // the synthetic session declines some dispatches
+        const QString summary = KernelSummary::text(s_);
+        for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
+            QVERIFY2(summary.contains(QStringLiteral("  %1\n    %2 dispatches")
+                                          .arg(it.key(), format::count(it.value().dispatches))),
+                     qPrintable(summary));
+        }
     }
 
     void dispatchModelValues() {
