@@ -817,18 +817,20 @@ class ReplayScopeRunTest : public QObject {
         QProcess killed;
         killed.start(RS_REPLAYSCOPE_RUN,
                      {"--engine", RS_PROBE, "--no-progress", "-o", session, "--", "/bin/sh", "-c",
-                      QString("'%1' 3000 0; echo done > '%2'; while [ ! -e '%3' ]; do sleep 0.05; done; "
-                              "'%1' 4000 0; echo done > '%4'")
+                      // (waiting at most 60 s for the go, so that a failed test leaves no process behind)
+                      QString("'%1' 3000 0; echo done > '%2'; i=0; while [ ! -e '%3' ] && [ $i -lt 1200 ]; "
+                              "do sleep 0.05; i=$((i+1)); done; '%1' 4000 0; echo done > '%4'")
                           .arg(RS_PROBE, firstDone, go, secondDone)});
         QVERIFY(waitForLine(firstDone));
         QElapsedTimer stored;
         stored.start();
-        while (scalar(session, "SELECT count(*) FROM dispatches") != "3000" && stored.elapsed() < 30000) {
+        // Its 3000 dispatches and its session_end (which carries its sent counts) committed.
+        while (scalar(session, "SELECT count(*) FROM dispatches") != "3000" ||
+               scalar(session, "SELECT count(*) FROM processes WHERE end_seq IS NOT NULL") != "1") {
+            QVERIFY(stored.elapsed() < 30000);
             QTest::qWait(50);
         }
-        // The first process's events reached the collector and were committed (at most kCommitInterval
-        // later); now it dies, the program goes on.
-        QTest::qWait(500);
+        // Now the collector dies, the program goes on.
         killed.kill();
         QVERIFY(killed.waitForFinished(10000));
         QFile(go).open(QIODevice::WriteOnly);
