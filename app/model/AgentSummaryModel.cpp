@@ -10,26 +10,30 @@
 namespace rs::app {
 
 AgentSummaryModel::AgentSummaryModel(QObject* parent)
-    : SessionTableModel({QStringLiteral("Agent"), QStringLiteral("ISA"), QStringLiteral("Tracked at end"),
-                         QStringLiteral("Tracked peak"), QStringLiteral("Replayed"),
-                         QStringLiteral("Declined"), QStringLiteral("Snapshot bytes"),
-                         QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
-                         QStringLiteral("Full-restore bytes"), QStringLiteral("Moved (host)"),
-                         QStringLiteral("Moved (device)"), QStringLiteral("Dirty chunks")},
-                        {{},
-                         {},
-                         QStringLiteral("Tracked allocations still live at the end of the session"),
-                         QStringLiteral("Largest tracked footprint at any time"),
-                         QStringLiteral("Dispatches replayed"),
-                         QStringLiteral("Dispatches declined"),
-                         QStringLiteral("Bytes copied by all snapshots"),
-                         QStringLiteral("Total snapshot time"),
-                         QStringLiteral("Total restore time"),
-                         QStringLiteral("Bytes full restores would have moved: footprint × restores"),
-                         QStringLiteral("Bytes the restores copied back over the host link"),
-                         QStringLiteral("Bytes the restores copied back inside the device"),
-                         QStringLiteral("Dirty chunks of all restores / chunks compared")},
-                        parent) {}
+    : SessionTableModel(
+          {QStringLiteral("Agent"), QStringLiteral("ISA"), QStringLiteral("Tracked at end"),
+           QStringLiteral("Tracked peak"), QStringLiteral("Replayed"), QStringLiteral("Declined"),
+           QStringLiteral("Snapshot bytes"), QStringLiteral("Snapshot ms"), QStringLiteral("Restore ms"),
+           QStringLiteral("Full-restore bytes"), QStringLiteral("Moved (host)"),
+           QStringLiteral("Moved (device)"), QStringLiteral("Dirty chunks"), QStringLiteral("Window ms"),
+           QStringLiteral("Share of run")},
+          {{},
+           {},
+           QStringLiteral("Tracked allocations still live at the end of the session"),
+           QStringLiteral("Largest tracked footprint at any time"),
+           QStringLiteral("Dispatches replayed"),
+           QStringLiteral("Dispatches declined"),
+           QStringLiteral("Bytes copied by all snapshots"),
+           QStringLiteral("Total snapshot time"),
+           QStringLiteral("Total restore time"),
+           QStringLiteral("Bytes full restores would have moved: footprint × restores"),
+           QStringLiteral("Bytes the restores copied back over the host link"),
+           QStringLiteral("Bytes the restores copied back inside the device"),
+           QStringLiteral("Dirty chunks of all restores / chunks compared"),
+           QStringLiteral("How long replay windows held the agent's dispatches, in all (snapshot, "
+                          "passes, restores; the application waits for them)"),
+           QStringLiteral("Window time against the process's run time (session start to end)")},
+          parent) {}
 
 void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
     QVector<Row> rows;
@@ -54,6 +58,10 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
             r.snapshotBytes += d.snapshotBytes;
             r.snapshotNs += d.snapshotNs;
             r.restoreNs += d.restoreNs;
+            if (d.windowNs >= 0) {
+                r.windowNs = std::max<qint64>(r.windowNs, 0) + d.windowNs;
+                ++r.windows;
+            }
             if (d.restores > 0) {
                 if (r.restores == 0) {
                     r.fullRestoreBytes = r.movedHost = r.movedDevice = r.dirtyChunks = r.comparedChunks = 0;
@@ -90,6 +98,10 @@ void AgentSummaryModel::setSnapshot(const SessionSnapshot& snapshot) {
             r.trackedBytes = now;
         }
     }
+    for (Row& r : rows) {
+        const ProcessInfo p = snapshot->processes.value(r.process - 1);
+        r.runNs = p.ended && p.endNs > p.startNs ? p.endNs - p.startNs : -1;
+    }
     rows_ = rows;
     install(snapshot, int(rows_.size()), false);
 }
@@ -119,6 +131,10 @@ QVariant AgentSummaryModel::value(int row, int column) const {
         return r.restores > 0 ? QVariant(r.movedDevice) : QVariant();
     case DirtyChunks:
         return r.restores > 0 ? QVariant(r.dirtyChunks) : QVariant();
+    case WindowMs:
+        return r.windowNs >= 0 ? QVariant(double(r.windowNs) / 1e6) : QVariant();
+    case RunShare:
+        return r.runShare() >= 0 ? QVariant(r.runShare()) : QVariant();
     default:
         return text(row, column);
     }
@@ -157,6 +173,10 @@ QString AgentSummaryModel::text(int row, int column) const {
         return r.restores > 0 ? QStringLiteral("%1 / %2").arg(format::count(r.dirtyChunks),
                                                               format::count(r.comparedChunks))
                               : format::kNotRecorded;
+    case WindowMs:
+        return r.windowNs >= 0 ? format::ms(r.windowNs) : format::kNotRecorded;
+    case RunShare:
+        return r.runShare() >= 0 ? QStringLiteral("%1%").arg(r.runShare(), 0, 'f', 1) : format::kNotRecorded;
     }
     return {};
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Per agent (of each process): tracked footprint, dispatches replayed and declined, snapshot and restore
 // time, and (format 4) the bytes full restores would have moved (footprint × restores) against the bytes
-// actually moved over the host link and inside the device, and the dirty chunks of all restores.
+// actually moved over the host link and inside the device, and the dirty chunks of all restores; (format 5)
+// the time replay windows held the agent's dispatches against the process's run time: the replay overhead.
 #pragma once
 
 #include "model/SessionTableModel.h"
@@ -26,6 +27,14 @@ class AgentSummaryModel : public SessionTableModel {
         /// moved over the host link / inside the device, dirty and compared chunks.
         qint64 restores = 0, fullRestoreBytes = -1, movedHost = -1, movedDevice = -1;
         qint64 dirtyChunks = -1, comparedChunks = -1;
+        /// Replay windows (format 5 and later): how many, and how long they held their dispatches in all
+        /// (ns; -1: none recorded); runNs: the process's run from its session start to its end (ns; -1:
+        /// not ended). windowNs / runNs is the share of the run spent in replay windows on this agent.
+        qint64 windows = 0, windowNs = -1, runNs = -1;
+        /// windowNs / runNs in percent; -1 when either is unknown.
+        double runShare() const {
+            return windowNs >= 0 && runNs > 0 ? 100.0 * double(windowNs) / double(runNs) : -1;
+        }
     };
     enum Column {
         Agent,
@@ -41,6 +50,8 @@ class AgentSummaryModel : public SessionTableModel {
         MovedHost,
         MovedDevice,
         DirtyChunks,
+        WindowMs, ///< replay windows' time, ms
+        RunShare, ///< WindowMs against the process's run, percent
         ColumnCount
     };
     const QVector<Row>& rows() const { return rows_; }

@@ -128,6 +128,9 @@ struct DispatchRow {
     qint64 snapshotChunks = -1;              ///< chunks the regions split into (0: not hashed)
     /// The window's fence wait before its snapshot (snapshots.fence_wait_ns, format 5), ns; -1: not recorded.
     qint64 fenceWaitNs = -1;
+    /// How long the replay window held the dispatch (dispatches.window_ns, format 5 and later): from its
+    /// first packet to the release after the final restore, ns; -1: no window recorded.
+    qint64 windowNs = -1;
     // Sums over the dispatch's restores (RestoreRow, final included; -1 when none was recorded).
     int restores = 0;
     qint64 movedHost = -1, movedDevice = -1; ///< bytes copied back over the host link / inside the device

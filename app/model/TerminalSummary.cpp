@@ -135,6 +135,18 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
                    .arg(orDash(r.restores, r.movedHost), 12)
                    .arg(orDash(r.restores, r.movedDevice), 12);
     }
+    // The replay overhead: how long windows held each agent's dispatches against the process's run.
+    for (const auto& r : agents.rows()) {
+        if (r.windowNs < 0) {
+            continue;
+        }
+        out += QStringLiteral("replay overhead %1: %2 windows held dispatches %3 ms%4\n")
+                   .arg(s.agentLabel(r.process, r.handle), format::count(r.windows), format::ms(r.windowNs),
+                        r.runShare() >= 0 ? QStringLiteral(" of the %1 ms run (%2%)")
+                                                .arg(format::ms(r.runNs))
+                                                .arg(r.runShare(), 0, 'f', 1)
+                                          : QStringLiteral(" (the run has no recorded end)"));
+    }
     const auto reasons = ChartSeriesBuilder(s).declineAndSkipReasons();
     if (!reasons.isEmpty()) {
         out += QStringLiteral("\nnot replayed / not restored:\n");

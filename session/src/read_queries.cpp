@@ -228,6 +228,13 @@ std::string dispatches_query(const FileLayout& layout) {
                                      "(s_store >> 5) & 4294967295, s_store >> 37, r1 >> 32, "
                                      "r1 & 4294967295, rf >> 31, rf & 2147483647 "
                                    : ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL ";
+    // How long the window held the dispatch (the `dispatches.window_ns` of format 6, from the columns format
+    // 5 already stores); NULL without a snapshot or before format 5.
+    const std::string window =
+        layout.compact() && layout.fence_wait
+            ? ", CASE WHEN s_dseq IS NOT NULL THEN duration_ns + coalesce(s_fence_ns, 0) "
+              "- s_dts END "
+            : ", NULL ";
     return expand(
         layout.compact()
             ? "SELECT id, seq, ts_ns, agent_ref, queue_ref, kernel_ref, kernel_name_id, grid_x, grid_y, "
@@ -241,13 +248,13 @@ std::string dispatches_query(const FileLayout& layout) {
               "p1_ticks, "
               "p1_restore_ns, coalesce(p1_bytes, bytes), coalesce(p1_regions, regions), p1_skips, "
               "coalesce(p1_fidelity, -1), {p}" +
-                  fence + folded + "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
+                  fence + folded + window + "FROM dispatch_rows WHERE decision IS NOT NULL ORDER BY {order}"
             : "SELECT d.id, d.seq, d.ts_ns, d.agent, d.queue, d.kernel_object, d.kernel_name_id, d.grid_x, "
               "d.grid_y, d.grid_z, d.workgroup_x, d.workgroup_y, d.workgroup_z, d.decision, s.dispatch_id, "
               "s.generation, s.regions, s.bytes, s.duration_ns, s.ok, s.failures, "
               "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
               "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL, "
-              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
+              "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL "
               "FROM dispatches d LEFT JOIN snapshots s ON s.dispatch_id = d.id ORDER BY d.id",
         layout);
 }

@@ -97,7 +97,7 @@ std::vector<Expected> every_query(const FileLayout& layout, bool with_process) {
         {processes_query(layout), count(ProcessColumn::end_reason)},
         {agents_query(layout), count(AgentColumn::node)},
         {handles_query(layout), count(HandleColumn::handle)},
-        {dispatches_query(layout), count(DispatchColumn::folded_final_restore_ns)},
+        {dispatches_query(layout), count(DispatchColumn::window_ns)},
         {passes_query(layout), count(PassColumn::fidelity)},
         {restore_skips_query(layout), count(RestoreSkipColumn::reason)},
         {snapshot_failures_query(layout), count(SnapshotFailureColumn::reason)},

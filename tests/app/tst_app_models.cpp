@@ -355,6 +355,24 @@ class AppModelsTest : public QObject {
         }
         QCOMPARE(replayed, expected);
         QCOMPARE(agents.index(0, 0).data().toString(), QStringLiteral("gfx90a #1"));
+        // The replay overhead per agent against SQL: the windows' time, and its share of the process's run.
+        qint64 windowsSeen = 0;
+        for (const QVariantList& w :
+             test::sqlRows(s_->info.path,
+                           QStringLiteral("SELECT d.process, d.agent, count(d.window_ns), sum(d.window_ns), "
+                                          "p.end_ns - p.start_ns FROM dispatches d JOIN processes p ON "
+                                          "p.process = d.process GROUP BY d.process, d.agent"))) {
+            const auto it = std::find_if(agents.rows().cbegin(), agents.rows().cend(), [&](const auto& r) {
+                return r.process == w[0].toInt() && r.handle == w[1].toLongLong();
+            });
+            QVERIFY(it != agents.rows().cend());
+            QCOMPARE(it->windows, w[2].toLongLong());
+            QCOMPARE(it->windowNs, w[2].toLongLong() > 0 ? w[3].toLongLong() : -1);
+            QCOMPARE(it->runNs, w[4].toLongLong());
+            QCOMPARE(it->runShare(), 100.0 * w[3].toDouble() / w[4].toDouble());
+            windowsSeen += it->windows;
+        }
+        QVERIFY(windowsSeen > 0);
         QCOMPARE(warnings.rowCount(), 2); // one fidelity mismatch (dispatch 501) + the budget note
         QCOMPARE(warnings.index(0, 1).data().toString(), QStringLiteral("fidelity-mismatch"));
         QCOMPARE(warnings.index(0, 2).data().toString(), QStringLiteral("501"));

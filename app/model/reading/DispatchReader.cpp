@@ -117,6 +117,9 @@ SessionError DispatchReader::read(ReadContext& context, SessionData& out) {
             d.snapshotOk = i32(q, C::ok) != 0;
             d.snapshotFailures = i32(q, C::failures);
             // Format 5; NULL (older files and engines) stays -1, not recorded.
+            if (!value(q, C::window_ns).isNull()) {
+                d.windowNs = i64(q, C::window_ns);
+            }
             if (!value(q, C::fence_wait_ns).isNull()) {
                 d.fenceWaitNs = i64(q, C::fence_wait_ns);
             }

@@ -256,7 +256,11 @@ enum class DispatchColumn : int {
     /// index 2: its hashing and restore time in ns. Bytes, regions and dirty chunks are the restore
     /// before pass 1's.
     folded_final_hash_ns,
-    folded_final_restore_ns
+    folded_final_restore_ns,
+    /// How long the replay window held the dispatch from its first packet to the release, ns (the
+    /// `dispatches.window_ns` of format 6, computed from the columns of format 5); NULL without a snapshot
+    /// or in a file of format 4 or older.
+    window_ns
 };
 std::string dispatches_query(const FileLayout& layout);
 
