@@ -23,6 +23,7 @@ SessionReader::SessionReader(QObject* parent, int pollMs)
         fileChange_ = change;
         emit fileChanged(change);
     });
+    connect(worker_, &SessionReaderWorker::leftoverSpools, this, &SessionReader::leftoverSpools);
     thread_.setObjectName(QStringLiteral("session-reader"));
     thread_.start();
 }

@@ -45,6 +45,9 @@ class SessionReader : public QObject {
     /// names it again (none). The snapshots keep showing the file as read: open() again reads the new one.
     /// Checked once a second with stat(2) on the reader's thread, complete sessions included.
     void fileChanged(rs::app::SessionFileChange change);
+    /// Spools of the session's run never imported (rs::ipc::leftover_spools: its replayscope-run was killed
+    /// while its processes kept spooling); emitted after the first load of a session not being followed.
+    void leftoverSpools(const QStringList& spools);
 
   private:
     QThread thread_;

@@ -3,6 +3,8 @@
 
 #include "model/SessionLoader.h"
 
+#include <replayscope/ipc/spool_importer.h>
+
 #include <QFile>
 #include <QTimer>
 
@@ -43,6 +45,7 @@ void SessionReaderWorker::open(const QString& path, bool follow, SessionLoader::
     watch_->stop();
     identityKnown_ = false;
     reported_ = SessionFileChange::none;
+    spoolsChecked_ = false;
     loader_.reset();
     path_ = path;
     follow_ = follow;
@@ -118,6 +121,17 @@ void SessionReaderWorker::reload() {
             emit snapshotReady(complete);
         }
         version_ = data->dataVersion;
+    }
+    if (!error.isError() && !spoolsChecked_ && !follow_) {
+        // A followed session is being written by a run that imports its own spools at its end.
+        spoolsChecked_ = true;
+        QStringList spools;
+        for (const std::string& s : rs::ipc::leftover_spools(QFile::encodeName(path_).toStdString())) {
+            spools << QFile::decodeName(s.c_str());
+        }
+        if (!spools.isEmpty()) {
+            emit leftoverSpools(spools);
+        }
     }
     if (!error.isError() && !checked_ && data->info.complete) {
         checked_ = true;

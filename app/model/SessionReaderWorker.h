@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QStringList>
 
 #include <memory>
 #include <sys/types.h>
@@ -37,6 +38,9 @@ class SessionReaderWorker : public QObject {
     void failed(const rs::app::SessionError& error);
     /// The path no longer names the file that was opened (SessionFileChange); emitted once per change.
     void fileChanged(rs::app::SessionFileChange change);
+    /// Spools of the session's run left in its spool directory and never imported (its replayscope-run
+    /// ended without importing them: killed); checked once per open of a session not being followed.
+    void leftoverSpools(const QStringList& spools);
 
   private:
     void poll();
@@ -58,6 +62,7 @@ class SessionReaderWorker : public QObject {
     dev_t device_ = 0;
     ino_t inode_ = 0;
     SessionFileChange reported_ = SessionFileChange::none;
+    bool spoolsChecked_ = false;
 };
 
 } // namespace rs::app

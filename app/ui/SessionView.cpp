@@ -2,6 +2,7 @@
 #include "ui/SessionView.h"
 
 #include "model/Format.h"
+#include "model/RunCommand.h"
 #include "model/SessionReader.h"
 #include "model/SimulatedRuntime.h"
 #include "ui/AuditPage.h"
@@ -14,6 +15,7 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -74,11 +76,14 @@ SessionView::SessionView(QWidget* parent)
                            "opened: what is shown is the session as read before.");
             break;
         }
-        banner_->setText(bannerText_ + fileNote_);
+        banner_->setText(bannerText_ + fileNote_ + spoolNote_);
     });
+    connect(reader_, &SessionReader::leftoverSpools, this, &SessionView::offerSpoolImport);
     connect(banner_, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link == QLatin1String("reload")) {
             open(path_, false);
+        } else if (link == QLatin1String("import-spools")) {
+            importLeftoverSpools();
         }
     });
     connect(reader_, &SessionReader::failed, this, [this](const SessionError& e) {
@@ -90,6 +95,7 @@ SessionView::SessionView(QWidget* parent)
 void SessionView::open(const QString& path, bool follow) {
     path_ = path;
     fileNote_.clear();
+    spoolNote_.clear();
     banner_->setText(follow ? tr("<i>Waiting for the session to start…</i>") : tr("<i>Loading…</i>"));
     reader_->open(path, follow);
 }
@@ -128,7 +134,7 @@ void SessionView::show(const SessionSnapshot& s) {
         bannerText_ += tr("<br><b style='color:#c62828'>Implausible values:</b> %1")
                            .arg(s->implausible.summary().toHtmlEscaped());
     }
-    banner_->setText(bannerText_ + fileNote_);
+    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
     summary_->setSnapshot(s);
     kernels_->setSnapshot(s);
     dispatches_->setSnapshot(s);
@@ -140,6 +146,48 @@ void SessionView::show(const SessionSnapshot& s) {
         first_ = false;
         emit loaded(s);
     }
+}
+
+void SessionView::offerSpoolImport(const QStringList& spools) {
+    spoolDirectory_ = QFileInfo(spools.first()).absolutePath();
+    spoolNote_ =
+        tr("<br><b style='color:#c62828'>%n spool file(s) of this run were never imported</b> "
+           "(its replayscope-run ended without importing them, killed perhaps): the events they hold "
+           "are missing here. <a href='import-spools'>Import them</a> (replayscope-run --import-spool "
+           "%1 -o %2)",
+           nullptr, int(spools.size()))
+            .arg(spoolDirectory_.toHtmlEscaped(), path_.toHtmlEscaped());
+    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    emit leftoverSpoolsFound(spools);
+}
+
+void SessionView::importLeftoverSpools() {
+    if (importer_ != nullptr) {
+        return; // an import is running
+    }
+    // replayscope-run claims the session for the import and checks each spool's origin (its owner, the
+    // private directory, the run it names) before it touches the file.
+    importer_ = new QProcess(this);
+    importer_->setProcessChannelMode(QProcess::MergedChannels);
+    spoolNote_ = tr("<br><i>Importing the spools of %1…</i>").arg(spoolDirectory_.toHtmlEscaped());
+    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    connect(importer_, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        const QString output = QString::fromLocal8Bit(importer_->readAll()).trimmed();
+        importer_->deleteLater();
+        importer_ = nullptr;
+        if (status == QProcess::NormalExit && exitCode == 0) {
+            emit spoolsImported();
+            open(path_, false);
+            return;
+        }
+        spoolNote_ = tr("<br><b style='color:#c62828'>The spools were not imported</b> (replayscope-run "
+                        "exited with %1): %2")
+                         .arg(exitCode)
+                         .arg(output.section(QLatin1Char('\n'), -1).toHtmlEscaped());
+        banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    });
+    importer_->start(runner_.isEmpty() ? RunCommand::runnerPath() : runner_,
+                     {QStringLiteral("--import-spool"), spoolDirectory_, QStringLiteral("-o"), path_});
 }
 
 } // namespace rs::app

@@ -6,9 +6,11 @@
 #include "model/SessionError.h"
 #include "model/SessionSnapshot.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
+class QProcess;
 class QTabWidget;
 
 namespace rs::app {
@@ -31,6 +33,8 @@ class SessionView : public QWidget {
     QString path() const { return path_; }
     SessionSnapshot snapshot() const;
     void setExitStatus(int status);
+    /// The replayscope-run the offered spool import runs (default: the one beside replayscope).
+    void setRunnerPath(const QString& path) { runner_ = path; }
 
     QTabWidget* pages() const { return pages_; }
     SummaryPage* summaryPage() const { return summary_; }
@@ -48,14 +52,28 @@ class SessionView : public QWidget {
 
   signals:
     void loaded(const rs::app::SessionSnapshot& snapshot);
+    /// The session's run left spools never imported (the banner offers to import them).
+    void leftoverSpoolsFound(const QStringList& spools);
+    /// The offered import finished and the session is being read again.
+    void spoolsImported();
     void failed(const rs::app::SessionError& error);
 
   private:
     void show(const SessionSnapshot& snapshot);
+    /// Notes in the banner that `spools` (of the session's run, never imported) exist, with a link that
+    /// imports them.
+    void offerSpoolImport(const QStringList& spools);
+    /// Runs `replayscope-run --import-spool DIR -o SESSION` for the offered spools, then reads the session
+    /// again (or says in the banner why the import failed).
+    void importLeftoverSpools();
 
     QString path_;
     QString bannerText_; ///< the banner for the current snapshot
     QString fileNote_;   ///< what became of the file on disk (SessionFileChange), appended to the banner
+    QString spoolNote_;  ///< spools of the run never imported, and the import's progress or failure
+    QString spoolDirectory_;
+    QProcess* importer_ = nullptr; ///< the running import, if any
+    QString runner_;
     SessionReader* reader_;
     QLabel* banner_;
     QTabWidget* pages_;

@@ -18,9 +18,12 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -261,6 +264,55 @@ class AppUiTest : public QObject {
         QTRY_VERIFY(view.banner()->text().contains(QStringLiteral("was deleted on disk")));
         QCOMPARE(view.reader()->fileChange(), SessionFileChange::deleted);
         QCOMPARE(view.dispatchesPage()->model()->rowCount(), 40);
+    }
+
+    /// A run whose replayscope-run was killed leaves spools its processes kept writing: opening its session
+    /// finds those of its run (origin checked by leftover_spools: its private directory, its run id), the
+    /// banner offers them, and the offer's link imports them through replayscope-run (which claims the
+    /// session and checks each spool again) and reads the session again with their dispatches.
+    void leftoverSpoolsAreOffered() {
+        const QString path = dir_.path() + QStringLiteral("/leftover.rsdb");
+        QProcess run;
+        run.start(QStringLiteral(RS_REPLAYSCOPE_RUN),
+                  {QStringLiteral("--engine"), QStringLiteral(RS_PROBE), QStringLiteral("--no-progress"),
+                   QStringLiteral("-o"), path, QStringLiteral("--"), QStringLiteral(RS_PROBE),
+                   QStringLiteral("20"), QStringLiteral("0")});
+        QVERIFY(run.waitForFinished(60000));
+        QCOMPARE(run.exitCode(), 0);
+        const auto id = test::sqlRows(path, QStringLiteral("SELECT run_id FROM session"));
+        QCOMPARE(id.size(), 1);
+        const QString runId = id[0][0].toString();
+        QVERIFY(!runId.isEmpty());
+        // A process of that run spooling with its collector gone (what a killed replayscope-run leaves).
+        const QString spoolDir = path + QStringLiteral(".spool.d");
+        QVERIFY(QDir().mkdir(spoolDir));
+        QVERIFY(QFile::setPermissions(spoolDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QProcess spooler;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("REPLAYSCOPE_SPOOL"),
+                   spoolDir + QStringLiteral("/") + runId + QStringLiteral(".%p"));
+        env.insert(QStringLiteral("REPLAYSCOPE_RUN_ID"), runId);
+        env.insert(QStringLiteral("RS_PROBE_SPOOL_ONLY"), QStringLiteral("1"));
+        spooler.setProcessEnvironment(env);
+        spooler.start(QStringLiteral(RS_PROBE), {QStringLiteral("30"), QStringLiteral("0")});
+        QVERIFY(spooler.waitForFinished(30000));
+        QCOMPARE(QDir(spoolDir).entryList(QDir::Files).size(), 1);
+
+        SessionView view;
+        view.setRunnerPath(QStringLiteral(RS_REPLAYSCOPE_RUN));
+        QSignalSpy found(&view, &SessionView::leftoverSpoolsFound);
+        QSignalSpy imported(&view, &SessionView::spoolsImported);
+        view.open(path);
+        QVERIFY(found.wait(10000));
+        QCOMPARE(found.first().first().toStringList().size(), 1);
+        QTRY_VERIFY(view.banner()->text().contains(QStringLiteral("were never imported")));
+        QTRY_COMPARE(view.dispatchesPage()->model()->rowCount(), 20);
+        emit view.banner()->linkActivated(QStringLiteral("import-spools"));
+        QVERIFY(imported.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(view.dispatchesPage()->model()->rowCount(), 50, 10000);
+        QVERIFY(!view.banner()->text().contains(QStringLiteral("never imported")));
+        QVERIFY(!QFileInfo::exists(spoolDir)); // emptied by the import and removed
+        QCOMPARE(view.snapshot()->processes.size(), 2);
     }
 
     void badFileGivesErrorAndNoTab() {
