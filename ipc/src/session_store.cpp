@@ -280,9 +280,12 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
     // checkpoints (each syncs the WAL and the database file) every 64 MiB of WAL instead of SQLite's
     // 4 MiB default; finish() checkpoints and truncates the WAL.
     if (!store->exec("PRAGMA journal_mode=WAL") || !store->exec("PRAGMA synchronous=NORMAL") ||
-        !store->exec("PRAGMA wal_autocheckpoint=16384") || !store->exec("PRAGMA cache_size=-16384")) {
+        !store->exec("PRAGMA cache_size=-16384")) {
         return fail(path + ": " + store->error_);
     }
+    // In place of wal_autocheckpoint (a hook of its own), with the WAL reserve (wal_committed).
+    store->path_ = path;
+    sqlite3_wal_hook(store->db_, &SessionStore::wal_committed, store.get());
     if (fresh) {
         char pragmas[128];
         std::snprintf(pragmas, sizeof pragmas, "PRAGMA application_id=%d; PRAGMA user_version=%d;",
@@ -300,11 +303,48 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
                !insert_counter_definitions(store->db_, store->error_)) {
         return fail(path + ": " + store->error_);
     }
+    sqlite3_int64 page_size = 0;
+    std::string page_text;
+    if (session::query_scalar(store->db_, "PRAGMA page_size", page_size, page_text) && page_size > 0) {
+        store->page_size_ = page_size;
+    }
     if (!store->prepare_all() || (!fresh && !store->load_state())) {
         // An existing file was not created here: fail() removes only the -wal/-shm this call made.
         return fail(path + ": " + store->error_);
     }
     return store;
+}
+
+int SessionStore::wal_committed(void* store, sqlite3* db, const char* name, int frames) {
+    auto* self = static_cast<SessionStore*>(store);
+    if (frames >= kCheckpointFrames) {
+        // As wal_autocheckpoint=16384 did: passive, so a reader following the live session never waits.
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    }
+    self->wal_frames_ = frames;
+    self->keep_wal_reserve();
+    return SQLITE_OK;
+}
+
+void SessionStore::keep_wal_reserve() {
+    // The next transaction writes its frames after the last commit's: keep kWalReserveBytes allocated
+    // there (the frames are rewritten in place; the WAL is never read past its last valid frame).
+    const long long end = 32 + wal_frames_ * (24 + page_size_) + kWalReserveBytes;
+    const std::string wal = path_ + "-wal";
+    struct stat st{};
+    if (::stat(wal.c_str(), &st) != 0) {
+        return;
+    }
+    bool kept = st.st_size >= end;
+    if (!kept) {
+        const int fd = ::open(wal.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0) {
+            kept = ::posix_fallocate(fd, st.st_size, end - st.st_size) == 0;
+            ::close(fd);
+        }
+    }
+    wal_reserve_kept_ = wal_reserve_kept_ || kept;
+    wal_reserve_short_ = !kept;
 }
 
 SessionStore::~SessionStore() {
@@ -1290,6 +1330,17 @@ bool SessionStore::update_process_rows() {
 }
 
 bool SessionStore::commit() {
+    if (wal_reserve_kept_ && wal_reserve_short_ && !end_rows_) {
+        // The disk is full but for the WAL space kept for the session's end: a normal commit would use
+        // it. Refused (the events count as missing) until space returns.
+        keep_wal_reserve();
+        if (wal_reserve_short_) {
+            rollback();
+            error_ = "database or disk is full (the last " + std::to_string(kWalReserveBytes >> 10) +
+                     " KiB of the session's WAL are kept for the end of the session)";
+            return false;
+        }
+    }
     bool pending_processes = false;
     for (const auto& p : processes_) {
         pending_processes = pending_processes || !p->row_written || p->dirty || (p->end_read && !p->saw_end);
@@ -1404,7 +1455,80 @@ std::vector<ProcessSummary> SessionStore::processes() const {
     return result;
 }
 
+bool SessionStore::write_end_rows(const std::string& end_reason, const std::vector<ProcessState*>& changed) {
+    // Per process: why it ended. The session: complete when it has processes and all are complete.
+    bool complete = !processes_.empty();
+    for (const auto& p : processes_) {
+        complete = complete && p->saw_end && p->space.missing(space_end(*p)) == 0;
+    }
+    sqlite3_stmt* st = nullptr;
+    bool ok = sqlite3_prepare_v2(db_, session::kUpdateProcessEndReason, -1, &st, nullptr) == SQLITE_OK;
+    for (const ProcessState* p : changed) {
+        if (!ok) {
+            break;
+        }
+        const std::uint64_t missing = p->space.missing(space_end(*p));
+        const std::string reason =
+            !p->saw_end   ? "no session end"
+            : missing > 0 ? "session end received, " + std::to_string(missing) + " events missing"
+                          : "session end received";
+        sqlite3_bind_int64(st, 1, p->index);
+        sqlite3_bind_text(st, 2, reason.c_str(), -1, SQLITE_TRANSIENT);
+        ok = step(st);
+    }
+    sqlite3_finalize(st);
+    st = nullptr;
+    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateSessionEnd, -1, &st, nullptr) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_int(st, 1, complete ? 1 : 0);
+        sqlite3_bind_text(st, 2, end_reason.c_str(), -1, SQLITE_TRANSIENT);
+        ok = step(st);
+    }
+    sqlite3_finalize(st);
+    if (!ok && error_.empty()) {
+        error_ = sqlite3_errmsg(db_);
+    }
+    return ok;
+}
+
 bool SessionStore::finish(const std::string& end_reason) {
+    finished_counts_ = false;
+    if (finish_all(end_reason)) {
+        return true;
+    }
+    const std::string why = error_;
+    if (finished_counts_) { // committed; only the checkpoint or the journal mode failed
+        return false;
+    }
+    // The whole finish did not fit (a full disk): its transaction and the events of the one before are
+    // rolled back and count as missing. What a reader reports of each changed process (sent, stored,
+    // missing, complete, why it ended), its gaps and the session row are a few pages: one more
+    // transaction writes them into the WAL space kept in reserve (wal_committed). The per-type counts,
+    // the gaps of a process broken into more than kGapsPerCommit pieces and the indexes are left out.
+    rollback();
+    std::vector<ProcessState*> changed;
+    for (auto& p : processes_) {
+        if (p->unfinished) {
+            p->dirty = true;
+            changed.push_back(p.get());
+        }
+    }
+    end_rows_ = true;
+    const bool recorded = begin() && write_end_rows(end_reason, changed) && commit();
+    end_rows_ = false;
+    if (recorded) {
+        for (ProcessState* p : changed) {
+            p->unfinished = false;
+        }
+        error_ = why + " (the session's end was recorded without its per-type counts and indexes)";
+        return false;
+    }
+    rollback();
+    error_ = why;
+    return false;
+}
+
+bool SessionStore::finish_all(const std::string& end_reason) {
     if (!begin() || (!pending_.empty() && !flush_rows(true))) {
         const std::string why = error_;
         rollback();
@@ -1452,34 +1576,7 @@ bool SessionStore::finish(const std::string& end_reason) {
     }
     sqlite3_finalize(st);
     st = nullptr;
-    // Per process: why it ended. The session: complete when it has processes and all are complete.
-    bool complete = !processes_.empty();
-    for (const auto& p : processes_) {
-        complete = complete && p->saw_end && p->space.missing(space_end(*p)) == 0;
-    }
-    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateProcessEndReason, -1, &st, nullptr) == SQLITE_OK;
-    for (const ProcessState* p : changed) {
-        if (!ok) {
-            break;
-        }
-        const std::uint64_t missing = p->space.missing(space_end(*p));
-        const std::string reason =
-            !p->saw_end   ? "no session end"
-            : missing > 0 ? "session end received, " + std::to_string(missing) + " events missing"
-                          : "session end received";
-        sqlite3_bind_int64(st, 1, p->index);
-        sqlite3_bind_text(st, 2, reason.c_str(), -1, SQLITE_TRANSIENT);
-        ok = step(st);
-    }
-    sqlite3_finalize(st);
-    st = nullptr;
-    ok = ok && sqlite3_prepare_v2(db_, session::kUpdateSessionEnd, -1, &st, nullptr) == SQLITE_OK;
-    if (ok) {
-        sqlite3_bind_int(st, 1, complete ? 1 : 0);
-        sqlite3_bind_text(st, 2, end_reason.c_str(), -1, SQLITE_TRANSIENT);
-        ok = step(st);
-    }
-    sqlite3_finalize(st);
+    ok = ok && write_end_rows(end_reason, changed);
     if (!ok) {
         if (error_.empty()) {
             error_ = sqlite3_errmsg(db_);
@@ -1501,6 +1598,7 @@ bool SessionStore::finish(const std::string& end_reason) {
     for (auto& p : processes_) {
         p->unfinished = false;
     }
+    finished_counts_ = true;
     // One self-contained file: the WAL checkpointed into it, then a rollback journal, so that readers
     // (which open it read-only) create no -wal/-shm files next to it. A reader following the live
     // session makes the switch fail (SQLITE_BUSY): the file then stays in WAL mode, still valid.

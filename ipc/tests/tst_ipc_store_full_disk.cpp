@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace rs::ipc;
@@ -39,6 +40,24 @@ void limitDisk(const std::string& path, long long bytes) {
 
 void unlimitDisk() {
     ::unsetenv("RS_ENOSPC_PATH");
+    ::unsetenv("RS_ENOSPC_MODE");
+}
+
+/// The bytes the session file at `path` and its -wal and -journal occupy.
+long long diskUsage(const std::string& path) {
+    long long total = 0;
+    for (const char* suffix : {"", "-wal", "-journal"}) {
+        const QFileInfo file(QString::fromStdString(path + suffix));
+        total += file.exists() ? file.size() : 0;
+    }
+    return total;
+}
+
+/// A disk that is full once the session file at `path` and its -wal and -journal occupy `bytes` more
+/// than now (the shim's usage mode: rewriting what a file has is free, as on a real disk).
+void limitDiskUsage(const std::string& path, long long bytes) {
+    limitDisk(path, diskUsage(path) + bytes);
+    ::setenv("RS_ENOSPC_MODE", "usage", 1);
 }
 
 /// Writes a session of `dispatches` dispatches (commit every 1000, session_end, finish) until the
@@ -77,7 +96,7 @@ struct KeptOnRun {
     bool finished = false;
     std::vector<ProcessSummary> processes;
     std::uint64_t committed = 0;
-    long long before_finish = 0; ///< bytes the shim counted when finish began
+    long long before_finish = 0; ///< bytes the session files grew by until finish began
     std::string error;
 };
 
@@ -95,8 +114,9 @@ KeptOnRun writeKeepingOn(const std::string& path, long long budget, bool space_r
     if (!store) {
         return run;
     }
+    const long long opened = diskUsage(path);
     if (budget >= 0) {
-        limitDisk(path, budget);
+        limitDiskUsage(path, budget);
     }
     const std::int64_t processes[] = {store->process({101, 1001, 1}), store->process({102, 1002, 1})};
     for (std::uint64_t s = 1; s <= kKeptOnDispatches; ++s) {
@@ -114,7 +134,7 @@ KeptOnRun writeKeepingOn(const std::string& path, long long budget, bool space_r
         store->insert(p, end);
     }
     store->commit();
-    run.before_finish = shimWritten()();
+    run.before_finish = diskUsage(path) - opened;
     if (space_returns) {
         unlimitDisk();
     }
@@ -128,7 +148,8 @@ KeptOnRun writeKeepingOn(const std::string& path, long long budget, bool space_r
     return run;
 }
 
-/// Bytes writeKeepingOn writes after creating the file until finish when nothing fails (-1: it failed).
+/// Bytes the files of writeKeepingOn grow by after creating the file until finish when nothing fails (-1:
+/// it failed).
 long long keptOnBytes(const std::string& path) {
     const KeptOnRun run = writeKeepingOn(path, 1LL << 40, false);
     return run.finished ? run.before_finish : -1;
@@ -199,16 +220,22 @@ class StoreFullDiskTest : public QObject {
         QVERIFY(total > 512 * 1024);
         QTest::addColumn<long long>("budget");
         QTest::addColumn<bool>("spaceReturns");
-        const std::pair<const char*, long long> budgets[] = {
-            {"nothing", 0}, {"small", 64 * 1024}, {"half", total / 2}, {"near the end", total - 16 * 1024}};
-        for (const auto& [name, budget] : budgets) {
-            QTest::addRow("%s, stays full", name) << budget << false;
-            QTest::addRow("%s, space returns", name) << budget << true;
+        QTest::addColumn<bool>("loses");
+        // Budgets: growth of the files allowed after the open (the WAL reserve is in place by then).
+        const std::tuple<const char*, long long, bool> budgets[] = {
+            {"nothing", 0, true},
+            {"small", 64 * 1024, true},
+            {"half", total / 2, true},
+            {"near the end", total - 16 * 1024, false}};
+        for (const auto& [name, budget, loses] : budgets) {
+            QTest::addRow("%s, stays full", name) << budget << false << loses;
+            QTest::addRow("%s, space returns", name) << budget << true << loses;
         }
     }
     void sentIsStoredPlusMissing() {
         QFETCH(long long, budget);
         QFETCH(bool, spaceReturns);
+        QFETCH(bool, loses);
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/lossy.rsdb").toStdString();
         const KeptOnRun run = writeKeepingOn(path, budget, spaceReturns);
@@ -222,7 +249,9 @@ class StoreFullDiskTest : public QObject {
             stored += p.events_stored;
         }
         QCOMPARE(run.committed, stored);
-        QVERIFY2(stored < 2 * kKeptOnSent, "the budget did not run out");
+        if (loses) {
+            QVERIFY2(stored < 2 * kKeptOnSent, "the budget did not run out");
+        }
         const auto check = rs::session::check_session_file(path);
         QVERIFY2(check.ok, check.message.c_str());
         rs::test::SessionDb db(path);
@@ -232,25 +261,24 @@ class StoreFullDiskTest : public QObject {
             const long long rows =
                 db.integer("SELECT count(*) FROM dispatches WHERE process = " + std::to_string(p.process)) +
                 db.integer("SELECT count(*)" + where + " AND end_seq IS NOT NULL");
-            // Whatever the file holds adds up: its stored events are its rows, the rest of what it says
-            // was sent is missing.
+            // The file says what the store says, also when the disk stayed full (the end rows went
+            // into the WAL reserve): its stored events are its rows, the rest of what was sent missing.
             QCOMPARE(db.integer("SELECT coalesce(max(events_stored), 0)" + where), rows);
-            QCOMPARE(db.integer("SELECT coalesce(max(events_stored + missing_events), 0)" + where), sent);
-            if (spaceReturns) { // finish wrote the store's counts and the session_end's
-                QCOMPARE(static_cast<std::uint64_t>(sent), kKeptOnSent);
-                QCOMPARE(static_cast<std::uint64_t>(rows), p.events_stored);
-                QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT missing_events" + where)), p.missing);
+            QCOMPARE(static_cast<std::uint64_t>(sent), kKeptOnSent);
+            QCOMPARE(static_cast<std::uint64_t>(rows), p.events_stored);
+            QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT missing_events" + where)), p.missing);
+            QCOMPARE(db.integer("SELECT complete" + where), p.complete ? 1 : 0);
+            QVERIFY(!db.text("SELECT end_reason" + where).isEmpty());
+            if (spaceReturns) { // finish wrote the per-type counts and the session_end's
                 QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE event_type = 9 AND process = " +
                                     std::to_string(p.process)),
                          static_cast<long long>(kKeptOnDispatches));
                 QCOMPARE(db.integer("SELECT count(*)" + where + " AND end_seq IS NOT NULL"), 1);
             }
         }
-        if (spaceReturns) {
-            QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT events_stored FROM session")), stored);
-            QCOMPARE(db.integer("SELECT events_stored + missing_events FROM session"),
-                     static_cast<long long>(2 * kKeptOnSent));
-        }
+        QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT events_stored FROM session")), stored);
+        QCOMPARE(db.integer("SELECT events_stored + missing_events FROM session"),
+                 static_cast<long long>(2 * kKeptOnSent));
     }
 
     /// The disk fills during finish()'s checkpoint: page 1 (with the new page count) reached the
@@ -313,64 +341,66 @@ class StoreFullDiskTest : public QObject {
         QVERIFY2(run.summary_dispatches < 3000, qPrintable(run.output));
     }
 
-    /// replayscope-run on a disk that fills early, half-way or near the end of the run: its process line
-    /// names every event the program sent (the count of a run on a free disk) as stored or missing,
-    /// and when the file records other counts (its end could not be written) a line says so, with the
-    /// file's counts and the exact ones.
-    void runnerReportsEverySentEvent_data() {
+    /// replayscope-run on a disk that fills early, half-way or near the end of the run (the shim's usage
+    /// mode: the space the session's files may occupy, from 45% to all but a page of what a run on a
+    /// free disk occupied at most): its process line names every event the program sent (the count of
+    /// that free run) as stored or missing, and the file records the same counts (its end rows went into
+    /// the WAL reserve), or a line says what it records instead, with the exact counts. At least one
+    /// budget loses events and records them exactly in the file.
+    void runnerReportsEverySentEvent() {
         QTemporaryDir dir;
         const auto free =
             rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, dir.path() + "/free.rsdb",
-                                               1LL << 40, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
+                                               1LL << 40, {RS_WORKLOAD_ACCUMULATE_N, "3000"}, 120000, true);
         QVERIFY2(free.processes.size() == 1 && free.processes[0].complete && free.shim_total > 0,
                  qPrintable(free.output));
-        QTest::addColumn<long long>("budget");
-        QTest::addColumn<long long>("sent");
-        QTest::addColumn<bool>("loses");
-        const long long total = free.shim_total, sent = free.processes[0].events;
-        QTest::newRow("early") << total / 5 << sent << true;
-        QTest::newRow("half-way") << total * 7 / 20 << sent << true;
-        // The last commits go through, finish (its checkpoint) does not: nothing is lost.
-        QTest::newRow("near the end") << total / 2 << sent << false;
-    }
-    void runnerReportsEverySentEvent() {
-        QFETCH(long long, budget);
-        QFETCH(long long, sent);
-        QFETCH(bool, loses);
-        QTemporaryDir dir;
-        const QString session = dir.path() + "/lossy.rsdb";
-        const auto run = rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session,
-                                                            budget, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
-        QVERIFY2(run.shim_injected, qPrintable(run.output));
-        QVERIFY2(run.processes.size() == 1, qPrintable(run.output));
-        const auto& p = run.processes[0];
-        if (loses) {
-            QVERIFY2(p.dispatches < 3000 && !p.complete, qPrintable(run.output));
-            QCOMPARE(p.sent, sent);
+        const long long peak = free.shim_total, sent = free.processes[0].events;
+        int lossy = 0, lossyAndExactInTheFile = 0;
+        for (const long long budget :
+             {peak * 45 / 100, peak * 55 / 100, peak * 65 / 100, peak * 80 / 100, peak - 4096}) {
+            const QString session = dir.path() + QString("/lossy-%1.rsdb").arg(budget);
+            const auto run =
+                rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session, budget,
+                                                   {RS_WORKLOAD_ACCUMULATE_N, "3000"}, 120000, true);
+            const QByteArray context =
+                QString("budget %1 of %2: %3").arg(budget).arg(peak).arg(run.output).toLocal8Bit();
+            QVERIFY2(run.shim_injected, context.constData());
+            QVERIFY2(run.processes.size() == 1, context.constData());
+            const auto& p = run.processes[0];
+            const long long shownSent = p.sent >= 0 ? p.sent : p.events;
+            QVERIFY2(shownSent == sent, context.constData());
+            QVERIFY2(p.events + p.missing == sent, context.constData());
+            QVERIFY2(run.summary_events == p.events, context.constData());
+            const auto check = rs::session::check_session_file(session.toStdString());
+            QVERIFY2(check.ok, check.message.c_str());
+            rs::test::SessionDb db(session.toStdString());
+            const long long fileStored = db.integer("SELECT coalesce(sum(events_stored), 0) FROM processes");
+            const long long fileMissing =
+                db.integer("SELECT coalesce(sum(missing_events), 0) FROM processes");
+            const long long fileSent = db.integer("SELECT coalesce(sum(last_sequence), 0) FROM processes");
+            QVERIFY2(fileStored == p.events, context.constData()); // the file holds what the runner counts
+            QVERIFY2(fileStored + fileMissing == fileSent, context.constData());
+            if (fileSent != sent) { // the file could not record the end: the runner says what it lacks
+                const QString line =
+                    QString(
+                        "the session file could not record the end of the session: it records %1 events "
+                        "stored and %2 missing of %3 sent; exactly %4 events were sent, %5 are stored and "
+                        "%6 missing")
+                        .arg(fileStored)
+                        .arg(fileMissing)
+                        .arg(fileSent)
+                        .arg(sent)
+                        .arg(p.events)
+                        .arg(p.missing);
+                QVERIFY2(run.output.contains(line), context.constData());
+            }
+            if (p.missing > 0) {
+                ++lossy;
+                lossyAndExactInTheFile += fileSent == sent && fileMissing == p.missing ? 1 : 0;
+            }
         }
-        QCOMPARE(p.events + p.missing, sent);
-        QCOMPARE(run.summary_events, p.events);
-        const auto check = rs::session::check_session_file(session.toStdString());
-        QVERIFY2(check.ok, check.message.c_str());
-        rs::test::SessionDb db(session.toStdString());
-        const long long fileStored = db.integer("SELECT coalesce(sum(events_stored), 0) FROM processes");
-        const long long fileMissing = db.integer("SELECT coalesce(sum(missing_events), 0) FROM processes");
-        const long long fileSent = db.integer("SELECT coalesce(sum(last_sequence), 0) FROM processes");
-        QCOMPARE(fileStored, p.events); // the file holds what the runner counts as stored
-        QCOMPARE(fileStored + fileMissing, fileSent);
-        if (fileSent != sent) { // the file could not record the end: the runner says what it lacks
-            const QString line =
-                QString("the session file could not record the end of the session: it records "
-                        "%1 events stored and %2 missing of %3 sent; exactly %4 events were "
-                        "sent, %5 are stored and %6 missing")
-                    .arg(fileStored)
-                    .arg(fileMissing)
-                    .arg(fileSent)
-                    .arg(sent)
-                    .arg(p.events)
-                    .arg(p.missing);
-            QVERIFY2(run.output.contains(line), qPrintable(run.output));
-        }
+        QVERIFY2(lossy > 0, "no budget lost events");
+        QVERIFY2(lossyAndExactInTheFile > 0, "no lossy run recorded its counts in the file");
     }
 
     /// replayscope-run with the disk full before the start: no session file is left behind.

@@ -38,12 +38,14 @@ struct FullDiskRun {
 };
 
 /// Runs `runner --simulate --no-progress --force -o session -- program...` with `shim` preloaded and a
-/// budget of `budget_bytes` for `session` (0: the disk is full before the start). The environment is
-/// the current one (the simulator's library path included) plus the shim's variables. Waits at most
-/// `timeout_ms`.
+/// budget of `budget_bytes` for `session` (0: the disk is full before the start): bytes written, or with
+/// `usage` the space the session's files may occupy (the shim's usage mode, a real disk's behaviour).
+/// The environment is the current one (the simulator's library path included) plus the shim's
+/// variables. Waits at most `timeout_ms`.
 inline FullDiskRun record_full_disk_session(const QString& runner, const QString& shim,
                                             const QString& session, long long budget_bytes,
-                                            const QStringList& program, int timeout_ms = 120000) {
+                                            const QStringList& program, int timeout_ms = 120000,
+                                            bool usage = false) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     const QString preload = env.value("LD_PRELOAD");
@@ -54,6 +56,9 @@ inline FullDiskRun record_full_disk_session(const QString& runner, const QString
     env.insert("RS_ENOSPC_PATH", session);
     env.insert("RS_ENOSPC_AFTER_BYTES", QString::number(budget_bytes));
     env.insert("RS_ENOSPC_REPORT", "1");
+    if (usage) {
+        env.insert("RS_ENOSPC_MODE", "usage");
+    }
     p.setProcessEnvironment(env);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(runner, QStringList{"--simulate", "--no-progress", "--force", "-o", session, "--"} + program);

@@ -176,7 +176,15 @@ class SessionStore {
     /// (a process is complete when its session_end was stored and no gap remains; the session when it
     /// has at least one process and all are complete) with `end_reason`, builds the indexes, commits,
     /// checkpoints the WAL and switches to journal_mode=DELETE (one self-contained file). False on error.
+    /// When that transaction cannot be committed (a full disk), a smaller one still records every
+    /// changed process's row (sent, stored, missing, complete, why it ended), its gaps and the session
+    /// row, in the WAL space kept in reserve (kWalReserveBytes); false all the same, last_error() says
+    /// which part was recorded.
     bool finish(const std::string& end_reason);
+    /// WAL space kept allocated past the last commit's frames (the -wal file is extended to it after
+    /// every commit): the transaction that follows a failed one can use what the failed one could not,
+    /// so finish() can record the end rows on a disk that is full. Gone with the WAL at the end.
+    static constexpr long long kWalReserveBytes = 1 << 20;
 
     /// Missing sequence ranges [first, last] of `process` (0: of every process, concatenated).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps(std::int64_t process = 0) const;
@@ -186,6 +194,18 @@ class SessionStore {
     struct ProcessState;
     SessionStore() = default;
     bool exec(const char* sql);
+    /// sqlite3_wal_hook callback after every commit: checkpoints every kCheckpointFrames frames (in place
+    /// of wal_autocheckpoint) and keeps kWalReserveBytes allocated after the WAL's last frame.
+    static int wal_committed(void* store, sqlite3* db, const char* name, int frames);
+    /// Extends the -wal file to kWalReserveBytes past the last commit's frames when it is shorter;
+    /// wal_reserve_short_ says whether that failed (a full disk).
+    void keep_wal_reserve();
+    static constexpr int kCheckpointFrames = 16384;
+    /// The finish() that records everything; false (rolled back) when any part fails.
+    bool finish_all(const std::string& end_reason);
+    /// Writes the end reason of each process of `changed` and the session's completeness and
+    /// `end_reason` into the open transaction.
+    bool write_end_rows(const std::string& end_reason, const std::vector<ProcessState*>& changed);
     /// exec() of SQL text that need not be NUL-terminated (the schema text).
     bool exec(std::string_view sql);
     bool prepare_all();
@@ -289,6 +309,13 @@ class SessionStore {
     bool insert_counter_value(std::int64_t process, ProcessState& p, const Record& r);
 
     sqlite3* db_ = nullptr;
+    std::string path_;               ///< the session file (its -wal is kept with a reserve, wal_committed)
+    bool finished_counts_ = false;   ///< finish_all() committed (only its checkpoint may have failed)
+    long long wal_frames_ = 0;       ///< frames in the WAL after the last commit
+    bool wal_reserve_kept_ = false;  ///< the WAL reserve was in place after some commit
+    bool wal_reserve_short_ = false; ///< it could not be restored after the last commit
+    bool end_rows_ = false;          ///< finish() is writing the end rows into the reserve
+    long long page_size_ = 4096;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
     sqlite3_stmt* free_update_ = nullptr;
     sqlite3_stmt* session_update_ = nullptr;
