@@ -585,6 +585,46 @@ class AppProcessesTest : public QObject {
             qPrintable(r.output));
     }
 
+    /// A disk that fills during the run and stays full (the shim's usage mode: the space the session's
+    /// files may occupy, at 30, 55 and 65% of the most a run on a free disk occupied): the inspector
+    /// reports the events lost as missing, as the runner does, and sent = stored + missing exactly (the
+    /// free run's count), in the window's model and in --summary.
+    void fullDiskLossShownAsMissing() {
+        const QStringList program{QStringLiteral(RS_WORKLOAD_DIR "/accumulate_n"), QStringLiteral("3000")};
+        const auto free = rs::test::record_full_disk_session(
+            QStringLiteral(RS_REPLAYSCOPE_RUN), QStringLiteral(RS_ENOSPC_SHIM),
+            dir_.filePath(QStringLiteral("free.rsdb")), 1LL << 40, program, 120000, true);
+        QVERIFY2(free.processes.size() == 1 && free.processes[0].complete && free.shim_total > 0,
+                 qPrintable(free.output));
+        const qint64 sent = free.processes[0].events;
+        int lossy = 0;
+        for (const int percent : {30, 55, 65}) {
+            const QString session = dir_.filePath(QStringLiteral("lossy-%1.rsdb").arg(percent));
+            const auto run = rs::test::record_full_disk_session(
+                QStringLiteral(RS_REPLAYSCOPE_RUN), QStringLiteral(RS_ENOSPC_SHIM), session,
+                free.shim_total * percent / 100, program, 120000, true);
+            QVERIFY2(run.shim_injected && run.processes.size() == 1, qPrintable(run.output));
+            const auto& p = run.processes[0];
+            QVERIFY2(p.events + p.missing == sent, qPrintable(run.output));
+            lossy += p.missing > 0 ? 1 : 0;
+            SessionError e;
+            const SessionSnapshot s = SessionLoader::loadAll(session, e);
+            QVERIFY2(!e.isError(), qPrintable(e.title() + QStringLiteral(": ") + e.message));
+            QCOMPARE(s->info.eventsStored, qint64(p.events));
+            QCOMPARE(s->info.missingEvents, qint64(p.missing));
+            QCOMPARE(s->processes.size(), 1);
+            QCOMPARE(s->processes[0].lastSequence, sent);
+            QCOMPARE(s->processes[0].eventsStored + s->processes[0].missingEvents, sent);
+            QCOMPARE(s->info.complete, p.missing == 0);
+            const test::RunResult r = test::runInspector({QStringLiteral("--summary"), session});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.output.contains(QStringLiteral("%1 events, %2 missing")
+                                           .arg(format::count(p.events), format::count(p.missing))),
+                     qPrintable(r.output));
+        }
+        QVERIFY2(lossy > 0, "no budget lost events");
+    }
+
     /// user_version is reported as stored: -1 is -1 (was reported as 0).
     void userVersionAsStored() {
         const QString path = test::synthetic(dir_.path(), QStringLiteral("minus.rsdb"));
