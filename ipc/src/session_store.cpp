@@ -830,20 +830,26 @@ bool SessionStore::begin() {
 }
 
 bool SessionStore::persist_processes() {
-    for (auto& p : processes_) {
+    // Only the processes waiting for their row: begin() runs before every insert.
+    std::size_t done = 0;
+    bool ok = true;
+    for (; done < unwritten_.size(); ++done) {
+        ProcessState* p = unwritten_[done];
         if (p->row_written) {
             continue;
         }
         bind_columns(process_insert_, 1, p->index, p->identity.instance, p->identity.pid,
                      p->identity.parent_pid);
         if (!step(process_insert_)) {
-            return false;
+            ok = false;
+            break;
         }
         p->row_written = true;
         p->row_in_txn = true;
         p->dirty = true;
     }
-    return true;
+    unwritten_.erase(unwritten_.begin(), unwritten_.begin() + static_cast<std::ptrdiff_t>(done));
+    return ok;
 }
 
 std::int64_t SessionStore::process(const ProcessIdentity& identity) {
@@ -865,6 +871,7 @@ std::int64_t SessionStore::process(const ProcessIdentity& identity) {
     p->identity = identity;
     p->dirty = true;
     by_instance_.emplace(identity.instance, p->index);
+    unwritten_.push_back(p.get());
     processes_.push_back(std::move(p));
     // The row is written with the open transaction, or the next one (commit() starts one for it).
     if (in_transaction_) {
@@ -1341,7 +1348,7 @@ bool SessionStore::commit() {
             return false;
         }
     }
-    bool pending_processes = false;
+    bool pending_processes = !unwritten_.empty();
     for (const auto& p : processes_) {
         pending_processes = pending_processes || !p->row_written || p->dirty || (p->end_read && !p->saw_end);
     }
@@ -1390,6 +1397,7 @@ void SessionStore::rollback() {
         if (p->row_in_txn) {
             p->row_written = false;
             p->row_in_txn = false;
+            unwritten_.push_back(p.get());
         }
         // The session_end stays read (end_read, end_last_sequence): stored again by the next transaction.
         p->saw_end = p->committed.saw_end;

@@ -335,6 +335,7 @@ class SessionStore {
     /// refs_ entries added in the open transaction (removed again on rollback).
     std::vector<std::uint64_t> new_refs_;
     std::vector<std::unique_ptr<ProcessState>> processes_; ///< [i] is process i + 1
+    std::vector<ProcessState*> unwritten_; ///< processes whose row is still to be written (persist_processes)
     std::unordered_map<std::uint64_t, std::int64_t> by_instance_;
     bool in_transaction_ = false;
     std::uint64_t stored_ = 0;
