@@ -141,12 +141,13 @@ QVariant DispatchTableModel::value(int row, int column) const {
         return double(d.snapshotNs) / 1e6;
     case RestoreMs:
         return double(d.restoreNs) / 1e6;
+    // No timed pass (a declined dispatch): no value, not -1 ns read as -0.001 µs (sorting, CSV).
     case KernelMin:
-        return double(d.kernelMin) / 1e3;
+        return d.kernelMin >= 0 ? QVariant(double(d.kernelMin) / 1e3) : QVariant();
     case KernelMedian:
-        return double(d.kernelMedian) / 1e3;
+        return d.kernelMedian >= 0 ? QVariant(double(d.kernelMedian) / 1e3) : QVariant();
     case KernelMax:
-        return double(d.kernelMax) / 1e3;
+        return d.kernelMax >= 0 ? QVariant(double(d.kernelMax) / 1e3) : QVariant();
     }
     return {};
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/RecentSessions.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QSettings>
 
@@ -53,7 +55,8 @@ void RecentSessions::add(const SessionSnapshot& snapshot) {
     e.target = info.argv.isEmpty() ? info.executable : info.argv;
     const qint64 wall = info.startWallNs > 0 ? info.startWallNs : info.createdWallNs;
     e.date = QDateTime::fromMSecsSinceEpoch(wall / 1000000);
-    e.agents = int(snapshot->agents.size());
+    e.agents = int(std::count_if(snapshot->agents.cbegin(), snapshot->agents.cend(),
+                                 [](const AgentInfo& a) { return a.isGpu(); }));
     e.dispatches = qint64(snapshot->dispatches.size());
     e.complete = info.complete;
     QVector<Entry> entries = load();

@@ -16,7 +16,7 @@ class RecentSessions {
         QString path;
         QString target; ///< program of the session
         QDateTime date; ///< when it was recorded
-        int agents = 0;
+        int agents = 0; ///< GPU agents (the CPU agent, which runs no kernel, is not counted)
         qint64 dispatches = 0;
         bool complete = false;
     };

@@ -99,7 +99,9 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
     }
     title_->setText(text);
     tabs_->setTabText(0, tr("Snapshot regions (%1)").arg(regions_->rowCount()));
-    tabs_->setTabText(1, tr("Passes (%1)").arg(passes_->rowCount()));
+    // The passes run; the table's extra row is the final restore, not a pass.
+    tabs_->setTabText(1, passes_->rowCount() > d.passes ? tr("Passes (%1 + final restore)").arg(d.passes)
+                                                        : tr("Passes (%1)").arg(d.passes));
     tabs_->setTabText(2, tr("Restore skips (%1)").arg(skips_->rowCount()));
 }
 

@@ -107,10 +107,14 @@ SessionView* MainWindow::openSession(const QString& path, bool follow) {
     const int index = tabs_->addTab(view, QFileInfo(absolute).fileName());
     tabs_->setTabToolTip(index, absolute);
     tabs_->setCurrentIndex(index);
-    connect(view, &SessionView::loaded, this, [this](const SessionSnapshot& s) {
-        RecentSessions::add(s);
-        start_->refresh();
-    });
+    // Recorded when first shown, and again when it ends: a launch followed live is not left in the Recent
+    // list as "incomplete, 0 dispatches".
+    for (auto signal : {&SessionView::loaded, &SessionView::ended}) {
+        connect(view, signal, this, [this](const SessionSnapshot& s) {
+            RecentSessions::add(s);
+            start_->refresh();
+        });
+    }
     connect(view, &SessionView::failed, this, [this, view](const SessionError& e) {
         if (view->snapshot().isNull()) { // nothing to show: close the tab
             const int i = tabs_->indexOf(view);

@@ -19,6 +19,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rs::app {
 
 SessionView::SessionView(QWidget* parent)
@@ -96,6 +98,7 @@ void SessionView::open(const QString& path, bool follow) {
     path_ = path;
     fileNote_.clear();
     spoolNote_.clear();
+    endedSeen_ = false;
     banner_->setText(follow ? tr("<i>Waiting for the session to start…</i>") : tr("<i>Loading…</i>"));
     reader_->open(path, follow);
 }
@@ -121,11 +124,12 @@ void SessionView::show(const SessionSnapshot& s) {
                                   "directory is read-only)</i>");
     const QString simulated = SimulatedRuntime::note(s);
     bannerText_ =
-        tr("<b>%1</b> — %2 — %3 dispatches, %4 agents%5 — %6%7%8%9")
+        tr("<b>%1</b> — %2 — %3 dispatches, %4 GPU agents%5 — %6%7%8%9")
             .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
                  (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
                  format::count(qint64(s->dispatches.size())))
-            .arg(s->agents.size())
+            .arg(std::count_if(s->agents.cbegin(), s->agents.cend(),
+                               [](const AgentInfo& a) { return a.isGpu(); }))
             .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy,
                  simulated.isEmpty() ? QString()
                                      : tr("<br><b style='color:#8d6e00'>Simulated runtime:</b> %1")
@@ -145,6 +149,10 @@ void SessionView::show(const SessionSnapshot& s) {
     if (first_) {
         first_ = false;
         emit loaded(s);
+    }
+    if (!endedSeen_ && (i.ended || i.complete)) {
+        endedSeen_ = true;
+        emit ended(s);
     }
 }
 

@@ -52,6 +52,8 @@ class SessionView : public QWidget {
 
   signals:
     void loaded(const rs::app::SessionSnapshot& snapshot);
+    /// The first snapshot of the session ended (or complete): the Recent list records its final state.
+    void ended(const rs::app::SessionSnapshot& snapshot);
     /// The session's run left spools never imported (the banner offers to import them).
     void leftoverSpoolsFound(const QStringList& spools);
     /// The offered import finished and the session is being read again.
@@ -85,6 +87,7 @@ class SessionView : public QWidget {
     TimelinePage* timeline_;
     CountersPage* counters_;
     bool first_ = true;
+    bool endedSeen_ = false;
 };
 
 } // namespace rs::app

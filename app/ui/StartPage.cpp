@@ -45,7 +45,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QTreeWidget
     column->addWidget(new QLabel(tr("<b>Recent sessions</b> (double-click to open)"), this));
     recent_->setColumnCount(6);
     recent_->setHeaderLabels(
-        {tr("Target"), tr("Recorded"), tr("Agents"), tr("Dispatches"), tr("Status"), tr("File")});
+        {tr("Target"), tr("Recorded"), tr("GPUs"), tr("Dispatches"), tr("Status"), tr("File")});
     recent_->setRootIsDecorated(false);
     recent_->setAlternatingRowColors(true);
     recent_->setUniformRowHeights(true);

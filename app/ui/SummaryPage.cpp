@@ -74,7 +74,11 @@ void SummaryPage::setExitStatus(int status) {
 }
 
 void SummaryPage::setSnapshot(const SessionSnapshot& snapshot) {
-    const bool first = snapshot_.isNull();
+    // Columns are fitted to the first snapshot, and again to the first one of the ended session: a live
+    // session's first picture holds few rows and short cells, which would keep its columns squeezed.
+    const bool ended = !snapshot.isNull() && snapshot->info.ended;
+    const bool first = snapshot_.isNull() || (ended && !fittedEnded_);
+    fittedEnded_ = fittedEnded_ || ended;
     snapshot_ = snapshot;
     processes_->setSnapshot(snapshot);
     agents_->setSnapshot(snapshot);

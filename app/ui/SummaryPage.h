@@ -33,6 +33,7 @@ class SummaryPage : public QWidget {
     void refresh();
 
     SessionSnapshot snapshot_;
+    bool fittedEnded_ = false; ///< the columns were fitted to a snapshot of the ended session
     std::optional<int> exit_status_;
     QLabel* command_;
     QLabel* exit_;

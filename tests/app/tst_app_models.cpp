@@ -203,6 +203,12 @@ class AppModelsTest : public QObject {
                  QStringLiteral("__amd_rocclr_fillBufferAligned"));
         QCOMPARE(model.index(6, DispatchTableModel::Outcome).data().toString(), QStringLiteral("filtered"));
         QCOMPARE(model.index(6, DispatchTableModel::Passes).data().toString(), QString());
+        // No timed pass: no kernel time at all (sorting, CSV), not -1 ns shown as -0.001 µs.
+        for (const int column : {DispatchTableModel::KernelMin, DispatchTableModel::KernelMedian,
+                                 DispatchTableModel::KernelMax}) {
+            QVERIFY(!model.index(6, column).data(SortRole).isValid());
+            QCOMPARE(model.index(6, column).data().toString(), QString());
+        }
         // Growing the same session appends rows (live sessions).
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);

@@ -5,6 +5,7 @@
 
 #include "model/DispatchTableModel.h"
 #include "model/PassTableModel.h"
+#include "model/RecentSessions.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
 #include "ui/ChartAdapter.h"
@@ -107,6 +108,10 @@ class AppUiTest : public QObject {
         QCOMPARE(finished.first().at(1).toInt(), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!view->snapshot().isNull() && view->snapshot()->info.complete, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 16, 10000);
+        // The Recent list holds the ended session, not its first live picture; GPUs only (no CPU agent).
+        QTRY_VERIFY(!RecentSessions::load().isEmpty() && RecentSessions::load().first().complete);
+        QCOMPARE(RecentSessions::load().first().dispatches, 16);
+        QCOMPARE(RecentSessions::load().first().agents, 2);
         QVERIFY(!seen.isEmpty());
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         // The finished table: every dispatch replayed with 3 passes (rows first shown live refreshed in
@@ -132,7 +137,7 @@ class AppUiTest : public QObject {
                 QVERIFY2(finalRows.contains(row), qPrintable(row));
             }
             QVERIFY2(liveBanners[k].contains(QStringLiteral("live / not ended")), qPrintable(liveBanners[k]));
-            QVERIFY2(liveBanners[k].contains(QStringLiteral("%1 dispatches, 3 agents").arg(rows.size())),
+            QVERIFY2(liveBanners[k].contains(QStringLiteral("%1 dispatches, 2 GPU agents").arg(rows.size())),
                      qPrintable(liveBanners[k]));
         }
         QVERIFY(launch->log().contains(QStringLiteral("16 dispatches")));
@@ -147,6 +152,9 @@ class AppUiTest : public QObject {
                                                                shown->restoreBegin[std::size_t(row)];
         QVERIFY2(restores == 0 || restores == 3, qPrintable(QString::number(restores)));
         QCOMPARE(view->dispatchesPage()->detail()->passes()->rowCount(), restores ? 4 : 3);
+        // The tab counts the passes run; the final restore's row is named, not counted as a pass.
+        QCOMPARE(view->dispatchesPage()->detail()->tabs()->tabText(1),
+                 restores ? QStringLiteral("Passes (3 + final restore)") : QStringLiteral("Passes (3)"));
     }
 
     void launchDialogStandinsField() {
