@@ -1510,25 +1510,17 @@ bool SessionStore::finish(const std::string& end_reason) {
     }
     // The whole finish did not fit (a full disk): its transaction and the events of the one before are
     // rolled back and count as missing. What a reader reports of each changed process (sent, stored,
-    // missing, complete, why it ended), its gaps and the session row are a few pages: one more
+    // missing, complete), its gaps and the session row with its end reason are a few pages: one more
     // transaction writes them into the WAL space kept in reserve (wal_committed). The per-type counts,
-    // the gaps of a process broken into more than kGapsPerCommit pieces and the indexes are left out.
-    rollback();
-    std::vector<ProcessState*> changed;
-    for (auto& p : processes_) {
-        if (p->unfinished) {
-            p->dirty = true;
-            changed.push_back(p.get());
-        }
-    }
+    // the processes' end reasons (so that a later writer, a spool import, finishes them again:
+    // kSelectUnfinishedProcesses), the gaps of a process broken into more than kGapsPerCommit pieces and
+    // the indexes are left out.
+    rollback(); // every process is dirty: its row is written by the commit below
     end_rows_ = true;
-    const bool recorded = begin() && write_end_rows(end_reason, changed) && commit();
+    const bool recorded = begin() && write_end_rows(end_reason, {}) && commit();
     end_rows_ = false;
     if (recorded) {
-        for (ProcessState* p : changed) {
-            p->unfinished = false;
-        }
-        error_ = why + " (the session's end was recorded without its per-type counts and indexes)";
+        error_ = why + " (the session's counts were recorded, not its per-type counts and indexes)";
         return false;
     }
     rollback();

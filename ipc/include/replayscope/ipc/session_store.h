@@ -177,9 +177,8 @@ class SessionStore {
     /// has at least one process and all are complete) with `end_reason`, builds the indexes, commits,
     /// checkpoints the WAL and switches to journal_mode=DELETE (one self-contained file). False on error.
     /// When that transaction cannot be committed (a full disk), a smaller one still records every
-    /// changed process's row (sent, stored, missing, complete, why it ended), its gaps and the session
-    /// row, in the WAL space kept in reserve (kWalReserveBytes); false all the same, last_error() says
-    /// which part was recorded.
+    /// process's row (sent, stored, missing, complete), its gaps and the session row with `end_reason`,
+    /// in the WAL space kept in reserve (kWalReserveBytes); false all the same, last_error() says so.
     bool finish(const std::string& end_reason);
     /// WAL space kept allocated past the last commit's frames (the -wal file is extended to it after
     /// every commit): the transaction that follows a failed one can use what the failed one could not,
