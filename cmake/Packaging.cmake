@@ -13,7 +13,7 @@
 #                                                 kernel's stand-in, for --simulate)
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
-#   share/doc/replayscope/copyright               (packaging/debian/copyright)
+#   share/doc/replayscope/copyright               (packaging/debian/copyright), README.md and the user docs
 # replayscope-run finds the engine and the simulator relative to its own binary (runner/install_layout.h),
 # so the programs carry no RUNPATH and no build path.
 
@@ -83,6 +83,12 @@ endif()
 # The Debian copyright file (DEP-5): the project's MIT licence and the licences of the third-party code
 # compiled into the binaries (packaging/debian/copyright says which).
 install(FILES "${PROJECT_SOURCE_DIR}/packaging/debian/copyright"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope" COMPONENT doc
+        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+
+# The user documentation beside it (the inspector's Help > Documentation opens this directory).
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/docs/inspector.md"
+              "${PROJECT_SOURCE_DIR}/docs/counters.md" "${PROJECT_SOURCE_DIR}/docs/reliability.md"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope" COMPONENT doc
         PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 

@@ -5,6 +5,7 @@
 #include "model/RecentSessions.h"
 #include "model/SessionComparison.h"
 #include "model/SessionLoader.h"
+#include "model/TraceExporter.h"
 #include "ui/ChartsPage.h"
 #include "ui/ComparePage.h"
 #include "ui/JobView.h"
@@ -15,9 +16,12 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -25,6 +29,7 @@
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QUrl>
 
 namespace rs::app {
 
@@ -55,6 +60,8 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Open session…"), QKeySequence::Open, this, &MainWindow::showOpenDialog);
     file->addAction(tr("&Launch…"), QKeySequence(tr("Ctrl+L")), this, [this] { launchDialog()->show(); });
     file->addAction(tr("Export charts of this session…"), this, &MainWindow::exportCurrentCharts);
+    file->addAction(tr("Export &trace of this session…"), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::exportCurrentTrace);
     file->addAction(tr("Compare with…"), this, [this] {
         const QString p = QFileDialog::getOpenFileName(this, tr("Compare with"), QString(),
                                                        tr("ReplayScope sessions (*.rsdb);;All files (*)"));
@@ -63,7 +70,34 @@ MainWindow::MainWindow(QWidget* parent)
         }
     });
     file->addSeparator();
+    file->addAction(tr("&Close tab"), QKeySequence::Close, this, &MainWindow::closeCurrentTab);
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Find in table"), QKeySequence::Find, this, &MainWindow::focusTableFilter);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
+    help->addAction(tr("&Documentation"), this, [this] {
+        // The installed package's documentation, beside the binary's prefix (share/doc/replayscope).
+        const QString dir = QDir(QApplication::applicationDirPath())
+                                .absoluteFilePath(QStringLiteral("../share/doc/replayscope"));
+        if (QFileInfo(dir).isDir()) {
+            QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+        } else {
+            statusBar()->showMessage(tr("No documentation installed at %1: see docs/inspector.md in the "
+                                        "source tree, or man replayscope")
+                                         .arg(dir));
+        }
+    });
+    help->addSeparator();
+    help->addAction(tr("&About ReplayScope"), this, [this] {
+        QMessageBox::about(
+            this, tr("About ReplayScope"),
+            tr("<b>ReplayScope %1</b><p>Kernel replay with snapshot and restore for AMD ROCm: "
+               "launch programs under replayscope-run, open session files (*.rsdb), audit what "
+               "was captured, excluded, skipped and declined.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     QSettings settings;
     WindowState::restore(this, settings); // last geometry, or 90 % of the screen on first start
 }
@@ -192,6 +226,73 @@ JobView* MainWindow::openJob(const QStringList& paths) {
     });
     job->open(paths);
     return job;
+}
+
+void MainWindow::closeCurrentTab() {
+    const int i = tabs_->currentIndex();
+    if (i > 0) { // the start page stays
+        emit tabs_->tabCloseRequested(i);
+    }
+}
+
+void MainWindow::focusTableFilter() {
+    // The text filter of a table visible on the current tab's current page.
+    QWidget* page = tabs_->currentWidget();
+    if (page == nullptr) {
+        return;
+    }
+    // The top-most one: the page's main table sits above its detail tables.
+    QLineEdit* best = nullptr;
+    for (QLineEdit* edit : page->findChildren<QLineEdit*>()) {
+        if (edit->isVisible() && edit->objectName().endsWith(QLatin1String("TextFilter")) &&
+            (best == nullptr || edit->mapTo(page, QPoint()).y() < best->mapTo(page, QPoint()).y())) {
+            best = edit;
+        }
+    }
+    if (best != nullptr) {
+        best->setFocus(Qt::ShortcutFocusReason);
+        best->selectAll();
+    }
+}
+
+void MainWindow::showShortcuts() {
+    QMessageBox::information(
+        this, tr("Keyboard shortcuts"),
+        tr("<table>"
+           "<tr><td><b>%1</b></td><td>Open a session</td></tr>"
+           "<tr><td><b>Ctrl+L</b></td><td>Launch a program with replay</td></tr>"
+           "<tr><td><b>Ctrl+E</b></td><td>Export the current session's trace (Perfetto "
+           ".pftrace or Chrome .json)</td></tr>"
+           "<tr><td><b>%2</b></td><td>Find: the current table's filter</td></tr>"
+           "<tr><td><b>%3</b></td><td>Close the current tab</td></tr>"
+           "<tr><td><b>%4</b></td><td>Quit</td></tr>"
+           "<tr><td><b>Timeline</b></td><td>wheel: zoom; drag: pan; double click: fit</td></tr>"
+           "</table>")
+            .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText),
+                 QKeySequence(QKeySequence::Find).toString(QKeySequence::NativeText),
+                 QKeySequence(QKeySequence::Close).toString(QKeySequence::NativeText),
+                 QKeySequence(QKeySequence::Quit).toString(QKeySequence::NativeText)));
+}
+
+void MainWindow::exportCurrentTrace() {
+    auto* view = qobject_cast<SessionView*>(tabs_->currentWidget());
+    if (!view) {
+        statusBar()->showMessage(tr("Open a session first: the trace is the current session's."));
+        return;
+    }
+    const QString base = QFileInfo(view->path()).completeBaseName();
+    const QString file =
+        QFileDialog::getSaveFileName(this, tr("Export trace"), base + QStringLiteral(".pftrace"),
+                                     tr("Perfetto trace (*.pftrace);;Chrome trace JSON (*.json)"));
+    if (file.isEmpty()) {
+        return;
+    }
+    QString error;
+    if (TraceExporter::exportFiles({view->path()}, file, error)) {
+        statusBar()->showMessage(tr("Trace written to %1 (open it in ui.perfetto.dev)").arg(file));
+    } else {
+        QMessageBox::warning(this, tr("Export trace"), error);
+    }
 }
 
 void MainWindow::exportCurrentCharts() {

@@ -52,6 +52,14 @@ class MainWindow : public QMainWindow {
   private:
     void showOpenDialog();
     void exportCurrentCharts();
+    /// File > Export trace (Ctrl+E): the current session as a Perfetto (.pftrace) or Chrome (.json) trace.
+    void exportCurrentTrace();
+    /// File > Close tab (Ctrl+W): closes the current session tab (never the start page).
+    void closeCurrentTab();
+    /// Edit > Find (Ctrl+F): focuses the text filter of the top-most visible table on the current tab.
+    void focusTableFilter();
+    /// Help > Keyboard shortcuts.
+    void showShortcuts();
 
     QTabWidget* tabs_;
     StartPage* start_;

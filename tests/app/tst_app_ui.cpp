@@ -17,6 +17,7 @@
 #include "ui/SessionView.h"
 #include "ui/TablePanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -24,6 +25,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -243,6 +245,37 @@ class AppUiTest : public QObject {
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll().count('\n'), 72);
+        // The menus' shortcuts: Find focuses the current table's filter, Close closes the current tab (never
+        // the start page), and File has the trace export; Help exists.
+        auto action = [&](QKeySequence::StandardKey key) -> QAction* {
+            for (QAction* a : window.findChildren<QAction*>()) {
+                if (a->shortcut() == QKeySequence(key)) {
+                    return a;
+                }
+            }
+            return nullptr;
+        };
+        window.tabs()->setCurrentWidget(va);
+        va->pages()->setCurrentWidget(va->dispatchesPage());
+        QVERIFY(action(QKeySequence::Find) != nullptr);
+        action(QKeySequence::Find)->trigger();
+        QCOMPARE(window.focusWidget(), panel->findChild<QLineEdit*>(QStringLiteral("dispatchesTextFilter")));
+        QVERIFY(action(QKeySequence::Close) != nullptr);
+        action(QKeySequence::Close)->trigger();
+        QTRY_COMPARE(window.tabs()->count(), 2);
+        window.tabs()->setCurrentIndex(0);
+        action(QKeySequence::Close)->trigger();
+        QCOMPARE(window.tabs()->count(), 2);
+        QStringList menus;
+        for (QAction* a : window.menuBar()->actions()) {
+            menus << a->text();
+        }
+        QVERIFY2(menus.contains(QStringLiteral("&Help")), qPrintable(menus.join(' ')));
+        bool traceExport = false;
+        for (QAction* a : window.findChildren<QAction*>()) {
+            traceExport = traceExport || a->text().startsWith(QStringLiteral("Export &trace"));
+        }
+        QVERIFY(traceExport);
     }
 
     /// A session file replaced on disk after it was opened (as a run with --force does: a new file, a new
