@@ -18,4 +18,10 @@ bool path_exists(const std::string& path);
 /// getcwd(3) fails, is returned unchanged.
 std::string absolute_path(const std::string& path);
 
+/// Creates the directories above the file `path` that do not exist yet, as `mkdir -p` does (mode 0777
+/// less the umask, as rocprofv3 creates its output directory). False with `error` ("cannot create
+/// directory 'D': <strerror>", or "'D' is not a directory") when one cannot be created or a component
+/// exists and is not a directory. A path without a directory part: true, nothing to do.
+bool create_parent_directories(const std::string& path, std::string& error);
+
 } // namespace rs::runner

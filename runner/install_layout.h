@@ -20,6 +20,9 @@ class InstallLayout {
     std::string default_engine_path() const;
     /// First candidate directory holding libhsa-runtime64.so.1 (realpath'd); empty when none does.
     std::string simulator_directory() const;
+    /// The inspector beside this binary, `<exe_dir>/replayscope` (it need not exist): what writes the
+    /// --output-format files.
+    std::string inspector_path() const { return exe_dir_ + "/replayscope"; }
     /// The candidates searched by simulator_directory(), for error messages.
     std::vector<std::string> simulator_candidates() const;
 

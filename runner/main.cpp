@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // replayscope-run: runs a program under the ReplayScope engine and records its session file.
 //
-//   replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]
+//   replayscope-run [options] [-d DIR] -o SESSION.rsdb -- PROGRAM [ARGS...]
 //   replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb
 //
 // Exit status: the program's (128+signal when it was killed); 125 when replayscope-run itself fails
@@ -9,9 +9,11 @@
 // session path claimed by another live run).
 //
 // main only wires the steps, one file each: parse (options.cpp), run (target_run.cpp), import
-// (spool_import_step.cpp) and report (run_report.cpp).
+// (spool_import_step.cpp), report (run_report.cpp) and exports (output_exports.cpp).
 #include "diagnostics.h"
+#include "install_layout.h"
 #include "options.h"
+#include "output_exports.h"
 #include "output_pattern.h"
 #include "run_report.h"
 #include "spool_import_step.h"
@@ -45,22 +47,39 @@ int main(int argc, char** argv) {
     }
     const SpoolImport imported =
         import_run_spools(run->session_path, run->run_id, run->spool_claim, run->summary);
-    report_run(*run, imported, options.program_args);
+    // The closing report is the run's notes (info); below that level only its session file error stays.
+    if (logs(LogLevel::info)) {
+        report_run(*run, imported, options.program_args);
+    } else if (!run->summary.error.empty()) {
+        error_line("session file error: " + run->summary.error);
+    }
     if (std::string error;
         !rs::ipc::record_exit_status(run->session_path, static_cast<std::uint32_t>(run->pid),
                                      run->exit_status, run->term_signal, error)) {
-        note(error);
+        error_line(error);
     }
     // The derived metrics asked for, so the inspector computes and shows them.
     if (std::string error;
         !rs::ipc::record_derived_counters(run->session_path, options.replay.derived_counters, error)) {
-        note(error);
+        error_line(error);
     }
     // The rank of a job process (the one -o's %r names) reaches the file for the inspector's job view.
     if (const auto rank = job_rank(); rank) {
         if (std::string error; !rs::ipc::record_job_rank(run->session_path, *rank, error)) {
-            note(error);
+            error_line(error);
         }
+    }
+    // --stats and --output-format, from the finished file; a file not written is said, and the exit
+    // status stays the program's.
+    if (options.stats || !options.output_formats.empty()) {
+        ExportRequest request;
+        request.formats = options.output_formats;
+        request.stats = options.stats;
+        request.names = options.mangled_kernels    ? KernelNameStyle::mangled
+                        : options.truncate_kernels ? KernelNameStyle::truncated
+                                                   : KernelNameStyle::demangled;
+        request.inspector = InstallLayout::from_running_binary().inspector_path();
+        write_exports(run->session_path, request);
     }
     return run->exit_status;
 }

@@ -10,9 +10,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <regex>
 #include <unistd.h>
 
 namespace rs::runner {
+
+namespace {
+
+/// The formats --output-format writes (rsdb, the session, always), as rocprofv3 spells them.
+constexpr const char* kOutputFormats[] = {"rsdb", "csv", "json", "pftrace"};
+
+} // namespace
 
 ParsedOptions parse_options(int argc, char** argv) {
     RunOptions o;
@@ -27,6 +38,22 @@ ParsedOptions parse_options(int argc, char** argv) {
             break;
         }
     }
+    // -f is rocprofv3's --output-format (source/bin/rocprofv3.py in rocprofiler-sdk), and was
+    // replayscope-run's --force: followed by a value it is the former; bare, the latter, deprecated.
+    std::vector<std::string> arguments(argv, argv + option_argc);
+    bool bare_f = false;
+    for (std::size_t i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == "-f") {
+            const bool value_follows =
+                i + 1 < arguments.size() && !arguments[i + 1].empty() && arguments[i + 1].front() != '-';
+            arguments[i] = value_follows ? "--output-format" : "--force";
+            bare_f = bare_f || !value_follows;
+        }
+    }
+    std::vector<char*> option_argv;
+    for (auto& a : arguments) {
+        option_argv.push_back(a.data());
+    }
 
     CLI::App app{"Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
                  "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
@@ -37,11 +64,44 @@ ParsedOptions parse_options(int argc, char** argv) {
     std::string host_budget_text;
     std::string& output = o.output;
     ReplayOptions& replay = o.replay;
-    app.add_option("-o,--output", output,
-                   "Session file to write (.rsdb); %r becomes the MPI/Slurm rank (else the pid), %p the pid")
-        ->required();
-    app.add_flag("-f,--force", o.force,
-                 "Overwrite an existing session file (never one another live run is writing)");
+    std::string output_name, output_directory;
+    app.add_option("-o,--output-file,--output", output_name,
+                   "Session file name, as rocprofv3's -o (default %hostname%/%pid%); a name without an "
+                   "extension gets .rsdb; a path with a directory part works alone. Placeholders: %h "
+                   "%hostname%, %r %rank% (MPI/Slurm rank, else the pid), %p %pid%, %j %job% (batch job "
+                   "id), %q{VAR} %env{VAR}% (environment variable), %% (a %)");
+    app.add_option("-d,--output-directory", output_directory,
+                   "Directory of the session file and its exports (created, with every missing parent); "
+                   "the same placeholders as -o");
+    app.add_flag("--force", o.force,
+                 "Overwrite an existing session file (never one another live run is writing); -f alone is "
+                 "its deprecated spelling, -f FORMAT is --output-format as in rocprofv3");
+    std::vector<std::string> format_text;
+    app.add_option("--output-format", format_text,
+                   "Files written besides the session (rsdb, always): csv (<name>_counter_collection.csv), "
+                   "json (<name>_results.json), pftrace (<name>_results.pftrace), written by the replayscope "
+                   "inspector beside replayscope-run after the run; comma-separated or repeated")
+        ->expected(1, -1)
+        ->delimiter(',');
+    app.add_flag("--stats", o.stats,
+                 "Write <name>_kernel_stats.csv beside the session: per kernel, rocprofv3's kernel_stats "
+                 "columns over the timed passes of its replayed dispatches");
+    std::string log_level_text;
+    app.add_option("--log-level", log_level_text,
+                   "What replayscope-run prints on stderr: fatal, error, warning, info (default) or trace "
+                   "(also the environment given to the program; rocprofv3's env and config mean trace)");
+    app.add_flag("--quiet", o.quiet, "No progress line, and only errors on stderr");
+    app.add_flag("-M,--mangled-kernels", o.mangled_kernels,
+                 "Kernel names as the code object's symbols in --stats and --output-format files");
+    app.add_flag("-T,--truncate-kernels", o.truncate_kernels,
+                 "Demangled kernel names cut to the function's own name in --stats and --output-format "
+                 "files");
+    std::vector<std::string> iteration_text;
+    app.add_option("--kernel-iteration-range", iteration_text,
+                   "rocprofv3's per-kernel iteration ranges (e.g. \"[1-3],[5]\"): parsed and refused (exit "
+                   "125), the engine keeps no per-kernel dispatch count yet; use --dispatch-skip and "
+                   "--dispatch-count")
+        ->expected(1, -1);
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
         ->capture_default_str();
@@ -138,12 +198,86 @@ ParsedOptions parse_options(int argc, char** argv) {
         ->check(CLI::IsMember({"yes", "no"}))
         ->capture_default_str();
     try {
-        app.parse(option_argc, argv);
+        app.parse(static_cast<int>(option_argv.size()), option_argv.data());
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return {std::nullopt, rc == 0 ? 0 : kToolFailure};
     }
-    output = expand_output_pattern(output, ::getpid());
+    if (!log_level_text.empty()) {
+        const auto level = parse_log_level(log_level_text);
+        if (!level) {
+            return {std::nullopt, fail("--log-level: '" + log_level_text +
+                                       "' is not one of fatal, error, warning, info, trace (env, config)")};
+        }
+        o.log_level = *level;
+    }
+    if (o.quiet && o.log_level > LogLevel::error) {
+        o.log_level = LogLevel::error;
+    }
+    set_log_level(o.log_level);
+    if (bare_f) {
+        warn("-f alone is the deprecated spelling of --force (rocprofv3's -f is --output-format): use "
+             "--force");
+    }
+    if (!o.import_spool.empty() && output_name.empty()) {
+        return {std::nullopt, fail("--import-spool needs -o SESSION.rsdb (the session to import into)")};
+    }
+    {
+        std::string path_error;
+        const auto path = output_path(output_directory, output_name, ::getpid(), path_error);
+        if (!path) {
+            return {std::nullopt, fail(path_error)};
+        }
+        output = *path;
+    }
+    for (const std::string& format : format_text) {
+        std::string name = format;
+        for (char& c : name) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        if (std::find(std::begin(kOutputFormats), std::end(kOutputFormats), name) ==
+            std::end(kOutputFormats)) {
+            return {std::nullopt,
+                    fail("--output-format: '" + format + "' is not one of rsdb, csv, json, pftrace" +
+                         (name == "otf2" || name == "rocpd"
+                              ? " (rocprofv3's " + name + " is not written by replayscope-run)"
+                              : ""))};
+        }
+        if (name != "rsdb" &&
+            std::find(o.output_formats.begin(), o.output_formats.end(), name) == o.output_formats.end()) {
+            o.output_formats.push_back(name);
+        }
+    }
+    if (o.mangled_kernels && o.truncate_kernels) {
+        return {std::nullopt, fail("--mangled-kernels and --truncate-kernels exclude each other")};
+    }
+    for (const auto& [option, text] :
+         {std::pair<const char*, const std::string*>{"--kernel-include-regex", &replay.kernel_include_regex},
+          {"--kernel-exclude-regex", &replay.kernel_exclude_regex}}) {
+        if (text->empty()) {
+            continue;
+        }
+        try {
+            static_cast<void>(std::regex(*text, std::regex::ECMAScript)); // as the engine compiles it
+        } catch (const std::regex_error& e) {
+            return {std::nullopt, fail(std::string(option) + ": '" + *text +
+                                       "' is not a valid ECMAScript regular expression (" + e.what() + ")")};
+        }
+    }
+    if (!iteration_text.empty()) {
+        std::string joined;
+        for (const auto& part : iteration_text) {
+            joined += (joined.empty() ? "" : ", ") + part;
+        }
+        std::vector<IterationRange> ranges;
+        if (std::string range_error; !parse_iteration_ranges(joined, ranges, range_error)) {
+            return {std::nullopt, fail(range_error)};
+        }
+        return {std::nullopt,
+                fail("--kernel-iteration-range: per-kernel iterations are not supported yet (the engine "
+                     "counts dispatches engine-wide, not per kernel); --dispatch-skip N --dispatch-count M "
+                     "select dispatches N+1..N+M of the whole run")};
+    }
     if (o.force_import && o.import_spool.empty()) {
         return {std::nullopt, fail("--force-import needs --import-spool")};
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rs::runner {
 
@@ -53,5 +54,18 @@ inline constexpr std::uint64_t kMaxRestoreChunk = std::uint64_t{1} << 30;
 /// two in [kMinRestoreChunk, kMaxRestoreChunk]. False with `error` naming the option, the value and what
 /// it should be; `options` is then unchanged.
 bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, std::string& error);
+
+/// One range of --kernel-iteration-range: the iterations `first` to `last` of a kernel (1-based, both
+/// included; a single number is a range of one).
+struct IterationRange {
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+};
+
+/// Parses rocprofv3's --kernel-iteration-range values (source/lib/rocprofiler-sdk-tool/config.cpp in
+/// rocprofiler-sdk: '[', ']', ',' and spaces separate the items; an item is N or A-B, decimal), e.g.
+/// "[1-3],[5]" or "[1, 3, [8-12]]". False with `error` naming the item when one is not such a number
+/// or range (or its end comes before its start), or when there is no item at all.
+bool parse_iteration_ranges(const std::string& text, std::vector<IterationRange>& ranges, std::string& error);
 
 } // namespace rs::runner

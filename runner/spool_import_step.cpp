@@ -130,7 +130,7 @@ void note_leftover_spools(const std::string& session, bool replaced) {
     note(session + ": " + std::to_string(left.size()) + " spool file" + (left.size() == 1 ? "" : "s") +
          " of its run never imported (its replayscope-run ended before importing them): " + joined(left) +
          "; import them with: replayscope-run --import-spool " + directory + " -o " + session +
-         (replaced ? " (-f replaces that session now; the spools stay where they are)" : ""));
+         (replaced ? " (--force replaces that session now; the spools stay where they are)" : ""));
 }
 
 int import_spool_option(const RunOptions& o) {
@@ -139,6 +139,9 @@ int import_spool_option(const RunOptions& o) {
     }
     // The session is written here too: claimed like a run's output, for as long as the import lasts.
     std::string error, claim_note;
+    if (!create_parent_directories(absolute_path(o.output), error)) {
+        return fail(error);
+    }
     const auto claim = OutputClaim::acquire(absolute_path(o.output), error, claim_note);
     if (!claim) {
         return fail(error);

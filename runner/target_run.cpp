@@ -50,7 +50,7 @@ void forward_signal(int sig) {
 
 /// Prints `message` (note) and gives run_target's failure.
 std::nullopt_t failed(const std::string& message) {
-    note(message);
+    fatal(message);
     return std::nullopt;
 }
 
@@ -118,12 +118,9 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
         // the list, after the program's own. The interpreter runs the real kernel instead.
         const std::string chunk_hash = chunk_hash_standin(engine);
         if (chunk_hash.empty()) {
-            std::fprintf(
-                stderr,
-                "replayscope-run: warning: no libreplayscope_chunk_hash_standins.so beside %s: the "
-                "engine's chunk-hash kernel cannot run on the simulated runtime (dirty restores fall "
-                "back)\n",
-                engine.c_str());
+            warn("no libreplayscope_chunk_hash_standins.so beside " + engine +
+                 ": the engine's chunk-hash kernel cannot run on the simulated runtime (dirty restores "
+                 "fall back)");
         } else {
             env.set("HSA_SIM_STANDINS",
                     with_chunk_hash_standin(env.get("HSA_SIM_STANDINS").value_or(""), chunk_hash));
@@ -137,6 +134,11 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     // status is written (by the returned run). A claim another live run holds ends here: -f removes
     // nothing and the program never starts.
     std::string claim_note;
+    // -d and -o may name directories that do not exist yet (mkdir -p, as rocprofv3 makes its output
+    // directory).
+    if (!create_parent_directories(output, error)) {
+        return failed(error);
+    }
     auto claim = OutputClaim::acquire(output, error, claim_note);
     if (!claim) {
         return failed(error);
@@ -152,6 +154,13 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     rs::ipc::CollectorOptions options;
     options.session_path = output;
     options.overwrite = force;
+    // The collector's lines (a process connected, a connection refused) are notes: below --log-level info
+    // (--quiet among them) they are not printed.
+    options.log = [](const std::string& line) {
+        if (logs(LogLevel::info)) {
+            std::fprintf(stderr, "replayscope: %s\n", line.c_str());
+        }
+    };
     // The run id names this run's spools and goes into their hello and the session: 16 hex characters of
     // their own draw, not of the secret token (never all '0', which names no run).
     std::string run_id;
@@ -242,6 +251,17 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     // Like system(): the terminal's SIGINT/SIGQUIT reach the program; we keep collecting until it ends.
     std::signal(SIGINT, SIG_IGN);
     std::signal(SIGQUIT, SIG_IGN);
+    if (logs(LogLevel::trace)) {
+        for (const std::string& entry : env.entries()) {
+            const std::string name = entry.substr(0, entry.find('='));
+            if (name == envn::kToken) {
+                trace("environment: " + name + "=(secret, not shown)");
+            } else if (name.rfind("REPLAYSCOPE_", 0) == 0 || name.rfind("HSA_", 0) == 0 ||
+                       name == "LD_PRELOAD" || name == "LD_LIBRARY_PATH") {
+                trace("environment: " + entry);
+            }
+        }
+    }
     ProgramLauncher launcher;
     if (!launcher.launch(program, program_args, env, error)) {
         collector->finish(std::chrono::milliseconds(0));
@@ -254,7 +274,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     std::signal(SIGTERM, forward_signal);
     std::signal(SIGHUP, forward_signal);
 
-    ProgressLine progress(!o.no_progress);
+    ProgressLine progress(!o.no_progress && !o.quiet);
     const auto started = std::chrono::steady_clock::now();
     std::optional<int> status;
     int ticks = 0;

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -169,8 +170,8 @@ class ReplayScopeRunTest : public QObject {
         const QString engine = QFileInfo(RS_PROBE).canonicalFilePath();
         const auto preloaded = [&](const QStringList& options, const QString& argument) {
             const QString session = dir.filePath("preload.rsdb");
-            const Run r = run(options + QStringList{"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE,
-                                                    "1", "0", "0", argument});
+            const Run r = run(options + QStringList{"--engine", RS_PROBE, "--force", "-o", session, "--",
+                                                    RS_PROBE, "1", "0", "0", argument});
             if (r.exit_code != 0) {
                 return QString("exit %1: %2").arg(r.exit_code).arg(r.err);
             }
@@ -204,8 +205,8 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY(config.contains("REPLAYSCOPE_DRAIN_TIMEOUT_MS=77\n"));
         QVERIFY(config.contains("REPLAYSCOPE_PASS_TIMEOUT_MS=900\n"));
         QVERIFY(!config.contains("REPLAYSCOPE_STALE_THING"));
-        const Run r2 = run({"--engine", RS_PROBE, "--replay-drain-timeout-ms", "5", "-f", "-o", session, "--",
-                            RS_PROBE, "1", "0"});
+        const Run r2 = run({"--engine", RS_PROBE, "--replay-drain-timeout-ms", "5", "--force", "-o", session,
+                            "--", RS_PROBE, "1", "0"});
         QCOMPARE(r2.exit_code, 0);
         QVERIFY(
             scalar(session, "SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")
@@ -240,7 +241,8 @@ class ReplayScopeRunTest : public QObject {
         const Run refused = run({"--engine", RS_PROBE, "-o", session, "--", RS_PROBE, "1", "0"});
         QCOMPARE(refused.exit_code, 125);
         QVERIFY(refused.err.contains("already exists"));
-        QCOMPARE(run({"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE, "3", "0"}).exit_code, 0);
+        QCOMPARE(run({"--engine", RS_PROBE, "--force", "-o", session, "--", RS_PROBE, "3", "0"}).exit_code,
+                 0);
         QCOMPARE(scalar(session, "SELECT count(*) FROM dispatches"), QString("3"));
     }
 
@@ -317,18 +319,18 @@ class ReplayScopeRunTest : public QObject {
                  qPrintable(lines.filter("HSA_SIM").join('\n') + err));
 
         const Run missing = run({"--simulate", "--engine", RS_NOOP_TOOL, "--standins",
-                                 dir.filePath("liba-standins.so") + "," + dir.filePath("nope.so"), "-f", "-o",
-                                 session, "--", "/usr/bin/env"});
+                                 dir.filePath("liba-standins.so") + "," + dir.filePath("nope.so"), "--force",
+                                 "-o", session, "--", "/usr/bin/env"});
         QCOMPARE(missing.exit_code, 125);
         QVERIFY2(missing.err.contains("stand-in library not found: " + dir.filePath("nope.so")),
                  qPrintable(missing.err));
         const Run empty =
             run({"--simulate", "--engine", RS_NOOP_TOOL, "--standins", dir.filePath("liba-standins.so") + ",",
-                 "-f", "-o", session, "--", "/usr/bin/env"});
+                 "--force", "-o", session, "--", "/usr/bin/env"});
         QCOMPARE(empty.exit_code, 125);
         QVERIFY2(empty.err.contains("--standins: empty entry"), qPrintable(empty.err));
         const Run unsimulated = run({"--engine", RS_NOOP_TOOL, "--standins", dir.filePath("liba-standins.so"),
-                                     "-f", "-o", session, "--", "/usr/bin/env"});
+                                     "--force", "-o", session, "--", "/usr/bin/env"});
         QCOMPARE(unsimulated.exit_code, 125);
         QVERIFY2(unsimulated.err.contains("--standins needs --simulate"), qPrintable(unsimulated.err));
         const Run help = run({"--help"});
@@ -468,11 +470,11 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(configuration().contains("REPLAYSCOPE_FOLLOW_CHILDREN=0\n"), qPrintable(configuration()));
         QCOMPARE(scalar(session, "SELECT exit_status FROM processes WHERE process = 1"), QString("3"));
         QCOMPARE(scalar(session, "SELECT exit_status FROM session"), QString("3"));
-        r = run({"--engine", RS_PROBE, "-f", "-o", session, "--", RS_PROBE, "5", "0"});
+        r = run({"--engine", RS_PROBE, "--force", "-o", session, "--", RS_PROBE, "5", "0"});
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(configuration().contains("REPLAYSCOPE_FOLLOW_CHILDREN=1\n"), qPrintable(configuration()));
-        QCOMPARE(run({"--engine", RS_PROBE, "--follow-children=maybe", "-f", "-o", session, "--", RS_PROBE,
-                      "1", "0"})
+        QCOMPARE(run({"--engine", RS_PROBE, "--follow-children=maybe", "--force", "-o", session, "--",
+                      RS_PROBE, "1", "0"})
                      .exit_code,
                  125);
     }
@@ -505,12 +507,13 @@ class ReplayScopeRunTest : public QObject {
             run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "1", "0"}).exit_code,
             0);
         QProcess first;
-        first.start(RS_REPLAYSCOPE_RUN, {"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--",
-                                         "/bin/sh", "-c", startedThenProbe(started, "first", 3, 400, 3)});
+        first.start(RS_REPLAYSCOPE_RUN,
+                    {"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--", "/bin/sh", "-c",
+                     startedThenProbe(started, "first", 3, 400, 3)});
         QVERIFY(waitForLine(started));
         QTest::qWait(1000);
-        const Run second = run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", "/bin/sh",
-                                "-c", startedThenProbe(started, "second", 0, 7, 5)});
+        const Run second = run({"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--",
+                                "/bin/sh", "-c", startedThenProbe(started, "second", 0, 7, 5)});
         QCOMPARE(second.exit_code, 125);
         QVERIFY2(second.err.contains(session + ": in use by another replayscope-run (pid " +
                                      QString::number(first.processId()) + ")"),
@@ -575,7 +578,7 @@ class ReplayScopeRunTest : public QObject {
         ::kill(lines(child).value(0).toInt(), SIGKILL);
         QVERIFY(QFileInfo::exists(session + ".lock"));
         const Run r =
-            run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", RS_PROBE, "20", "4"});
+            run({"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--", RS_PROBE, "20", "4"});
         QCOMPARE(r.exit_code, 4);
         QVERIFY2(r.err.contains("taking over the stale claim of replayscope-run pid " +
                                 QString::number(deadPid) + ", which ended without releasing it"),
@@ -636,9 +639,10 @@ class ReplayScopeRunTest : public QObject {
             run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "5", "0"}).exit_code,
             0);
         QCOMPARE(modeOf(session), 0600);
-        QCOMPARE(run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", RS_PROBE, "5", "0"})
-                     .exit_code,
-                 0);
+        QCOMPARE(
+            run({"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--", RS_PROBE, "5", "0"})
+                .exit_code,
+            0);
         QCOMPARE(modeOf(session), 0600);
 
         auto spoolEnv = QProcessEnvironment::systemEnvironment();
@@ -889,6 +893,87 @@ class ReplayScopeRunTest : public QObject {
         QCOMPARE(scalar(session, "SELECT complete FROM session"), QString("1"));
         QCOMPARE(scalar(session, "PRAGMA journal_mode"), QString("delete"));
         QVERIFY(!QFileInfo::exists(session + ".spool.d"));
+    }
+
+    /// An invalid kernel regex is refused before the program starts (exit 125, one line): the program
+    /// never runs (its marker file is not made), no session file or spool directory is left; the engine
+    /// would otherwise have ignored the regex and replayed every kernel.
+    void invalidRegexRefusedBeforeStart() {
+        QTemporaryDir dir;
+        const QString marker = dir.filePath("started");
+        const QString session = dir.filePath("out/run.rsdb");
+        for (const char* option : {"--kernel-include-regex", "--kernel-exclude-regex"}) {
+            const Run r = run({"--engine", RS_PROBE, option, "([", "-o", session, "--", "/bin/sh", "-c",
+                               "touch '" + marker + "'"});
+            QCOMPARE(r.exit_code, 125);
+            QVERIFY2(r.err.startsWith(QString("replayscope-run: ") + option +
+                                      ": '([' is not a valid ECMAScript regular expression"),
+                     qPrintable(r.err));
+            QCOMPARE(r.err.count('\n'), 1);
+            QVERIFY(!QFile::exists(marker));
+            QVERIFY(!QFileInfo::exists(dir.filePath("out")));
+        }
+        // The same regex made valid: the program runs.
+        const Run r = run({"--engine", RS_PROBE, "--no-progress", "--kernel-include-regex", "(\\[)", "-o",
+                           session, "--", "/bin/sh", "-c", "touch '" + marker + "'"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY(QFile::exists(marker));
+    }
+
+    /// --stats and --output-format csv on a simulated run (two_agents: 16 dispatches of one kernel on two
+    /// agents, each replayed with 2 passes): <name>_kernel_stats.csv beside the session in -d's new
+    /// directory, rocprofv3's header, and values equal to SQL on the session's timed passes; the csv file
+    /// comes from the inspector beside replayscope-run, or one line says it is missing.
+    void statsAndCsvBesideTheSession() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("results/sub");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("HSA_SIM_GPU_AGENTS", "2");
+        const Run r = run({"--simulate", "--engine", RS_ENGINE, "--no-progress", "-d", out, "-o", "two",
+                           "--stats", "--output-format", "csv", "--", RS_WORKLOAD_DIR "/two_agents"},
+                          env);
+        QCOMPARE(r.exit_code, 0);
+        const QString session = out + "/two.rsdb";
+        QVERIFY2(QFileInfo(session).size() > 0, qPrintable(r.err));
+        QFile stats(out + "/two_kernel_stats.csv");
+        QVERIFY2(stats.open(QIODevice::ReadOnly), qPrintable(r.err));
+        const QStringList lines = QString::fromUtf8(stats.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.value(0),
+                 QString("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
+                         "\"MaxNs\",\"StdDev\""));
+        QCOMPARE(lines.size(), 2); // one kernel
+        const QStringList row = lines[1].split(',');
+        QCOMPARE(row.size(), 8);
+        QCOMPARE(row[0], QString("\"accumulate\""));
+        const char* timed = " FROM passes WHERE end_tick >= start_tick AND end_tick > 0";
+        const QString calls = scalar(session, (std::string("SELECT count(*)") + timed).c_str());
+        QCOMPARE(calls, QString("32")); // 16 dispatches x 2 passes
+        QCOMPARE(row[1], calls);
+        QCOMPARE(row[2], scalar(session, (std::string("SELECT sum(end_tick - start_tick)") + timed).c_str()));
+        QCOMPARE(row[3], QString::number(row[2].toDouble() / 32, 'f', 6));
+        QCOMPARE(row[4], QString("100.00"));
+        QCOMPARE(row[5], scalar(session, (std::string("SELECT min(end_tick - start_tick)") + timed).c_str()));
+        QCOMPARE(row[6], scalar(session, (std::string("SELECT max(end_tick - start_tick)") + timed).c_str()));
+        const double mean = row[2].toDouble() / 32;
+        const double squares =
+            scalar(session, (std::string("SELECT sum(CAST(end_tick - start_tick AS REAL) * (end_tick - "
+                                         "start_tick))") +
+                             timed)
+                                .c_str())
+                .toDouble();
+        QVERIFY(std::abs(row[7].toDouble() - std::sqrt((squares - 32 * mean * mean) / 31)) < 1e-3);
+        QVERIFY2(r.err.contains("replayscope-run: --stats: " + stats.fileName() + " (1 kernel)"),
+                 qPrintable(r.err));
+        const QString inspector = QFileInfo(RS_REPLAYSCOPE_RUN).absolutePath() + "/replayscope";
+        const QString csv = out + "/two_counter_collection.csv";
+        if (QFileInfo(inspector).isExecutable()) {
+            QFile f(csv);
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(r.err));
+            QVERIFY(f.readLine().contains("Correlation_Id"));
+        } else {
+            QVERIFY2(r.err.contains("--output-format csv: " + csv + " not written: no replayscope inspector"),
+                     qPrintable(r.err));
+        }
     }
 
     void versionAndUsage() {

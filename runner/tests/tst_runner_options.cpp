@@ -2,8 +2,14 @@
 // The store and restore options of replayscope-run (--snapshot-store, --device-store-reserve, --restore,
 // --restore-chunk-size): parsing, their errors, the REPLAYSCOPE_* variables they become and the settings
 // a session records; the engine's chunk-hash stand-in under --simulate; the terminal summary of restores.
+// The rocprofv3 spellings: -d/-o (directories created, ".rsdb" added), -f, --output-format and --stats
+// (the files beside the session, the inspector's part through a stand-in inspector), --log-level and
+// --quiet, -M/-T, --kernel-iteration-range; every unusable value stops the run before the program starts
+// (exit 125, one line).
 #include "byte_size.h"
 #include "counter_options.h"
+#include "kernel_stats.h"
+#include "output_exports.h"
 #include "replay_options.h"
 #include "replayscope/ipc/environment.h"
 #include "replayscope/ipc/session_store.h"
@@ -46,6 +52,13 @@ Run run(const QStringList& args, const QProcessEnvironment& env = QProcessEnviro
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// Writes `text` into the executable file `path`.
+bool writeScript(const QString& path, const QByteArray& text) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() &&
+           f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
 }
 
 /// The session's recorded configuration (the probe writes the variables named in RS_PROBE_CONFIG).
@@ -280,6 +293,277 @@ class RunnerOptionsTest : public QObject {
                         "chunks: none hashed (full restores); 0.004 ms restoring\n"));
     }
 
+    void iterationRangesAsRocprofv3Writes() {
+        using rs::runner::IterationRange;
+        std::vector<IterationRange> ranges;
+        std::string error;
+        QVERIFY2(rs::runner::parse_iteration_ranges("[1-3],[5]", ranges, error), error.c_str());
+        QCOMPARE(ranges.size(), std::size_t(2));
+        QCOMPARE(ranges[0].first, std::uint64_t(1));
+        QCOMPARE(ranges[0].last, std::uint64_t(3));
+        QCOMPARE(ranges[1].first, std::uint64_t(5));
+        QCOMPARE(ranges[1].last, std::uint64_t(5));
+        QVERIFY(rs::runner::parse_iteration_ranges("[1, 3, 5, [8-12]]", ranges, error));
+        QCOMPARE(ranges.size(), std::size_t(4));
+        QCOMPARE(ranges[3].last, std::uint64_t(12));
+        for (const char* bad : {"", "[]", "[a]", "[3-1]", "[1-]", "[-2]", "[1-2-3]", "[1.5]", "[+1]"}) {
+            ranges.clear();
+            QVERIFY2(!rs::runner::parse_iteration_ranges(bad, ranges, error), bad);
+            QVERIFY2(error.rfind("--kernel-iteration-range: ", 0) == 0, error.c_str());
+            QVERIFY(ranges.empty());
+        }
+    }
+
+    void kernelNamesAsTheInspectorShowsThem() {
+        using rs::runner::kernel_display_name;
+        using rs::runner::KernelNameStyle;
+        const std::string symbol = "_ZN2ns6gemm_tIfLi4EEEvPKfPfi.kd";
+        QCOMPARE(kernel_display_name(symbol, KernelNameStyle::demangled),
+                 std::string("void ns::gemm_t<float, 4>(float const*, float*, int)"));
+        QCOMPARE(kernel_display_name(symbol, KernelNameStyle::mangled),
+                 std::string("_ZN2ns6gemm_tIfLi4EEEvPKfPfi"));
+        QCOMPARE(kernel_display_name(symbol, KernelNameStyle::truncated), std::string("gemm_t"));
+        QCOMPARE(kernel_display_name("accumulate.kd", KernelNameStyle::demangled), std::string("accumulate"));
+        QCOMPARE(kernel_display_name("_Znot_valid", KernelNameStyle::truncated), std::string("_Znot_valid"));
+        QCOMPARE(kernel_display_name("_ZN12_GLOBAL__N_14fillEPi", KernelNameStyle::truncated),
+                 std::string("fill"));
+    }
+
+    void kernelStatsCsvInRocprofv3Columns() {
+        rs::runner::KernelStats a{"accumulate", 4, 4000, 700, 1600, 0};
+        a.sum_squares = 700.0 * 700 + 900.0 * 900 + 800.0 * 800 + 1600.0 * 1600;
+        rs::runner::KernelStats b{"say \"hi\"", 1, 1000, 1000, 1000, 1e6};
+        QCOMPARE(a.average_ns(), 1000.0);
+        QVERIFY(std::abs(a.stddev_ns() - 408.248290) < 1e-5);
+        QCOMPARE(b.stddev_ns(), 0.0);
+        QCOMPARE(rs::runner::kernel_stats_csv({a, b}),
+                 std::string("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
+                             "\"MaxNs\",\"StdDev\"\n"
+                             "\"accumulate\",4,4000,1000.000000,80.00,700,1600,408.248290\n"
+                             "\"say \"\"hi\"\"\",1,1000,1000.000000,20.00,1000,1000,0.000000\n"));
+        QCOMPARE(rs::runner::kernel_stats_csv({}), std::string(rs::runner::kKernelStatsHeader) + "\n");
+    }
+
+    void exportFilesFollowRocprofv3Names() {
+        using rs::runner::export_file;
+        QCOMPARE(export_file("/o/run.rsdb", "csv"), std::string("/o/run_counter_collection.csv"));
+        QCOMPARE(export_file("/o/run.rsdb", "json"), std::string("/o/run_results.json"));
+        QCOMPARE(export_file("/o/run.rsdb", "pftrace"), std::string("/o/run_results.pftrace"));
+        QCOMPARE(export_file("/o/run.rsdb", "stats"), std::string("/o/run_kernel_stats.csv"));
+        QCOMPARE(export_file("/o.d/run", "stats"), std::string("/o.d/run_kernel_stats.csv"));
+        QCOMPARE(export_file("/o/.run", "json"), std::string("/o/.run_results.json"));
+    }
+
+    /// Every unusable value stops replayscope-run before the program starts: exit 125, one line naming
+    /// the option and the value, no session file, the program never run.
+    void unusableValuesStopBeforeTheProgram_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("include regex") << QStringList{"--kernel-include-regex", "(["}
+                                       << "replayscope-run: --kernel-include-regex: '([' is not a valid "
+                                          "ECMAScript regular expression (";
+        QTest::newRow("exclude regex") << QStringList{"--kernel-exclude-regex", "a{2,1}"}
+                                       << "replayscope-run: --kernel-exclude-regex: 'a{2,1}' is not a valid";
+        QTest::newRow("log level") << QStringList{"--log-level", "loud"}
+                                   << "replayscope-run: --log-level: 'loud' is not one of fatal, error, "
+                                      "warning, info, trace";
+        QTest::newRow("output format")
+            << QStringList{"--output-format", "csv,otf2"}
+            << "replayscope-run: --output-format: 'otf2' is not one of rsdb, csv, "
+               "json, pftrace (rocprofv3's otf2 is not written by replayscope-run)";
+        QTest::newRow("-f format") << QStringList{"-f", "xml"}
+                                   << "replayscope-run: --output-format: 'xml' is not one of";
+        QTest::newRow("iteration range syntax")
+            << QStringList{"--kernel-iteration-range", "[1-x]"}
+            << "replayscope-run: --kernel-iteration-range: '1-x' is not an "
+               "iteration N or a range A-B";
+        QTest::newRow("iteration range")
+            << QStringList{"--kernel-iteration-range", "[1-3],[5]"}
+            << "replayscope-run: --kernel-iteration-range: per-kernel iterations "
+               "are not supported yet";
+        QTest::newRow("-M and -T") << QStringList{"-M", "-T"}
+                                   << "replayscope-run: --mangled-kernels and --truncate-kernels exclude "
+                                      "each other";
+        QTest::newRow("output names a directory")
+            << QStringList{"-o", "somewhere/"}
+            << "replayscope-run: -o/--output-file: 'somewhere/' names a "
+               "directory";
+        QTest::newRow("unknown counter") << QStringList{"--pmc", "NOT_A_COUNTER"}
+                                         << "replayscope-run: --pmc: unknown counter 'NOT_A_COUNTER'";
+    }
+    void unusableValuesStopBeforeTheProgram() {
+        QFETCH(QStringList, options);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString marker = dir.filePath("started");
+        QStringList args{"--engine", RS_PROBE, "-d", dir.filePath("out")};
+        if (!options.contains("-o")) {
+            args << "-o" << "run";
+        }
+        const Run r = run(args + options + QStringList{"--", "/bin/sh", "-c", "touch '" + marker + "'"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.startsWith(message), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1); // one line
+        QVERIFY(!QFile::exists(marker));
+        QVERIFY(!QFileInfo::exists(dir.filePath("out"))); // nothing created
+    }
+
+    /// -d and -o as rocprofv3 takes them: DIR/NAME, the directories created, ".rsdb" added to a name
+    /// without an extension; -o with a directory part alone as before; a parent that is a file refused.
+    void outputDirectoryAndName() {
+        QTemporaryDir dir;
+        Run r = run({"--engine", RS_PROBE, "--no-progress", "-d", dir.filePath("a/b/%q{RS_TEST_TAG}"), "-o",
+                     "results", "--", RS_PROBE, "1", "0"},
+                    [] {
+                        auto env = QProcessEnvironment::systemEnvironment();
+                        env.insert("RS_TEST_TAG", "tagged");
+                        return env;
+                    }());
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(QFileInfo(dir.filePath("a/b/tagged/results.rsdb")).size() > 0, qPrintable(r.err));
+        r = run({"--engine", RS_PROBE, "--no-progress", "-o", dir.filePath("c/d/run.db"), "--", RS_PROBE, "1",
+                 "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(QFileInfo(dir.filePath("c/d/run.db")).size() > 0, qPrintable(r.err));
+        // Relative to the working directory, the pid placeholder expanded.
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(RS_REPLAYSCOPE_RUN, {"--engine", RS_PROBE, "--no-progress", "-d", "rel", "-o", "run-%p", "--",
+                                     RS_PROBE, "1", "0"});
+        QVERIFY(p.waitForStarted());
+        const qint64 pid = p.processId();
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QDir(dir.filePath("rel")).entryList({"run-*.rsdb"}, QDir::Files),
+                 QStringList{QString("run-%1.rsdb").arg(pid)});
+        // A component that is a file: refused before the program starts.
+        QFile file(dir.filePath("plain"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        r = run(
+            {"--engine", RS_PROBE, "-d", dir.filePath("plain/sub"), "-o", "run", "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125);
+        QVERIFY2(r.err.contains("'" + dir.filePath("plain") + "' is not a directory"), qPrintable(r.err));
+    }
+
+    /// -f: a bare -f still forces, with one warning pointing to --force; -f FORMAT is rocprofv3's
+    /// --output-format (tested with the stand-in inspector below).
+    void bareFIsDeprecatedForce() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("run.rsdb");
+        QCOMPARE(
+            run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "1", "0"}).exit_code,
+            0);
+        Run r = run({"--engine", RS_PROBE, "--no-progress", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125); // exists, not forced
+        r = run({"--engine", RS_PROBE, "--no-progress", "-f", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("replayscope-run: warning: -f alone is the deprecated spelling of --force "
+                                "(rocprofv3's -f is --output-format): use --force"),
+                 qPrintable(r.err));
+        r = run({"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(!r.err.contains("deprecated"), qPrintable(r.err));
+    }
+
+    /// --quiet and --log-level: errors only, or the environment given to the program as well.
+    void logLevels() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("run.rsdb");
+        Run r = run({"--engine", RS_PROBE, "--quiet", "-o", session, "--", RS_PROBE, "2", "3"});
+        QCOMPARE(r.exit_code, 3); // the program's
+        QCOMPARE(r.err, QString());
+        QVERIFY(QFileInfo(session).size() > 0);
+        r = run(
+            {"--engine", RS_PROBE, "--log-level", "warning", "-f", "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QCOMPARE(r.err.trimmed().count('\n'), 0); // the deprecation warning only
+        QVERIFY2(r.err.contains("warning: -f alone"), qPrintable(r.err));
+        r = run({"--engine", RS_PROBE, "--quiet", "--kernel-include-regex", "(", "-o", session, "--",
+                 RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 125); // a failure is said at every level
+        QVERIFY2(r.err.contains("--kernel-include-regex"), qPrintable(r.err));
+        r = run({"--engine", RS_PROBE, "--no-progress", "--log-level", "trace", "--passes", "3", "--force",
+                 "-o", session, "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(r.err.contains("replayscope-run: environment: REPLAYSCOPE_PASSES=3"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("replayscope-run: environment: REPLAYSCOPE_TOKEN=(secret, not shown)"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("process 1: pid"), qPrintable(r.err)); // the report still there
+    }
+
+    /// --output-format csv,json,pftrace and -M/-T reach the inspector beside replayscope-run (a stand-in
+    /// script here, recording its arguments): one run per file, named as rocprofv3 names them; pftrace
+    /// only from an inspector whose --help names it, else one line and no file; no inspector: one line
+    /// per format. The program's exit status is kept.
+    void outputFormatsRunTheInspectorBeside() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("bin"));
+        const QString runner = dir.filePath("bin/replayscope-run");
+        QVERIFY(QFile::copy(RS_REPLAYSCOPE_RUN, runner));
+        QVERIFY(QFile::setPermissions(runner, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QString calls = dir.filePath("calls");
+        auto inspector = [&](const QByteArray& help) {
+            return writeScript(
+                dir.filePath("bin/replayscope"),
+                "#!/bin/sh\necho \"$*\" >> '" + calls.toUtf8() +
+                    "'\n"
+                    "[ \"$1\" = --help ] && { echo '" +
+                    help +
+                    "'; exit 0; }\n"
+                    "while [ $# -gt 0 ]; do case \"$1\" in --export-*) echo x > \"$2\";; esac; "
+                    "shift; done\n");
+        };
+        QVERIFY(inspector("--export-trace FILE.json"));
+        const QString out = dir.filePath("out");
+        auto runIt = [&](const QStringList& options) {
+            QProcess p;
+            p.start(runner,
+                    QStringList{"--engine", RS_PROBE, "--no-progress", "--force", "-d", out, "-o", "r"} +
+                        options + QStringList{"--", RS_PROBE, "1", "4"});
+            p.waitForFinished(60000);
+            return Run{p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+        };
+        Run r = runIt({"-T", "-f", "csv", "json", "--output-format", "pftrace,csv"});
+        QCOMPARE(r.exit_code, 4);
+        const QString session = out + "/r.rsdb";
+        QFile log(calls);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(log.readAll()),
+                 "-T --export-counters " + out + "/r_counter_collection.csv " + session + "\n" +
+                     "-T --export-trace " + out + "/r_results.json " + session + "\n--help\n");
+        log.close();
+        QVERIFY(QFile::exists(out + "/r_counter_collection.csv"));
+        QVERIFY(QFile::exists(out + "/r_results.json"));
+        QVERIFY(!QFile::exists(out + "/r_results.pftrace"));
+        QVERIFY2(
+            r.err.contains("replayscope-run: --output-format csv: " + out + "/r_counter_collection.csv\n"),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains("replayscope-run: error: --output-format pftrace: " + out +
+                                "/r_results.pftrace not written: the inspector " +
+                                dir.filePath("bin/replayscope") + " cannot write Perfetto traces yet"),
+                 qPrintable(r.err));
+        // An inspector that names pftrace writes it; -M reaches it.
+        QFile::remove(calls);
+        QVERIFY(inspector("--export-trace FILE.json|FILE.pftrace"));
+        r = runIt({"-M", "--output-format", "pftrace"});
+        QCOMPARE(r.exit_code, 4);
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(log.readAll()),
+                 "--help\n-M --export-trace " + out + "/r_results.pftrace " + session + "\n");
+        log.close();
+        QVERIFY(QFile::exists(out + "/r_results.pftrace"));
+        // No inspector: said per format; the session and the program's status stay.
+        QVERIFY(QFile::remove(dir.filePath("bin/replayscope")));
+        r = runIt({"--output-format", "json"});
+        QCOMPARE(r.exit_code, 4);
+        QVERIFY2(r.err.contains("replayscope-run: error: --output-format json: " + out +
+                                "/r_results.json not written: no replayscope inspector at " +
+                                dir.filePath("bin/replayscope")),
+                 qPrintable(r.err));
+        QVERIFY(QFileInfo(session).size() > 0);
+    }
+
     /// End to end: a bad value stops replayscope-run before anything runs (exit 125, no session file);
     /// good values reach the target as the engine's variables, recorded in the session's settings; under
     /// --simulate with stand-ins the chunk-hash stand-in beside the engine is appended to the program's
@@ -325,7 +609,7 @@ class RunnerOptionsTest : public QObject {
                                          "HSA_SIM_STANDINS=" +
                                              program + ":" + chunk + "\nHSA_SIM_EXECUTOR=standin\n");
         // Without --standins the interpreter runs every kernel, the chunk hash's too: no stand-ins.
-        r = run({"--engine", engine, "--simulate", "-f", "-o", session, "--", engine, "1", "0"}, env);
+        r = run({"--engine", engine, "--simulate", "--force", "-o", session, "--", engine, "1", "0"}, env);
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(!r.err.contains("chunk_hash_standins"), qPrintable(r.err));
         QCOMPARE(
@@ -333,8 +617,8 @@ class RunnerOptionsTest : public QObject {
             QString("REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\nHSA_SIM_EXECUTOR=isa\n"));
         // --executor standin without one beside the engine: a warning, and no stand-ins at all.
         QVERIFY(QFile::remove(chunk));
-        r = run({"--engine", engine, "--simulate", "--executor", "standin", "-f", "-o", session, "--", engine,
-                 "1", "0"},
+        r = run({"--engine", engine, "--simulate", "--executor", "standin", "--force", "-o", session, "--",
+                 engine, "1", "0"},
                 env);
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(r.err.contains("warning: no libreplayscope_chunk_hash_standins.so beside"),
@@ -344,7 +628,7 @@ class RunnerOptionsTest : public QObject {
             QString(
                 "REPLAYSCOPE_SNAPSHOT_STORE=auto\nREPLAYSCOPE_RESTORE=dirty\nHSA_SIM_EXECUTOR=standin\n"));
         // --executor needs --simulate.
-        r = run({"--executor", "isa", "-f", "-o", session, "--", engine, "1", "0"}, env);
+        r = run({"--executor", "isa", "--force", "-o", session, "--", engine, "1", "0"}, env);
         QCOMPARE(r.exit_code, 125);
         QVERIFY2(r.err.contains("--executor needs --simulate"), qPrintable(r.err));
     }

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "kernel_stats.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+#include <fstream>
+#include <map>
+
+namespace rs::runner {
+
+namespace {
+
+bool opens(char c) {
+    return c == '(' || c == '<' || c == '[';
+}
+bool closes(char c) {
+    return c == ')' || c == '>' || c == ']';
+}
+
+/// Position of the '(' that opens the argument list ending `name` (the last top-level parenthesis
+/// group; "(anonymous namespace)" is a scope), or npos.
+std::size_t argument_list_start(const std::string& name) {
+    int depth = 0;
+    std::size_t open = std::string::npos;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (opens(name[i])) {
+            if (depth == 0 && name[i] == '(' && name.compare(i, 21, "(anonymous namespace)") != 0) {
+                open = i;
+            }
+            ++depth;
+        } else if (closes(name[i])) {
+            depth = depth > 0 ? depth - 1 : 0;
+        }
+    }
+    return open;
+}
+
+/// `name` without a template argument list at its end ("f<int, g<2>>" -> "f").
+std::string without_trailing_template(const std::string& name) {
+    const auto ends_with = [&](const char* tail) {
+        const std::size_t n = std::strlen(tail);
+        return name.size() >= n && name.compare(name.size() - n, n, tail) == 0;
+    };
+    if (name.empty() || name.back() != '>' || ends_with("operator>") || ends_with("operator>>")) {
+        return name;
+    }
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+        if (name[i] == '>') {
+            ++depth;
+        } else if (name[i] == '<' && --depth == 0) {
+            return name.substr(0, i);
+        }
+    }
+    return name;
+}
+
+/// The last top-level "::" component, after any top-level space (a return type before the name).
+std::string last_component(const std::string& name) {
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (opens(c)) {
+            ++depth;
+        } else if (closes(c)) {
+            depth = depth > 0 ? depth - 1 : 0;
+        } else if (depth == 0 && c == ' ' && name.compare(start, 8, "operator") != 0) {
+            start = i + 1;
+        } else if (depth == 0 && c == ':' && i + 1 < name.size() && name[i + 1] == ':') {
+            start = i + 2;
+            ++i;
+        }
+    }
+    return name.substr(start);
+}
+
+std::string trimmed(const std::string& text) {
+    const auto first = text.find_first_not_of(' ');
+    const auto last = text.find_last_not_of(' ');
+    return first == std::string::npos ? std::string() : text.substr(first, last - first + 1);
+}
+
+std::string truncated_name(const std::string& demangled) {
+    std::string name = demangled;
+    if (const std::size_t open = argument_list_start(name); open != std::string::npos && open > 0) {
+        name = name.substr(0, open);
+    }
+    name = last_component(without_trailing_template(trimmed(name)));
+    return name.empty() ? demangled : name;
+}
+
+/// `value` with `decimals` (2 or 6) decimals.
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+} // namespace
+
+std::string kernel_display_name(const std::string& symbol, KernelNameStyle style) {
+    const bool kd = symbol.size() >= 3 && symbol.compare(symbol.size() - 3, 3, ".kd") == 0;
+    const std::string name = kd ? symbol.substr(0, symbol.size() - 3) : symbol;
+    if (style == KernelNameStyle::mangled || name.rfind("_Z", 0) != 0) {
+        return name;
+    }
+    int status = -1;
+    char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    const std::string demangled = status == 0 && text != nullptr ? std::string(text) : name;
+    std::free(text);
+    return style == KernelNameStyle::truncated && status == 0 ? truncated_name(demangled) : demangled;
+}
+
+double KernelStats::average_ns() const {
+    return calls == 0 ? 0.0 : static_cast<double>(total_ns) / static_cast<double>(calls);
+}
+
+double KernelStats::stddev_ns() const {
+    if (calls < 2) {
+        return 0.0;
+    }
+    const double n = static_cast<double>(calls);
+    const double sum = static_cast<double>(total_ns);
+    return std::sqrt(std::abs((sum_squares - sum * sum / n) / (n - 1)));
+}
+
+bool read_kernel_stats(const std::string& session, KernelNameStyle style, std::vector<KernelStats>& stats,
+                       std::string& error) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(session.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        error = session + ": " + (db != nullptr ? sqlite3_errmsg(db) : "cannot open");
+        sqlite3_close(db);
+        return false;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    // Per symbol in SQL; symbols whose names are equal in `style` are merged below.
+    static constexpr const char* kQuery =
+        "SELECT s.text, count(*), sum(p.end_tick - p.start_tick), min(p.end_tick - p.start_tick), "
+        "max(p.end_tick - p.start_tick), sum(CAST(p.end_tick - p.start_tick AS REAL) * "
+        "(p.end_tick - p.start_tick)) "
+        "FROM passes p JOIN dispatches d ON d.process = p.process AND d.id = p.dispatch_id "
+        "JOIN strings s ON s.process = d.process AND s.id = d.kernel_name_id "
+        "WHERE p.end_tick >= p.start_tick AND p.end_tick > 0 GROUP BY s.text";
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, kQuery, -1, &st, nullptr) != SQLITE_OK) {
+        error = session + ": not a readable session (" + sqlite3_errmsg(db) + ")";
+        sqlite3_close(db);
+        return false;
+    }
+    std::map<std::string, KernelStats> by_name;
+    int rc = SQLITE_ROW;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+        const std::string name = kernel_display_name(text != nullptr ? text : "", style);
+        const auto calls = static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
+        const auto total = static_cast<std::uint64_t>(sqlite3_column_int64(st, 2));
+        const auto min = static_cast<std::uint64_t>(sqlite3_column_int64(st, 3));
+        const auto max = static_cast<std::uint64_t>(sqlite3_column_int64(st, 4));
+        const double squares = sqlite3_column_double(st, 5);
+        auto [it, fresh] = by_name.try_emplace(name, KernelStats{name, calls, total, min, max, squares});
+        if (!fresh) {
+            KernelStats& k = it->second;
+            k.calls += calls;
+            k.total_ns += total;
+            k.min_ns = std::min(k.min_ns, min);
+            k.max_ns = std::max(k.max_ns, max);
+            k.sum_squares += squares;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        error = session + ": " + sqlite3_errmsg(db);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    if (rc != SQLITE_DONE) {
+        return false;
+    }
+    stats.clear();
+    for (auto& [name, k] : by_name) {
+        stats.push_back(std::move(k));
+    }
+    std::stable_sort(stats.begin(), stats.end(),
+                     [](const KernelStats& a, const KernelStats& b) { return a.total_ns > b.total_ns; });
+    return true;
+}
+
+std::string kernel_stats_csv(const std::vector<KernelStats>& stats) {
+    double all = 0;
+    for (const auto& k : stats) {
+        all += static_cast<double>(k.total_ns);
+    }
+    std::string out = std::string(kKernelStatsHeader) + "\n";
+    for (const auto& k : stats) {
+        std::string name;
+        for (const char c : k.name) {
+            name += c == '"' ? std::string("\"\"") : std::string(1, c);
+        }
+        out += "\"" + name + "\"," + std::to_string(k.calls) + "," + std::to_string(k.total_ns) + "," +
+               fixed(k.average_ns(), 6) + "," +
+               fixed(all > 0 ? static_cast<double>(k.total_ns) / all * 100.0 : 0.0, 2) + "," +
+               std::to_string(k.min_ns) + "," + std::to_string(k.max_ns) + "," + fixed(k.stddev_ns(), 6) +
+               "\n";
+    }
+    return out;
+}
+
+bool write_kernel_stats_csv(const std::vector<KernelStats>& stats, const std::string& path,
+                            std::string& error) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << kernel_stats_csv(stats);
+    file.close();
+    if (!file) {
+        error = "cannot write " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
+} // namespace rs::runner
