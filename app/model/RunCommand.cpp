@@ -75,4 +75,51 @@ QString RunCommand::standinsBeside(const QString& program, const QString& workin
     return QFileInfo(QDir(base).filePath(candidate)).isFile() ? candidate : QString();
 }
 
+QStringList RunCommand::environment(const Options& o) {
+    QStringList env;
+    bool gpusSet = false;
+    for (const QString& line : o.environment) {
+        gpusSet = gpusSet || line.trimmed().startsWith(QLatin1String("HSA_SIM_GPU_AGENTS="));
+    }
+    if (o.simulate && o.simulatedGpus > 0 && !gpusSet) {
+        env << QStringLiteral("HSA_SIM_GPU_AGENTS=%1").arg(o.simulatedGpus);
+    }
+    for (const QString& line : o.environment) {
+        if (line.indexOf(QLatin1Char('=')) > 0) {
+            env << line.trimmed();
+        }
+    }
+    return env;
+}
+
+namespace {
+/// `word` quoted for a POSIX shell when it holds anything but letters, digits and `%+,-./:=@_`.
+QString shellQuoted(const QString& word) {
+    if (word.isEmpty()) {
+        return QStringLiteral("''");
+    }
+    for (const QChar c : word) {
+        if (!c.isLetterOrNumber() && !QStringLiteral("%+,-./:=@_").contains(c)) {
+            QString quoted = word;
+            quoted.replace(QLatin1String("'"), QLatin1String("'\\''"));
+            return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+        }
+    }
+    return word;
+}
+} // namespace
+
+QString RunCommand::commandLine(const Options& o, const QString& runner) {
+    QStringList words;
+    for (const QString& entry : environment(o)) {
+        const int eq = entry.indexOf(QLatin1Char('='));
+        words << entry.left(eq + 1) + shellQuoted(entry.mid(eq + 1));
+    }
+    words << shellQuoted(runner);
+    for (const QString& a : arguments(o)) {
+        words << shellQuoted(a);
+    }
+    return words.join(QLatin1Char(' '));
+}
+
 } // namespace rs::app

@@ -27,6 +27,9 @@ class RunCommand {
         /// the runner's default (1 GiB, 64 KiB).
         QString deviceStoreReserve, restoreChunkSize;
         bool simulate = false;
+        /// With `simulate`: the simulated GPU agents (HSA_SIM_GPU_AGENTS), 2 as packaging/demo.sh runs the
+        /// demo; 0 leaves the variable to the environment.
+        int simulatedGpus = 2;
         /// Host stand-in libraries of the program's HIP kernels (made by replayscope-standins),
         /// comma-separated paths (relative ones to the working directory); used only with `simulate`.
         QString standins;
@@ -38,6 +41,12 @@ class RunCommand {
     /// `--standins a,b` (entries trimmed, empty ones dropped) only when `simulate` is set, since
     /// replayscope-run refuses `--standins` without `--simulate`.
     static QStringList arguments(const Options& options);
+    /// What the run adds to the program's environment: HSA_SIM_GPU_AGENTS=N with `simulate` (unless
+    /// `simulatedGpus` is 0 or the extra environment sets it), then the extra environment. "KEY=value" each.
+    static QStringList environment(const Options& options);
+    /// The command line as a shell would run it, for the user to read and copy: the environment entries,
+    /// `runner` and the arguments, each quoted for a POSIX shell when it needs to be.
+    static QString commandLine(const Options& options, const QString& runner);
     /// The stand-in library replayscope-standins names after `program` (`lib<name>-standins.so` in the
     /// program's directory, e.g. the demo's `libdemo-standins.so`), spelled like `program` (relative stays
     /// relative); empty when no such file exists. A relative `program` is looked up from

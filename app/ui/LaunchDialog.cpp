@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
@@ -134,6 +135,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     chunk_->setPlaceholderText(tr("power of two, 4K to 1G; empty: 64K"));
     simulate_ = new QCheckBox(tr("Run on the simulated HSA runtime"), replay);
     simulate_->setObjectName(QStringLiteral("simulate"));
+    gpus_ = new QSpinBox(replay);
+    gpus_->setObjectName(QStringLiteral("simulatedGpus"));
+    gpus_->setRange(1, 16);
+    gpus_->setValue(2); // as packaging/demo.sh runs the demo
+    gpus_->setToolTip(tr("Simulated GPU agents (HSA_SIM_GPU_AGENTS); the demo script runs two"));
     standins_ = new QLineEdit(replay);
     standins_->setObjectName(QStringLiteral("standins"));
     standins_->setPlaceholderText(tr("lib<program>-standins.so, comma-separated; for HIP programs"));
@@ -153,9 +159,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     rf->addRow(tr("Restore:"), restore_);
     rf->addRow(tr("Restore chunk size:"), chunk_);
     rf->addRow(QString(), simulate_);
+    rf->addRow(tr("Simulated GPUs:"), gpus_);
     rf->addRow(tr("Stand-ins:"), standinsRow_);
     standinsRow_->setEnabled(false);
     connect(simulate_, &QCheckBox::toggled, standinsRow_, &QWidget::setEnabled);
+    connect(simulate_, &QCheckBox::toggled, gpus_, &QWidget::setEnabled);
     connect(program_, &QLineEdit::textChanged, this, &LaunchDialog::prefillStandins);
     connect(directory_, &QLineEdit::textChanged, this, &LaunchDialog::prefillStandins);
     columns->addWidget(replay, 2);
@@ -169,6 +177,16 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     split->addWidget(top);
     split->addWidget(log_);
     layout->addWidget(split, 1);
+    // The command Run will start, kept current as the fields change: read it before running, copy it to a
+    // terminal or a batch script.
+    command_ = new QLineEdit(this);
+    command_->setObjectName(QStringLiteral("commandLine"));
+    command_->setReadOnly(true);
+    command_->setToolTip(tr("The command Run starts (select and copy it to run it elsewhere)"));
+    auto* commandRow = new QHBoxLayout;
+    commandRow->addWidget(new QLabel(tr("Command:"), this));
+    commandRow->addWidget(command_, 1);
+    layout->addLayout(commandRow);
 
     auto* buttons = new QDialogButtonBox(this);
     run_ = buttons->addButton(tr("Run"), QDialogButtonBox::AcceptRole);
@@ -197,6 +215,24 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
         }
     });
     resize(900, 640);
+    // Every field that changes the command updates its preview.
+    for (QLineEdit* e : findChildren<QLineEdit*>()) {
+        if (e != command_) {
+            connect(e, &QLineEdit::textChanged, this, &LaunchDialog::updateCommand);
+        }
+    }
+    for (QSpinBox* b : findChildren<QSpinBox*>()) {
+        connect(b, &QSpinBox::valueChanged, this, &LaunchDialog::updateCommand);
+    }
+    for (QCheckBox* c : findChildren<QCheckBox*>()) {
+        connect(c, &QCheckBox::toggled, this, &LaunchDialog::updateCommand);
+    }
+    for (QComboBox* c : findChildren<QComboBox*>()) {
+        connect(c, &QComboBox::currentIndexChanged, this, &LaunchDialog::updateCommand);
+    }
+    connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::updateCommand);
+    gpus_->setEnabled(simulate_->isChecked());
+    updateCommand();
     updateButtons();
 }
 
@@ -229,6 +265,7 @@ RunCommand::Options LaunchDialog::options() const {
     o.restore = restore_->currentText();
     o.restoreChunkSize = chunk_->text();
     o.simulate = simulate_->isChecked();
+    o.simulatedGpus = gpus_->value();
     o.standins = standins_->text().trimmed();
     o.output = output_->text().trimmed();
     return o;
@@ -255,6 +292,7 @@ void LaunchDialog::setOptions(const RunCommand::Options& o) {
     restore_->setCurrentIndex(std::max(0, restore_->findText(o.restore)));
     chunk_->setText(o.restoreChunkSize);
     simulate_->setChecked(o.simulate);
+    gpus_->setValue(o.simulatedGpus > 0 ? o.simulatedGpus : 2);
     if (!o.output.isEmpty()) {
         output_->setText(o.output);
     }
@@ -275,11 +313,9 @@ bool LaunchDialog::start() {
         return false;
     }
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& line : o.environment) {
+    for (const QString& line : RunCommand::environment(o)) {
         const int eq = line.indexOf(QLatin1Char('='));
-        if (eq > 0) {
-            env.insert(line.left(eq).trimmed(), line.mid(eq + 1));
-        }
+        env.insert(line.left(eq).trimmed(), line.mid(eq + 1));
     }
     output_path_ = QFileInfo(QDir(o.workingDirectory).filePath(o.output)).absoluteFilePath();
     RunCommand::Options absolute = o;
@@ -287,7 +323,7 @@ bool LaunchDialog::start() {
     const QStringList args = RunCommand::arguments(absolute);
     process_.setProcessEnvironment(env);
     process_.setWorkingDirectory(o.workingDirectory);
-    append(QStringLiteral("$ %1 %2\n").arg(runner_, args.join(QLatin1Char(' '))));
+    append(QStringLiteral("$ %1\n").arg(RunCommand::commandLine(absolute, runner_)));
     process_.start(runner_, args);
     if (!process_.waitForStarted(5000)) {
         updateButtons();
@@ -327,6 +363,18 @@ void LaunchDialog::prefillStandins() {
     if (!beside.isEmpty()) {
         standins_->setText(beside);
     }
+}
+
+QString LaunchDialog::commandLine() const {
+    return command_->text();
+}
+
+void LaunchDialog::updateCommand() {
+    RunCommand::Options o = options();
+    if (!o.output.isEmpty()) {
+        o.output = QFileInfo(QDir(o.workingDirectory).filePath(o.output)).absoluteFilePath();
+    }
+    command_->setText(RunCommand::commandLine(o, runner_));
 }
 
 void LaunchDialog::updateButtons() {

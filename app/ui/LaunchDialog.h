@@ -36,7 +36,12 @@ class LaunchDialog : public QDialog {
     bool isRunning() const;
     QString log() const;
     /// replayscope-run to start (default: next to this program).
-    void setRunnerPath(const QString& path) { runner_ = path; }
+    void setRunnerPath(const QString& path) {
+        runner_ = path;
+        updateCommand();
+    }
+    /// The command line Run starts, shown under the fields (RunCommand::commandLine).
+    QString commandLine() const;
 
   signals:
     /// The run started and will write `path`.
@@ -47,6 +52,8 @@ class LaunchDialog : public QDialog {
   private:
     void append(const QString& text);
     void updateButtons();
+    /// Refreshes the command line shown from the fields.
+    void updateCommand();
     /// Fills the empty Stand-ins field with the program's `lib<name>-standins.so` when it exists.
     void prefillStandins();
 
@@ -70,6 +77,8 @@ class LaunchDialog : public QDialog {
     QComboBox* restore_;
     QLineEdit* chunk_;
     QCheckBox* simulate_;
+    QSpinBox* gpus_;     ///< simulated GPU agents, with simulate_
+    QLineEdit* command_; ///< the command Run starts, kept current
     QLineEdit* standins_;
     QWidget* standinsRow_;
     QLineEdit* output_;

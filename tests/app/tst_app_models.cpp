@@ -453,6 +453,29 @@ class AppModelsTest : public QObject {
         QCOMPARE(b.footprintOverTime().size(), 2);
     }
 
+    /// The launch's environment and the command line shown before Run: the simulated GPU count as
+    /// HSA_SIM_GPU_AGENTS (unless the extra environment sets it), words a shell would split quoted.
+    void runCommandLine() {
+        RunCommand::Options o;
+        o.program = QStringLiteral("/opt/my app/bin");
+        o.arguments = {QStringLiteral("--name"), QStringLiteral("it's"), QStringLiteral("a*b")};
+        o.simulate = true;
+        o.output = QStringLiteral("/tmp/x.rsdb");
+        o.environment = {QStringLiteral("OMP_NUM_THREADS=4")};
+        QCOMPARE(RunCommand::environment(o),
+                 QStringList({QStringLiteral("HSA_SIM_GPU_AGENTS=2"), QStringLiteral("OMP_NUM_THREADS=4")}));
+        QCOMPARE(
+            RunCommand::commandLine(o, QStringLiteral("/usr/bin/replayscope-run")),
+            QStringLiteral("HSA_SIM_GPU_AGENTS=2 OMP_NUM_THREADS=4 /usr/bin/replayscope-run --force "
+                           "--no-progress -o /tmp/x.rsdb --passes 2 --simulate -- '/opt/my app/bin' --name "
+                           "'it'\\''s' 'a*b'"));
+        o.environment = {QStringLiteral("HSA_SIM_GPU_AGENTS=4")};
+        QCOMPARE(RunCommand::environment(o), QStringList{QStringLiteral("HSA_SIM_GPU_AGENTS=4")});
+        o.simulate = false;
+        o.environment.clear();
+        QVERIFY(RunCommand::environment(o).isEmpty());
+    }
+
     void runCommand() {
         RunCommand::Options o;
         o.program = QStringLiteral("/bin/app");

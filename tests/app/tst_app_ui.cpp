@@ -60,12 +60,16 @@ class AppUiTest : public QObject {
         RunCommand::Options o;
         o.program = QStringLiteral(RS_WORKLOAD_DIR "/two_agents");
         // 16 dispatches of a 60 ms kernel, 3 passes each: the run lasts seconds, so the tab fills in live.
-        o.environment = {QStringLiteral("HSA_SIM_GPU_AGENTS=2"),
-                         QStringLiteral("HSA_SIM_KERNEL_TIME_NS=accumulate.kd=60000000")};
+        // Two simulated GPUs by the dialog's default, as packaging/demo.sh runs the demo.
+        o.environment = {QStringLiteral("HSA_SIM_KERNEL_TIME_NS=accumulate.kd=60000000")};
         o.passes = 3;
         o.simulate = true;
         o.output = dir_.path() + QStringLiteral("/launched.rsdb");
         launch->setOptions(o);
+        // The command Run will start is shown before it runs, with the simulated GPU count.
+        QVERIFY2(launch->commandLine().startsWith(QStringLiteral("HSA_SIM_GPU_AGENTS=2 ")) &&
+                     launch->commandLine().contains(QStringLiteral(" --simulate -- ")),
+                 qPrintable(launch->commandLine()));
         QSignalSpy started(launch, &LaunchDialog::sessionStarted);
         QSignalSpy finished(launch, &LaunchDialog::runFinished);
         QVERIFY(launch->start());
