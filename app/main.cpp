@@ -4,7 +4,8 @@
 //   replayscope --summary SESSION                 terminal summary
 //   replayscope --export-charts SESSION DIR       every chart as PNG, headless
 //   replayscope --screenshots SESSION [BASELINE [RANK_FILE...]] DIR  every page as PNG, headless
-//   replayscope --export-trace FILE.json SESSION...  replay timelines as a Chrome trace, headless
+//   replayscope --export-trace FILE.pftrace|FILE.json SESSION...  a Perfetto trace (protobuf; Chrome JSON
+//                                                 for *.json), headless
 //   replayscope --export-counters FILE.csv SESSION  hardware counters as rocprofv3's counter_collection.csv
 //   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
 //   replayscope --version
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
         // An offscreen inspector window nobody can see would only look like a hang.
         std::fprintf(stderr, "replayscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): the inspector "
                              "window cannot open.\nWithout a display: replayscope --summary SESSION, "
-                             "--export-charts SESSION DIR, --compare BASE NEW, --export-trace FILE.json "
+                             "--export-charts SESSION DIR, --compare BASE NEW, --export-trace FILE.pftrace "
                              "SESSION (replayscope --help).\n");
         return 2;
     }
@@ -86,8 +87,9 @@ int main(int argc, char** argv) {
     parser.addOption(shots);
     const QCommandLineOption trace(
         QStringLiteral("export-trace"),
-        QStringLiteral("Write the replay timelines of SESSION... as a Chrome trace "
-                       "(JSON) into FILE and exit."),
+        QStringLiteral("Write SESSION... as a trace for Perfetto into FILE and exit: Perfetto's protobuf "
+                       "format (dispatches per queue, replay windows, flows, counters), or, when FILE ends "
+                       "in .json, the replay timelines as a Chrome JSON trace."),
         QStringLiteral("FILE"));
     parser.addOption(trace);
     const QCommandLineOption counters(
@@ -140,7 +142,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(trace)) {
         QString error;
         if (args.isEmpty()) {
-            return usageError(QStringLiteral("--export-trace takes FILE.json SESSION [SESSION...]"));
+            return usageError(
+                QStringLiteral("--export-trace takes FILE.pftrace|FILE.json SESSION [SESSION...]"));
         }
         if (!rs::app::TraceExporter::exportFiles(args, parser.value(trace), error)) {
             std::fprintf(stderr, "replayscope: %s\n", qPrintable(error));

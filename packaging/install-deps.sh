@@ -30,6 +30,9 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev
     # session pipeline: wire format, storage, options, hashing
     libflatbuffers-dev flatbuffers-compiler libsqlite3-dev sqlite3 libcli11-dev libxxhash-dev
+    # the inspector's Perfetto trace export (--export-trace FILE.pftrace): protoc compiles Perfetto's trace
+    # protos (third_party/perfetto), libprotobuf encodes them
+    protobuf-compiler libprotobuf-dev
     # headless GUI runs and screenshots
     xvfb xauth
     # packaging

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/TraceExporter.h"
 
+#include "model/PerfettoTraceWriter.h"
 #include "model/SessionLoader.h"
 
 #include <QFileInfo>
@@ -93,6 +94,10 @@ QJsonObject metadata(const char* name, int pid, int tid, const QJsonObject& args
 }
 
 } // namespace
+
+TraceExporter::Format TraceExporter::formatOf(const QString& path) {
+    return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ? Format::json : Format::perfetto;
+}
 
 qint64 TraceExporter::origin(const std::vector<Input>& inputs) {
     qint64 origin = std::numeric_limits<qint64>::max();
@@ -220,7 +225,9 @@ bool TraceExporter::exportFiles(const QStringList& sessions, const QString& outp
         error = QStringLiteral("%1: cannot write the trace: %2").arg(output, file.errorString());
         return false;
     }
-    if (!write(inputs, file) || !file.commit()) {
+    const bool written =
+        formatOf(output) == Format::json ? write(inputs, file) : PerfettoTraceWriter::write(inputs, file);
+    if (!written || !file.commit()) {
         error = QStringLiteral("%1: cannot write the trace: %2").arg(output, file.errorString());
         return false;
     }

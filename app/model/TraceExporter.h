@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `replayscope --export-trace FILE.json SESSION...`: the replay timelines of sessions in the Chrome trace
+// `replayscope --export-trace FILE SESSION...`: sessions as a trace for Perfetto: its protobuf format
+// (model/PerfettoTraceWriter.h) unless FILE ends in ".json", then the replay timelines in the Chrome trace
 // event format (Perfetto UI, chrome://tracing); docs/inspector.md, "Trace export".
 #pragma once
 
@@ -20,9 +21,18 @@ class TraceExporter {
         TimelineModel timeline;
     };
 
-    /// Loads every file of `sessions` (SessionLoader::loadAll) and writes their timelines to `output`
-    /// (replaced atomically: QSaveFile). False with `error` set to one line naming the file and the problem
-    /// (a session that cannot be read, an output that cannot be written); nothing is written then.
+    /// The two formats of the export.
+    enum class Format {
+        perfetto, ///< Perfetto's protobuf trace (PerfettoTraceWriter): any file name but "*.json"
+        json,     ///< the Chrome trace event format (write()): a file name ending in ".json", any case
+    };
+    /// The format `--export-trace` writes to `path`, chosen by its name.
+    static Format formatOf(const QString& path);
+
+    /// Loads every file of `sessions` (SessionLoader::loadAll) and writes them to `output` in the format
+    /// formatOf(output) (replaced atomically: QSaveFile). False with `error` set to one line naming the file
+    /// and the problem (a session that cannot be read, an output that cannot be written); nothing is written
+    /// then.
     static bool exportFiles(const QStringList& sessions, const QString& output, QString& error);
 
     /// Streams the trace of `inputs` to `out` (event by event: memory does not grow with the dispatches).
