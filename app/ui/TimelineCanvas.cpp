@@ -286,6 +286,15 @@ void TimelineCanvas::paintLane(QPainter& p, int lane) {
         } else {
             p.fillRect(box, kPass);
         }
+        // A window wide enough to hold text names its kernel (elided in the middle), on a light band so
+        // it reads over the parts' colours.
+        if (const QString name = windowLabel(w.row, box.width()); !name.isEmpty()) {
+            const QRectF band(box.left() + 2, top + h / 2.0 - p.fontMetrics().height() / 2.0 - 1,
+                              p.fontMetrics().horizontalAdvance(name) + 4, p.fontMetrics().height() + 2);
+            p.fillRect(band, QColor(255, 255, 255, 190));
+            p.setPen(Qt::black);
+            p.drawText(band, Qt::AlignCenter, name);
+        }
         if (w.row == selected_) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.setBrush(Qt::NoBrush);
@@ -293,6 +302,14 @@ void TimelineCanvas::paintLane(QPainter& p, int lane) {
         }
     }
     p.restore();
+}
+
+QString TimelineCanvas::windowLabel(int row, double widthPx) const {
+    if (widthPx < 60 || model_ == nullptr) {
+        return {};
+    }
+    const QString name = fontMetrics().elidedText(model_->kernelName(row), Qt::ElideMiddle, int(widthPx) - 8);
+    return name == QStringLiteral("…") ? QString() : name;
 }
 
 int TimelineCanvas::rowAt(const QPoint& pos) const {

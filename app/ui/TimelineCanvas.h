@@ -49,6 +49,9 @@ class TimelineCanvas : public QWidget {
 
     /// The tooltip for widget position `pos` ("" when nothing is there): the part and its duration.
     QString toolTipAt(const QPoint& pos) const;
+    /// The label drawn inside a window `widthPx` pixels wide of dispatch row `row`: its kernel name as
+    /// shown, elided in the middle to fit; empty when the window is narrower than 60 px.
+    QString windowLabel(int row, double widthPx) const;
     /// The dispatch row of the window or mark at `pos`, -1 if none.
     int rowAt(const QPoint& pos) const;
 

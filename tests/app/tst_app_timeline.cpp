@@ -501,11 +501,20 @@ class AppTimelineTest : public QObject {
         const int y = canvas->laneRect(lane).center().y();
         const TimelinePart* parts = t->partsOf(w);
         const QImage image = canvas->grab().toImage();
+        // The window, a third of the plot wide, names its kernel at its left end; the parts show their
+        // colours beside the label.
+        const double wx0 = canvas->xForTime(double(w.startNs)),
+                     wx1 = canvas->xForTime(double(w.startNs + w.durationNs));
+        const QString label = canvas->windowLabel(w.row, wx1 - wx0);
+        QCOMPARE(label, t->kernelName(w.row));
+        QVERIFY(!label.isEmpty());
+        QVERIFY(canvas->windowLabel(w.row, 40).isEmpty()); // too narrow to name
+        const double labelEnd = wx0 + 8 + canvas->fontMetrics().horizontalAdvance(label);
         int checked = 0;
         for (int i = 0; i < w.partCount; ++i) {
             const double x0 = canvas->xForTime(double(parts[i].startNs)),
                          x1 = canvas->xForTime(double(parts[i].endNs()));
-            if (x1 - x0 < 5) {
+            if (x1 - x0 < 5 || (x0 + x1) / 2 <= labelEnd) {
                 continue;
             }
             const QPoint at(int((x0 + x1) / 2), y);
