@@ -281,6 +281,44 @@ class StoreFullDiskTest : public QObject {
                  static_cast<long long>(2 * kKeptOnSent));
     }
 
+    /// Events lost with a rolled-back transaction are missing, and stored once when they come again (a
+    /// spool, twice over): never counted twice, never left missing once stored.
+    void lostEventsStoredOnceWhenTheyComeAgain() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/again.rsdb").toStdString();
+        std::string error;
+        auto store = SessionStore::open(path, SessionStore::Mode::create, error);
+        QVERIFY2(store, error.c_str());
+        const auto p = store->process({88, 800, 1});
+        limitDisk(path, 0);
+        for (std::uint64_t s = 1; s <= 1000; ++s) {
+            store->insert(p, rs::test::dispatchRecord(s, s));
+        }
+        QVERIFY(!store->commit());
+        unlimitDisk();
+        auto summary = store->processes();
+        QCOMPARE(summary[0].events_stored, std::uint64_t{0});
+        QCOMPARE(summary[0].missing, std::uint64_t{1000});
+        QCOMPARE(summary[0].last_sequence, std::uint64_t{1000});
+        for (int pass = 0; pass < 2; ++pass) {
+            for (std::uint64_t s = 1; s <= 1000; ++s) {
+                QVERIFY(store->insert(p, rs::test::dispatchRecord(s, s)));
+            }
+        }
+        QVERIFY(store->insert(p, rs::test::sessionEndRecord(1001, 1001)));
+        QVERIFY2(store->finish("session end received"), store->last_error().c_str());
+        summary = store->processes();
+        QCOMPARE(summary[0].events_stored, std::uint64_t{1001});
+        QCOMPARE(summary[0].missing, std::uint64_t{0});
+        QVERIFY(summary[0].complete);
+        store.reset();
+        rs::test::SessionDb db(path);
+        QCOMPARE(db.integer("SELECT count(*) FROM dispatches"), 1000);
+        QCOMPARE(db.integer("SELECT events_stored FROM processes"), 1001);
+        QCOMPARE(db.integer("SELECT missing_events FROM processes"), 0);
+        QCOMPARE(db.integer("SELECT count(*) FROM sequence_gaps"), 0);
+    }
+
     /// The disk fills during finish()'s checkpoint: page 1 (with the new page count) reached the
     /// database file, later pages did not. The file is shorter than its header says; SQLite reads it
     /// through the WAL, and check_session_file accepts it with every committed row.
