@@ -7,6 +7,7 @@
 #include "model/Format.h"
 #include "model/KernelSummary.h"
 #include "model/ProcessTableModel.h"
+#include "model/ReplaySettings.h"
 #include "model/SimulatedRuntime.h"
 
 namespace rs::app {
@@ -23,6 +24,9 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
          QStringLiteral("%1 (pid %2), engine %3").arg(i.hostname).arg(i.pid).arg(i.engineVersion));
     if (const QString simulated = SimulatedRuntime::note(s); !simulated.isEmpty()) {
         line(QStringLiteral("runtime"), QStringLiteral("simulated: ") + simulated);
+    }
+    if (!i.configuration.isEmpty()) {
+        line(QStringLiteral("settings"), ReplaySettings::text(i.configuration));
     }
     line(QStringLiteral("recorded"), format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs));
     line(QStringLiteral("status"),

@@ -4,10 +4,9 @@
 #include "model/AgentSummaryModel.h"
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
+#include "model/ReplaySettings.h"
 #include "model/WarningTableModel.h"
 #include "ui/TablePanel.h"
-
-#include <replayscope/ipc/environment.h>
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -179,11 +178,9 @@ void SummaryPage::refresh() {
                                               .arg(format::count(t.missedChunks))
                                         : QString()));
     }
-    QStringList config = i.configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (QString& c : config) {
-        c.remove(QLatin1String(rs::ipc::env::kPrefix));
-    }
-    config_->setText(config.join(QStringLiteral("  ·  ")));
+    // The runner's options with readable values; the lines as recorded in the tooltip.
+    config_->setText(ReplaySettings::text(i.configuration));
+    config_->setToolTip(i.configuration);
 }
 
 } // namespace rs::app

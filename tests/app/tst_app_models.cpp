@@ -18,6 +18,7 @@
 #include "model/ModuleVariableTableModel.h"
 #include "model/PassTableModel.h"
 #include "model/RegionTableModel.h"
+#include "model/ReplaySettings.h"
 #include "model/RestoreSkipTableModel.h"
 #include "model/RunCommand.h"
 #include "model/SessionFilterProxyModel.h"
@@ -474,6 +475,26 @@ class AppModelsTest : public QObject {
         o.simulate = false;
         o.environment.clear();
         QVERIFY(RunCommand::environment(o).isEmpty());
+    }
+
+    /// The recorded replay settings as the summary shows them: the runner's option for each variable,
+    /// sizes in binary units, zero budgets and limits named, switches on/off, timeouts also in seconds.
+    void replaySettings() {
+        const QString config = QStringLiteral(
+            "REPLAYSCOPE_PASSES=2\nREPLAYSCOPE_DISPATCH_COUNT=0\nREPLAYSCOPE_HOST_MEMORY_BUDGET=0\n"
+            "REPLAYSCOPE_DEVICE_STORE_RESERVE=1073741824\nREPLAYSCOPE_RESTORE_CHUNK_SIZE=65536\n"
+            "REPLAYSCOPE_FIDELITY_CHECK=1\nREPLAYSCOPE_DRAIN_TIMEOUT_MS=10000\nREPLAYSCOPE_NEW_THING=x\n");
+        QStringList shown;
+        for (const ReplaySettings::Setting& s : ReplaySettings::describe(config)) {
+            shown << s.shown;
+        }
+        QCOMPARE(shown, QStringList({"--passes 2", "--dispatch-count no limit", "--host-memory-budget none",
+                                     "--device-store-reserve " + format::bytes(1073741824),
+                                     "--restore-chunk-size " + format::bytes(65536), "--fidelity-check on",
+                                     "--replay-drain-timeout-ms 10000 (10 s)", "new-thing x"}));
+        QCOMPARE(ReplaySettings::describe(config)[4].stored,
+                 QStringLiteral("REPLAYSCOPE_RESTORE_CHUNK_SIZE=65536"));
+        QVERIFY(!ReplaySettings::text(config).contains(QStringLiteral("REPLAYSCOPE_")));
     }
 
     void runCommand() {
