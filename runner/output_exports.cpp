@@ -4,6 +4,7 @@
 #include "diagnostics.h"
 #include "file_system.h"
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -143,7 +144,12 @@ int write_exports(const std::string& session, const ExportRequest& request) {
             if (!pftrace_known) {
                 std::string help;
                 run_capturing({request.inspector, "--help"}, help);
-                pftrace_supported = help.find("pftrace") != std::string::npos;
+                // An inspector that writes Perfetto's format says so in its --help (--export-trace).
+                for (char& c : help) {
+                    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                }
+                pftrace_supported =
+                    help.find("pftrace") != std::string::npos || help.find("perfetto") != std::string::npos;
                 pftrace_known = true;
             }
             if (!pftrace_supported) {

@@ -31,9 +31,9 @@ std::string export_file(const std::string& session, const std::string& what);
 /// Writes what `request` asks for from the finished session file `session`: --stats here
 /// (read_kernel_stats, write_kernel_stats_csv); csv, json and pftrace by running the inspector headless
 /// (`replayscope [-M|-T] --export-counters FILE SESSION`, `--export-trace FILE SESSION`). pftrace is
-/// written only by an inspector whose --help names it; otherwise one line says it was not written
-/// (never JSON in a .pftrace file). Each file written is named on one line (info); each failure on one
-/// line (error). Returns the number of files not written.
+/// asked only of an inspector whose --help names pftrace or Perfetto; otherwise one line says it was not
+/// written (never JSON in a .pftrace file). Each file written is named on one line (info); each failure on
+/// one line (error). Returns the number of files not written.
 int write_exports(const std::string& session, const ExportRequest& request);
 
 } // namespace rs::runner

@@ -545,7 +545,7 @@ class RunnerOptionsTest : public QObject {
                  qPrintable(r.err));
         // An inspector that names pftrace writes it; -M reaches it.
         QFile::remove(calls);
-        QVERIFY(inspector("--export-trace FILE.json|FILE.pftrace"));
+        QVERIFY(inspector("--export-trace FILE  Write SESSION as a trace for Perfetto"));
         r = runIt({"-M", "--output-format", "pftrace"});
         QCOMPARE(r.exit_code, 4);
         QVERIFY(log.open(QIODevice::ReadOnly));
