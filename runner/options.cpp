@@ -55,10 +55,11 @@ ParsedOptions parse_options(int argc, char** argv) {
         option_argv.push_back(a.data());
     }
 
-    CLI::App app{"Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
-                 "session file.\n  replayscope-run [options] -o SESSION.rsdb -- PROGRAM [ARGS...]\n"
-                 "  replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb",
-                 "replayscope-run"};
+    CLI::App app{
+        "Runs PROGRAM under the ReplayScope kernel-replay engine and records every decision in a "
+        "session file.\n  replayscope-run [options] [-d DIR] -o SESSION[.rsdb] -- PROGRAM [ARGS...]\n"
+        "  replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb",
+        "replayscope-run"};
     app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
     app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION_STRING);
     std::string host_budget_text;
@@ -106,9 +107,10 @@ ParsedOptions parse_options(int argc, char** argv) {
         ->check(CLI::Range(1u, 1000u))
         ->capture_default_str();
     app.add_option("--kernel-include-regex", replay.kernel_include_regex,
-                   "Replay only kernels whose name matches (ECMAScript regex)");
+                   "Replay only kernels whose name matches (ECMAScript regex; an invalid one stops the run "
+                   "before the program starts, exit 125)");
     app.add_option("--kernel-exclude-regex", replay.kernel_exclude_regex,
-                   "Never replay kernels whose name matches (ECMAScript regex)");
+                   "Never replay kernels whose name matches (ECMAScript regex, checked as the include one)");
     app.add_option("--dispatch-skip,--launch-skip", replay.dispatch_skip,
                    "Let this many matching dispatches through before replaying");
     app.add_option("--dispatch-count,--launch-count", replay.dispatch_count,
