@@ -61,6 +61,10 @@ ParsedOptions parse_options(int argc, char** argv) {
         "  replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb",
         "replayscope-run"};
     app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
+    // A value CLI11 refuses is one line too, as replayscope-run's own checks print it.
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return "replayscope-run: " + std::string(e.what()) + " (replayscope-run --help lists the options)\n";
+    });
     app.set_version_flag("--version", std::string("replayscope-run ") + RS_VERSION_STRING);
     std::string host_budget_text;
     std::string& output = o.output;

@@ -388,6 +388,12 @@ class RunnerOptionsTest : public QObject {
             << QStringList{"-o", "somewhere/"}
             << "replayscope-run: -o/--output-file: 'somewhere/' names a "
                "directory";
+        QTest::newRow("passes out of range")
+            << QStringList{"--passes", "0"} << "replayscope-run: --passes: Value 0 not in range 1 to 1000";
+        QTest::newRow("unknown option")
+            << QStringList{"--bogus"} << "replayscope-run: The following argument was not expected: --bogus";
+        QTest::newRow("executor") << QStringList{"--executor", "gpu"}
+                                  << "replayscope-run: --executor: gpu not in";
         QTest::newRow("unknown counter") << QStringList{"--pmc", "NOT_A_COUNTER"}
                                          << "replayscope-run: --pmc: unknown counter 'NOT_A_COUNTER'";
     }
