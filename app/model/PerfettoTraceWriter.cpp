@@ -61,6 +61,12 @@ qint64 processBegin(const TimelineModel& t, int process) {
     return begin;
 }
 
+/// `ns` + `duration` (>= 0), saturated: a stored duration may be implausibly large.
+qint64 after(qint64 ns, qint64 duration) {
+    return ns > std::numeric_limits<qint64>::max() - duration ? std::numeric_limits<qint64>::max()
+                                                              : ns + duration;
+}
+
 /// Intervals assigned to the fewest tracks on which none overlaps another (greedy, in order of start):
 /// Perfetto nests the slices of one track, so two windows or dispatches that overlap without nesting go to
 /// tracks of the same name, which the UI shows merged.
@@ -206,6 +212,7 @@ class ProcessWriter {
     struct Agent {
         qint64 handle = 0;
         QString name;
+        std::string nameUtf8;
         std::vector<std::uint64_t> windowTracks; ///< same name: the UI merges them
         std::uint64_t restoreTrack = 0, footprintTrack = 0;
         std::map<int, std::uint64_t> counterTracks; ///< counter index -> track
@@ -216,7 +223,10 @@ class ProcessWriter {
         std::vector<std::uint64_t> tracks;
     };
 
-    std::uint64_t at(qint64 ns) const { return ns > origin_ ? std::uint64_t(ns - origin_) : 0; }
+    /// `ns` on the host's clock (unsigned arithmetic: implausible stored times cannot overflow).
+    std::uint64_t at(qint64 ns) const {
+        return ns > origin_ ? std::uint64_t(ns) - std::uint64_t(origin_) : 0;
+    }
 
     int agentOf(qint64 handle) {
         const auto it = agentIndex_.find(handle);
@@ -226,6 +236,7 @@ class ProcessWriter {
         Agent a;
         a.handle = handle;
         a.name = s_.agentName(process_, handle);
+        a.nameUtf8 = utf8(a.name);
         agents_.push_back(a);
         agentIndex_.emplace(handle, int(agents_.size()) - 1);
         return int(agents_.size()) - 1;
@@ -259,8 +270,8 @@ class ProcessWriter {
                     lane.marks.empty() ? 0 : d_.dispatches[std::size_t(lane.marks.front().row)].agent);
                 Packing packing;
                 for (const TimelineMark& m : lane.marks) {
-                    const qint64 end = m.tsNs + dispatchNs(d_.dispatches[std::size_t(m.row)]);
-                    rowTrack_[std::size_t(m.row)] = packing.place(m.tsNs, std::max(end, m.tsNs + 1));
+                    const qint64 ns = std::max<qint64>(1, dispatchNs(d_.dispatches[std::size_t(m.row)]));
+                    rowTrack_[std::size_t(m.row)] = packing.place(m.tsNs, after(m.tsNs, ns));
                 }
                 q.tracks.resize(std::size_t(packing.tracks()));
                 queueLane_.push_back(l);
@@ -370,6 +381,15 @@ class ProcessWriter {
         return it->second;
     }
 
+    const std::string& partName(const TimelinePart& part) {
+        const std::pair<int, int> key{int(part.kind), part.pass};
+        auto it = partNames_.find(key);
+        if (it == partNames_.end()) {
+            it = partNames_.emplace(key, utf8(part.name())).first;
+        }
+        return it->second;
+    }
+
     std::uint64_t flowId(int row) const { return flowBase_ + std::uint64_t(row) + 1; }
 
     pb::TrackEvent& event(std::uint64_t track, qint64 ns, pb::TrackEvent::Type type) {
@@ -424,7 +444,7 @@ class ProcessWriter {
                 for (int i = 0; i < w.partCount; ++i) {
                     const TimelinePart& part = parts[i];
                     pb::TrackEvent& b = event(track, part.startNs, pb::TrackEvent::TYPE_SLICE_BEGIN);
-                    b.set_name(utf8(part.name()));
+                    b.set_name(partName(part));
                     b.add_categories("replay_part");
                     annotate(b, "dispatch", r.id);
                     const RestoreRow* restore = part.kind == TimelinePart::Kind::restore ||
@@ -488,9 +508,13 @@ class ProcessWriter {
                 annotate(e, "dispatch", r.id);
                 annotate(e, "decision", decisionName(r.decision));
                 annotate(e, "queue", r.queue);
-                annotate(e, "agent", utf8(agents_[std::size_t(agentOf(r.agent))].name));
+                annotate(e, "agent", agents_[std::size_t(agentOf(r.agent))].nameUtf8);
                 if (r.kernel >= 0 && r.kernel < d_.kernelSymbols.size()) {
-                    annotate(e, "kernel_symbol", utf8(d_.kernelSymbols[r.kernel]));
+                    auto it = kernelSymbols_.find(r.kernel);
+                    if (it == kernelSymbols_.end()) {
+                        it = kernelSymbols_.emplace(r.kernel, utf8(d_.kernelSymbols[r.kernel])).first;
+                    }
+                    annotate(e, "kernel_symbol", it->second);
                 }
                 pb::DebugAnnotation* object = e.add_debug_annotations();
                 object->set_name("kernel_object");
@@ -524,7 +548,7 @@ class ProcessWriter {
                 }
                 stream_.add();
                 if (ns > 0) {
-                    event(track, m.tsNs + ns, pb::TrackEvent::TYPE_SLICE_END);
+                    event(track, after(m.tsNs, ns), pb::TrackEvent::TYPE_SLICE_END);
                     stream_.add();
                 }
                 if (counterIndexed) {
@@ -582,7 +606,8 @@ class ProcessWriter {
     std::vector<int> agentLanes_, queueLane_;
     std::map<int, int> windowTrack_; ///< dispatch row -> index in its agent's windowTracks
     std::vector<int> rowTrack_;      ///< dispatch row -> index in its queue's tracks
-    std::map<int, std::string> kernelNames_, decisionNames_;
+    std::map<int, std::string> kernelNames_, kernelSymbols_, decisionNames_;
+    std::map<std::pair<int, int>, std::string> partNames_; ///< (kind, pass) -> "pass 2", ...
 };
 
 } // namespace
