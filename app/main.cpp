@@ -87,9 +87,9 @@ int main(int argc, char** argv) {
     parser.addOption(shots);
     const QCommandLineOption trace(
         QStringLiteral("export-trace"),
-        QStringLiteral("Write SESSION... as a trace for Perfetto into FILE and exit: Perfetto's protobuf "
-                       "format (dispatches per queue, replay windows, flows, counters), or, when FILE ends "
-                       "in .json, the replay timelines as a Chrome JSON trace."),
+        QStringLiteral("Write SESSION... as a trace for Perfetto into FILE and exit: FILE.pftrace (any name "
+                       "but *.json) in Perfetto's protobuf format (dispatches per queue, replay windows, "
+                       "flows, counters), FILE.json the replay timelines as a Chrome JSON trace."),
         QStringLiteral("FILE"));
     parser.addOption(trace);
     const QCommandLineOption counters(
