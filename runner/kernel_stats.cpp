@@ -187,8 +187,9 @@ bool read_kernel_stats(const std::string& session, KernelNameStyle style, std::v
     for (auto& [name, k] : by_name) {
         stats.push_back(std::move(k));
     }
-    std::stable_sort(stats.begin(), stats.end(),
-                     [](const KernelStats& a, const KernelStats& b) { return a.total_ns > b.total_ns; });
+    std::sort(stats.begin(), stats.end(), [](const KernelStats& a, const KernelStats& b) {
+        return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+    });
     return true;
 }
 
