@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // replayscope: the ReplayScope inspector.
 //   replayscope [SESSION.rsdb...]                 open sessions (tabs)
-//   replayscope --summary SESSION                 terminal summary
+//   replayscope --summary SESSION...              terminal summary (of several files: the job's)
 //   replayscope --export-charts SESSION DIR       every chart as PNG, headless
 //   replayscope --screenshots SESSION [BASELINE [RANK_FILE...]] DIR  every page as PNG, headless
 //   replayscope --export-trace FILE.pftrace|FILE.json SESSION...  a Perfetto trace (protobuf; Chrome JSON
@@ -11,6 +11,7 @@
 //   replayscope --version
 #include "model/CsvExporter.h"
 #include "model/KernelName.h"
+#include "model/MergedSession.h"
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
 #include "model/TraceExporter.h"
@@ -74,8 +75,10 @@ int main(int argc, char** argv) {
                                                     "session files (*.rsdb), chart and audit them."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption summary(QStringLiteral("summary"),
-                                     QStringLiteral("Print a summary of SESSION and exit."));
+    const QCommandLineOption summary(
+        QStringLiteral("summary"),
+        QStringLiteral("Print a summary of SESSION and exit; of several SESSION files (the "
+                       "ranks of a job), the job's summary."));
     const QCommandLineOption charts(QStringLiteral("export-charts"),
                                     QStringLiteral("Write every chart of SESSION as PNG into DIR and exit."));
     const QCommandLineOption shots(
@@ -125,9 +128,21 @@ int main(int argc, char** argv) {
                                 : parser.isSet(truncate) ? rs::app::KernelNameStyle::truncated
                                                          : rs::app::KernelNameStyle::demangled);
 
+    if (parser.isSet(summary) && args.size() > 1) {
+        // Several files: the ranks of a job, summarised as one.
+        rs::app::SessionError error;
+        const rs::app::MergedSession job = rs::app::MergedSession::load(args, error);
+        if (error.isError()) {
+            std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(error.path),
+                         qPrintable(error.title()), qPrintable(error.message));
+            return 1;
+        }
+        std::fputs(qPrintable(rs::app::TerminalSummary::jobText(job)), stdout);
+        return 0;
+    }
     if (parser.isSet(summary)) {
         if (args.size() != 1) {
-            return usageError(QStringLiteral("--summary takes one session file"));
+            return usageError(QStringLiteral("--summary takes one or more session files"));
         }
         rs::app::SessionError error;
         const auto s = rs::app::SessionLoader::loadAll(args[0], error);

@@ -6,9 +6,12 @@
 #include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/KernelSummary.h"
+#include "model/MergedSession.h"
 #include "model/ProcessTableModel.h"
 #include "model/ReplaySettings.h"
 #include "model/SimulatedRuntime.h"
+
+#include <algorithm>
 
 namespace rs::app {
 
@@ -173,6 +176,84 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
             out += QStringLiteral("  [%1] %2\n").arg(s.enumName(QStringLiteral("warning"), w.code), w.text);
         }
     }
+    return out;
+}
+
+QString TerminalSummary::jobText(const MergedSession& job, int maxRanks) {
+    const SessionSnapshot s = job.snapshot();
+    if (s.isNull()) {
+        return {};
+    }
+    const QVector<SessionSnapshot> files = job.files();
+    QVector<RankTotals> totals = job.totals();
+    QStringList hosts;
+    qint64 missing = 0, complete = 0;
+    for (const SessionSnapshot& f : files) {
+        if (!hosts.contains(f->info.hostname)) {
+            hosts << f->info.hostname;
+        }
+        missing += f->info.missingEvents;
+        complete += f->info.complete ? 1 : 0;
+    }
+    QString out;
+    out += QStringLiteral("job:        %1 files, %2 ranks, %3 host%4 (%5)\n")
+               .arg(files.size())
+               .arg(job.distinctRanks().size())
+               .arg(hosts.size())
+               .arg(hosts.size() == 1 ? QString() : QStringLiteral("s"), hosts.join(QStringLiteral(", ")));
+    const SessionTotals t = sessionTotals(s->dispatches);
+    out += QStringLiteral("status:     %1 of %2 files complete, %3 events missing\n")
+               .arg(complete)
+               .arg(files.size())
+               .arg(format::count(missing));
+    out += QStringLiteral("dispatches: %1 (%2 replayed, %3 declined), %4 snapshotted\n")
+               .arg(format::count(t.dispatches), format::count(t.replayed), format::count(t.declined()),
+                    format::bytes(t.snapshotBytes));
+    for (const QString& problem : job.problems()) {
+        out += QStringLiteral("problem:    %1\n").arg(problem);
+    }
+    // The ranks that cost replay the most first: where a job's time went.
+    QVector<int> order(totals.size());
+    for (int i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return totals[a].snapshotNs + totals[a].restoreNs > totals[b].snapshotNs + totals[b].restoreNs;
+    });
+    out += QStringLiteral("\n%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+               .arg(QStringLiteral("rank"), 6)
+               .arg(QStringLiteral("host"), -16)
+               .arg(QStringLiteral("dispatches"), 10)
+               .arg(QStringLiteral("replayed"), 9)
+               .arg(QStringLiteral("declined"), 9)
+               .arg(QStringLiteral("missing"), 8)
+               .arg(QStringLiteral("replay ms"), 10)
+               .arg(QStringLiteral("complete"), 8)
+               .arg(QStringLiteral("file"));
+    const int shown = std::min<int>(maxRanks, int(order.size()));
+    for (int k = 0; k < shown; ++k) {
+        const int i = order[k];
+        const RankTotals& r = totals[i];
+        const SessionInfo& info = files[i]->info;
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
+                   .arg(r.rank, 6)
+                   .arg(info.hostname, -16)
+                   .arg(r.dispatches, 10)
+                   .arg(r.replayed, 9)
+                   .arg(r.declined, 9)
+                   .arg(info.missingEvents, 8)
+                   .arg(format::ms(r.snapshotNs + r.restoreNs), 10)
+                   .arg(info.complete ? QStringLiteral("yes") : QStringLiteral("no"), 8)
+                   .arg(r.path);
+    }
+    if (order.size() > shown) {
+        out += QStringLiteral("  … %1 more ranks (replayscope opens them all as one job view)\n")
+                   .arg(order.size() - shown);
+    }
+    if (const QString kernels = KernelSummary::text(s); !kernels.isEmpty()) {
+        out += QLatin1Char('\n') + kernels;
+    }
+    out += CounterSummary::text(s);
     return out;
 }
 

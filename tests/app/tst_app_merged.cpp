@@ -10,6 +10,7 @@
 
 #include "model/AllocationTableModel.h"
 #include "model/DispatchTableModel.h"
+#include "model/Format.h"
 #include "model/KernelName.h"
 #include "model/MergedSession.h"
 #include "model/ModelRoles.h"
@@ -28,6 +29,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -576,6 +579,44 @@ class AppMergedTest : public QObject {
             QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].label, QStringLiteral("rank %1").arg(r));
         }
         QVERIFY(model.index(0, RankTotalsModel::Replayed).data(SortRole).toLongLong() > 0);
+    }
+
+    /// `replayscope --summary` of both files prints the job's summary: files, ranks and hosts, the totals,
+    /// one line per rank with its host and counts (the files' own, by SQL), the kernels over both ranks.
+    void summaryOfSeveralFiles() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(RS_REPLAYSCOPE), {QStringLiteral("--summary"), rank0_, rank1_});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
+        QVERIFY2(p.exitCode() == 0, qPrintable(out + QString::fromLocal8Bit(p.readAllStandardError())));
+        QVERIFY2(out.startsWith(QStringLiteral("job:        2 files, 2 ranks, 1 host (")), qPrintable(out));
+        qint64 all = 0;
+        for (int r = 0; r < 2; ++r) {
+            const QString file = r == 0 ? rank0_ : rank1_;
+            const qint64 dispatches = test::sqlCount(file, QStringLiteral("SELECT count(*) FROM dispatches"));
+            const qint64 declined = test::sqlCount(file, QStringLiteral("SELECT count(*) FROM declines"));
+            const QString host =
+                test::sqlRows(file, QStringLiteral("SELECT s.text FROM session x JOIN strings s "
+                                                   "ON s.id = x.hostname_id LIMIT 1"))
+                    .value(0)
+                    .value(0)
+                    .toString();
+            all += dispatches;
+            const QRegularExpression line(QStringLiteral("^ +%1 %2 +%3 +%4 +%5 .*%6$")
+                                              .arg(r)
+                                              .arg(QRegularExpression::escape(host))
+                                              .arg(dispatches)
+                                              .arg(dispatches - declined)
+                                              .arg(declined)
+                                              .arg(QRegularExpression::escape(file)),
+                                          QRegularExpression::MultilineOption);
+            QVERIFY2(line.match(out).hasMatch(), qPrintable(line.pattern() + QStringLiteral("\n") + out));
+        }
+        QVERIFY2(out.contains(QStringLiteral("dispatches: %1 (").arg(format::count(all))), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\nkernels (")), qPrintable(out));
     }
 
     /// Opening both files: a "Job (2 ranks)" tab loaded on the reader thread, whose rank filter drives
