@@ -10,8 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
-#include <fstream>
+#include <fcntl.h>
 #include <map>
+#include <unistd.h>
 
 namespace rs::runner {
 
@@ -215,10 +216,31 @@ std::string kernel_stats_csv(const std::vector<KernelStats>& stats) {
 
 bool write_kernel_stats_csv(const std::vector<KernelStats>& stats, const std::string& path,
                             std::string& error) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << kernel_stats_csv(stats);
-    file.close();
-    if (!file) {
+    // A new file of mode 0600, as the session it is made from (never through a link left at the path).
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+        error = "cannot replace " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        error = "cannot create " + path + ": " + std::strerror(errno);
+        return false;
+    }
+    const std::string text = kernel_stats_csv(stats);
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            error = "cannot write " + path + ": " + std::strerror(errno);
+            ::close(fd);
+            return false;
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) {
         error = "cannot write " + path + ": " + std::strerror(errno);
         return false;
     }

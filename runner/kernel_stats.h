@@ -54,7 +54,8 @@ inline constexpr const char* kKernelStatsHeader =
 /// (2 decimals), min, max, standard deviation (6 decimals).
 std::string kernel_stats_csv(const std::vector<KernelStats>& stats);
 
-/// Writes kernel_stats_csv(stats) to `path` (replaced). False with `error` when it cannot be written.
+/// Writes kernel_stats_csv(stats) to `path`: a file there is removed, the new one created with mode 0600,
+/// as the session file. False with `error` when it cannot be replaced, created or written.
 bool write_kernel_stats_csv(const std::vector<KernelStats>& stats, const std::string& path,
                             std::string& error);
 

@@ -937,6 +937,7 @@ class ReplayScopeRunTest : public QObject {
         QVERIFY2(QFileInfo(session).size() > 0, qPrintable(r.err));
         QFile stats(out + "/two_kernel_stats.csv");
         QVERIFY2(stats.open(QIODevice::ReadOnly), qPrintable(r.err));
+        QCOMPARE(stats.permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions()); // 0600
         const QStringList lines = QString::fromUtf8(stats.readAll()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.value(0),
                  QString("\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\","
