@@ -243,6 +243,9 @@ int import_spool_option(const RunOptions& o) {
     const std::string source =
         directory ? std::to_string(read) + " spool file" + (read == 1 ? "" : "s") + " of " + o.import_spool
                   : o.import_spool;
+    if (!logs(LogLevel::info)) { // the import's report is a note
+        return 0;
+    }
     std::fprintf(stderr,
                  "replayscope-run: imported %llu frames from %s into %s (%llu new events, %llu bad frames "
                  "skipped); session %s, %zu process%s\n",
