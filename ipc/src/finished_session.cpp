@@ -103,6 +103,33 @@ bool edit_finished_session(const std::string& path, const char* what, std::strin
     return ok;
 }
 
+/// Opens the session at `path` read-only as every reader does (check_session_file, then the file itself
+/// or, when its WAL needs recovery in a read-only directory, a checkpointed copy) and returns
+/// `read(db, check)`. False when the check, the open or `read` fails: `error` is the check's message, or
+/// "<path>: cannot read <what>: <SQLite's message>".
+template <typename Read>
+bool read_finished_session(const std::string& path, const char* what, std::string& error, Read read) {
+    const session::FileCheck check = session::check_session_file(path);
+    if (!check.ok) {
+        error = check.message;
+        return false;
+    }
+    const std::string db_path = session::openable_session_copy(path, error);
+    if (db_path.empty()) {
+        return false;
+    }
+    sqlite3* db = nullptr;
+    const bool ok =
+        sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK && read(db, check);
+    if (!ok) {
+        error =
+            path + ": cannot read " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+    }
+    sqlite3_close(db);
+    session::remove_session_copy(path, db_path);
+    return ok;
+}
+
 } // namespace
 
 bool record_job_rank(const std::string& path, int rank, std::string& error) {
@@ -155,91 +182,69 @@ bool record_derived_counters(const std::string& path, const std::vector<std::str
 
 bool read_job_rank(const std::string& path, int& rank, std::string& error) {
     rank = -1;
-    const session::FileCheck check = session::check_session_file(path);
-    if (!check.ok) {
-        error = check.message;
-        return false;
-    }
-    const std::string db_path = session::openable_session_copy(path, error);
-    if (db_path.empty()) {
-        return false;
-    }
-    sqlite3* db = nullptr;
-    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
-    sqlite3_int64 value = 0;
-    std::string text;
-    ok = ok && session::query_scalar(db, session::kSessionHasJobRankQuery, value, text);
-    if (ok && value > 0) {
-        ok = session::query_scalar(db, session::kSessionJobRankQuery, value, text);
-        if (ok && !text.empty() && value >= 0 && value <= std::numeric_limits<int>::max()) {
-            rank = static_cast<int>(value);
+    return read_finished_session(path, "the job rank", error, [&](sqlite3* db, const session::FileCheck&) {
+        sqlite3_int64 value = 0;
+        std::string text;
+        if (!session::query_scalar(db, session::kSessionHasJobRankQuery, value, text)) {
+            return false;
         }
-    }
-    if (!ok) {
-        error =
-            path + ": cannot read the job rank: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
-    }
-    sqlite3_close(db);
-    session::remove_session_copy(path, db_path);
-    return ok;
+        if (value > 0) {
+            if (!session::query_scalar(db, session::kSessionJobRankQuery, value, text)) {
+                return false;
+            }
+            if (!text.empty() && value >= 0 && value <= std::numeric_limits<int>::max()) {
+                rank = static_cast<int>(value);
+            }
+        }
+        return true;
+    });
 }
 
 bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error) {
     totals = RestoreTotals{};
-    const session::FileCheck check = session::check_session_file(path);
-    if (!check.ok) {
-        error = check.message;
-        return false;
-    }
-    totals.format_version = check.format_version;
-    const std::string db_path = session::openable_session_copy(path, error);
-    if (db_path.empty()) {
-        return false;
-    }
-    sqlite3* db = nullptr;
-    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK;
-    // Runs `sql` and stores its first row's columns into `out` (NULL reads as 0).
-    auto row = [&](const char* sql, std::initializer_list<std::uint64_t*> out) {
-        sqlite3_stmt* st = nullptr;
-        if (!ok || sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
-            ok = false;
-            return;
-        }
-        const int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            int i = 0;
-            for (std::uint64_t* o : out) {
-                *o = static_cast<std::uint64_t>(sqlite3_column_int64(st, i++));
+    return read_finished_session(
+        path, "the restore totals", error, [&](sqlite3* db, const session::FileCheck& check) {
+            totals.format_version = check.format_version;
+            bool ok = true;
+            // Runs `sql` and stores its first row's columns into `out` (NULL reads as 0).
+            auto row = [&](const char* sql, std::initializer_list<std::uint64_t*> out) {
+                sqlite3_stmt* st = nullptr;
+                if (!ok || sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) {
+                    ok = false;
+                    return;
+                }
+                const int rc = sqlite3_step(st);
+                if (rc == SQLITE_ROW) {
+                    int i = 0;
+                    for (std::uint64_t* o : out) {
+                        *o = static_cast<std::uint64_t>(sqlite3_column_int64(st, i++));
+                    }
+                }
+                ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+                sqlite3_finalize(st);
+            };
+            auto& t = totals;
+            if (check.format_version >= 4) {
+                row(session::kSnapshotTotalsQuery,
+                    {&t.snapshots, &t.footprint_bytes, &t.host_snapshots, &t.device_snapshots,
+                     &t.mixed_snapshots, &t.pageable_snapshots});
+                row(session::kRestoreTotalsQuery,
+                    {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
+                     &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
+                if (check.format_version >= 5) {
+                    row(session::kWindowTotalsQuery, {&t.windows, &t.window_ns, &t.longest_window_ns});
+                }
+            } else {
+                // Before format 4 every snapshot went to pageable host memory and every restore copied all of
+                // it back from there; the passes after the first name those restores.
+                row(session::kLegacySnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes});
+                t.host_snapshots = t.pageable_snapshots = t.snapshots;
+                row(check.format_version >= 3 ? session::kLegacyRestoreTotalsQuery
+                                              : session::kSingleProcessRestoreTotalsQuery,
+                    {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restore_ns});
             }
-        }
-        ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
-        sqlite3_finalize(st);
-    };
-    auto& t = totals;
-    if (check.format_version >= 4) {
-        row(session::kSnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes, &t.host_snapshots,
-                                            &t.device_snapshots, &t.mixed_snapshots, &t.pageable_snapshots});
-        row(session::kRestoreTotalsQuery,
-            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restored_bytes_device,
-             &t.dirty_chunks, &t.total_chunks, &t.missed_chunks, &t.hash_ns, &t.restore_ns});
-        if (check.format_version >= 5) {
-            row(session::kWindowTotalsQuery, {&t.windows, &t.window_ns, &t.longest_window_ns});
-        }
-    } else {
-        // Before format 4 every snapshot went to pageable host memory and every restore copied all of it
-        // back from there; the passes after the first name those restores.
-        row(session::kLegacySnapshotTotalsQuery, {&t.snapshots, &t.footprint_bytes});
-        t.host_snapshots = t.pageable_snapshots = t.snapshots;
-        row(check.format_version >= 3 ? session::kLegacyRestoreTotalsQuery
-                                      : session::kSingleProcessRestoreTotalsQuery,
-            {&t.restores, &t.full_restore_bytes, &t.restored_bytes_host, &t.restore_ns});
-    }
-    if (!ok) {
-        error = path + ": cannot read the restore totals: " + sqlite3_errmsg(db);
-    }
-    sqlite3_close(db);
-    session::remove_session_copy(path, db_path);
-    return ok;
+            return ok;
+        });
 }
 
 bool record_exit_status(const std::string& path, int exit_status, int exit_signal, std::string& error) {
@@ -248,39 +253,25 @@ bool record_exit_status(const std::string& path, int exit_status, int exit_signa
 
 bool read_event_totals(const std::string& path, EventTotals& totals, std::string& error) {
     totals = EventTotals{};
-    const session::FileCheck check = session::check_session_file(path);
-    if (!check.ok) {
-        error = check.message;
-        return false;
-    }
-    const std::string db_path = session::openable_session_copy(path, error);
-    if (db_path.empty()) {
-        return false;
-    }
-    sqlite3* db = nullptr;
-    sqlite3_stmt* st = nullptr;
-    // Format 3 and later: per process; earlier files are one process, the session row.
-    const char* sql = check.format_version >= 3
-                          ? "SELECT coalesce(sum(last_sequence), 0), coalesce(sum(events_stored), 0), "
-                            "coalesce(sum(missing_events), 0) FROM processes"
-                          : "SELECT last_sequence, events_stored, coalesce(missing_events, 0) FROM session";
-    bool ok = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-              sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK;
-    const int rc = ok ? sqlite3_step(st) : SQLITE_ERROR;
-    if (rc == SQLITE_ROW) {
-        totals.sent = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
-        totals.stored = static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
-        totals.missing = static_cast<std::uint64_t>(sqlite3_column_int64(st, 2));
-    }
-    ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
-    if (!ok) {
-        error = path +
-                ": cannot read the event totals: " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
-    }
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    session::remove_session_copy(path, db_path);
-    return ok;
+    return read_finished_session(
+        path, "the event totals", error, [&](sqlite3* db, const session::FileCheck& check) {
+            // Format 3 and later: per process; earlier files are one process, the session row.
+            const char* sql =
+                check.format_version >= 3
+                    ? "SELECT coalesce(sum(last_sequence), 0), coalesce(sum(events_stored), 0), "
+                      "coalesce(sum(missing_events), 0) FROM processes"
+                    : "SELECT last_sequence, events_stored, coalesce(missing_events, 0) FROM session";
+            sqlite3_stmt* st = nullptr;
+            const int rc =
+                sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
+            if (rc == SQLITE_ROW) {
+                totals.sent = static_cast<std::uint64_t>(sqlite3_column_int64(st, 0));
+                totals.stored = static_cast<std::uint64_t>(sqlite3_column_int64(st, 1));
+                totals.missing = static_cast<std::uint64_t>(sqlite3_column_int64(st, 2));
+            }
+            sqlite3_finalize(st);
+            return rc == SQLITE_ROW || rc == SQLITE_DONE;
+        });
 }
 
 } // namespace rs::ipc
