@@ -60,21 +60,22 @@ ImplausibleValues findImplausibleValues(const SessionData& data) {
     Scan scan(out);
     const SessionInfo& i = data.info;
     const QString session = QStringLiteral("session");
-    scan.count(session, "events stored", i.eventsStored);
-    scan.count(session, "missing events", i.missingEvents);
-    scan.count(session, "last sequence", i.lastSequence);
-    scan.count(session, "rejected frames", i.rejectedFrames);
-    scan.count(session, "spooled events", i.spooled);
+    // The event counts of the session row and of each process row.
+    auto eventCounts = [&](const QString& where, qint64 stored, qint64 missing, qint64 last, qint64 rejected,
+                           qint64 spooled) {
+        scan.count(where, "events stored", stored);
+        scan.count(where, "missing events", missing);
+        scan.count(where, "last sequence", last);
+        scan.count(where, "rejected frames", rejected);
+        scan.count(where, "spooled events", spooled);
+    };
+    eventCounts(session, i.eventsStored, i.missingEvents, i.lastSequence, i.rejectedFrames, i.spooled);
     if (i.endNs != 0 && i.startNs != 0) {
         scan.duration(session, "run length", i.endNs - i.startNs, false);
     }
     for (const ProcessInfo& p : data.processes) {
-        const QString where = QStringLiteral("process %1").arg(p.process);
-        scan.count(where, "events stored", p.eventsStored);
-        scan.count(where, "missing events", p.missingEvents);
-        scan.count(where, "last sequence", p.lastSequence);
-        scan.count(where, "rejected frames", p.rejectedFrames);
-        scan.count(where, "spooled events", p.spooled);
+        eventCounts(QStringLiteral("process %1").arg(p.process), p.eventsStored, p.missingEvents,
+                    p.lastSequence, p.rejectedFrames, p.spooled);
     }
     for (const DispatchRow& d : data.dispatches) {
         const QString where = dispatchWhere(d.process, d.id);
