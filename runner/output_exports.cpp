@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -118,8 +120,21 @@ int write_exports(const std::string& session, const ExportRequest& request) {
         std::string error;
         if (read_kernel_stats(session, request.names, stats, error) &&
             write_kernel_stats_csv(stats, file, error)) {
+            // The kernel that took most of the passes' time, named as in the file (-M/-T).
+            std::uint64_t all = 0;
+            for (const auto& k : stats) {
+                all += k.total_ns;
+            }
+            char share[32] = "";
+            if (!stats.empty() && all > 0) {
+                std::snprintf(share, sizeof share, "%.1f%%",
+                              static_cast<double>(stats.front().total_ns) / static_cast<double>(all) * 100.0);
+            }
             note("--stats: " + file + " (" + std::to_string(stats.size()) + " kernel" +
-                 (stats.size() == 1 ? "" : "s") + ")");
+                 (stats.size() == 1 ? "" : "s") +
+                 (share[0] != '\0' ? "; most pass time: " + stats.front().name + ", " + share
+                                   : std::string()) +
+                 ")");
         } else {
             error_line("--stats: " + file + " not written: " + error);
             ++failed;

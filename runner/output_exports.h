@@ -29,7 +29,8 @@ std::string export_prefix(const std::string& session);
 std::string export_file(const std::string& session, const std::string& what);
 
 /// Writes what `request` asks for from the finished session file `session`: --stats here
-/// (read_kernel_stats, write_kernel_stats_csv); csv, json and pftrace by running the inspector headless
+/// (read_kernel_stats, write_kernel_stats_csv; its line names the kernel with most of the passes' time,
+/// in the file's name style); csv, json and pftrace by running the inspector headless
 /// (`replayscope [-M|-T] --export-counters FILE SESSION`, `--export-trace FILE SESSION`). pftrace is
 /// asked only of an inspector whose --help names pftrace or Perfetto; otherwise one line says it was not
 /// written (never JSON in a .pftrace file). Each file written is named on one line (info); each failure on
