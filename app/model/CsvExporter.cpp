@@ -105,7 +105,9 @@ void CsvExporter::writeCounterCollection(const SessionSnapshot& s, QIODevice& ou
 bool CsvExporter::writeCounterCollectionFile(const SessionSnapshot& snapshot, const QString& path,
                                              QString* error) {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    // 0600 like the session it is read from (kernel names, command lines).
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         if (error) {
             *error = f.errorString();
         }
@@ -144,7 +146,9 @@ void CsvExporter::write(const QAbstractItemModel& model, QIODevice& out) {
 
 bool CsvExporter::writeFile(const QAbstractItemModel& model, const QString& path, QString* error) {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    // 0600 like the session it is read from (kernel names, command lines).
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         if (error) {
             *error = f.errorString();
         }

@@ -221,7 +221,9 @@ bool TraceExporter::exportFiles(const QStringList& sessions, const QString& outp
         inputs.push_back({QFileInfo(path).fileName(), TimelineModel(s)});
     }
     QSaveFile file(output);
-    if (!file.open(QIODevice::WriteOnly)) {
+    // 0600 like the session it is read from: it holds the same command lines, paths and kernel names.
+    if (!file.open(QIODevice::WriteOnly) ||
+        !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         error = QStringLiteral("%1: cannot write the trace: %2").arg(output, file.errorString());
         return false;
     }

@@ -23,6 +23,7 @@
 #include "model/RunCommand.h"
 #include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
+#include "model/TraceExporter.h"
 #include "model/WarningTableModel.h"
 
 #include <QAbstractItemModelTester>
@@ -400,6 +401,20 @@ class AppModelsTest : public QObject {
             lines[1].endsWith(QStringLiteral(",fidelity-mismatch,501,pass 2 output differs from pass 1 in "
                                              "region 0 of dispatch 501 (fidelity check),4242")),
             qPrintable(lines[1]));
+        // A file is private like the session it comes from (0600), and so is a trace.
+        const QString csv = dir_.filePath(QStringLiteral("warnings.csv"));
+        QVERIFY(CsvExporter::writeFile(warnings, csv));
+        auto isPrivate = [](const QString& file) {
+            const QFileDevice::Permissions p = QFile::permissions(file);
+            return p.testFlag(QFileDevice::ReadOwner) && p.testFlag(QFileDevice::WriteOwner) &&
+                   !(p & (QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther |
+                          QFileDevice::WriteOther));
+        };
+        QVERIFY(isPrivate(csv));
+        const QString trace = dir_.filePath(QStringLiteral("models.pftrace"));
+        QString error;
+        QVERIFY2(TraceExporter::exportFiles({s_->info.path}, trace, error), qPrintable(error));
+        QVERIFY(isPrivate(trace));
     }
 
     void downsampling() {
