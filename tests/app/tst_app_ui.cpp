@@ -252,9 +252,9 @@ class AppUiTest : public QObject {
         // The menus' shortcuts: Find focuses the current table's filter, Close closes the current tab (never
         // the start page), and File has the trace export; Help exists.
         auto action = [&](QKeySequence::StandardKey key) -> QAction* {
-            for (QAction* a : window.findChildren<QAction*>()) {
-                if (a->shortcut() == QKeySequence(key)) {
-                    return a;
+            for (QAction* candidate : window.findChildren<QAction*>()) {
+                if (candidate->shortcut() == QKeySequence(key)) {
+                    return candidate;
                 }
             }
             return nullptr;
@@ -271,13 +271,13 @@ class AppUiTest : public QObject {
         action(QKeySequence::Close)->trigger();
         QCOMPARE(window.tabs()->count(), 2);
         QStringList menus;
-        for (QAction* a : window.menuBar()->actions()) {
-            menus << a->text();
+        for (QAction* menu : window.menuBar()->actions()) {
+            menus << menu->text();
         }
         QVERIFY2(menus.contains(QStringLiteral("&Help")), qPrintable(menus.join(' ')));
         bool traceExport = false;
-        for (QAction* a : window.findChildren<QAction*>()) {
-            traceExport = traceExport || a->text().startsWith(QStringLiteral("Export &trace"));
+        for (QAction* item : window.findChildren<QAction*>()) {
+            traceExport = traceExport || item->text().startsWith(QStringLiteral("Export &trace"));
         }
         QVERIFY(traceExport);
     }
