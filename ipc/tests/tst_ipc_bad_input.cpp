@@ -221,7 +221,7 @@ class BadInputTest : public QObject {
         QTest::addColumn<int>("type");
         QTest::addColumn<quint64>("sequence");
         QTest::addColumn<int>("version");
-        QTest::addColumn<quint32>("checksumWord"); // of a frame before protocol 6
+        QTest::addColumn<quint32>("checksum_word"); // of a frame before protocol 6
         QTest::addColumn<bool>("accepted");
         const int hello = static_cast<int>(EventType::hello);
         const int dispatch = static_cast<int>(EventType::dispatch);
@@ -243,7 +243,7 @@ class BadInputTest : public QObject {
         QFETCH(int, type);
         QFETCH(quint64, sequence);
         QFETCH(int, version);
-        QFETCH(quint32, checksumWord);
+        QFETCH(quint32, checksum_word);
         QFETCH(bool, accepted);
         Record record = type == static_cast<int>(EventType::hello)
                             ? rs::test::hello_record(std::string(64, 'a'))
@@ -251,8 +251,8 @@ class BadInputTest : public QObject {
         auto frame = rs::test::frames({record});
         std::memcpy(frame.data() + offsetof(FrameHeader, sequence), &sequence, 8);
         rs::test::setFrameVersion(frame, static_cast<std::uint16_t>(version)); // checksum of the change
-        if (checksumWord != 0) {
-            std::memcpy(frame.data() + offsetof(FrameHeader, checksum), &checksumWord, 4);
+        if (checksum_word != 0) {
+            std::memcpy(frame.data() + offsetof(FrameHeader, checksum), &checksum_word, 4);
         }
         Record r{};
         FrameHeader h{};
