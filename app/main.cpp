@@ -217,11 +217,6 @@ int main(int argc, char** argv) {
 
     rs::app::MainWindow window;
     window.show();
-    for (const QString& path : args) {
-        window.openSession(path);
-    }
-    if (args.size() > 1) {
-        window.openJob(args); // several files: also one merged view of them (the ranks of a job)
-    }
+    window.openFiles(args); // several files: one merged view of them (the ranks of a job)
     return app.exec();
 }

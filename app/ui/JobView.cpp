@@ -6,6 +6,7 @@
 #include "model/AsyncCopyTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/MergedSessionReader.h"
+#include "model/ModelRoles.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/PassSpreadModel.h"
 #include "model/PassTableModel.h"
@@ -80,7 +81,19 @@ JobView::JobView(QWidget* parent)
     // Totals per rank, with the grouped charts per rank below them.
     auto* totalsPage = new QWidget(this);
     auto* totalsLayout = new QVBoxLayout(totalsPage);
-    totalsLayout->addWidget(new TablePanel(totals_, QStringLiteral("rankTotals"), totalsPage), 1);
+    auto* totalsPanel = new TablePanel(totals_, QStringLiteral("rankTotals"), totalsPage);
+    totalsLayout->addWidget(totalsPanel, 1);
+    // A rank's own tab on demand: a job of hundreds of ranks opens as this one view.
+    totalsPanel->view()->setToolTip(tr("Double-click a rank to open its file in a tab of its own"));
+    connect(totalsPanel->view(), &QAbstractItemView::doubleClicked, this,
+            [this, totalsPanel](const QModelIndex& i) {
+                const QModelIndex source = totalsPanel->proxy()->mapToSource(i);
+                const QString path =
+                    totals_->index(source.row(), RankTotalsModel::File).data(SortRole).toString();
+                if (!path.isEmpty()) {
+                    emit openRankRequested(path);
+                }
+            });
     auto* scroll = new QScrollArea(totalsPage);
     scroll->setWidgetResizable(true);
     auto* chartArea = new QWidget(scroll);

@@ -75,6 +75,8 @@ class JobView : public QWidget {
   signals:
     void loaded();
     void failed(const rs::app::SessionError& error);
+    /// A rank's file was asked for in a tab of its own (double-click in the Ranks table).
+    void openRankRequested(const QString& path);
 
   private:
     void applyRankFilter();

@@ -172,8 +172,16 @@ SessionView* MainWindow::openSession(const QString& path, bool follow) {
 void MainWindow::showOpenDialog() {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open session"), QString(), tr("ReplayScope sessions (*.rsdb);;All files (*)"));
-    for (const QString& p : paths) {
-        openSession(p);
+    openFiles(paths);
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+    // A job of many ranks opens as its one view: a tab per rank only up to kMaxRankTabs files (the Ranks
+    // table opens any other on a double click).
+    if (paths.size() <= kMaxRankTabs) {
+        for (const QString& p : paths) {
+            openSession(p);
+        }
     }
     if (paths.size() > 1) {
         openJob(paths);
@@ -224,6 +232,7 @@ JobView* MainWindow::openJob(const QStringList& paths) {
         job->deleteLater();
         emit openFailed(e);
     });
+    connect(job, &JobView::openRankRequested, this, [this](const QString& p) { openSession(p); });
     job->open(paths);
     return job;
 }

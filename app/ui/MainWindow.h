@@ -31,10 +31,14 @@ class MainWindow : public QMainWindow {
     /// no loaded session tab or `path` fails the checks that need no SQLite (missing, not a regular file,
     /// empty, not SQLite, truncated); a later refusal reaches the page and openFailed.
     ComparePage* compareWith(const QString& path);
+    /// Opens `paths` as the user gave them (command line, Open dialog): one file in its tab; several, the
+    /// ranks of a job, as one Job tab, plus a tab per file when there are at most kMaxRankTabs of them.
+    void openFiles(const QStringList& paths);
+    static constexpr int kMaxRankTabs = 8;
     /// Opens the session files of one job (one per rank) merged in a tab "Job (N ranks)", loaded on the
     /// job view's reader thread (JobView::loaded). When a file is refused the tab is closed again (deleted
-    /// later) and openFailed is emitted. Their own tabs are opened by the caller (File > Open, the command
-    /// line).
+    /// later) and openFailed is emitted. Their own tabs are opened by openFiles, or one by one from the
+    /// job view's Ranks table.
     JobView* openJob(const QStringList& paths);
     /// With false, errors are not shown in modal dialogs (tests, screenshots); they still close the tab.
     void setInteractive(bool interactive) { interactive_ = interactive; }

@@ -32,6 +32,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -621,6 +622,42 @@ class AppMergedTest : public QObject {
 
     /// Opening both files: a "Job (2 ranks)" tab loaded on the reader thread, whose rank filter drives
     /// every table; a refused file closes the tab and reports it.
+    /// A job of more files than MainWindow::kMaxRankTabs opens as its Job tab alone (no tab per rank); a
+    /// double click on a rank of its Ranks table opens that rank's file in a tab of its own. Up to the cap,
+    /// every file also gets its tab.
+    void manyRanksOpenAsOneJobTab() {
+        QStringList files;
+        for (int i = 0; i <= MainWindow::kMaxRankTabs; ++i) {
+            const QString copy = dir_.filePath(QStringLiteral("many-%1.rsdb").arg(i));
+            QFile::remove(copy);
+            QVERIFY(QFile::copy(i % 2 == 0 ? rank0_ : rank1_, copy));
+            files << copy;
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        window.openFiles(files);
+        QCOMPARE(window.tabs()->count(), 2); // the start page and the job
+        auto* job = qobject_cast<JobView*>(window.tabs()->widget(1));
+        QVERIFY(job);
+        QSignalSpy loaded(job, &JobView::loaded);
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(job->totalsModel()->rowCount(), files.size());
+        auto* ranks = job->findChild<QTableView*>(QStringLiteral("rankTotalsView"));
+        QVERIFY(ranks);
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(ranks->model());
+        QVERIFY(proxy);
+        emit ranks->doubleClicked(proxy->index(3, 0));
+        QCOMPARE(window.tabs()->count(), 3);
+        const QString opened = window.tabs()->tabToolTip(2);
+        const QModelIndex source = proxy->mapToSource(proxy->index(3, 0));
+        QCOMPARE(opened,
+                 job->totalsModel()->index(source.row(), RankTotalsModel::File).data(SortRole).toString());
+        MainWindow few;
+        few.setInteractive(false);
+        few.openFiles(files.mid(0, 2));
+        QCOMPARE(few.tabs()->count(), 4); // start, the two files, the job
+    }
+
     void jobTab() {
         MainWindow window;
         window.setInteractive(false);
