@@ -345,6 +345,7 @@ QVector<RankTotals> MergedSession::totals() const {
         RankTotals t;
         t.rank = ranks_[f];
         t.path = paths_.value(f);
+        t.host = f < files_.size() && !files_[f].isNull() ? files_[f]->info.hostname : QString();
         out.push_back(t);
     }
     for (const DispatchRow& d : snapshot_->dispatches) {

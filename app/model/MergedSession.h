@@ -19,6 +19,7 @@ namespace rs::app {
 struct RankTotals {
     int rank = 0;
     QString path; ///< the rank's session file
+    QString host; ///< the host it ran on (the file's first process's, as recorded)
     qint64 dispatches = 0, replayed = 0, declined = 0;
     qint64 snapshotBytes = 0;             ///< sum of the snapshots' bytes
     qint64 restoredBytes = -1;            ///< bytes moved by restores (host link + device); -1 not recorded

@@ -31,10 +31,11 @@ QVariant RankTotalsModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
         return {};
     }
-    static const char* const titles[] = {"Rank",     "File",     "Dispatches",  "Replayed",  "Declined",
-                                         "Snapshot", "Restored", "Snapshot ms", "Restore ms"};
+    static const char* const titles[] = {"Rank",     "Host",     "File",     "Dispatches",  "Replayed",
+                                         "Declined", "Snapshot", "Restored", "Snapshot ms", "Restore ms"};
     static const char* const tips[] = {
         "Rank of the file (the rank replayscope-run recorded; else its position among the files opened)",
+        "Host the rank ran on (recorded in its session file)",
         "Session file of the rank",
         "Dispatches of every process of the rank",
         "Dispatches replayed",
@@ -58,13 +59,15 @@ QVariant RankTotalsModel::data(const QModelIndex& index, int role) const {
     }
     const RankTotals& t = totals_[index.row()];
     if (role == Qt::TextAlignmentRole) {
-        return index.column() == File ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == File || index.column() == Host ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role == SortRole) {
         switch (index.column()) {
         case Rank:
             return t.rank;
+        case Host:
+            return t.host;
         case File:
             return t.path;
         case Dispatches:
@@ -89,6 +92,8 @@ QVariant RankTotalsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Rank:
             return QString::number(t.rank);
+        case Host:
+            return t.host;
         case File:
             return QFileInfo(t.path).fileName();
         case Dispatches:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Per-rank totals of a merged job (MergedSession::totals()): rank, file, dispatches, replayed, declined,
-// snapshot bytes, restored bytes (host link + device), snapshot and restore time.
+// Per-rank totals of a merged job (MergedSession::totals()): rank, host, file, dispatches, replayed,
+// declined, snapshot bytes, restored bytes (host link + device), snapshot and restore time.
 #pragma once
 
 #include "model/ChartSeriesBuilder.h"
@@ -15,6 +15,7 @@ class RankTotalsModel : public QAbstractTableModel {
   public:
     enum Column {
         Rank,
+        Host, ///< the host the rank ran on, as its session file records it
         File,
         Dispatches,
         Replayed,

@@ -576,6 +576,15 @@ class AppMergedTest : public QObject {
             QCOMPARE(cell(RankTotalsModel::RestoreTime), restoreNs);
             QCOMPARE(model.index(r, RankTotalsModel::File).data().toString(),
                      QFileInfo(r == 0 ? rank0_ : rank1_).fileName());
+            // The host the file records (its session row's).
+            QCOMPARE(model.index(r, RankTotalsModel::Host).data().toString(),
+                     test::sqlRows(r == 0 ? rank0_ : rank1_,
+                                   QStringLiteral("SELECT s.text FROM session x JOIN strings s ON s.id = "
+                                                  "x.hostname_id AND s.process = 1"))
+                         .value(0)
+                         .value(0)
+                         .toString());
+            QVERIFY(!model.index(r, RankTotalsModel::Host).data().toString().isEmpty());
             QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].value, double(t.dispatches));
             QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].label, QStringLiteral("rank %1").arg(r));
         }
