@@ -13,6 +13,7 @@
 #include "model/ComparisonTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/PassSpreadModel.h"
+#include "model/PerfettoTraceWriter.h"
 #include "model/SessionComparison.h"
 #include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
@@ -99,9 +100,20 @@ void benchTimeline(const rs::app::SessionSnapshot& snapshot) {
         t.restart();
         rs::app::TraceExporter::write(inputs, trace);
         const double written = double(t.nsecsElapsed()) / 1e6;
-        std::printf("trace export: %.1f MB in %.0f ms; resident memory %.0f MiB\n",
+        std::printf("trace export (Chrome JSON): %.1f MB in %.0f ms; resident memory %.0f MiB\n",
                     double(trace.size()) / 1e6, written, residentMiB());
         trace.remove();
+    }
+    // The same timeline in Perfetto's protobuf format, beside the JSON figure of the same run.
+    QFile pftrace(QStringLiteral("/tmp/rs-inspector-bench-trace.pftrace"));
+    if (pftrace.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        std::vector<rs::app::TraceExporter::Input> inputs{{QStringLiteral("bench"), timeline}};
+        t.restart();
+        rs::app::PerfettoTraceWriter::write(inputs, pftrace);
+        const double written = double(t.nsecsElapsed()) / 1e6;
+        std::printf("trace export (Perfetto protobuf): %.1f MB in %.0f ms; resident memory %.0f MiB\n",
+                    double(pftrace.size()) / 1e6, written, residentMiB());
+        pftrace.remove();
     }
 }
 
