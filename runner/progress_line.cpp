@@ -6,7 +6,8 @@
 
 namespace rs::runner {
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO) == 1) {}
+ProgressLine::ProgressLine(bool enabled)
+    : enabled_(shown_for(enabled, ::isatty(STDERR_FILENO) == 1, ::isatty(STDOUT_FILENO) == 1)) {}
 
 void ProgressLine::update(std::uint64_t events, std::uint64_t dispatches, double seconds) {
     if (!enabled_) {

@@ -10,6 +10,7 @@
 #include "counter_options.h"
 #include "kernel_stats.h"
 #include "output_exports.h"
+#include "progress_line.h"
 #include "replay_options.h"
 #include "replayscope/ipc/environment.h"
 #include "replayscope/ipc/session_store.h"
@@ -103,6 +104,16 @@ QString derivedCounters(const QString& path) {
 class RunnerOptionsTest : public QObject {
     Q_OBJECT
   private slots:
+    /// The status line is drawn only on a terminal that the program's output does not share: with stdout
+    /// on the terminal too, the program's lines would run into it.
+    void progressLineOnlyBesideRedirectedOutput() {
+        using rs::runner::ProgressLine;
+        QVERIFY(ProgressLine::shown_for(true, true, false));
+        QVERIFY(!ProgressLine::shown_for(true, true, true));
+        QVERIFY(!ProgressLine::shown_for(true, false, false));
+        QVERIFY(!ProgressLine::shown_for(false, true, false));
+    }
+
     void sizesTakeBinarySuffixes() {
         using rs::runner::parse_bytes;
         QCOMPARE(parse_bytes("65536"), std::optional<std::uint64_t>(65536));
