@@ -166,6 +166,254 @@ inline void bind_columns(sqlite3_stmt* s, int first, const T&... values) {
     (bind_value(s, i++, values), ...);
 }
 
+/// The VFS of session files: SQLite's default one, except that writes to a -wal file stop at a limit
+/// (SessionStore::keep_wal_reserve): a transaction whose frames would reach past it fails as on a full
+/// disk (SQLITE_FULL), so that the end of the -wal file, kept allocated, stays for the session's end rows.
+/// Every other call goes to the default VFS unchanged.
+struct GuardedFile {
+    sqlite3_file base;
+    /// Writes end before this offset (-1: no limit) unless the file can first be extended to keep
+    /// SessionStore::kWalEndBytes allocated after them. Set through SQLITE_FCNTL_JOURNAL_POINTER by the
+    /// one thread that uses the connection.
+    long long limit;
+    const char* name;   ///< the file's path (valid until xClose)
+    int fd;             ///< a descriptor of it for posix_fallocate (-1: not opened yet)
+    sqlite3_file* real; ///< the default VFS's file, allocated right after this struct
+};
+
+/// Whether posix_fallocate's result `rc` means that the disk (or the user's quota) is full.
+bool disk_full(int rc) {
+    return rc == ENOSPC || rc == EDQUOT || rc == EFBIG;
+}
+
+/// Makes room for a write that ends at `end` past `g`'s limit: allocates kWalReserveBytes (else
+/// kWalEndBytes) after it, so that the end rows' part stays allocated; false when the disk has not that
+/// much room.
+bool grow_guarded(GuardedFile* g, long long offset, long long end) {
+    if (g->fd < 0 && g->name != nullptr) {
+        g->fd = ::open(g->name, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    }
+    if (g->fd < 0) {
+        return false;
+    }
+    for (const long long extra : {SessionStore::kWalReserveBytes, SessionStore::kWalEndBytes}) {
+        const int rc = ::posix_fallocate(g->fd, offset, end - offset + extra);
+        if (rc == 0) {
+            g->limit = end + extra - SessionStore::kWalEndBytes;
+            return true;
+        }
+        if (!disk_full(rc)) { // space cannot be allocated ahead here: no limit from now on
+            g->limit = -1;
+            return true;
+        }
+    }
+    return false;
+}
+
+sqlite3_vfs* real_vfs(sqlite3_vfs* vfs) {
+    return static_cast<sqlite3_vfs*>(vfs->pAppData);
+}
+
+sqlite3_file* real_file(sqlite3_file* f) {
+    return reinterpret_cast<GuardedFile*>(f)->real;
+}
+
+int guarded_close(sqlite3_file* f) {
+    auto* g = reinterpret_cast<GuardedFile*>(f);
+    if (g->fd >= 0) {
+        ::close(g->fd);
+        g->fd = -1;
+    }
+    sqlite3_file* real = real_file(f);
+    return real->pMethods != nullptr ? real->pMethods->xClose(real) : SQLITE_OK;
+}
+int guarded_read(sqlite3_file* f, void* buf, int amount, sqlite3_int64 offset) {
+    return real_file(f)->pMethods->xRead(real_file(f), buf, amount, offset);
+}
+int guarded_write(sqlite3_file* f, const void* buf, int amount, sqlite3_int64 offset) {
+    auto* g = reinterpret_cast<GuardedFile*>(f);
+    if (g->limit >= 0 && offset + amount > g->limit && !grow_guarded(g, offset, offset + amount)) {
+        return SQLITE_FULL;
+    }
+    return real_file(f)->pMethods->xWrite(real_file(f), buf, amount, offset);
+}
+int guarded_truncate(sqlite3_file* f, sqlite3_int64 size) {
+    return real_file(f)->pMethods->xTruncate(real_file(f), size);
+}
+int guarded_sync(sqlite3_file* f, int flags) {
+    return real_file(f)->pMethods->xSync(real_file(f), flags);
+}
+int guarded_file_size(sqlite3_file* f, sqlite3_int64* size) {
+    return real_file(f)->pMethods->xFileSize(real_file(f), size);
+}
+int guarded_lock(sqlite3_file* f, int level) {
+    return real_file(f)->pMethods->xLock(real_file(f), level);
+}
+int guarded_unlock(sqlite3_file* f, int level) {
+    return real_file(f)->pMethods->xUnlock(real_file(f), level);
+}
+int guarded_check_reserved_lock(sqlite3_file* f, int* out) {
+    return real_file(f)->pMethods->xCheckReservedLock(real_file(f), out);
+}
+int guarded_file_control(sqlite3_file* f, int op, void* arg) {
+    return real_file(f)->pMethods->xFileControl(real_file(f), op, arg);
+}
+int guarded_sector_size(sqlite3_file* f) {
+    return real_file(f)->pMethods->xSectorSize(real_file(f));
+}
+int guarded_device_characteristics(sqlite3_file* f) {
+    return real_file(f)->pMethods->xDeviceCharacteristics(real_file(f));
+}
+// The shared-memory (version 2) and memory-map (version 3) methods, for a default VFS that has them (the
+// unix VFS has all).
+int guarded_shm_map(sqlite3_file* f, int page, int size, int extend, void volatile** out) {
+    const sqlite3_io_methods* m = real_file(f)->pMethods;
+    return m->iVersion >= 2 ? m->xShmMap(real_file(f), page, size, extend, out) : SQLITE_IOERR_SHMMAP;
+}
+int guarded_shm_lock(sqlite3_file* f, int offset, int n, int flags) {
+    const sqlite3_io_methods* m = real_file(f)->pMethods;
+    return m->iVersion >= 2 ? m->xShmLock(real_file(f), offset, n, flags) : SQLITE_IOERR_SHMLOCK;
+}
+void guarded_shm_barrier(sqlite3_file* f) {
+    if (real_file(f)->pMethods->iVersion >= 2) {
+        real_file(f)->pMethods->xShmBarrier(real_file(f));
+    }
+}
+int guarded_shm_unmap(sqlite3_file* f, int remove) {
+    const sqlite3_io_methods* m = real_file(f)->pMethods;
+    return m->iVersion >= 2 ? m->xShmUnmap(real_file(f), remove) : SQLITE_OK;
+}
+int guarded_fetch(sqlite3_file* f, sqlite3_int64 offset, int amount, void** out) {
+    const sqlite3_io_methods* m = real_file(f)->pMethods;
+    if (m->iVersion >= 3) {
+        return m->xFetch(real_file(f), offset, amount, out);
+    }
+    *out = nullptr;
+    return SQLITE_OK;
+}
+int guarded_unfetch(sqlite3_file* f, sqlite3_int64 offset, void* p) {
+    const sqlite3_io_methods* m = real_file(f)->pMethods;
+    return m->iVersion >= 3 ? m->xUnfetch(real_file(f), offset, p) : SQLITE_OK;
+}
+
+constexpr sqlite3_io_methods kGuardedMethods = {
+    3,
+    guarded_close,
+    guarded_read,
+    guarded_write,
+    guarded_truncate,
+    guarded_sync,
+    guarded_file_size,
+    guarded_lock,
+    guarded_unlock,
+    guarded_check_reserved_lock,
+    guarded_file_control,
+    guarded_sector_size,
+    guarded_device_characteristics,
+    guarded_shm_map,
+    guarded_shm_lock,
+    guarded_shm_barrier,
+    guarded_shm_unmap,
+    guarded_fetch,
+    guarded_unfetch,
+};
+
+int guarded_open(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags, int* out_flags) {
+    auto* g = reinterpret_cast<GuardedFile*>(f);
+    g->base.pMethods = nullptr;
+    g->limit = -1;
+    g->name = name;
+    g->fd = -1;
+    g->real = reinterpret_cast<sqlite3_file*>(g + 1);
+    const int rc = real_vfs(vfs)->xOpen(real_vfs(vfs), name, g->real, flags, out_flags);
+    // A file the default VFS opened is closed through these methods; one it could not open has none.
+    if (g->real->pMethods != nullptr) {
+        g->base.pMethods = &kGuardedMethods;
+    }
+    return rc;
+}
+int guarded_delete(sqlite3_vfs* vfs, const char* name, int sync_dir) {
+    return real_vfs(vfs)->xDelete(real_vfs(vfs), name, sync_dir);
+}
+int guarded_access(sqlite3_vfs* vfs, const char* name, int flags, int* out) {
+    return real_vfs(vfs)->xAccess(real_vfs(vfs), name, flags, out);
+}
+int guarded_full_pathname(sqlite3_vfs* vfs, const char* name, int size, char* out) {
+    return real_vfs(vfs)->xFullPathname(real_vfs(vfs), name, size, out);
+}
+void* guarded_dl_open(sqlite3_vfs* vfs, const char* name) {
+    return real_vfs(vfs)->xDlOpen(real_vfs(vfs), name);
+}
+void guarded_dl_error(sqlite3_vfs* vfs, int size, char* out) {
+    real_vfs(vfs)->xDlError(real_vfs(vfs), size, out);
+}
+void (*guarded_dl_sym(sqlite3_vfs* vfs, void* handle, const char* symbol))(void) {
+    return real_vfs(vfs)->xDlSym(real_vfs(vfs), handle, symbol);
+}
+void guarded_dl_close(sqlite3_vfs* vfs, void* handle) {
+    real_vfs(vfs)->xDlClose(real_vfs(vfs), handle);
+}
+int guarded_randomness(sqlite3_vfs* vfs, int size, char* out) {
+    return real_vfs(vfs)->xRandomness(real_vfs(vfs), size, out);
+}
+int guarded_sleep(sqlite3_vfs* vfs, int microseconds) {
+    return real_vfs(vfs)->xSleep(real_vfs(vfs), microseconds);
+}
+int guarded_current_time(sqlite3_vfs* vfs, double* out) {
+    return real_vfs(vfs)->xCurrentTime(real_vfs(vfs), out);
+}
+int guarded_get_last_error(sqlite3_vfs* vfs, int size, char* out) {
+    return real_vfs(vfs)->xGetLastError != nullptr ? real_vfs(vfs)->xGetLastError(real_vfs(vfs), size, out)
+                                                   : 0;
+}
+int guarded_current_time_int64(sqlite3_vfs* vfs, sqlite3_int64* out) {
+    return real_vfs(vfs)->xCurrentTimeInt64(real_vfs(vfs), out);
+}
+
+constexpr const char* kGuardedVfsName = "replayscope-wal-limit";
+
+/// Registers the guarded VFS once (not as the default); nullptr when SQLite's default VFS is older
+/// than version 2 (then files are opened with the default VFS, without the limit).
+const char* guarded_vfs() {
+    static const char* const name = [] {
+        sqlite3_vfs* real = sqlite3_vfs_find(nullptr);
+        if (real == nullptr || real->iVersion < 2) {
+            return static_cast<const char*>(nullptr);
+        }
+        static sqlite3_vfs vfs{};
+        vfs.iVersion = 2;
+        vfs.szOsFile = static_cast<int>(sizeof(GuardedFile)) + real->szOsFile;
+        vfs.mxPathname = real->mxPathname;
+        vfs.zName = kGuardedVfsName;
+        vfs.pAppData = real;
+        vfs.xOpen = guarded_open;
+        vfs.xDelete = guarded_delete;
+        vfs.xAccess = guarded_access;
+        vfs.xFullPathname = guarded_full_pathname;
+        vfs.xDlOpen = guarded_dl_open;
+        vfs.xDlError = guarded_dl_error;
+        vfs.xDlSym = guarded_dl_sym;
+        vfs.xDlClose = guarded_dl_close;
+        vfs.xRandomness = guarded_randomness;
+        vfs.xSleep = guarded_sleep;
+        vfs.xCurrentTime = guarded_current_time;
+        vfs.xGetLastError = guarded_get_last_error;
+        vfs.xCurrentTimeInt64 = guarded_current_time_int64;
+        return sqlite3_vfs_register(&vfs, 0) == SQLITE_OK ? kGuardedVfsName : nullptr;
+    }();
+    return name;
+}
+
+/// Sets the limit of the guarded -wal file of `db` (-1: none); nothing when its WAL is not open or
+/// not guarded (the default VFS was used).
+void set_wal_limit(sqlite3* db, long long limit) {
+    sqlite3_file* wal = nullptr;
+    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &wal) == SQLITE_OK && wal != nullptr &&
+        wal->pMethods == &kGuardedMethods) {
+        reinterpret_cast<GuardedFile*>(wal)->limit = limit;
+    }
+}
+
 } // namespace
 
 /// State of one process while writing: its sequence space and counts, with the committed values of
@@ -272,7 +520,7 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
     // no per-call SQLite mutex.
     if (sqlite3_open_v2(path.c_str(), &store->db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
+                        guarded_vfs()) != SQLITE_OK) {
         return fail(path + ": cannot create: " + sqlite3_errmsg(store->db_));
     }
     // WAL + synchronous=NORMAL: the file is consistent after any crash, and every committed transaction
@@ -303,6 +551,11 @@ std::unique_ptr<SessionStore> SessionStore::open(const std::string& path, Mode m
                !insert_counter_definitions(store->db_, store->error_)) {
         return fail(path + ": " + store->error_);
     }
+    // A disk without room for the session's end rows next to the schema is full before the start: no
+    // file is left that could not say what it lost.
+    if (fresh && !store->wal_reserve_unsupported_ && store->wal_room_ < kWalEndBytes) {
+        return fail(path + ": database or disk is full (no room for the end of the session)");
+    }
     sqlite3_int64 page_size = 0;
     std::string page_text;
     if (session::query_scalar(store->db_, "PRAGMA page_size", page_size, page_text) && page_size > 0) {
@@ -328,23 +581,50 @@ int SessionStore::wal_committed(void* store, sqlite3* db, const char* name, int 
 
 void SessionStore::keep_wal_reserve() {
     // The next transaction writes its frames after the last commit's: keep kWalReserveBytes allocated
-    // there (the frames are rewritten in place; the WAL is never read past its last valid frame).
-    const long long end = 32 + wal_frames_ * (24 + page_size_) + kWalReserveBytes;
+    // there (the frames are rewritten in place; the WAL is never read past its last valid frame), or as
+    // much of it as the disk still has.
+    const long long end = 32 + wal_frames_ * (24 + page_size_);
+    const long long want = end + kWalReserveBytes;
     const std::string wal = path_ + "-wal";
     struct stat st{};
-    if (::stat(wal.c_str(), &st) != 0) {
+    if (wal_reserve_unsupported_ || ::stat(wal.c_str(), &st) != 0) {
         return;
     }
-    bool kept = st.st_size >= end;
-    if (!kept) {
+    long long size = st.st_size;
+    if (size < want) {
         const int fd = ::open(wal.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+        int rc = fd >= 0 ? ::posix_fallocate(fd, size, want - size) : errno;
+        if (rc == 0) {
+            size = want;
+        } else if (disk_full(rc)) {
+            for (long long chunk = (want - size) / 2; chunk >= page_size_ && size < want;) {
+                chunk = std::min(chunk, want - size);
+                rc = ::posix_fallocate(fd, size, chunk);
+                if (rc == 0) {
+                    size += chunk;
+                } else {
+                    chunk /= 2;
+                }
+            }
+        } else {
+            // No space can be allocated ahead here (not a full disk): the store writes as SQLite alone
+            // would, without a reserve or a limit.
+            wal_reserve_unsupported_ = true;
+        }
         if (fd >= 0) {
-            kept = ::posix_fallocate(fd, st.st_size, end - st.st_size) == 0;
             ::close(fd);
         }
     }
-    wal_reserve_kept_ = wal_reserve_kept_ || kept;
-    wal_reserve_short_ = !kept;
+    if (wal_reserve_unsupported_) {
+        wal_reserve_short_ = false;
+        set_wal_limit(db_, -1);
+        return;
+    }
+    wal_reserve_short_ = size < want;
+    wal_room_ = size - end;
+    // Normal transactions stop kWalEndBytes before the end of what is allocated: that part is the end
+    // rows' whatever else fails.
+    set_wal_limit(db_, size - kWalEndBytes);
 }
 
 SessionStore::~SessionStore() {
@@ -1337,16 +1617,10 @@ bool SessionStore::update_process_rows() {
 }
 
 bool SessionStore::commit() {
-    if (wal_reserve_kept_ && wal_reserve_short_ && !end_rows_) {
-        // The disk is full but for the WAL space kept for the session's end: a normal commit would use
-        // it. Refused (the events count as missing) until space returns.
+    if (wal_reserve_short_ && !end_rows_) {
+        // Space may have returned since the last commit: the reserve, and the limit of the normal
+        // transactions' frames with it, grow again.
         keep_wal_reserve();
-        if (wal_reserve_short_) {
-            rollback();
-            error_ = "database or disk is full (the last " + std::to_string(kWalReserveBytes >> 10) +
-                     " KiB of the session's WAL are kept for the end of the session)";
-            return false;
-        }
     }
     bool pending_processes = !unwritten_.empty();
     for (const auto& p : processes_) {
@@ -1511,12 +1785,13 @@ bool SessionStore::finish(const std::string& end_reason) {
     // The whole finish did not fit (a full disk): its transaction and the events of the one before are
     // rolled back and count as missing. What a reader reports of each changed process (sent, stored,
     // missing, complete), its gaps and the session row with its end reason are a few pages: one more
-    // transaction writes them into the WAL space kept in reserve (wal_committed). The per-type counts,
-    // the processes' end reasons (so that a later writer, a spool import, finishes them again:
-    // kSelectUnfinishedProcesses), the gaps of a process broken into more than kGapsPerCommit pieces and
-    // the indexes are left out.
+    // transaction writes them into the last kWalEndBytes of the WAL, kept for them (keep_wal_reserve). The
+    // per-type counts, the processes' end reasons (so that a later writer, a spool import, finishes them
+    // again: kSelectUnfinishedProcesses), the gaps of a process broken into more than kGapsPerCommit pieces
+    // and the indexes are left out.
     rollback(); // every process is dirty: its row is written by the commit below
     end_rows_ = true;
+    set_wal_limit(db_, -1); // the end rows may use the WAL to its end (the wal hook sets the limit again)
     const bool recorded = begin() && write_end_rows(end_reason, {}) && commit();
     end_rows_ = false;
     if (recorded) {

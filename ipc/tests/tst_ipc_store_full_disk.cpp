@@ -100,7 +100,7 @@ struct KeptOnRun {
     std::string error;
 };
 
-constexpr std::uint64_t kKeptOnDispatches = 3000;
+constexpr std::uint64_t kKeptOnDispatches = 10000;
 /// Sent by each process of writeKeepingOn: its dispatches and its session_end.
 constexpr std::uint64_t kKeptOnSent = kKeptOnDispatches + 1;
 
@@ -163,13 +163,16 @@ class StoreFullDiskTest : public QObject {
     void initTestCase() { QVERIFY2(shimWritten() != nullptr, "the ENOSPC shim is not loaded"); }
     void cleanup() { unlimitDisk(); }
 
-    /// The disk is full before the start (or fills while the schema is written): open fails and leaves
-    /// no file (neither a 0-byte nor a schema-less one) and no -wal/-shm.
+    /// The disk is full before the start (or fills while the schema is written, or has no room for the
+    /// end rows after it): open fails and leaves no file (neither a 0-byte nor a schema-less one) and no
+    /// -wal/-shm.
     void fullBeforeTheStartLeavesNoFile_data() {
         QTest::addColumn<long long>("budget");
         QTest::newRow("nothing") << 0LL;
         QTest::newRow("one page") << 4096LL;
         QTest::newRow("part of the schema") << 40000LL;
+        // The schema fits, the 256 KiB the end rows need after it do not.
+        QTest::newRow("no room for the end") << 300000LL;
     }
     void fullBeforeTheStartLeavesNoFile() {
         QFETCH(long long, budget);
@@ -194,7 +197,9 @@ class StoreFullDiskTest : public QObject {
         const std::string path = (dir.path() + "/mid.rsdb").toStdString();
         std::string error;
         bool finished = false;
-        limitDisk(path, 600 * 1024);
+        // (The byte budget counts every write, the WAL reserve's allocation and the frames written into it
+        // alike.)
+        limitDisk(path, 1700 * 1024);
         const std::uint64_t committed = writeSession(path, 20000, finished, error);
         unlimitDisk();
         QVERIFY2(!finished, "the budget did not run out");
@@ -368,7 +373,7 @@ class StoreFullDiskTest : public QObject {
         QTemporaryDir dir;
         const QString session = dir.path() + "/run.rsdb";
         const auto run = rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session,
-                                                            400 * 1024, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
+                                                            1700 * 1024, {RS_WORKLOAD_ACCUMULATE_N, "3000"});
         QVERIFY2(run.shim_injected, qPrintable(run.output));
         QVERIFY2(run.summary_events >= 0, qPrintable(run.output));
         const auto check = rs::session::check_session_file(session.toStdString());
@@ -380,11 +385,11 @@ class StoreFullDiskTest : public QObject {
     }
 
     /// replayscope-run on a disk that fills early, half-way or near the end of the run (the shim's usage
-    /// mode: the space the session's files may occupy, from 45% to all but a page of what a run on a
+    /// mode: the space the session's files may occupy, from 25% to all but a page of what a run on a
     /// free disk occupied at most): its process line names every event the program sent (the count of
-    /// that free run) as stored or missing, and the file records the same counts (its end rows went into
-    /// the WAL reserve), or a line says what it records instead, with the exact counts. At least one
-    /// budget loses events and records them exactly in the file.
+    /// that free run) as stored or missing, and the file records the same counts, whatever the commits'
+    /// timing (its end rows go into the part of the WAL no other transaction may use). At least one
+    /// budget loses events.
     void runnerReportsEverySentEvent() {
         QTemporaryDir dir;
         const auto free =
@@ -394,8 +399,8 @@ class StoreFullDiskTest : public QObject {
                  qPrintable(free.output));
         const long long peak = free.shim_total, sent = free.processes[0].events;
         int lossy = 0, lossyAndExactInTheFile = 0;
-        for (const long long budget :
-             {peak * 45 / 100, peak * 55 / 100, peak * 65 / 100, peak * 80 / 100, peak - 4096}) {
+        for (const long long budget : {peak * 25 / 100, peak * 30 / 100, peak * 40 / 100, peak * 55 / 100,
+                                       peak * 80 / 100, peak - 4096}) {
             const QString session = dir.path() + QString("/lossy-%1.rsdb").arg(budget);
             const auto run =
                 rs::test::record_full_disk_session(RS_REPLAYSCOPE_RUN, RS_ENOSPC_SHIM, session, budget,
@@ -418,20 +423,8 @@ class StoreFullDiskTest : public QObject {
             const long long fileSent = db.integer("SELECT coalesce(sum(last_sequence), 0) FROM processes");
             QVERIFY2(fileStored == p.events, context.constData()); // the file holds what the runner counts
             QVERIFY2(fileStored + fileMissing == fileSent, context.constData());
-            if (fileSent != sent) { // the file could not record the end: the runner says what it lacks
-                const QString line =
-                    QString(
-                        "the session file could not record the end of the session: it records %1 events "
-                        "stored and %2 missing of %3 sent; exactly %4 events were sent, %5 are stored and "
-                        "%6 missing")
-                        .arg(fileStored)
-                        .arg(fileMissing)
-                        .arg(fileSent)
-                        .arg(sent)
-                        .arg(p.events)
-                        .arg(p.missing);
-                QVERIFY2(run.output.contains(line), context.constData());
-            }
+            QVERIFY2(fileSent == sent && fileMissing == p.missing, context.constData());
+            QVERIFY2(!run.output.contains("could not record the end"), context.constData());
             if (p.missing > 0) {
                 ++lossy;
                 lossyAndExactInTheFile += fileSent == sent && fileMissing == p.missing ? 1 : 0;

@@ -128,7 +128,8 @@ class SessionStore {
         overwrite, ///< replace an existing file (any content)
         append,    ///< existing valid session file (spool import); created when missing
     };
-    /// Opens or creates the session file. Returns null with `error` set on refusal or SQLite failure.
+    /// Opens or creates the session file. Returns null with `error` set on refusal or SQLite failure,
+    /// and when a new file has no room for its end rows (kWalEndBytes) next to its schema (a full disk).
     static std::unique_ptr<SessionStore> open(const std::string& path, Mode mode, std::string& error);
     ~SessionStore();
     SessionStore(const SessionStore&) = delete;
@@ -178,12 +179,17 @@ class SessionStore {
     /// checkpoints the WAL and switches to journal_mode=DELETE (one self-contained file). False on error.
     /// When that transaction cannot be committed (a full disk), a smaller one still records every
     /// process's row (sent, stored, missing, complete), its gaps and the session row with `end_reason`,
-    /// in the WAL space kept in reserve (kWalReserveBytes); false all the same, last_error() says so.
+    /// in the WAL space kept for it (kWalEndBytes); false all the same, last_error() says so.
     bool finish(const std::string& end_reason);
     /// WAL space kept allocated past the last commit's frames (the -wal file is extended to it after
-    /// every commit): the transaction that follows a failed one can use what the failed one could not,
-    /// so finish() can record the end rows on a disk that is full. Gone with the WAL at the end.
+    /// every commit, or as far as the disk allows): the transaction that follows a failed one can use
+    /// what the failed one could not. Gone with the WAL at the end.
     static constexpr long long kWalReserveBytes = 1 << 20;
+    /// The last part of the allocated -wal file, which only finish()'s end rows may write: the store's
+    /// VFS fails (SQLITE_FULL) any other transaction's write past it, so that the end rows (a few pages
+    /// per process) find it however full the disk is, provided the disk held it once (after the first
+    /// commit).
+    static constexpr long long kWalEndBytes = 256 << 10;
 
     /// Missing sequence ranges [first, last] of `process` (0: of every process, concatenated).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gaps(std::int64_t process = 0) const;
@@ -196,8 +202,9 @@ class SessionStore {
     /// sqlite3_wal_hook callback after every commit: checkpoints every kCheckpointFrames frames (in place
     /// of wal_autocheckpoint) and keeps kWalReserveBytes allocated after the WAL's last frame.
     static int wal_committed(void* store, sqlite3* db, const char* name, int frames);
-    /// Extends the -wal file to kWalReserveBytes past the last commit's frames when it is shorter;
-    /// wal_reserve_short_ says whether that failed (a full disk).
+    /// Extends the -wal file to kWalReserveBytes past the last commit's frames when it is shorter (as
+    /// far as the disk allows; wal_reserve_short_ says whether it fell short), and limits the frames of
+    /// the transactions other than the end rows to kWalEndBytes before the end of the file.
     void keep_wal_reserve();
     static constexpr int kCheckpointFrames = 16384;
     /// The finish() that records everything; false (rolled back) when any part fails.
@@ -311,9 +318,11 @@ class SessionStore {
     std::string path_;               ///< the session file (its -wal is kept with a reserve, wal_committed)
     bool finished_counts_ = false;   ///< finish_all() committed (only its checkpoint may have failed)
     long long wal_frames_ = 0;       ///< frames in the WAL after the last commit
-    bool wal_reserve_kept_ = false;  ///< the WAL reserve was in place after some commit
-    bool wal_reserve_short_ = false; ///< it could not be restored after the last commit
-    bool end_rows_ = false;          ///< finish() is writing the end rows into the reserve
+    bool wal_reserve_short_ = false; ///< the WAL reserve could not be made whole after the last commit
+    long long wal_room_ = 0;         ///< bytes allocated past the last commit's WAL frames
+    /// posix_fallocate failed for another reason than a full disk: no reserve and no limit.
+    bool wal_reserve_unsupported_ = false;
+    bool end_rows_ = false; ///< finish() is writing the end rows into the reserve
     long long page_size_ = 4096;
     sqlite3_stmt* statements_[kEventTypeSlots] = {};
     sqlite3_stmt* free_update_ = nullptr;
