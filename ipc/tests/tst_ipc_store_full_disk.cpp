@@ -224,7 +224,7 @@ class StoreFullDiskTest : public QObject {
         const long long total = keptOnBytes((dir.path() + "/measure.rsdb").toStdString());
         QVERIFY(total > 512 * 1024);
         QTest::addColumn<long long>("budget");
-        QTest::addColumn<bool>("spaceReturns");
+        QTest::addColumn<bool>("space_returns");
         QTest::addColumn<bool>("loses");
         // Budgets: growth of the files allowed after the open (the WAL reserve is in place by then).
         const std::tuple<const char*, long long, bool> budgets[] = {
@@ -239,13 +239,13 @@ class StoreFullDiskTest : public QObject {
     }
     void sentIsStoredPlusMissing() {
         QFETCH(long long, budget);
-        QFETCH(bool, spaceReturns);
+        QFETCH(bool, space_returns);
         QFETCH(bool, loses);
         QTemporaryDir dir;
         const std::string path = (dir.path() + "/lossy.rsdb").toStdString();
-        const KeptOnRun run = writeKeepingOn(path, budget, spaceReturns);
+        const KeptOnRun run = writeKeepingOn(path, budget, space_returns);
         QVERIFY2(run.processes.size() == 2, run.error.c_str());
-        QCOMPARE(run.finished, spaceReturns);
+        QCOMPARE(run.finished, space_returns);
         std::uint64_t stored = 0;
         for (const ProcessSummary& p : run.processes) {
             QCOMPARE(p.last_sequence, kKeptOnSent);
@@ -273,7 +273,7 @@ class StoreFullDiskTest : public QObject {
             QCOMPARE(static_cast<std::uint64_t>(rows), p.events_stored);
             QCOMPARE(static_cast<std::uint64_t>(db.integer("SELECT missing_events" + where)), p.missing);
             QCOMPARE(db.integer("SELECT complete" + where), p.complete ? 1 : 0);
-            if (spaceReturns) { // finish wrote the per-type counts, the session_end's and the end reasons
+            if (space_returns) { // finish wrote the per-type counts, the session_end's and the end reasons
                 QVERIFY(!db.text("SELECT end_reason" + where).isEmpty());
                 QCOMPARE(db.integer("SELECT sent FROM event_counts WHERE event_type = 9 AND process = " +
                                     std::to_string(p.process)),
