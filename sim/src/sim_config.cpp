@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 namespace sim {
 
@@ -258,8 +259,12 @@ bool SimConfig::next_signal_create_fails() {
 }
 
 uint64_t SimConfig::kernel_min_time_ns(const std::string& kernel_name) const {
+    // A kernel is named with or without its descriptor's ".kd", on either side.
+    auto bare = [](std::string_view n) {
+        return n.size() > 3 && n.substr(n.size() - 3) == ".kd" ? n.substr(0, n.size() - 3) : n;
+    };
     for (const auto& [name, ns] : kernel_times_) {
-        if (name == "*" || name == kernel_name) {
+        if (name == "*" || bare(name) == bare(kernel_name)) {
             return ns;
         }
     }

@@ -89,7 +89,8 @@ class SimConfig {
     std::string dispatch_log_path;
     /// HSA_SIM_DISPATCH_DIGEST, empty when unset.
     std::string dispatch_digest_path;
-    /// Minimum run time of a kernel in ns (0: as fast as it runs).
+    /// Minimum run time of a kernel in ns (0: as fast as it runs): HSA_SIM_KERNEL_TIME_NS, whose names match
+    /// with or without the descriptor's ".kd" on either side ("*": every kernel).
     uint64_t kernel_min_time_ns(const std::string& kernel_name) const;
     /// True when symbol iteration must be refused for a code object with this URI.
     bool refuses_symbol_iteration(const std::string& uri) const;

@@ -195,6 +195,8 @@ class FaultInjectionTest : public QObject {
         QTest::addColumn<qulonglong>("record_min");
         QTest::newRow("unset") << QString() << 0ULL << 0ULL;
         QTest::newRow("fill only") << "rs_fill.kd=80000000" << 80'000'000ULL << 0ULL;
+        // The name matches without the descriptor's ".kd" too, as documented (it silently matched nothing).
+        QTest::newRow("without .kd") << "rs_fill=80000000" << 80'000'000ULL << 0ULL;
         QTest::newRow("star") << "*=60000000" << 60'000'000ULL << 60'000'000ULL;
         QTest::newRow("list") << "rs_fill.kd=30000000,rs_record.kd=70000000" << 30'000'000ULL
                               << 70'000'000ULL;
