@@ -375,7 +375,7 @@ constexpr const char* kGuardedVfsName = "replayscope-wal-limit";
 /// Registers the guarded VFS once (not as the default); nullptr when SQLite's default VFS is older
 /// than version 2 (then files are opened with the default VFS, without the limit).
 const char* guarded_vfs() {
-    static const char* const name = [] {
+    static const char* const kRegisteredName = [] {
         sqlite3_vfs* real = sqlite3_vfs_find(nullptr);
         if (real == nullptr || real->iVersion < 2) {
             return static_cast<const char*>(nullptr);
@@ -401,7 +401,7 @@ const char* guarded_vfs() {
         vfs.xCurrentTimeInt64 = guarded_current_time_int64;
         return sqlite3_vfs_register(&vfs, 0) == SQLITE_OK ? kGuardedVfsName : nullptr;
     }();
-    return name;
+    return kRegisteredName;
 }
 
 /// Sets the limit of the guarded -wal file of `db` (-1: none); nothing when its WAL is not open or
