@@ -209,6 +209,18 @@ inline std::vector<std::uint8_t> frames(const std::vector<rs::ipc::Record>& reco
     return out;
 }
 
+/// Byte offsets of every frame in `bytes` (an undamaged stream, walked by the frames' lengths).
+inline std::vector<std::size_t> frameOffsets(const std::vector<std::uint8_t>& bytes) {
+    std::vector<std::size_t> offsets;
+    for (std::size_t at = 0; at + rs::ipc::kFrameHeaderBytes <= bytes.size();) {
+        rs::ipc::FrameHeader h{};
+        std::memcpy(&h, bytes.data() + at, rs::ipc::kFrameHeaderBytes);
+        offsets.push_back(at);
+        at += rs::ipc::kFrameHeaderBytes + h.length;
+    }
+    return offsets;
+}
+
 /// A spool path as the emitter of this process opens it: "%p" replaced by getpid().
 inline std::string expandSpool(std::string path) {
     const std::string pid = std::to_string(::getpid());

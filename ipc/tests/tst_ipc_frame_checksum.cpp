@@ -34,18 +34,6 @@ std::vector<std::uint8_t> spoolBytes(std::uint64_t n) {
     return rs::test::frames(records);
 }
 
-/// Offsets of every frame in `bytes` (an undamaged stream, walked by the lengths).
-std::vector<std::size_t> frameOffsets(const std::vector<std::uint8_t>& bytes) {
-    std::vector<std::size_t> offsets;
-    for (std::size_t at = 0; at + kFrameHeaderBytes <= bytes.size();) {
-        FrameHeader h{};
-        std::memcpy(&h, bytes.data() + at, kFrameHeaderBytes);
-        offsets.push_back(at);
-        at += kFrameHeaderBytes + h.length;
-    }
-    return offsets;
-}
-
 bool writeFile(const std::string& path, const std::vector<std::uint8_t>& bytes) {
     QFile f(QString::fromStdString(path));
     return f.open(QIODevice::WriteOnly) &&
@@ -140,7 +128,7 @@ class FrameChecksumTest : public QObject {
     /// only a frame whose checksum matched delimits itself.
     void resynchronisationFindsTheNextFrame() {
         const auto bytes = spoolBytes(10);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         auto damaged = bytes;
         const std::uint32_t length = 60000; // covers every later frame
         std::memcpy(damaged.data() + offsets[3] + offsetof(FrameHeader, length), &length, 4);
@@ -195,7 +183,7 @@ class FrameChecksumTest : public QObject {
     void maximumLengthNearTheEnd() {
         QTemporaryDir dir;
         auto bytes = spoolBytes(kDispatches);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         const std::uint64_t damaged = 990;
         const std::size_t at = offsets[frameOf(damaged)];
         QVERIFY(bytes.size() - at < kFrameHeaderBytes + kMaxPayloadBytes);
@@ -214,7 +202,7 @@ class FrameChecksumTest : public QObject {
     void maximumLengthEarlierSwallowsNothing() {
         QTemporaryDir dir;
         auto bytes = spoolBytes(kDispatches);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         const std::uint64_t damaged = 100;
         const std::size_t at = offsets[frameOf(damaged)];
         const std::uint32_t length = 65536;
@@ -234,7 +222,7 @@ class FrameChecksumTest : public QObject {
     void flippedSequenceBitIsOneMissing() {
         QTemporaryDir dir;
         auto bytes = spoolBytes(kDispatches);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         const std::uint64_t damaged = 27;
         bytes[offsets[frameOf(damaged)] + offsetof(FrameHeader, sequence) + 2] ^= 0x08; // bit 19
         std::uint64_t sequence = 0;
@@ -252,7 +240,7 @@ class FrameChecksumTest : public QObject {
     void payloadBitFlipIsRefused() {
         QTemporaryDir dir;
         auto bytes = spoolBytes(kDispatches);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         const std::uint64_t damaged = 500;
         const std::uint64_t kernel_object = 0x3000 + damaged; // dispatchRecord's
         const std::size_t begin = offsets[frameOf(damaged)] + kFrameHeaderBytes;
@@ -277,7 +265,7 @@ class FrameChecksumTest : public QObject {
     void protocolFiveSpoolImports() {
         QTemporaryDir dir;
         auto bytes = spoolBytes(200);
-        for (const std::size_t at : frameOffsets(bytes)) {
+        for (const std::size_t at : rs::test::frameOffsets(bytes)) {
             rs::test::setFrameVersion(bytes, 5, at);
         }
         std::string session;

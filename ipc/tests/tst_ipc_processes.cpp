@@ -130,24 +130,12 @@ std::string writeSpool(const QTemporaryDir& dir, const std::string& name, std::u
     return spool;
 }
 
-/// Byte offsets of every frame in `bytes`.
-std::vector<std::size_t> frameOffsets(const std::vector<std::uint8_t>& bytes) {
-    std::vector<std::size_t> offsets;
-    for (std::size_t at = 0; at + kFrameHeaderBytes <= bytes.size();) {
-        FrameHeader h{};
-        std::memcpy(&h, bytes.data() + at, kFrameHeaderBytes);
-        offsets.push_back(at);
-        at += kFrameHeaderBytes + h.length;
-    }
-    return offsets;
-}
-
 /// Byte offsets of the frames of type `type` in `bytes`, in file order. Tests that damage a frame of a
 /// given kind pick it here: where other frames (strings, statistics) fall among the dispatches depends on
 /// the emitter's timing, so a position alone does not name a kind.
 std::vector<std::size_t> frameOffsetsOfType(const std::vector<std::uint8_t>& bytes, EventType type) {
     std::vector<std::size_t> offsets;
-    for (const std::size_t at : frameOffsets(bytes)) {
+    for (const std::size_t at : rs::test::frameOffsets(bytes)) {
         FrameHeader h{};
         std::memcpy(&h, bytes.data() + at, kFrameHeaderBytes);
         if (h.type == static_cast<std::uint16_t>(type)) {
@@ -387,7 +375,7 @@ class ProcessesTest : public QObject {
         for (const auto& [name, n] : {std::pair{"old1.spool", 700}, std::pair{"old2.spool", 200}}) {
             const std::string spool = writeSpool(dir, name, n);
             auto bytes = readFile(spool);
-            const auto offsets = frameOffsets(bytes);
+            const auto offsets = rs::test::frameOffsets(bytes);
             QVERIFY(offsets.size() > 2);
             QCOMPARE(frameOffsetsOfType(bytes, EventType::hello), std::vector<std::size_t>{0});
             bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offsets[1])); // the Hello
@@ -457,7 +445,7 @@ class ProcessesTest : public QObject {
         QTemporaryDir dir;
         const std::string spool = writeSpool(dir, "garbage.spool", 2000);
         auto bytes = readFile(spool);
-        const auto offsets = frameOffsets(bytes);
+        const auto offsets = rs::test::frameOffsets(bytes);
         QVERIFY(offsets.size() > 1500);
         // Cut a dispatch frame near the middle short after 30 bytes (a torn frame), as an old writer left
         // it; the frames' order in the spool depends on the overflow path, so their ids are read.
@@ -806,7 +794,7 @@ class ProcessesTest : public QObject {
         QVERIFY(!stats.connected);
         // The socket stream: hello, then frames each within the window of the highest before it.
         std::uint64_t highest = 0, frames_on_socket = 0, last_on_socket = 0;
-        for (const std::size_t at : frameOffsets(stream)) {
+        for (const std::size_t at : rs::test::frameOffsets(stream)) {
             FrameHeader h{};
             std::memcpy(&h, stream.data() + at, kFrameHeaderBytes);
             if (h.type == static_cast<std::uint16_t>(EventType::hello)) {
