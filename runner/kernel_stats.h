@@ -3,23 +3,18 @@
 // the session file with SQL (no Qt).
 #pragma once
 
+#include <replayscope/session/kernel_name.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace rs::runner {
 
-/// How kernel names are written, as the inspector's -M/-T (rocprofv3's meaning).
-enum class KernelNameStyle {
-    demangled, ///< abi::__cxa_demangle of the symbol without ".kd" (the default)
-    mangled,   ///< the symbol without ".kd" (-M)
-    truncated, ///< demangled, cut to the function's own name: no scopes, arguments or templates (-T)
-};
-
-/// The name of the kernel whose code object symbol is `symbol` in `style`, as the inspector shows it
-/// (app/model/KernelName.cpp): a trailing ".kd" dropped; a symbol that is not a mangled C++ name ("_Z"),
-/// or that does not demangle, stays as it is.
-std::string kernel_display_name(const std::string& symbol, KernelNameStyle style);
+/// How kernel names are written, and the name of a symbol in a style: the session library's, which the
+/// inspector shows too (-M/-T, rocprofv3's meaning).
+using session::kernel_display_name;
+using session::KernelNameStyle;
 
 /// One kernel's timed passes. Durations are agent timestamp ticks taken as ns (1 GHz, as the inspector).
 struct KernelStats {

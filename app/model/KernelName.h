@@ -4,8 +4,8 @@
 // (`jacobi_step(float const*, float*, int, int)`), keep the mangled name on request (rocprofv3
 // `-M/--mangled-kernels`) and can cut the demangled name to the function's own name (rocprofv3
 // `-T/--truncate-kernels`: `jacobi_step`). The inspector, `--summary`, the CSV exports and the trace do
-// the same, through the C++ runtime's demangler (`abi::__cxa_demangle`, the Itanium C++ ABI's, which
-// c++filt also implements).
+// the same, through the session library's Qt-free names (replayscope/session/kernel_name.h, which
+// replayscope-run's --stats uses too).
 #pragma once
 
 #include <QString>
