@@ -106,7 +106,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(tables.size(), std::size(kEnumTables));
     }
     void namesOfTheNewValues() {
-        QCOMPARE(enum_max<DispatchDecision>(), 17u);
+        QCOMPARE(enum_max<DispatchDecision>(), 18u);
         QCOMPARE(enum_name(DispatchDecision::declined_pass_timeout), std::string_view("pass-timeout"));
         QCOMPARE(enum_name(DispatchDecision::declined_no_private_queue),
                  std::string_view("no-private-queue"));
@@ -121,6 +121,8 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(DispatchDecision::declined_pass_failed), std::string_view("pass-failed"));
         QCOMPARE(static_cast<int>(DispatchDecision::declined_peer_memory), 17);
         QCOMPARE(enum_name(DispatchDecision::declined_peer_memory), std::string_view("peer-memory"));
+        QCOMPARE(static_cast<int>(DispatchDecision::declined_iteration_range), 18);
+        QCOMPARE(enum_name(DispatchDecision::declined_iteration_range), std::string_view("iteration-range"));
         QCOMPARE(enum_max<AsyncCopyOutcome>(), 3u);
         QCOMPARE(enum_name(AsyncCopyOutcome::held), std::string_view("held"));
         QCOMPARE(enum_max<WarningCode>(), 28u);
@@ -162,7 +164,7 @@ class VocabularyTest : public QObject {
         QCOMPARE(enum_name(ChunkHashPath::host), std::string_view("host"));
         QCOMPARE(enum_name(WarningCode::queue_intercept_failed), std::string_view("queue-intercept-failed"));
         // Outside the list (e.g. a value from a newer build).
-        QCOMPARE(enum_name(static_cast<DispatchDecision>(18)), std::string_view("unknown"));
+        QCOMPARE(enum_name(static_cast<DispatchDecision>(19)), std::string_view("unknown"));
         QCOMPARE(enum_name(static_cast<WarningCode>(200)), std::string_view("unknown"));
     }
     void existingNamesAreStable() {

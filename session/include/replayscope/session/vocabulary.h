@@ -106,7 +106,8 @@
     X(declined_internal_error, 14, "internal-error") \
     X(declined_abandoned, 15, "abandoned") \
     X(declined_pass_failed, 16, "pass-failed") \
-    X(declined_peer_memory, 17, "peer-memory")
+    X(declined_peer_memory, 17, "peer-memory") \
+    X(declined_iteration_range, 18, "iteration-range")
 
 /* Kind of a captured region. */
 #define RS_IPC_REGION_KINDS(X) \
