@@ -14,6 +14,7 @@
 #include <cctype>
 #include <iterator>
 #include <regex>
+#include <string_view>
 #include <unistd.h>
 
 namespace rs::runner {
@@ -48,6 +49,32 @@ ParsedOptions parse_options(int argc, char** argv) {
                 i + 1 < arguments.size() && !arguments[i + 1].empty() && arguments[i + 1].front() != '-';
             arguments[i] = value_follows ? "--output-format" : "--force";
             bare_f = bare_f || !value_follows;
+        }
+    }
+    // CLI11 unpacks a value in brackets into its comma-separated parts, and for one with none ("[]") takes
+    // the argument after it instead: such a value of --kernel-iteration-range is refused here, by its text.
+    constexpr std::string_view kIterationOption = "--kernel-iteration-range";
+    for (std::size_t i = 1, values = 0; i < arguments.size(); ++i) {
+        const std::string& a = arguments[i];
+        std::string_view value;
+        if (a == kIterationOption) {
+            values = i + 1;
+            continue;
+        }
+        if (a.size() > kIterationOption.size() && a.starts_with(kIterationOption) &&
+            a[kIterationOption.size()] == '=') {
+            value = std::string_view(a).substr(kIterationOption.size() + 1);
+        } else if (i == values && (a.empty() || a.front() != '-')) {
+            value = a;
+            values = i + 1;
+        } else {
+            continue;
+        }
+        std::vector<IterationRange> ranges;
+        std::string range_error;
+        if (value.find_first_not_of("[],") == std::string_view::npos &&
+            !parse_iteration_ranges(std::string(value), ranges, range_error)) {
+            return {std::nullopt, fail(range_error)};
         }
     }
     std::vector<char*> option_argv;
@@ -103,9 +130,10 @@ ParsedOptions parse_options(int argc, char** argv) {
                  "files");
     std::vector<std::string> iteration_text;
     app.add_option("--kernel-iteration-range", iteration_text,
-                   "rocprofv3's per-kernel iteration ranges (e.g. \"[1-3],[5]\"): parsed and refused (exit "
-                   "125), the engine keeps no per-kernel dispatch count yet; use --dispatch-skip and "
-                   "--dispatch-count")
+                   "Replay only these iterations of each kernel, as rocprofv3: \"[1-3],[5]\" is the 1st to "
+                   "3rd and the 5th dispatch of every kernel (counted from 1 per loaded kernel symbol, "
+                   "every dispatch of it counting); the others are declined iteration-range. Values given "
+                   "together or repeated add up")
         ->expected(1, -1);
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
@@ -271,18 +299,13 @@ ParsedOptions parse_options(int argc, char** argv) {
         }
     }
     if (!iteration_text.empty()) {
-        std::string joined;
+        std::string joined; // as rocprofv3 joins its values: ", "
         for (const auto& part : iteration_text) {
             joined += (joined.empty() ? "" : ", ") + part;
         }
-        std::vector<IterationRange> ranges;
-        if (std::string range_error; !parse_iteration_ranges(joined, ranges, range_error)) {
+        if (std::string range_error; !parse_iteration_ranges(joined, replay.iteration_ranges, range_error)) {
             return {std::nullopt, fail(range_error)};
         }
-        return {std::nullopt,
-                fail("--kernel-iteration-range: per-kernel iterations are not supported yet (the engine "
-                     "counts dispatches engine-wide, not per kernel); --dispatch-skip N --dispatch-count M "
-                     "select dispatches N+1..N+M of the whole run")};
     }
     if (o.force_import && o.import_spool.empty()) {
         return {std::nullopt, fail("--force-import needs --import-spool")};

@@ -46,11 +46,12 @@ struct ParsedOptions {
 /// resolves -d/-o into the session path (output_path; placeholders, ".rsdb"), sets the log level, and
 /// validates every value that can be checked before the program starts: the byte counts, the store and
 /// restore options, the counters, the kernel regexes (compiled as the engine compiles them, ECMAScript),
-/// --output-format, --log-level and --kernel-iteration-range (parsed, then refused: the engine keeps no
-/// per-kernel dispatch count yet). `-f` is rocprofv3's --output-format when a value follows it; a bare
-/// `-f` is the deprecated spelling of --force (a warning says so). Help, the version and errors (one
-/// line naming the option and the value) are printed here; their exit status (kToolFailure for an error)
-/// is returned in ParsedOptions::exit_status. Nothing is created here.
+/// --output-format, --log-level and --kernel-iteration-range (rs::ipc::parse_iteration_ranges: an
+/// iteration 0, a range ending before its start or a value without any iteration is refused). `-f` is
+/// rocprofv3's --output-format when a value follows it; a bare `-f` is the deprecated spelling of --force
+/// (a warning says so). Help, the version and errors (one line naming the option and the value) are
+/// printed here; their exit status (kToolFailure for an error) is returned in
+/// ParsedOptions::exit_status. Nothing is created here.
 ParsedOptions parse_options(int argc, char** argv);
 
 } // namespace rs::runner

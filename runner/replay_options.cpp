@@ -3,9 +3,6 @@
 
 #include "byte_size.h"
 
-#include <algorithm>
-#include <charconv>
-
 namespace rs::runner {
 
 bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, std::string& error) {
@@ -52,41 +49,11 @@ bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, st
 
 bool parse_iteration_ranges(const std::string& text, std::vector<IterationRange>& ranges,
                             std::string& error) {
-    auto number = [](const std::string& digits, std::uint64_t& value) {
-        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) {
-            return false;
-        }
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-        return ec == std::errc() && end == digits.data() + digits.size();
-    };
-    std::vector<IterationRange> parsed;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const std::size_t start = text.find_first_not_of("[], ", i);
-        if (start == std::string::npos) {
-            break;
-        }
-        const std::size_t end = std::min(text.find_first_of("[], ", start), text.size());
-        const std::string item = text.substr(start, end - start);
-        i = end;
-        IterationRange range;
-        const auto dash = item.find('-');
-        const bool ok = dash == std::string::npos
-                            ? number(item, range.first) && (range.last = range.first, true)
-                            : number(item.substr(0, dash), range.first) &&
-                                  number(item.substr(dash + 1), range.last) && range.first <= range.last;
-        if (!ok) {
-            error = "--kernel-iteration-range: '" + item +
-                    "' is not an iteration N or a range A-B of iterations (A <= B), e.g. \"[1-3],[5]\"";
-            return false;
-        }
-        parsed.push_back(range);
-    }
-    if (parsed.empty()) {
-        error = "--kernel-iteration-range: '" + text + "' names no iteration, e.g. \"[1-3],[5]\"";
+    std::string problem;
+    if (!rs::ipc::parse_iteration_ranges(text, ranges, problem)) {
+        error = "--kernel-iteration-range: " + problem;
         return false;
     }
-    ranges = std::move(parsed);
     return true;
 }
 

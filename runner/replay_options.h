@@ -4,6 +4,7 @@
 #pragma once
 
 #include <replayscope/counters/counter_plan.h>
+#include <replayscope/ipc/iteration_ranges.h>
 
 #include <cstdint>
 #include <optional>
@@ -19,6 +20,9 @@ struct ReplayOptions {
     std::string kernel_exclude_regex;
     std::uint64_t dispatch_skip = 0;
     std::uint64_t dispatch_count = 0; ///< 0 = no limit
+    /// --kernel-iteration-range: the iterations of each kernel that may be replayed (empty: all);
+    /// REPLAYSCOPE_KERNEL_ITERATION_RANGE in its canonical text when not empty.
+    std::vector<rs::ipc::IterationRange> iteration_ranges;
     std::string agent_filter;
     std::uint64_t host_memory_budget = 0; ///< bytes, 0 = none
     bool fidelity_check = false;
@@ -57,15 +61,13 @@ bool parse_store_options(const StoreOptionText& text, ReplayOptions& options, st
 
 /// One range of --kernel-iteration-range: the iterations `first` to `last` of a kernel (1-based, both
 /// included; a single number is a range of one).
-struct IterationRange {
-    std::uint64_t first = 0;
-    std::uint64_t last = 0;
-};
+using IterationRange = rs::ipc::IterationRange;
 
-/// Parses rocprofv3's --kernel-iteration-range values (source/lib/rocprofiler-sdk-tool/config.cpp in
-/// rocprofiler-sdk: '[', ']', ',' and spaces separate the items; an item is N or A-B, decimal), e.g.
-/// "[1-3],[5]" or "[1, 3, [8-12]]". False with `error` naming the item when one is not such a number
-/// or range (or its end comes before its start), or when there is no item at all.
+/// Parses rocprofv3's --kernel-iteration-range values (rs::ipc::parse_iteration_ranges, the reading the
+/// engine applies to REPLAYSCOPE_KERNEL_ITERATION_RANGE; rocprofv3's own is get_kernel_filter_range in
+/// rocprofiler-sdk's source/lib/rocprofiler-sdk-tool/config.cpp), e.g. "[1-3],[5]" or "[1, 3, [8-12]]".
+/// False with `error` ("--kernel-iteration-range: ..." naming the item) when an item is not such a number
+/// or range, names iteration 0 or ends before it starts, or when there is no item at all.
 bool parse_iteration_ranges(const std::string& text, std::vector<IterationRange>& ranges, std::string& error);
 
 } // namespace rs::runner

@@ -65,6 +65,9 @@ void TargetEnvironment::set_replay_options(const ReplayOptions& o) {
     }
     set(env::kDispatchSkip, std::to_string(o.dispatch_skip));
     set(env::kDispatchCount, std::to_string(o.dispatch_count));
+    if (!o.iteration_ranges.empty()) {
+        set(env::kKernelIterationRange, rs::ipc::format_iteration_ranges(o.iteration_ranges));
+    }
     if (!o.agent_filter.empty()) {
         set(env::kAgentFilter, o.agent_filter);
     }

@@ -316,13 +316,50 @@ class RunnerOptionsTest : public QObject {
         QCOMPARE(ranges[1].last, std::uint64_t(5));
         QVERIFY(rs::runner::parse_iteration_ranges("[1, 3, 5, [8-12]]", ranges, error));
         QCOMPARE(ranges.size(), std::size_t(4));
+        QCOMPARE(ranges[3].first, std::uint64_t(8));
         QCOMPARE(ranges[3].last, std::uint64_t(12));
-        for (const char* bad : {"", "[]", "[a]", "[3-1]", "[1-]", "[-2]", "[1-2-3]", "[1.5]", "[+1]"}) {
+        // The canonical text replayscope-run passes to the engine, which reads it back unchanged.
+        QCOMPARE(rs::ipc::format_iteration_ranges(ranges), std::string("[1],[3],[5],[8-12]"));
+        std::vector<IterationRange> again;
+        QVERIFY(rs::runner::parse_iteration_ranges(rs::ipc::format_iteration_ranges(ranges), again, error));
+        QCOMPARE(rs::ipc::format_iteration_ranges(again), std::string("[1],[3],[5],[8-12]"));
+        // The union of the ranges: 1, 3, 5 and 8 to 12, nothing else.
+        std::string selected;
+        for (std::uint64_t i = 0; i <= 13; ++i) {
+            selected += rs::ipc::in_iteration_ranges(ranges, i) ? '1' : '0';
+        }
+        QCOMPARE(selected, std::string("01010100111110"));
+        for (const char* bad :
+             {"", "[]", "[a]", "[3-1]", "[1-]", "[-2]", "[1-2-3]", "[1.5]", "[+1]", "[0]", "[0-2]"}) {
             ranges.clear();
             QVERIFY2(!rs::runner::parse_iteration_ranges(bad, ranges, error), bad);
             QVERIFY2(error.rfind("--kernel-iteration-range: ", 0) == 0, error.c_str());
             QVERIFY(ranges.empty());
         }
+        QVERIFY(!rs::runner::parse_iteration_ranges("[0-2]", ranges, error));
+        QCOMPARE(error,
+                 std::string("--kernel-iteration-range: '0-2' names iteration 0: iterations count from "
+                             "1 (a kernel's first dispatch is 1), as in rocprofv3"));
+    }
+
+    /// --kernel-iteration-range reaches the engine as REPLAYSCOPE_KERNEL_ITERATION_RANGE in its canonical
+    /// text: values given together and repeated options add up, in the order given; without the option the
+    /// variable is not set (every iteration).
+    void iterationRangesReachTheEngine() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("run.rsdb");
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("RS_PROBE_CONFIG", rs::ipc::env::kKernelIterationRange);
+        Run r = run({"--engine", RS_PROBE, "--no-progress", "--kernel-iteration-range", "[2-4]", "7",
+                     "--kernel-iteration-range", "[[10-12], 1]", "-o", session, "--", RS_PROBE, "1", "0"},
+                    env);
+        QCOMPARE(r.exit_code, 0);
+        QCOMPARE(configuration(session),
+                 QString("REPLAYSCOPE_KERNEL_ITERATION_RANGE=[2-4],[7],[10-12],[1]\n"));
+        r = run({"--engine", RS_PROBE, "--no-progress", "--force", "-o", session, "--", RS_PROBE, "1", "0"},
+                env);
+        QCOMPARE(r.exit_code, 0);
+        QCOMPARE(configuration(session), QString());
     }
 
     void kernelNamesAsTheInspectorShowsThem() {
@@ -388,10 +425,12 @@ class RunnerOptionsTest : public QObject {
             << QStringList{"--kernel-iteration-range", "[1-x]"}
             << "replayscope-run: --kernel-iteration-range: '1-x' is not an "
                "iteration N or a range A-B";
-        QTest::newRow("iteration range")
-            << QStringList{"--kernel-iteration-range", "[1-3],[5]"}
-            << "replayscope-run: --kernel-iteration-range: per-kernel iterations "
-               "are not supported yet";
+        QTest::newRow("iteration range empty")
+            << QStringList{"--kernel-iteration-range", "[]"}
+            << "replayscope-run: --kernel-iteration-range: '[]' names no iteration";
+        QTest::newRow("iteration zero")
+            << QStringList{"--kernel-iteration-range", "[0-3],[5]"}
+            << "replayscope-run: --kernel-iteration-range: '0-3' names iteration 0: iterations count from 1";
         QTest::newRow("-M and -T") << QStringList{"-M", "-T"}
                                    << "replayscope-run: --mangled-kernels and --truncate-kernels exclude "
                                       "each other";

@@ -34,7 +34,10 @@ inline constexpr const char* kKernelIncludeRegex = "REPLAYSCOPE_KERNEL_INCLUDE_R
 inline constexpr const char* kKernelExcludeRegex = "REPLAYSCOPE_KERNEL_EXCLUDE_REGEX"; ///< ECMAScript regex
 inline constexpr const char* kDispatchSkip = "REPLAYSCOPE_DISPATCH_SKIP"; ///< dispatches to let through first
 inline constexpr const char* kDispatchCount =
-    "REPLAYSCOPE_DISPATCH_COUNT";                                       ///< dispatches to replay (0 = all)
+    "REPLAYSCOPE_DISPATCH_COUNT"; ///< dispatches to replay (0 = all)
+/// rocprofv3's --kernel-iteration-range: the iterations of each kernel (1-based, counted per loaded kernel
+/// symbol) that may be replayed, as "[1-3],[5]" (iteration_ranges.h reads it); unset: every iteration.
+inline constexpr const char* kKernelIterationRange = "REPLAYSCOPE_KERNEL_ITERATION_RANGE";
 inline constexpr const char* kAgentFilter = "REPLAYSCOPE_AGENT_FILTER"; ///< agent indices/names, comma list
 inline constexpr const char* kHostMemoryBudget = "REPLAYSCOPE_HOST_MEMORY_BUDGET"; ///< bytes (0 = no budget)
 inline constexpr const char* kFidelityCheck = "REPLAYSCOPE_FIDELITY_CHECK";        ///< "1" to hash regions
