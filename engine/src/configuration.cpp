@@ -105,6 +105,12 @@ Configuration Configuration::from_environment() {
     read_regex(c, env::kKernelExcludeRegex, c.kernel_exclude, c.kernel_exclude_text);
     read_u64(c, env::kDispatchSkip, c.dispatch_skip);
     read_u64(c, env::kDispatchCount, c.dispatch_count);
+    if (const char* v = get(env::kKernelIterationRange)) {
+        if (std::string problem; !ipc::parse_iteration_ranges(v, c.iteration_ranges, problem)) {
+            c.problems.push_back(std::string(env::kKernelIterationRange) + ": " + problem +
+                                 "; ignored (every iteration is replayed)");
+        }
+    }
     read_u64(c, env::kHostMemoryBudget, c.host_memory_budget);
     read_choice(c, env::kSnapshotStore, c.snapshot_store,
                 {SnapshotStoreMode::auto_, SnapshotStoreMode::host, SnapshotStoreMode::device});
@@ -208,6 +214,9 @@ std::string Configuration::describe() const {
     }
     out << env::kDispatchSkip << '=' << dispatch_skip << '\n';
     out << env::kDispatchCount << '=' << dispatch_count << '\n';
+    if (!iteration_ranges.empty()) {
+        out << env::kKernelIterationRange << '=' << ipc::format_iteration_ranges(iteration_ranges) << '\n';
+    }
     if (!agent_filter.empty()) {
         out << env::kAgentFilter << '=';
         for (size_t i = 0; i < agent_filter.size(); ++i) {

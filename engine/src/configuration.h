@@ -11,6 +11,7 @@
 
 #include <replayscope/counters/counter_plan.h>
 #include <replayscope/ipc/environment.h>
+#include <replayscope/ipc/iteration_ranges.h>
 
 namespace rs::engine {
 
@@ -36,8 +37,12 @@ struct Configuration {
     std::optional<std::regex> kernel_include;
     std::optional<std::regex> kernel_exclude;
     std::string kernel_include_text, kernel_exclude_text;
-    uint64_t dispatch_skip = 0;            ///< dispatches (engine-wide ordinal) let through first
-    uint64_t dispatch_count = 0;           ///< dispatches replayed after the skip; 0 = all
+    uint64_t dispatch_skip = 0;  ///< dispatches (engine-wide ordinal) let through first
+    uint64_t dispatch_count = 0; ///< dispatches replayed after the skip; 0 = all
+    /// REPLAYSCOPE_KERNEL_ITERATION_RANGE (rocprofv3's --kernel-iteration-range): the iterations of each
+    /// kernel that may be replayed, 1-based per loaded kernel symbol (ExecutableRegistry::Kernel::
+    /// dispatches); empty = every iteration, and no iteration is counted.
+    std::vector<ipc::IterationRange> iteration_ranges;
     std::vector<std::string> agent_filter; ///< GPU indices ("0") or agent names; empty = all
     uint64_t host_memory_budget = 0;       ///< bytes a snapshot may hold in the host store; 0 = unlimited
     SnapshotStoreMode snapshot_store = SnapshotStoreMode::auto_;
@@ -63,6 +68,11 @@ struct Configuration {
     bool kernel_selected(const std::string& name) const;
     /// True when dispatch ordinal `n` (0-based) is inside the skip/count window.
     bool dispatch_selected(uint64_t n) const;
+    /// True when a kernel's `iteration` (1-based; 0 when it could not be counted) may be replayed: no
+    /// iteration ranges, or one of them holds it.
+    bool iteration_selected(uint64_t iteration) const {
+        return iteration_ranges.empty() || ipc::in_iteration_ranges(iteration_ranges, iteration);
+    }
     /// True when the GPU agent with this index and name passes the agent filter.
     bool agent_selected(uint32_t gpu_index, const std::string& name) const;
 

@@ -118,6 +118,7 @@ uint32_t ExecutableRegistry::add(hsa_executable_t exe, std::vector<Variable>& ov
             kernel.read_only_pointers = std::make_shared<const std::vector<uint32_t>>(it->second);
         }
         kernel.unrestorable_variable = !scan.oversized.empty();
+        kernel.dispatches = std::make_shared<std::atomic<uint64_t>>(0); // a fresh count per load
     }
     state_.wlock([&](State& s) {
         s.executables.insert(exe.handle);

@@ -8,6 +8,7 @@
 
 #include <hsa.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -47,6 +48,12 @@ class ExecutableRegistry {
         /// The kernel's executable has a module variable over the snapshot's cap: whatever the kernel
         /// writes there is never restored, so it is not replayed.
         bool unrestorable_variable = false;
+        /// Dispatches of this loaded kernel symbol counted so far, for --kernel-iteration-range (rocprofv3
+        /// counts per kernel id, one per symbol of each loaded code object). Made once when the executable
+        /// is registered, shared by every copy of this Kernel, never replaced: the intercept handlers take
+        /// their iteration with a relaxed fetch_add outside any lock (docs/replay-window.md, "Per-kernel
+        /// iterations"). Null in an empty Kernel (kernel object unknown).
+        std::shared_ptr<std::atomic<uint64_t>> dispatches;
     };
     /// The kernel symbol of `kernel_object` (an empty Kernel when unknown).
     Kernel kernel(uint64_t kernel_object) const;

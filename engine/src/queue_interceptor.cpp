@@ -233,12 +233,46 @@ bool part_of_batch(QueueContext& q, uint64_t index) {
     return batch;
 }
 
+/// The iteration of `kernel`'s dispatch now submitted (1-based), when --kernel-iteration-range is given:
+/// one relaxed fetch_add on the loaded symbol's count, outside any lock (docs/replay-window.md, "Per-kernel
+/// iterations"). 0 without ranges (nothing counted) and for a kernel object the registry does not know.
+uint64_t next_iteration(const Engine& e, const ExecutableRegistry::Kernel& kernel) noexcept {
+    if (e.config.iteration_ranges.empty() || !kernel.dispatches) {
+        return 0;
+    }
+    return kernel.dispatches->fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+/// Counts the iterations of the kernel dispatches among `count` packets forwarded together (they are
+/// never replayed, but rocprofv3 counts every dispatch of a kernel). Only with iteration ranges.
+void count_iterations(Engine& e, const void* packets, uint64_t count) noexcept {
+    if (e.config.iteration_ranges.empty()) {
+        return;
+    }
+    try {
+        for (uint64_t i = 0; i < count; ++i) {
+            const auto* packet = static_cast<const unsigned char*>(packets) + i * 64;
+            if (packet_type(packet) == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+                hsa_kernel_dispatch_packet_t p;
+                std::memcpy(&p, packet, sizeof p);
+                (void)next_iteration(e, e.executables.kernel(p.kernel_object));
+            }
+        }
+    } catch (...) {
+        note_internal_error(e, "dispatch handler's iteration count (later iterations of a kernel may be "
+                               "numbered lower)");
+    }
+}
+
 void intercept_handler(const void* packets, uint64_t count, uint64_t index, void* data,
                        hsa_amd_queue_intercept_packet_writer writer) {
     auto* q = static_cast<QueueContext*>(data);
     Engine* e = g_finalized.load(std::memory_order_acquire) ? nullptr : engine();
     if (!e || !q || count != 1) {
         // Several packets per call happen only on newer runtimes: never replayed, forwarded at once.
+        if (e && q) {
+            count_iterations(*e, packets, count);
+        }
         writer(packets, count);
         return;
     }
@@ -259,6 +293,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
     try {
         const ExecutableRegistry::Kernel symbol = e->executables.kernel(p.kernel_object);
         kernel = symbol.name;
+        // Every dispatch of the kernel is an iteration, whatever is decided below, as rocprofv3 counts.
+        const uint64_t iteration = next_iteration(*e, symbol);
         if (part_of_batch(*q, index)) {
             decision = DispatchDecision::declined_multi_packet;
         } else if (graph_launch_active()) {
@@ -272,6 +308,8 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             decision = DispatchDecision::declined_runtime_kernel;
         } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
             decision = DispatchDecision::declined_filtered;
+        } else if (!e->config.iteration_selected(iteration)) {
+            decision = DispatchDecision::declined_iteration_range;
         } else if (symbol.unrestorable_variable ||
                    kernarg_points_into(p.kernarg_address, symbol.kernarg_size, e->unrestorable,
                                        symbol.read_only_pointers.get(), &e->inventory)) {

@@ -423,6 +423,38 @@ class TestEngine : public QObject {
         QCOMPARE(r->passes(), 4);
     }
 
+    /// --kernel-iteration-range as rocprofv3 counts: per loaded kernel symbol, from 1, the union of the
+    /// ranges. two_kernels 6 interleaves accumulate.kd and accumulate_indirect.kd, 6 dispatches each:
+    /// iterations 2, 3 and 5 of each kernel replay, its other three are declined iteration-range, and every
+    /// result is that of one execution per dispatch. On two agents the same kernel is a symbol of each
+    /// agent's code object: "[1]" replays the first dispatch of each.
+    void iterationRangeDeclines() {
+        auto r = run(workload("two_kernels"), {"--kernel-iteration-range", "[2-3],[5]"}, {}, {"6"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
+        QStringList expected;
+        for (const char* decision :
+             {"iteration-range", "replayed", "replayed", "iteration-range", "replayed", "iteration-range"}) {
+            expected << QStringLiteral("accumulate.kd:%1").arg(decision)
+                     << QStringLiteral("accumulate_indirect.kd:%1").arg(decision);
+        }
+        QCOMPARE(r->decisions(), expected);
+        QCOMPARE(r->passes(), 12); // 6 replayed dispatches, 2 passes each
+        QVERIFY(r->rows("SELECT s.text FROM session JOIN strings s ON s.id = session.configuration_id")
+                    .value(0)
+                    .value(0)
+                    .contains("REPLAYSCOPE_KERNEL_ITERATION_RANGE=[2-3],[5]\n"));
+        r = run(workload("two_agents"), {"--kernel-iteration-range", "1"}, {"HSA_SIM_GPU_AGENTS=2"});
+        QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
+        QCOMPARE(r->count_named("dispatches", "decision", "decision", "replayed"), 2);
+        // The replayed two: the first dispatch of each agent.
+        QCOMPARE(r->value("SELECT count(*) FROM dispatches d JOIN enum_names e ON e.enum = 'decision' AND "
+                          "e.code = d.decision WHERE e.name = 'replayed' AND d.id = (SELECT min(id) FROM "
+                          "dispatches f WHERE f.process = d.process AND f.agent = d.agent)"),
+                 2);
+        QCOMPARE(r->count_named("dispatches", "decision", "decision", "iteration-range"), 14);
+        QCOMPARE(r->passes(), 4);
+    }
+
     /// A dispatch whose kernarg points into fine-grained device or system memory is declined
     /// (unrestorable-memory): no restore would undo the extra passes' writes there. The same kernel on
     /// coarse-grained memory replays; every result is the one of a single execution.
