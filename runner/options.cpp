@@ -133,8 +133,10 @@ ParsedOptions parse_options(int argc, char** argv) {
                    "Replay only these iterations of each kernel, as rocprofv3: \"[1-3],[5]\" is the 1st to "
                    "3rd and the 5th dispatch of every kernel (counted from 1 per loaded kernel symbol, "
                    "every dispatch of it counting); the others are declined iteration-range. Values given "
-                   "together or repeated add up")
-        ->expected(1, -1);
+                   "together or repeated add up; an iteration 0, a range ending before its start or no "
+                   "iteration at all stops the run before the program starts (exit 125)")
+        ->expected(1, -1)
+        ->type_name("RANGES");
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
         ->capture_default_str();
