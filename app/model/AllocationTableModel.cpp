@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -99,10 +98,11 @@ QVariant AllocationTableModel::extra(int row, int column, int role) const {
         return format::address(a.address);
     case Qt::ForegroundRole:
         if (column == Classification) {
-            return a.tracked() ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+            return a.tracked() ? ThemeColors::status(ThemeColors::Status::good)
+                               : ThemeColors::status(ThemeColors::Status::caution);
         }
         if (column == Skipped && a.skipped > 0) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
         return {};
     case Qt::ToolTipRole:

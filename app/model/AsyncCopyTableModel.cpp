@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -80,7 +79,7 @@ QVariant AsyncCopyTableModel::extra(int row, int column, int role) const {
         return text(row, column); // the full address: views elide long cells in the middle
     }
     if (role == Qt::ForegroundRole && column == Outcome && c.timedOut()) {
-        return QColor(0xc6, 0x28, 0x28);
+        return ThemeColors::status(ThemeColors::Status::bad);
     }
     return {};
 }

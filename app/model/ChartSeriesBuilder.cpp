@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/ChartSeriesBuilder.h"
 
+#include "model/ThemeColors.h"
+
 #include <QMap>
 #include <QSet>
 
@@ -28,11 +30,7 @@ ChartSeriesBuilder::ChartSeriesBuilder(const SessionSnapshot& snapshot, int proc
 }
 
 QColor ChartSeriesBuilder::color(int i) {
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                                     QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-                                     QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                                     QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
-    return palette[i % 8];
+    return ThemeColors::category(i); // reads on light and dark plots alike
 }
 
 QVector<ChartSeriesBuilder::Series> ChartSeriesBuilder::snapshotBytesStacked() const {

@@ -76,7 +76,7 @@ class ChartSeriesBuilder {
     /// by name), at most `limit`: whose counters the headless export charts.
     QStringList counterKernels(int limit) const;
 
-    /// Colour of series `i` (stable palette).
+    /// Colour of series `i` (stable palette: ThemeColors::category, readable on light and dark plots).
     static QColor color(int i);
 
   private:

@@ -4,10 +4,9 @@
 #include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
+#include "model/ThemeColors.h"
 
 #include <replayscope/counters/derived.h>
-
-#include <QColor>
 
 namespace rs::app {
 
@@ -216,10 +215,11 @@ QVariant DispatchTableModel::extra(int row, int column, int role) const {
         return d.id;
     case Qt::ForegroundRole:
         if (column == Outcome) {
-            return d.replayed() ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
+            return d.replayed() ? ThemeColors::status(ThemeColors::Status::good)
+                                : ThemeColors::status(ThemeColors::Status::bad);
         }
         if (column == RegionsSkipped && d.skips > 0) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
         return {};
     case Qt::ToolTipRole:

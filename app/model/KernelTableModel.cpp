@@ -4,8 +4,7 @@
 #include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -138,7 +137,7 @@ QVariant KernelTableModel::extra(int row, int column, int role) const {
         return {};
     case Qt::ForegroundRole:
         if (column == Declined && s.declinedCount() > 0) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
         return {};
     default:

@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -78,7 +77,8 @@ QVariant ModuleVariableTableModel::extra(int row, int column, int role) const {
         return {};
     case Qt::ForegroundRole:
         if (column == Status) {
-            return v.captured() ? QColor(0x2e, 0x7d, 0x32) : QColor(0x8d, 0x6e, 0x00);
+            return v.captured() ? ThemeColors::status(ThemeColors::Status::good)
+                                : ThemeColors::status(ThemeColors::Status::caution);
         }
         return {};
     }

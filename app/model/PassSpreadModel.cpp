@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 #include <algorithm>
 #include <limits>
@@ -184,7 +183,8 @@ QVariant PassSpreadModel::extra(int row, int column, int role) const {
         }
         return {};
     case Qt::ForegroundRole:
-        return column == Spread && e.spread > 0.2 ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant();
+        return column == Spread && e.spread > 0.2 ? QVariant(ThemeColors::status(ThemeColors::Status::bad))
+                                                  : QVariant();
     }
     return {};
 }

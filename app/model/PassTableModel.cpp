@@ -4,8 +4,7 @@
 #include "model/DispatchTableModel.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -201,11 +200,11 @@ QVariant PassTableModel::extra(int row, int column, int role) const {
     if (role == Qt::ForegroundRole) {
         if (column == Fidelity && !isFinalRow(row) &&
             snapshot_->passes[std::size_t(first_ + row)].differed()) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
         const RestoreRow* r = restoreAt(row);
         if (column == MissedChunks && r && r->missedChunks > 0) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
     }
     return {};

@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -122,11 +121,12 @@ QVariant ProcessTableModel::extra(int row, int column, int role) const {
         return p.argv.isEmpty() ? p.executable : p.argv;
     case Qt::ForegroundRole:
         if (column == Complete) {
-            return p.complete ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28);
+            return p.complete ? ThemeColors::status(ThemeColors::Status::good)
+                              : ThemeColors::status(ThemeColors::Status::bad);
         }
         if ((column == Missing && p.missingEvents > 0) ||
             (column == RejectedFrames && p.rejectedFrames > 0)) {
-            return QColor(0xc6, 0x28, 0x28);
+            return ThemeColors::status(ThemeColors::Status::bad);
         }
         return {};
     case Qt::ToolTipRole:

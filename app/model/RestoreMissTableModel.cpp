@@ -3,8 +3,7 @@
 
 #include "model/Format.h"
 #include "model/ModelRoles.h"
-
-#include <QColor>
+#include "model/ThemeColors.h"
 
 namespace rs::app {
 
@@ -76,7 +75,7 @@ QVariant RestoreMissTableModel::extra(int row, int column, int role) const {
     case RowIdRole:
         return m.dispatchId;
     case Qt::ForegroundRole:
-        return column == Address ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant();
+        return column == Address ? QVariant(ThemeColors::status(ThemeColors::Status::bad)) : QVariant();
     case Qt::ToolTipRole:
         if (column == Address) { // the full address: views elide long cells in the middle
             return format::address(m.address);
