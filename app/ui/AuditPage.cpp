@@ -6,9 +6,11 @@
 #include "model/ChartSeriesBuilder.h"
 #include "model/ModuleVariableTableModel.h"
 #include "model/RestoreMissTableModel.h"
+#include "model/ThemeColors.h"
 #include "ui/ChartAdapter.h"
 #include "ui/TablePanel.h"
 
+#include <QEvent>
 #include <QGroupBox>
 #include <QLabel>
 #include <QSplitter>
@@ -73,7 +75,7 @@ AuditPage::AuditPage(QWidget* parent)
         new ChartAdapter(tr("Not replayed or not restored, by reason"), tr("count"), tr("count"), right);
     rightLayout->addWidget(reasons_, 1);
     rightLayout->addWidget(outcomes_, 1);
-    auto* legend = new QLabel(right);
+    auto* legend = legend_ = new QLabel(right);
     legend->setObjectName(QStringLiteral("blindSpotsLegend"));
     legend->setWordWrap(true);
     legend->setTextFormat(Qt::RichText);
@@ -91,14 +93,20 @@ AuditPage::AuditPage(QWidget* parent)
         "Excluded allocations (kernarg, host, fine-grained, executable, not-owned, unknown-pointer) are "
         "listed "
         "above with their reason: a kernel writing them sees different inputs in pass 2."));
-    legend->setStyleSheet(QStringLiteral("QLabel { background: #fff8e1; border: 1px solid #e0c060; "
-                                         "border-radius: 4px; padding: 6px; }"));
+    legend->setStyleSheet(ThemeColors::bannerStyleSheet(palette(), ThemeColors::Banner::warning));
     rightLayout->addWidget(legend);
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split);
+}
+
+void AuditPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        legend_->setStyleSheet(ThemeColors::bannerStyleSheet(palette(), ThemeColors::Banner::warning));
+    }
 }
 
 void AuditPage::setSnapshot(const SessionSnapshot& snapshot) {

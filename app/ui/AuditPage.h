@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+class QLabel;
+
 namespace rs::app {
 
 class AllocationTableModel;
@@ -32,6 +34,12 @@ class AuditPage : public QWidget {
     TablePanel* copiesPanel() const { return copies_panel_; }
     ChartAdapter* reasonChart() const { return reasons_; }
     ChartAdapter* outcomeChart() const { return outcomes_; }
+    /// The warning banner of what the mechanism cannot see by design.
+    QLabel* blindSpotsLegend() const { return legend_; }
+
+  protected:
+    /// On QEvent::PaletteChange the legend's banner colours follow the new palette.
+    void changeEvent(QEvent* event) override;
 
   private:
     SessionSnapshot snapshot_;
@@ -45,6 +53,7 @@ class AuditPage : public QWidget {
     TablePanel* copies_panel_;
     ChartAdapter* reasons_;
     ChartAdapter* outcomes_;
+    QLabel* legend_;
 };
 
 } // namespace rs::app

@@ -6,8 +6,10 @@
 #include "model/PassTableModel.h"
 #include "model/RegionTableModel.h"
 #include "model/RestoreSkipTableModel.h"
+#include "model/ThemeColors.h"
 #include "ui/TablePanel.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -36,6 +38,7 @@ DispatchDetailWidget::DispatchDetailWidget(QWidget* parent)
 
 void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row) {
     const bool firstData = regions_->snapshot().isNull() && !snapshot.isNull();
+    snapshot_ = snapshot;
     row_ = row;
     regions_->setDispatch(snapshot, row);
     passes_->setDispatch(snapshot, row);
@@ -45,10 +48,24 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
         passes_panel_->setColumnWidths({6, 12, 12, 16, 14, 9, 11, 14, 16, 18, 9, 12});
         skips_panel_->setColumnWidths({9, 16, 10, 10});
     }
+    updateTitle();
+}
+
+void DispatchDetailWidget::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        updateTitle();
+    }
+}
+
+void DispatchDetailWidget::updateTitle() {
+    const SessionSnapshot& snapshot = snapshot_;
+    const int row = row_;
     if (snapshot.isNull() || row < 0 || row >= int(snapshot->dispatches.size())) {
         title_->setText(tr("<i>Select a dispatch to see its snapshot, passes and restore skips.</i>"));
         return;
     }
+    const QPalette& p = palette();
     const DispatchRow& d = snapshot->dispatches[row];
     // The process follows below when there are several: the agent's own name here.
     QString text = tr("<b>Dispatch %1</b> — <code>%2</code> on %3, %4 — ")
@@ -59,12 +76,12 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
         text += tr("%1 — ").arg(snapshot.processName(d.process));
     }
     if (!d.replayed()) {
-        text += tr("<b style='color:#c62828'>declined: %1</b>")
-                    .arg(snapshot.enumName(QStringLiteral("decision"), d.decision));
+        text += ThemeColors::statusHtml(
+            p, ThemeColors::Status::bad,
+            tr("declined: %1").arg(snapshot.enumName(QStringLiteral("decision"), d.decision)));
     } else {
-        text += tr("<b style='color:#2e7d32'>replayed</b>, %1 passes; snapshot %2 in %3 regions (generation "
-                   "%4) took "
-                   "%5 ms%6")
+        text += tr("%1, %2 passes; snapshot %3 in %4 regions (generation %5) took %6 ms%7")
+                    .arg(ThemeColors::statusHtml(p, ThemeColors::Status::good, tr("replayed")))
                     .arg(d.passes)
                     .arg(format::bytes(d.snapshotBytes))
                     .arg(d.snapshotRegions)
@@ -90,7 +107,9 @@ void DispatchDetailWidget::setDispatch(const SessionSnapshot& snapshot, int row)
                              format::bytes(d.movedDevice), format::bytes(d.fullRestoreBytes()),
                              format::count(d.dirtyChunks), format::count(d.comparedChunks));
             if (d.missedChunks > 0) {
-                text += tr(", <b style='color:#c62828'>%1 chunks missed</b>").arg(d.missedChunks);
+                text += QStringLiteral(", ") +
+                        ThemeColors::statusHtml(p, ThemeColors::Status::bad,
+                                                tr("%1 chunks missed").arg(d.missedChunks));
             }
         } else if (!snapshot->hasRestoreRecords) {
             text += tr("; bytes moved per restore: %1 (recorded from session format 4)")

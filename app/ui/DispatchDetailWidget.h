@@ -29,7 +29,15 @@ class DispatchDetailWidget : public QWidget {
     RestoreSkipTableModel* skips() const { return skips_; }
     QTabWidget* tabs() const { return tabs_; }
 
+  protected:
+    /// On QEvent::PaletteChange the title line is written again in the new palette's colours.
+    void changeEvent(QEvent* event) override;
+
   private:
+    /// The line above the tabs for row_ of snapshot_.
+    void updateTitle();
+
+    SessionSnapshot snapshot_;
     int row_ = -1;
     QLabel* title_;
     QTabWidget* tabs_;

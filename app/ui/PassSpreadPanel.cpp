@@ -26,7 +26,7 @@ PassSpreadPanel::PassSpreadPanel(QWidget* parent)
     threshold_->setToolTip(tr("Slowest / fastest pass - 1 above which a dispatch is listed: its counters "
                               "differ from pass to pass"));
     summary_->setWordWrap(true);
-    summary_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    summary_->setForegroundRole(QPalette::PlaceholderText); // secondary text, readable on light and dark
     panel_ = new TablePanel(model_, QStringLiteral("passSpread"), this);
     panel_->addTextFilter(tr("Filter by kernel…"));
     panel_->setColumnWidths({36, 9, 7, 10, 10, 9, 8});

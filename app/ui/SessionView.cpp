@@ -5,6 +5,7 @@
 #include "model/RunCommand.h"
 #include "model/SessionReader.h"
 #include "model/SimulatedRuntime.h"
+#include "model/ThemeColors.h"
 #include "ui/AuditPage.h"
 #include "ui/ChartsPage.h"
 #include "ui/CountersPage.h"
@@ -13,6 +14,7 @@
 #include "ui/SummaryPage.h"
 #include "ui/TimelinePage.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
@@ -31,7 +33,7 @@ SessionView::SessionView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     banner_->setTextFormat(Qt::RichText);
-    banner_->setText(tr("<i>Loading…</i>"));
+    updateBanner();
     layout->addWidget(banner_);
     pages_->setDocumentMode(true);
     pages_->addTab(summary_, tr("Summary"));
@@ -63,22 +65,8 @@ SessionView::SessionView(QWidget* parent)
     // says so, with a link that reads the file now at the path.
     banner_->setOpenExternalLinks(false);
     connect(reader_, &SessionReader::fileChanged, this, [this](SessionFileChange change) {
-        switch (change) {
-        case SessionFileChange::none:
-            fileNote_.clear();
-            break;
-        case SessionFileChange::replaced:
-            fileNote_ =
-                tr("<br><b style='color:#c62828'>The file was replaced on disk</b> (a new run wrote it) "
-                   "after it was opened: what is shown is the session as read before. "
-                   "<a href='reload'>Open the new file</a>");
-            break;
-        case SessionFileChange::deleted:
-            fileNote_ = tr("<br><b style='color:#c62828'>The file was deleted on disk</b> after it was "
-                           "opened: what is shown is the session as read before.");
-            break;
-        }
-        banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+        fileChange_ = change;
+        updateBanner();
     });
     connect(reader_, &SessionReader::leftoverSpools, this, &SessionView::offerSpoolImport);
     connect(banner_, &QLabel::linkActivated, this, [this](const QString& link) {
@@ -89,17 +77,20 @@ SessionView::SessionView(QWidget* parent)
         }
     });
     connect(reader_, &SessionReader::failed, this, [this](const SessionError& e) {
-        banner_->setText(tr("<b style='color:#c62828'>%1:</b> %2").arg(e.title(), e.message.toHtmlEscaped()));
+        error_ = e;
+        bannerState_ = BannerState::failed;
+        updateBanner();
         emit failed(e);
     });
 }
 
 void SessionView::open(const QString& path, bool follow) {
     path_ = path;
-    fileNote_.clear();
-    spoolNote_.clear();
+    fileChange_ = SessionFileChange::none;
+    spoolOffer_ = SpoolOffer::none;
     endedSeen_ = false;
-    banner_->setText(follow ? tr("<i>Waiting for the session to start…</i>") : tr("<i>Loading…</i>"));
+    bannerState_ = follow ? BannerState::waiting : BannerState::loading;
+    updateBanner();
     reader_->open(path, follow);
 }
 
@@ -111,11 +102,85 @@ void SessionView::setExitStatus(int status) {
     summary_->setExitStatus(status);
 }
 
-void SessionView::show(const SessionSnapshot& s) {
+void SessionView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        updateBanner();
+    }
+}
+
+void SessionView::updateBanner() {
+    switch (bannerState_) {
+    case BannerState::loading:
+        banner_->setText(tr("<i>Loading…</i>"));
+        return;
+    case BannerState::waiting:
+        banner_->setText(tr("<i>Waiting for the session to start…</i>"));
+        return;
+    case BannerState::session:
+        banner_->setText(sessionLine() + fileNote() + spoolNote());
+        return;
+    case BannerState::failed:
+        banner_->setText(
+            ThemeColors::statusHtml(palette(), ThemeColors::Status::bad, tr("%1:").arg(error_.title())) +
+            QLatin1Char(' ') + error_.message.toHtmlEscaped() + fileNote() + spoolNote());
+        return;
+    }
+}
+
+QString SessionView::fileNote() const {
+    switch (fileChange_) {
+    case SessionFileChange::none:
+        break;
+    case SessionFileChange::replaced:
+        return QStringLiteral("<br>") +
+               ThemeColors::statusHtml(palette(), ThemeColors::Status::bad,
+                                       tr("The file was replaced on disk")) +
+               tr(" (a new run wrote it) after it was opened: what is shown is the session as read before. "
+                  "<a href='reload'>Open the new file</a>");
+    case SessionFileChange::deleted:
+        return QStringLiteral("<br>") +
+               ThemeColors::statusHtml(palette(), ThemeColors::Status::bad,
+                                       tr("The file was deleted on disk")) +
+               tr(" after it was opened: what is shown is the session as read before.");
+    }
+    return {};
+}
+
+QString SessionView::spoolNote() const {
+    switch (spoolOffer_) {
+    case SpoolOffer::none:
+        break;
+    case SpoolOffer::offered:
+        return QStringLiteral("<br>") +
+               ThemeColors::statusHtml(
+                   palette(), ThemeColors::Status::bad,
+                   tr("%n spool file(s) of this run were never imported", nullptr, spoolCount_)) +
+               tr(" (its replayscope-run ended without importing them, killed perhaps): the events they hold "
+                  "are missing here. <a href='import-spools'>Import them</a> (replayscope-run --import-spool "
+                  "%1 -o %2)")
+                   .arg(spoolDirectory_.toHtmlEscaped(), path_.toHtmlEscaped());
+    case SpoolOffer::importing:
+        return tr("<br><i>Importing the spools of %1…</i>").arg(spoolDirectory_.toHtmlEscaped());
+    case SpoolOffer::failed:
+        return QStringLiteral("<br>") +
+               ThemeColors::statusHtml(palette(), ThemeColors::Status::bad,
+                                       tr("The spools were not imported")) +
+               tr(" (replayscope-run exited with %1): %2")
+                   .arg(importExitCode_)
+                   .arg(importOutput_.toHtmlEscaped());
+    }
+    return {};
+}
+
+QString SessionView::sessionLine() const {
+    const SessionSnapshot& s = shown_;
     const SessionInfo& i = s->info;
-    const QString state = i.complete ? tr("<span style='color:#2e7d32'>complete</span>")
-                          : i.ended  ? tr("<span style='color:#c62828'>incomplete</span>")
-                                     : tr("<span style='color:#8d6e00'>live / not ended</span>");
+    const QPalette& p = palette();
+    const QString state =
+        i.complete ? ThemeColors::statusHtml(p, ThemeColors::Status::good, tr("complete"), false)
+        : i.ended  ? ThemeColors::statusHtml(p, ThemeColors::Status::bad, tr("incomplete"), false)
+                   : ThemeColors::statusHtml(p, ThemeColors::Status::caution, tr("live / not ended"), false);
     const QString processes =
         s->processes.size() > 1 ? tr(", %1 processes").arg(s->processes.size()) : QString();
     const QString copy = i.openedCopy.isEmpty()
@@ -123,7 +188,7 @@ void SessionView::show(const SessionSnapshot& s) {
                              : tr(" — <i>read from a checkpointed copy (the WAL needs recovery and the "
                                   "directory is read-only)</i>");
     const QString simulated = SimulatedRuntime::note(s);
-    bannerText_ =
+    QString line =
         tr("<b>%1</b> — %2 — %3 dispatches, %4 GPU agents%5 — %6%7%8%9")
             .arg(QFileInfo(i.path).fileName().toHtmlEscaped(),
                  (i.argv.isEmpty() ? i.executable : i.argv).toHtmlEscaped(),
@@ -132,13 +197,23 @@ void SessionView::show(const SessionSnapshot& s) {
                                [](const AgentInfo& a) { return a.isGpu(); }))
             .arg(processes, state, s->regionsLoaded ? QString() : tr(" <i>(loading regions…)</i>"), copy,
                  simulated.isEmpty() ? QString()
-                                     : tr("<br><b style='color:#8d6e00'>Simulated runtime:</b> %1")
-                                           .arg(simulated.toHtmlEscaped()));
+                                     : QStringLiteral("<br>") +
+                                           ThemeColors::statusHtml(p, ThemeColors::Status::caution,
+                                                                   tr("Simulated runtime:")) +
+                                           QLatin1Char(' ') + simulated.toHtmlEscaped());
     if (!s->implausible.isEmpty()) {
-        bannerText_ += tr("<br><b style='color:#c62828'>Implausible values:</b> %1")
-                           .arg(s->implausible.summary().toHtmlEscaped());
+        line += QStringLiteral("<br>") +
+                ThemeColors::statusHtml(p, ThemeColors::Status::bad, tr("Implausible values:")) +
+                QLatin1Char(' ') + s->implausible.summary().toHtmlEscaped();
     }
-    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    return line;
+}
+
+void SessionView::show(const SessionSnapshot& s) {
+    const SessionInfo& i = s->info;
+    shown_ = s;
+    bannerState_ = BannerState::session;
+    updateBanner();
     summary_->setSnapshot(s);
     kernels_->setSnapshot(s);
     dispatches_->setSnapshot(s);
@@ -158,14 +233,9 @@ void SessionView::show(const SessionSnapshot& s) {
 
 void SessionView::offerSpoolImport(const QStringList& spools) {
     spoolDirectory_ = QFileInfo(spools.first()).absolutePath();
-    spoolNote_ =
-        tr("<br><b style='color:#c62828'>%n spool file(s) of this run were never imported</b> "
-           "(its replayscope-run ended without importing them, killed perhaps): the events they hold "
-           "are missing here. <a href='import-spools'>Import them</a> (replayscope-run --import-spool "
-           "%1 -o %2)",
-           nullptr, int(spools.size()))
-            .arg(spoolDirectory_.toHtmlEscaped(), path_.toHtmlEscaped());
-    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    spoolCount_ = int(spools.size());
+    spoolOffer_ = SpoolOffer::offered;
+    updateBanner();
     emit leftoverSpoolsFound(spools);
 }
 
@@ -177,8 +247,8 @@ void SessionView::importLeftoverSpools() {
     // private directory, the run it names) before it touches the file.
     importer_ = new QProcess(this);
     importer_->setProcessChannelMode(QProcess::MergedChannels);
-    spoolNote_ = tr("<br><i>Importing the spools of %1…</i>").arg(spoolDirectory_.toHtmlEscaped());
-    banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+    spoolOffer_ = SpoolOffer::importing;
+    updateBanner();
     connect(importer_, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         const QString output = QString::fromLocal8Bit(importer_->readAll()).trimmed();
         importer_->deleteLater();
@@ -188,11 +258,10 @@ void SessionView::importLeftoverSpools() {
             open(path_, false);
             return;
         }
-        spoolNote_ = tr("<br><b style='color:#c62828'>The spools were not imported</b> (replayscope-run "
-                        "exited with %1): %2")
-                         .arg(exitCode)
-                         .arg(output.section(QLatin1Char('\n'), -1).toHtmlEscaped());
-        banner_->setText(bannerText_ + fileNote_ + spoolNote_);
+        spoolOffer_ = SpoolOffer::failed;
+        importExitCode_ = exitCode;
+        importOutput_ = output.section(QLatin1Char('\n'), -1);
+        updateBanner();
     });
     importer_->start(runner_.isEmpty() ? RunCommand::runnerPath() : runner_,
                      {QStringLiteral("--import-spool"), spoolDirectory_, QStringLiteral("-o"), path_});

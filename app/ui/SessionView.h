@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/SessionError.h"
+#include "model/SessionFileChange.h"
 #include "model/SessionSnapshot.h"
 
 #include <QStringList>
@@ -60,8 +61,22 @@ class SessionView : public QWidget {
     void spoolsImported();
     void failed(const rs::app::SessionError& error);
 
+  protected:
+    /// On QEvent::PaletteChange the banner is written again in the new palette's colours.
+    void changeEvent(QEvent* event) override;
+
   private:
+    /// What the banner shows besides the notes: a placeholder while reading, the session, or the error.
+    enum class BannerState { loading, waiting, session, failed };
+    /// Where the offer to import leftover spools stands.
+    enum class SpoolOffer { none, offered, importing, failed };
+
     void show(const SessionSnapshot& snapshot);
+    /// Writes the banner from the state below in the colours of the current palette (ThemeColors).
+    void updateBanner();
+    QString sessionLine() const;
+    QString fileNote() const;
+    QString spoolNote() const;
     /// Notes in the banner that `spools` (of the session's run, never imported) exist, with a link that
     /// imports them.
     void offerSpoolImport(const QStringList& spools);
@@ -70,9 +85,14 @@ class SessionView : public QWidget {
     void importLeftoverSpools();
 
     QString path_;
-    QString bannerText_; ///< the banner for the current snapshot
-    QString fileNote_;   ///< what became of the file on disk (SessionFileChange), appended to the banner
-    QString spoolNote_;  ///< spools of the run never imported, and the import's progress or failure
+    BannerState bannerState_ = BannerState::loading;
+    SessionSnapshot shown_;                                  ///< the snapshot the banner describes
+    SessionError error_;                                     ///< the error shown (BannerState::failed)
+    SessionFileChange fileChange_ = SessionFileChange::none; ///< what became of the file on disk
+    SpoolOffer spoolOffer_ = SpoolOffer::none; ///< spools of the run never imported, and their import
+    int spoolCount_ = 0;
+    int importExitCode_ = 0;
+    QString importOutput_; ///< the failed import's last line
     QString spoolDirectory_;
     QProcess* importer_ = nullptr; ///< the running import, if any
     QString runner_;

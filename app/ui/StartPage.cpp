@@ -3,7 +3,9 @@
 
 #include "model/Format.h"
 #include "model/RecentSessions.h"
+#include "model/ThemeColors.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,15 +22,17 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QTreeWidget
     outer->addStretch(1);
     outer->addLayout(column, 6);
     outer->addStretch(1);
-    auto* title =
-        new QLabel(tr("<h1 style='margin-bottom:0'>ReplayScope</h1>"
-                      "<p style='color:#666'>Kernel replay memory snapshot and restore, made visible. "
-                      "Launch a program under the replay engine, or open a recorded session "
-                      "(<code>*.rsdb</code>) — drop it anywhere on this window.</p>"),
-                   this);
-    title->setWordWrap(true);
+    auto* title = new QLabel(tr("<h1 style='margin-bottom:0'>ReplayScope</h1>"), this);
+    // Secondary text in the palette's placeholder colour, readable on light and dark palettes.
+    auto* subtitle = new QLabel(tr("Kernel replay memory snapshot and restore, made visible. "
+                                   "Launch a program under the replay engine, or open a recorded session "
+                                   "(<code>*.rsdb</code>) — drop it anywhere on this window."),
+                                this);
+    subtitle->setWordWrap(true);
+    subtitle->setForegroundRole(QPalette::PlaceholderText);
     column->addSpacing(20);
     column->addWidget(title);
+    column->addWidget(subtitle);
     auto* buttons = new QHBoxLayout;
     auto* launch = new QPushButton(tr("Launch…"), this);
     launch->setObjectName(QStringLiteral("launchButton"));
@@ -58,6 +62,13 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QTreeWidget
     refresh();
 }
 
+void StartPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        refresh();
+    }
+}
+
 void StartPage::refresh() {
     recent_->clear();
     for (const RecentSessions::Entry& e : RecentSessions::load()) {
@@ -67,7 +78,8 @@ void StartPage::refresh() {
         item->setText(2, QString::number(e.agents));
         item->setText(3, format::count(e.dispatches));
         item->setText(4, e.complete ? tr("complete") : tr("incomplete"));
-        item->setForeground(4, e.complete ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+        item->setForeground(4, ThemeColors::status(palette(), e.complete ? ThemeColors::Status::good
+                                                                         : ThemeColors::Status::bad));
         item->setText(5, e.path);
         item->setData(0, Qt::UserRole, e.path);
         item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);

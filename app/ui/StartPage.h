@@ -21,6 +21,10 @@ class StartPage : public QWidget {
     void openDialogRequested();
     void launchRequested();
 
+  protected:
+    /// On QEvent::PaletteChange the status colours of the list follow the new palette.
+    void changeEvent(QEvent* event) override;
+
   private:
     QTreeWidget* recent_;
 };

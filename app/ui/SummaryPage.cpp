@@ -5,9 +5,11 @@
 #include "model/Format.h"
 #include "model/ProcessTableModel.h"
 #include "model/ReplaySettings.h"
+#include "model/ThemeColors.h"
 #include "model/WarningTableModel.h"
 #include "ui/TablePanel.h"
 
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -111,24 +113,29 @@ void SummaryPage::refresh() {
     if (i.hasExitStatus) {
         exit_->setText(i.exitSignal > 0 ? tr("%1 (killed by signal %2)").arg(i.exitStatus).arg(i.exitSignal)
                                         : QString::number(i.exitStatus));
-        exit_->setStyleSheet(QString());
+        exit_->setForegroundRole(QPalette::WindowText);
     } else if (exit_status_) {
         const int s = *exit_status_;
         exit_->setText(s > 128 && s < 160 ? tr("%1 (killed by signal %2)").arg(s).arg(s - 128)
                                           : QString::number(s));
-        exit_->setStyleSheet(QString());
+        exit_->setForegroundRole(QPalette::WindowText);
     } else {
         exit_->setText(tr("not recorded in the session file (the program is still running, or the file "
                           "predates format 2)"));
-        exit_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+        exit_->setForegroundRole(QPalette::PlaceholderText); // secondary text, readable on light and dark
     }
     QString status;
+    const QPalette& p = palette();
     if (i.complete) {
-        status = tr("<b style='color:#2e7d32'>complete</b> — %1").arg(i.endReason);
+        status = tr("%1 — %2").arg(ThemeColors::statusHtml(p, ThemeColors::Status::good, tr("complete")),
+                                   i.endReason);
     } else if (!i.endReason.isEmpty()) {
-        status = tr("<b style='color:#c62828'>incomplete</b> — %1").arg(i.endReason);
+        status = tr("%1 — %2").arg(ThemeColors::statusHtml(p, ThemeColors::Status::bad, tr("incomplete")),
+                                   i.endReason);
     } else {
-        status = tr("<b style='color:#8d6e00'>in progress or writer stopped</b> — no end recorded yet");
+        status = tr("%1 — no end recorded yet")
+                     .arg(ThemeColors::statusHtml(p, ThemeColors::Status::caution,
+                                                  tr("in progress or writer stopped")));
     }
     status += tr("; %L1 events stored, last sequence %L2").arg(i.eventsStored).arg(i.lastSequence);
     if (i.missingEvents > 0) {
@@ -173,14 +180,23 @@ void SummaryPage::refresh() {
                 .arg(format::count(t.restores), format::bytes(t.movedHost + t.movedDevice),
                      format::bytes(t.fullBytes), format::bytes(t.movedHost), format::bytes(t.movedDevice),
                      format::count(t.dirtyChunks), format::count(t.comparedChunks))
-                .arg(t.missedChunks > 0 ? tr(", <b style='color:#c62828'>%1 chunks missed</b> by dirty "
-                                             "restores (see the audit)")
-                                              .arg(format::count(t.missedChunks))
+                .arg(t.missedChunks > 0 ? QStringLiteral(", ") +
+                                              ThemeColors::statusHtml(
+                                                  p, ThemeColors::Status::bad,
+                                                  tr("%1 chunks missed").arg(format::count(t.missedChunks))) +
+                                              tr(" by dirty restores (see the audit)")
                                         : QString()));
     }
     // The runner's options with readable values; the lines as recorded in the tooltip.
     config_->setText(ReplaySettings::text(i.configuration));
     config_->setToolTip(i.configuration);
+}
+
+void SummaryPage::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        refresh();
+    }
 }
 
 } // namespace rs::app

@@ -29,6 +29,10 @@ class SummaryPage : public QWidget {
     TablePanel* warningsPanel() const { return warnings_panel_; }
     TablePanel* processesPanel() const { return processes_panel_; }
 
+  protected:
+    /// On QEvent::PaletteChange the status line is written again in the new palette's colours.
+    void changeEvent(QEvent* event) override;
+
   private:
     void refresh();
 

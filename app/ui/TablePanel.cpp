@@ -46,7 +46,7 @@ TablePanel::TablePanel(QAbstractItemModel* model, const QString& name, QWidget* 
     layout->setSpacing(4);
     bar_ = new QHBoxLayout;
     count_ = new QLabel(this);
-    count_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    count_->setForegroundRole(QPalette::PlaceholderText); // secondary text, readable on light and dark
     auto* exportButton = new QPushButton(tr("Export CSV…"), this);
     exportButton->setObjectName(name + QStringLiteral("ExportCsv"));
     connect(exportButton, &QPushButton::clicked, this, [this] {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/TimelineCanvas.h"
 
+#include "model/ThemeColors.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -15,15 +17,18 @@ namespace rs::app {
 
 namespace {
 
-const QColor kFenceWait(0x90, 0xa4, 0xae);
-const QColor kSnapshot(0x1e, 0x88, 0xe5);
-const QColor kPass(0x43, 0xa0, 0x47);
-const QColor kPassAlt(0x2e, 0x7d, 0x32);
-const QColor kRestore(0xfb, 0x8c, 0x00);
-const QColor kFinalRestore(0x8d, 0x6e, 0x63);
-const QColor kMerged(0x5c, 0x6b, 0xc0);
-const QColor kDeclined(0xc6, 0x28, 0x28);
-const QColor kReleased(0x75, 0x75, 0x75);
+// The same on light and dark palettes: relative luminance 0.18 to 0.24, so each has a contrast of at least
+// 3:1 (ThemeColors::kGraphicContrast) with light lanes and legends (white, #efefef) and dark ones (#1f1f1f
+// to #2d2d2d).
+const QColor kFenceWait(0x6b, 0x85, 0x92);
+const QColor kSnapshot(0x19, 0x7e, 0xd6);
+const QColor kPass(0x3f, 0x97, 0x43);
+const QColor kPassAlt(0x32, 0x88, 0x36);
+const QColor kRestore(0xc6, 0x6f, 0x00);
+const QColor kFinalRestore(0x91, 0x72, 0x66);
+const QColor kMerged(0x65, 0x73, 0xc3);
+const QColor kDeclined(0xd9, 0x41, 0x41);
+const QColor kReleased(0x79, 0x79, 0x79);
 
 QColor partColor(const TimelinePart& p) {
     switch (p.kind) {
@@ -57,12 +62,26 @@ QString duration(double ns) {
 
 } // namespace
 
+QColor TimelineCanvas::labelBandColor(const QPalette& palette) {
+    QColor band = palette.color(QPalette::Base);
+    band.setAlpha(190);
+    return band;
+}
+
 QColor TimelineCanvas::colorOf(const TimelinePart& part) {
     return partColor(part);
 }
 
 QColor TimelineCanvas::declinedColor() {
     return kDeclined;
+}
+
+QColor TimelineCanvas::mergedColor() {
+    return kMerged;
+}
+
+QColor TimelineCanvas::releasedColor() {
+    return kReleased;
 }
 
 TimelineCanvas::TimelineCanvas(QWidget* parent) : QWidget(parent) {
@@ -233,8 +252,8 @@ void TimelineCanvas::paintLane(QPainter& p, int lane) {
     const TimelineLane& l = model_->lanes()[std::size_t(lane)];
     const QRect r = laneRect(lane);
     const QRect labelRect(0, r.top(), kLabelWidth, r.height());
-    p.fillRect(QRect(0, r.top(), width(), r.height()),
-               lane % 2 == 0 ? palette().base() : palette().alternateBase());
+    const QColor laneColor = palette().color(lane % 2 == 0 ? QPalette::Base : QPalette::AlternateBase);
+    p.fillRect(QRect(0, r.top(), width(), r.height()), laneColor);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(labelRect.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(l.label, Qt::ElideMiddle, kLabelWidth - 10));
@@ -268,7 +287,8 @@ void TimelineCanvas::paintLane(QPainter& p, int lane) {
             c.setAlphaF(0.35 + 0.65 * density);
             p.fillRect(box, c);
             if (box.width() > 40) {
-                p.setPen(Qt::white);
+                // Black or white, whichever reads on the merged colour as painted over this lane.
+                p.setPen(ThemeColors::textOn(ThemeColors::over(c, laneColor)));
                 p.drawText(box, Qt::AlignCenter, QString::number(item.count));
             }
             continue;
@@ -286,13 +306,14 @@ void TimelineCanvas::paintLane(QPainter& p, int lane) {
         } else {
             p.fillRect(box, kPass);
         }
-        // A window wide enough to hold text names its kernel (elided in the middle), on a light band so
-        // it reads over the parts' colours.
+        // A window wide enough to hold text names its kernel (elided in the middle), in the palette's text
+        // colour on a band of its base colour, so it reads over the parts' colours on light and dark
+        // palettes.
         if (const QString name = windowLabel(w.row, box.width()); !name.isEmpty()) {
             const QRectF band(box.left() + 2, top + h / 2.0 - p.fontMetrics().height() / 2.0 - 1,
                               p.fontMetrics().horizontalAdvance(name) + 4, p.fontMetrics().height() + 2);
-            p.fillRect(band, QColor(255, 255, 255, 190));
-            p.setPen(Qt::black);
+            p.fillRect(band, labelBandColor(palette()));
+            p.setPen(palette().color(QPalette::Text));
             p.drawText(band, Qt::AlignCenter, name);
         }
         if (w.row == selected_) {

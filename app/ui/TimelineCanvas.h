@@ -55,10 +55,18 @@ class TimelineCanvas : public QWidget {
     /// The dispatch row of the window or mark at `pos`, -1 if none.
     int rowAt(const QPoint& pos) const;
 
-    /// The colour a part is painted with (snapshot, passes alternating, restore, final restore).
+    /// The colour a part is painted with (snapshot, passes alternating, restore, final restore). These
+    /// colours are the same on light and dark palettes (each has a contrast of at least 3:1 with both).
     static QColor colorOf(const TimelinePart& part);
     /// The colour of a declined dispatch's mark.
     static QColor declinedColor();
+    /// The colour of an item of several windows merged (drawn more transparent the less they fill it).
+    static QColor mergedColor();
+    /// The colour of the mark of a dispatch released after its window.
+    static QColor releasedColor();
+    /// The band under a window's kernel name: the palette's Base, mostly opaque (the name is drawn in
+    /// its Text colour).
+    static QColor labelBandColor(const QPalette& palette);
 
     QSize sizeHint() const override;
 

@@ -20,8 +20,15 @@ namespace {
 
 constexpr int kScrollUnits = 100000;
 
-QString swatch(const QString& color, const QString& text) {
-    return QStringLiteral("<span style='color:%1'>■</span> %2").arg(color, text);
+/// A legend entry: a square in the canvas's colour (the same on light and dark palettes), then the text.
+QString swatch(const QColor& color, const QString& text) {
+    return QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), text);
+}
+
+QColor partColor(TimelinePart::Kind kind) {
+    TimelinePart part;
+    part.kind = kind;
+    return TimelineCanvas::colorOf(part);
 }
 
 } // namespace
@@ -41,13 +48,13 @@ TimelinePage::TimelinePage(QWidget* parent)
     connect(out, &QPushButton::clicked, canvas_, [this] { canvas_->zoom(0.5); });
     auto* legend = new QLabel(this);
     legend->setTextFormat(Qt::RichText);
-    legend->setText(QStringList{swatch(QStringLiteral("#90a4ae"), tr("fence wait")),
-                                swatch(QStringLiteral("#1e88e5"), tr("snapshot")),
-                                swatch(QStringLiteral("#43a047"), tr("pass")),
-                                swatch(QStringLiteral("#fb8c00"), tr("restore")),
-                                swatch(QStringLiteral("#8d6e63"), tr("final restore")),
-                                swatch(QStringLiteral("#5c6bc0"), tr("several windows")),
-                                swatch(QStringLiteral("#c62828"), tr("declined"))}
+    legend->setText(QStringList{swatch(partColor(TimelinePart::Kind::fenceWait), tr("fence wait")),
+                                swatch(partColor(TimelinePart::Kind::snapshot), tr("snapshot")),
+                                swatch(partColor(TimelinePart::Kind::pass), tr("pass")),
+                                swatch(partColor(TimelinePart::Kind::restore), tr("restore")),
+                                swatch(partColor(TimelinePart::Kind::finalRestore), tr("final restore")),
+                                swatch(TimelineCanvas::mergedColor(), tr("several windows")),
+                                swatch(TimelineCanvas::declinedColor(), tr("declined"))}
                         .join(QStringLiteral("&nbsp;&nbsp;")));
     auto* bar = new QHBoxLayout;
     bar->addWidget(fit);
