@@ -8,6 +8,7 @@
 //                                                 for *.json), headless
 //   replayscope --export-counters FILE.csv SESSION  hardware counters as rocprofv3's counter_collection.csv
 //   replayscope --compare BASE NEW [--export-charts DIR]  two sessions compared, headless
+//   replayscope --theme light|dark|system ...   colours: Fusion light or dark, or the desktop's (remembered)
 //   replayscope --version
 #include "model/CsvExporter.h"
 #include "model/KernelName.h"
@@ -18,12 +19,14 @@
 #include "ui/CompareCommand.h"
 #include "ui/HeadlessExporter.h"
 #include "ui/MainWindow.h"
+#include "ui/Theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace {
 
@@ -117,6 +120,15 @@ int main(int argc, char** argv) {
                                                      "name (no scopes, arguments or template arguments)."));
     parser.addOption(mangled);
     parser.addOption(truncate);
+    // Dark or light whatever the desktop: Qt's Fusion style with a dark or light palette (ui/Theme).
+    const QCommandLineOption theme(
+        QStringLiteral("theme"),
+        QStringLiteral(
+            "Colours of the window: light or dark (Qt's Fusion style with a light or dark palette), "
+            "or system (the desktop's, the default). The window remembers the choice for the next "
+            "start; headless commands use it for that run only."),
+        QStringLiteral("light|dark|system"));
+    parser.addOption(theme);
     parser.addPositionalArgument(QStringLiteral("sessions"), QStringLiteral("Session files to open."),
                                  QStringLiteral("[SESSION...] [DIR]"));
     parser.process(app);
@@ -127,6 +139,21 @@ int main(int argc, char** argv) {
     rs::app::setKernelNameStyle(parser.isSet(mangled)    ? rs::app::KernelNameStyle::mangled
                                 : parser.isSet(truncate) ? rs::app::KernelNameStyle::truncated
                                                          : rs::app::KernelNameStyle::demangled);
+    // The window starts with the remembered theme unless --theme chooses (and is remembered); headless
+    // commands draw with --theme or the platform's colours, never a setting left by the GUI.
+    std::optional<rs::app::Theme::Choice> themeChoice;
+    if (parser.isSet(theme)) {
+        themeChoice = rs::app::Theme::fromName(parser.value(theme));
+        if (!themeChoice) {
+            return usageError(QStringLiteral("--theme takes light, dark or system"));
+        }
+        if (!headless) {
+            rs::app::Theme::save(*themeChoice);
+        }
+    }
+    if (themeChoice || !headless) {
+        rs::app::Theme::apply(themeChoice.value_or(rs::app::Theme::saved()));
+    }
 
     if (parser.isSet(summary) && args.size() > 1) {
         // Several files: the ranks of a job, summarised as one.

@@ -7,10 +7,23 @@
 # --screenshots, with the timeline, the Counters page and its chart, the compare page against a 2-pass run
 # and the merged view of two rank files), and the bytes-moved and pass-spread charts (replayscope
 # --export-charts).
-#   app/screenshots.sh [BUILD_DIR]    (default build/default; targets replayscope, replayscope-run,
+#   app/screenshots.sh [--theme light|dark] [BUILD_DIR]
+#                                     (default build/default; targets replayscope, replayscope-run,
 #                                      replayscope_engine, hsa_sim, workload_demo)
+# With --theme dark the pages are drawn with replayscope --theme dark into docs/images/dark/ (the images the
+# documents show stay as they are); --theme light is the default.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+theme=light
+if [[ "${1:-}" == --theme ]]; then
+    theme="${2:?--theme takes light or dark}"
+    shift 2
+fi
+case "$theme" in
+light) images="$root/docs/images" ;;
+dark) images="$root/docs/images/dark" ;;
+*) echo "screenshots.sh: --theme takes light or dark" >&2; exit 2 ;;
+esac
 build="${1:-$root/build/default}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -29,15 +42,15 @@ for rank in 0 1; do
         --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/run-%r.rsdb" -- \
         "$build/workloads/hip/demo" --iterations $((20 + 20 * rank))
 done
-QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --screenshots "$tmp/demo.rsdb" \
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --theme "$theme" --screenshots "$tmp/demo.rsdb" \
     "$tmp/demo-2-passes.rsdb" "$tmp/run-0.rsdb" "$tmp/run-1.rsdb" "$tmp/shots"
 # The bytes-moved chart (full restore against what the dirty restores moved) and the pass-to-pass spread of
 # kernel time, as --export-charts writes them.
-QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --export-charts "$tmp/demo.rsdb" "$tmp/charts" >/dev/null
-mkdir -p "$root/docs/images"
+QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --theme "$theme" --export-charts "$tmp/demo.rsdb" "$tmp/charts" >/dev/null
+mkdir -p "$images"
 for f in "$tmp"/shots/*.png; do
-    cp "$f" "$root/docs/images/inspector-$(basename "$f")"
+    cp "$f" "$images/inspector-$(basename "$f")"
 done
-cp "$tmp/charts/7-bytes-moved.png" "$root/docs/images/inspector-bytes-moved.png"
-cp "$tmp/charts/3-pass-spread.png" "$root/docs/images/inspector-pass-spread.png"
-ls "$root"/docs/images/inspector-*.png
+cp "$tmp/charts/7-bytes-moved.png" "$images/inspector-bytes-moved.png"
+cp "$tmp/charts/3-pass-spread.png" "$images/inspector-pass-spread.png"
+ls "$images"/inspector-*.png

@@ -12,8 +12,10 @@
 #include "ui/LaunchDialog.h"
 #include "ui/SessionView.h"
 #include "ui/StartPage.h"
+#include "ui/Theme.h"
 #include "ui/WindowState.h"
 
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDesktopServices>
@@ -30,6 +32,8 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QUrl>
+
+#include <utility>
 
 namespace rs::app {
 
@@ -74,6 +78,24 @@ MainWindow::MainWindow(QWidget* parent)
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("&Find in table"), QKeySequence::Find, this, &MainWindow::focusTableFilter);
+    // View > Theme: the desktop's colours or Fusion light or dark, applied at once and remembered (the
+    // same setting as replayscope --theme).
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* themes = view->addMenu(tr("&Theme"));
+    auto* themeGroup = new QActionGroup(this);
+    for (const auto& [choice, label] :
+         {std::pair{Theme::Choice::system, tr("&System")}, std::pair{Theme::Choice::light, tr("&Light")},
+          std::pair{Theme::Choice::dark, tr("&Dark")}}) {
+        QAction* action = themes->addAction(label);
+        action->setObjectName(QStringLiteral("theme-") + Theme::name(choice));
+        action->setCheckable(true);
+        action->setChecked(Theme::current() == choice);
+        themeGroup->addAction(action);
+        connect(action, &QAction::triggered, this, [choice = choice] {
+            Theme::apply(choice);
+            Theme::save(choice);
+        });
+    }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     help->addAction(tr("&Documentation"), this, [this] {
