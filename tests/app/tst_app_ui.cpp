@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Widgets offscreen: the launch dialog driving a real replayscope-run with the session filling in,
-// Stop, the main window on good and bad files, chart batching, and the headless commands.
+// Stop, the main window on good and bad files, chart batching, the headless commands, and the dark theme.
 #include "app_test_support.h"
 
+#include "model/ChartSeriesBuilder.h"
 #include "model/DispatchTableModel.h"
 #include "model/PassTableModel.h"
 #include "model/RecentSessions.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
+#include "model/ThemeColors.h"
+#include "ui/AuditPage.h"
 #include "ui/ChartAdapter.h"
 #include "ui/ChartsPage.h"
 #include "ui/DispatchDetailWidget.h"
@@ -15,7 +18,10 @@
 #include "ui/LaunchDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/SessionView.h"
+#include "ui/StartPage.h"
 #include "ui/TablePanel.h"
+#include "ui/Theme.h"
+#include "ui/TimelineCanvas.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,9 +33,15 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeWidget>
+#include <algorithm>
 #include <cstdio>
 
 using namespace rs::app;
@@ -38,6 +50,34 @@ namespace {
 /// Environment variables a run on a machine without a display lacks.
 const QStringList kNoDisplay = {QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("DISPLAY"),
                                 QStringLiteral("WAYLAND_DISPLAY")};
+
+/// The colours a style sheet sets: `background` (or background-color) and `color`; invalid when absent.
+struct SheetColors {
+    QColor background, foreground;
+};
+SheetColors sheetColors(const QString& sheet) {
+    static const QRegularExpression background(QStringLiteral("background(?:-color)?\\s*:\\s*([#\\w]+)"));
+    static const QRegularExpression foreground(QStringLiteral("(?<![-\\w])color\\s*:\\s*([#\\w]+)"));
+    const QRegularExpressionMatch b = background.match(sheet), f = foreground.match(sheet);
+    return {b.hasMatch() ? QColor::fromString(b.captured(1)) : QColor(),
+            f.hasMatch() ? QColor::fromString(f.captured(1)) : QColor()};
+}
+
+/// A colour rich text sets inline (`<b style='color:#c62828'>text</b>`); a swatch colours a legend's square
+/// only ("■"): a graphic, not text.
+struct InlineColor {
+    QColor color;
+    bool swatch = false;
+};
+QList<InlineColor> inlineColors(const QString& html) {
+    static const QRegularExpression color(
+        QStringLiteral("(?<![-\\w])color\\s*:\\s*(#[0-9a-fA-F]{3,6})['\"]?>([^<]*)<"));
+    QList<InlineColor> out;
+    for (const QRegularExpressionMatch& m : color.globalMatch(html)) {
+        out.push_back({QColor::fromString(m.captured(1)), m.captured(2) == QStringLiteral("■")});
+    }
+    return out;
+}
 
 /// The inspector run with no display and no platform chosen: headless commands must pick offscreen
 /// themselves.
@@ -436,6 +476,209 @@ class AppUiTest : public QObject {
         QCOMPARE(window.exitCode, 2);
         QVERIFY2(window.output.contains(QStringLiteral("no display")), qPrintable(window.output));
         QVERIFY(window.output.contains(QStringLiteral("--summary SESSION")));
+    }
+
+    /// The dark theme (Fusion with Theme::darkPalette(), what `--theme dark` and View > Theme > Dark apply)
+    /// keeps every text of the window readable: a session tab opened under the light palette and switched
+    /// to dark through the menu (every widget recomputes what it derived from the palette), another opened
+    /// under the dark one, and both switched back to light. In each state every label's text colours
+    /// (its own, its style sheet's and inline rich-text ones: the banner's complete / live / simulated /
+    /// deleted notes, the summary's status, the dispatch detail, the audit's warning banner) and every table
+    /// cell's status colour have a WCAG contrast of at least 4.5:1 with what they are drawn on; no style
+    /// sheet holds a light background under the dark palette (or a dark one under the light); the
+    /// categorical colours of the timeline and the charts keep 3:1 with both lane colours. The command line
+    /// takes --theme too: the screenshots it draws are dark or light, and a wrong name is refused.
+    void darkThemeKeepsTextReadable() {
+        SyntheticSession::Options o;
+        o.dispatches = 120;
+        o.complete = false;        // the banner's state "live / not ended"
+        o.simulatedRuntime = true; // and its "Simulated runtime:" line
+        const QString live = test::synthetic(dir_.path(), QStringLiteral("theme-live.rsdb"), o);
+        o.complete = true;
+        o.simulatedRuntime = false;
+        const QString gone = test::synthetic(dir_.path(), QStringLiteral("theme-gone.rsdb"), o);
+        const QString later = test::synthetic(dir_.path(), QStringLiteral("theme-later.rsdb"), o);
+        QVERIFY(!live.isEmpty() && !gone.isEmpty() && !later.isEmpty());
+        const auto restore = qScopeGuard([] {
+            Theme::apply(Theme::Choice::system);
+            QSettings().remove(QStringLiteral("appearance/theme"));
+        });
+        Theme::apply(Theme::Choice::light);
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1400, 900);
+        window.show();
+        SessionView* first = window.openSession(live);
+        SessionView* deleted = window.openSession(gone);
+        QTRY_VERIFY(!first->snapshot().isNull() && first->snapshot()->regionsLoaded);
+        QTRY_VERIFY(!deleted->snapshot().isNull());
+        // The deleted file's banner note (a "bad" status) and a dispatch's detail line ("replayed").
+        QVERIFY(QFile::remove(gone));
+        QTRY_VERIFY(deleted->banner()->text().contains(QStringLiteral("was deleted on disk")));
+        QVERIFY(first->dispatchesPage()->selectDispatch(0));
+        QVERIFY(first->dispatchesPage()->detail()->findChild<QLabel*>()->text().contains(
+            QStringLiteral("Dispatch")));
+        QVERIFY(first->banner()->text().contains(QStringLiteral("live / not ended")));
+        QVERIFY(first->banner()->text().contains(QStringLiteral("Simulated runtime:")));
+
+        auto checkReadable = [&](bool dark) {
+            const QPalette app = QApplication::palette();
+            QCOMPARE(ThemeColors::isDark(app), dark);
+            // The widgets' palettes follow once the change events are delivered.
+            QTRY_COMPARE(ThemeColors::isDark(first->palette()), dark);
+            int coloured = 0; // inline and style-sheet colours checked
+            for (QLabel* label : window.findChildren<QLabel*>()) {
+                if (label->text().isEmpty()) {
+                    continue;
+                }
+                label->ensurePolished();
+                const SheetColors sheet = sheetColors(label->styleSheet());
+                const QColor background =
+                    sheet.background.isValid() ? sheet.background : label->palette().color(QPalette::Window);
+                QList<InlineColor> texts{{sheet.foreground.isValid()
+                                              ? sheet.foreground
+                                              : label->palette().color(label->foregroundRole())}};
+                const QList<InlineColor> inlined = inlineColors(label->text());
+                texts << inlined;
+                coloured += int(inlined.size()) + (sheet.foreground.isValid() ? 1 : 0);
+                if (label->text().contains(QStringLiteral("<a "))) {
+                    texts.push_back({label->palette().color(QPalette::Link)});
+                }
+                for (const auto& [c, swatch] : texts) {
+                    const double ratio = ThemeColors::contrastRatio(c, background);
+                    QVERIFY2(ratio >= (swatch ? ThemeColors::kGraphicContrast : ThemeColors::kTextContrast),
+                             qPrintable(QStringLiteral("%1 on %2: %3:1 in \"%4\"")
+                                            .arg(c.name(), background.name())
+                                            .arg(ratio, 0, 'f', 2)
+                                            .arg(label->text().left(120))));
+                }
+            }
+            QVERIFY2(coloured >= 6, qPrintable(QString::number(coloured)));
+            // No style sheet with a background of the other lightness (the app's own sheet included).
+            QStringList sheets{qApp->styleSheet()};
+            for (QWidget* w : window.findChildren<QWidget*>()) {
+                sheets << w->styleSheet();
+            }
+            for (const QString& sheet : sheets) {
+                const QColor background = sheetColors(sheet).background;
+                QVERIFY2(!background.isValid() || (background.lightnessF() < 0.5) == dark, qPrintable(sheet));
+            }
+            // The audit's banner as painted: its background inside the border is the sheet's.
+            AuditPage* audit = first->auditPage();
+            window.tabs()->setCurrentWidget(first);
+            first->pages()->setCurrentWidget(audit);
+            QLabel* legend = audit->blindSpotsLegend();
+            QTRY_VERIFY(legend->isVisible() && legend->width() > 20);
+            const ThemeColors::BannerColors banner =
+                ThemeColors::banner(audit->palette(), ThemeColors::Banner::warning);
+            QCOMPARE(sheetColors(legend->styleSheet()).background, banner.background);
+            const QImage painted = legend->grab().toImage();
+            QCOMPARE(painted.pixelColor(QPoint(painted.width() / 2, 3)).rgb(), banner.background.rgb());
+            QVERIFY(ThemeColors::contrastRatio(banner.foreground, banner.background) >=
+                    ThemeColors::kTextContrast);
+            first->pages()->setCurrentIndex(0);
+            // Every table cell's status colour (Qt::ForegroundRole) on the table's rows and alternate rows.
+            int cells = 0;
+            for (QTableView* table : window.findChildren<QTableView*>()) {
+                QAbstractItemModel* model = table->model();
+                const QColor base = table->palette().color(QPalette::Base),
+                             alternate = table->palette().color(QPalette::AlternateBase);
+                for (int r = 0; r < std::min(model->rowCount(), 150); ++r) {
+                    for (int c = 0; c < model->columnCount(); ++c) {
+                        const QVariant v = model->index(r, c).data(Qt::ForegroundRole);
+                        if (!v.isValid()) {
+                            continue;
+                        }
+                        const QColor color =
+                            v.userType() == QMetaType::QBrush ? v.value<QBrush>().color() : v.value<QColor>();
+                        ++cells;
+                        QVERIFY2(ThemeColors::contrastRatio(color, base) >= ThemeColors::kTextContrast &&
+                                     ThemeColors::contrastRatio(color, alternate) >=
+                                         ThemeColors::kTextContrast,
+                                 qPrintable(QStringLiteral("%1 (%2) on %3 / %4")
+                                                .arg(table->objectName(), color.name(), base.name(),
+                                                     alternate.name())));
+                    }
+                }
+            }
+            QVERIFY2(cells >= 120, qPrintable(QString::number(cells))); // at least each dispatch's outcome
+            // The recent list's status column.
+            const QTreeWidget* recent = window.startPage()->recentList();
+            QVERIFY(recent->topLevelItemCount() > 0);
+            for (int i = 0; i < recent->topLevelItemCount(); ++i) {
+                const QColor c = recent->topLevelItem(i)->foreground(4).color();
+                QVERIFY(ThemeColors::contrastRatio(c, recent->palette().color(QPalette::Base)) >=
+                        ThemeColors::kTextContrast);
+            }
+            // Categorical colours (timeline parts and marks, chart series) against both lane colours; the
+            // kernel name on its band over every part.
+            QList<QColor> categorical{TimelineCanvas::declinedColor(), TimelineCanvas::mergedColor(),
+                                      TimelineCanvas::releasedColor()};
+            for (auto kind :
+                 {TimelinePart::Kind::fenceWait, TimelinePart::Kind::snapshot, TimelinePart::Kind::pass,
+                  TimelinePart::Kind::restore, TimelinePart::Kind::finalRestore}) {
+                for (int pass : {0, 1}) {
+                    TimelinePart part;
+                    part.kind = kind;
+                    part.pass = pass;
+                    const QColor c = TimelineCanvas::colorOf(part);
+                    categorical << c;
+                    const QColor band = ThemeColors::over(TimelineCanvas::labelBandColor(app), c);
+                    QVERIFY(ThemeColors::contrastRatio(app.color(QPalette::Text), band) >=
+                            ThemeColors::kTextContrast);
+                }
+            }
+            for (int i = 0; i < 8; ++i) {
+                categorical << ChartSeriesBuilder::color(i);
+            }
+            for (const QColor& c : categorical) {
+                for (QPalette::ColorRole role : {QPalette::Base, QPalette::AlternateBase}) {
+                    QVERIFY2(ThemeColors::contrastRatio(c, app.color(role)) >= ThemeColors::kGraphicContrast,
+                             qPrintable(QStringLiteral("%1 on %2").arg(c.name(), app.color(role).name())));
+                }
+            }
+        };
+        checkReadable(false);
+
+        // View > Theme > Dark: applied at once to the open tabs, and remembered.
+        QAction* darkAction = window.findChild<QAction*>(QStringLiteral("theme-dark"));
+        QVERIFY(darkAction);
+        darkAction->trigger();
+        QCOMPARE(Theme::current(), Theme::Choice::dark);
+        QCOMPARE(QSettings().value(QStringLiteral("appearance/theme")).toString(), QStringLiteral("dark"));
+        QCOMPARE(Theme::saved(), Theme::Choice::dark);
+        QCOMPARE(QApplication::style()->name().toLower(), QStringLiteral("fusion"));
+        QCOMPARE(QApplication::palette().color(QPalette::Window),
+                 Theme::darkPalette().color(QPalette::Window));
+        checkReadable(true);
+        // A session opened under the dark palette.
+        SessionView* opened = window.openSession(later);
+        QTRY_VERIFY(!opened->snapshot().isNull() && opened->snapshot()->regionsLoaded);
+        QVERIFY(opened->banner()->text().contains(QStringLiteral("complete")));
+        checkReadable(true);
+        // And back to light.
+        window.findChild<QAction*>(QStringLiteral("theme-light"))->trigger();
+        checkReadable(false);
+
+        // replayscope --theme: the screenshots are drawn dark or light (the status bar's corner is the
+        // window colour); an unknown theme is a usage error.
+        for (const QString& theme : {QStringLiteral("dark"), QStringLiteral("light")}) {
+            const QString out = dir_.path() + QStringLiteral("/shots-") + theme;
+            const test::RunResult shots =
+                runInspector({QStringLiteral("--theme"), theme, QStringLiteral("--screenshots"), later, out});
+            QVERIFY2(shots.exitCode == 0, qPrintable(shots.output));
+            const QImage summary(out + QStringLiteral("/summary.png"));
+            QVERIFY(!summary.isNull());
+            const QColor corner = summary.pixelColor(2, summary.height() - 2);
+            QVERIFY2((corner.lightnessF() < 0.5) == (theme == QStringLiteral("dark")),
+                     qPrintable(corner.name()));
+        }
+        const test::RunResult wrong = runInspector(
+            {QStringLiteral("--theme"), QStringLiteral("purple"), QStringLiteral("--summary"), later});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.output.contains(QStringLiteral("--theme takes light, dark or system")),
+                 qPrintable(wrong.output));
     }
 };
 
