@@ -347,6 +347,17 @@ SessionError SessionLoader::load(SessionData& out) {
     return error;
 }
 
+SessionError SessionLoader::loadFigures(SessionData& out) {
+    p_->arm();
+    ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
+    out.info.path = path_;
+    out.info.openedCopy = p_->copyPath;
+    return readAll(context, out, Probe::layout,
+                   {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
+                    &DispatchReader::read, &PassReader::read, &RestoreReader::read,
+                    &RestoreSkipReader::read});
+}
+
 SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {
     p_->arm();
     ReadContext context(QSqlDatabase::database(connection_, false), p_->rows, path_);
@@ -354,6 +365,10 @@ SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {
         return readAll(context, out, Probe::lastLayout, {&RestoreMissReader::read, &RegionReader::read});
     }
     return readAll(context, out, Probe::lastLayout, {&RestoreMissReader::read});
+}
+
+bool SessionLoader::configureSqlite() {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
 }
 
 SessionSnapshot SessionLoader::loadAll(const QString& path, SessionError& error, Parts parts) {

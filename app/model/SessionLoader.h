@@ -43,6 +43,11 @@ class SessionLoader {
     /// (format 4), restore skips, allocations, module variables, warnings, async
     /// copies.
     SessionError load(SessionData& out);
+    /// What a job's view reads of each rank's file instead of load(): session, processes, agents, kernel
+    /// names, dispatches with their snapshots, passes, restore records, restore skips and fidelity
+    /// mismatches: enough for the rank's totals and per-kernel figures (JobSummary). No counter values,
+    /// allocations, module variables, warnings or async copies, no implausible-value scan.
+    SessionError loadFigures(SessionData& out);
     /// The second phase (after load(), on the data it filled): restore misses and placements (format 4;
     /// sets detailsLoaded), the inventory regions and the per-allocation capture counts (sets
     /// regionsLoaded). On a 100,000-dispatch session the regions are most of the file's rows
@@ -50,6 +55,12 @@ class SessionLoader {
     SessionError loadDetails(SessionData& out, bool regions = true);
     /// `PRAGMA quick_check` (corruption inside pages the first load did not touch).
     SessionError quickCheck();
+
+    /// Turns SQLite's memory statistics off (SQLITE_CONFIG_MEMSTATUS): their global mutex serialises every
+    /// allocation of every connection, which the reader threads of a job (JobSummary::load) spend much of
+    /// their time waiting for. Only effective before SQLite is first used in the process (returns false
+    /// after); nothing in the inspector reads those statistics.
+    static bool configureSqlite();
 
     /// Byte-level checks that need no SQLite (the session format's rs::session::check_session_header,
     /// worded for the inspector): missing, not a regular file (FIFO, device, socket: refused from stat(2),

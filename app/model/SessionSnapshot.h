@@ -51,6 +51,9 @@ struct SessionInfo {
     qint64 internalErrors = -1;
     int processCount = 1;      ///< instrumented processes recorded (format 3; 1 for formats 1-2)
     qint64 rejectedFrames = 0; ///< frames refused by the collector or importer (format 3)
+    /// The job rank replayscope-run recorded (`session.job_rank`), -1 when none
+    /// (MergedSession::recordedRank).
+    int jobRank = -1;
 };
 
 /// One instrumented process (one emitter instance) of the session: a `processes` row of format 3, or

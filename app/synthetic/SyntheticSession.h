@@ -43,6 +43,10 @@ class SyntheticSession {
         /// Hardware counters (catalogue name, value) collected in pass 0 of every replayed dispatch (format
         /// 7): dispatch i of kernel k counts value * (k + 1) + i % 4.
         std::vector<std::pair<std::string, std::uint64_t>> counters;
+        std::string hostname = "synthetic"; ///< the host the session start names
+        /// The job rank recorded in the finished file as replayscope-run records it under a launcher
+        /// (rs::ipc::record_job_rank); -1: none (a run outside a job).
+        int jobRank = -1;
     };
     /// Writes `path` (replacing it). False with `error` set on failure.
     static bool write(const QString& path, const Options& options, QString* error = nullptr);

@@ -3,6 +3,7 @@
 #include "model/reading/Readers.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace rs::app {
 
@@ -56,6 +57,12 @@ SessionError SessionInfoReader::read(ReadContext& context, SessionData& out) {
             s.gapRanges += i32(q, G::ranges);
             s.missingEvents += i64(q, G::missing);
         }
+    }
+    // The job rank replayscope-run recorded (a column added later: files without it have none).
+    if (context.run(rs::session::kSessionHasJobRankQuery) && q.next() && q.int64(0) > 0 &&
+        context.run(rs::session::kSessionJobRankQuery) && q.next() && !q.isNull(0)) {
+        const qint64 rank = q.int64(0);
+        s.jobRank = rank >= 0 && rank <= std::numeric_limits<int>::max() ? int(rank) : -1;
     }
     if (const std::string sql = rs::session::session_counts_query(layout);
         !sql.empty() && context.run(sql) && q.next()) {
