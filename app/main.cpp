@@ -11,8 +11,8 @@
 //   replayscope --theme light|dark|system ...   colours: Fusion light or dark, or the desktop's (remembered)
 //   replayscope --version
 #include "model/CsvExporter.h"
+#include "model/JobSummary.h"
 #include "model/KernelName.h"
-#include "model/MergedSession.h"
 #include "model/SessionLoader.h"
 #include "model/TerminalSummary.h"
 #include "model/TraceExporter.h"
@@ -52,6 +52,8 @@ int usageError(const QString& message) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Before any connection: the reader threads of a job would wait on SQLite's memory statistics.
+    rs::app::SessionLoader::configureSqlite();
     bool headless = false;
     for (int i = 1; i < argc; ++i) {
         const QByteArray a(argv[i]);
@@ -155,10 +157,13 @@ int main(int argc, char** argv) {
         rs::app::Theme::apply(themeChoice.value_or(rs::app::Theme::saved()));
     }
 
-    if (parser.isSet(summary) && args.size() > 1) {
+    // A directory among the sessions to summarise or open stands for its *.rsdb files (a job's ranks).
+    const QStringList sessions =
+        (parser.isSet(summary) || !parser.isSet(trace)) ? rs::app::JobSummary::expandDirectories(args) : args;
+    if (parser.isSet(summary) && sessions.size() > 1) {
         // Several files: the ranks of a job, summarised as one.
         rs::app::SessionError error;
-        const rs::app::MergedSession job = rs::app::MergedSession::load(args, error);
+        const rs::app::JobSummary job = rs::app::JobSummary::load(sessions, error);
         if (error.isError()) {
             std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(error.path),
                          qPrintable(error.title()), qPrintable(error.message));
@@ -168,14 +173,14 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (parser.isSet(summary)) {
-        if (args.size() != 1) {
-            return usageError(QStringLiteral("--summary takes one or more session files"));
+        if (sessions.size() != 1) {
+            return usageError(QStringLiteral("--summary takes one or more session files (or directories)"));
         }
         rs::app::SessionError error;
-        const auto s = rs::app::SessionLoader::loadAll(args[0], error);
+        const auto s = rs::app::SessionLoader::loadAll(sessions[0], error);
         if (error.isError()) {
-            std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(args[0]), qPrintable(error.title()),
-                         qPrintable(error.message));
+            std::fprintf(stderr, "replayscope: %s: %s: %s\n", qPrintable(sessions[0]),
+                         qPrintable(error.title()), qPrintable(error.message));
             return 1;
         }
         std::fputs(qPrintable(rs::app::TerminalSummary::text(s)), stdout);
@@ -244,6 +249,6 @@ int main(int argc, char** argv) {
 
     rs::app::MainWindow window;
     window.show();
-    window.openFiles(args); // several files: one merged view of them (the ranks of a job)
+    window.openFiles(sessions); // several files: one job view of them (the ranks of a job)
     return app.exec();
 }

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "model/MergedSession.h"
 
-#include "model/SessionComparison.h"
 #include "model/SessionLoader.h"
 
 #include "replayscope/ipc/session_store.h"
 
-#include <QFileInfo>
 #include <QHash>
-#include <QMap>
 
 #include <algorithm>
 
@@ -180,22 +177,6 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
     d->skipBegin.push_back(int(d->skips.size()));
     d->mismatchBegin.push_back(int(d->mismatches.size()));
     d->restoreBegin.push_back(int(d->restores.size()));
-    for (int f = 0; f < out.ranks_.size(); ++f) {
-        for (int g = 0; g < f; ++g) {
-            if (out.ranks_[g] == out.ranks_[f]) {
-                auto origin = [&](int i) {
-                    return out.recorded_[i] ? QStringLiteral("recorded") : QStringLiteral("by position");
-                };
-                out.problems_ << QStringLiteral("%1 and %2 are both rank %3 (%4, %5): they may be of "
-                                                "different jobs; the rank filter shows both")
-                                     .arg(QFileInfo(out.paths_[g]).fileName(),
-                                          QFileInfo(out.paths_[f]).fileName())
-                                     .arg(out.ranks_[f])
-                                     .arg(origin(g), origin(f));
-                break;
-            }
-        }
-    }
     d->hasRestoreRecords = restoreRecords;
     d->regionsLoaded = regionsLoaded;
     d->detailsLoaded = detailsLoaded;
@@ -211,7 +192,7 @@ MergedSession MergedSession::load(const QStringList& paths, SessionError& error)
         if (error.isError()) {
             return {};
         }
-        recorded.push_back(recordedRank(path));
+        recorded.push_back(files.back()->info.jobRank);
     }
     return merge(files, recorded);
 }
@@ -228,146 +209,6 @@ QVector<int> MergedSession::distinctRanks() const {
     QVector<int> out = ranks_;
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
-QString MergedSession::rankLabel(int file) const {
-    const int rank = ranks_.value(file, -1);
-    const QString label = QStringLiteral("rank %1").arg(rank);
-    return ranks_.count(rank) > 1
-               ? QStringLiteral("%1 (%2)").arg(label, QFileInfo(paths_.value(file)).fileName())
-               : label;
-}
-
-namespace {
-
-/// An empty chart of `merged`: its categories, no sets.
-RankChart categoriesOf(const MergedSession& merged) {
-    RankChart c;
-    for (int f = 0; f < merged.ranks().size(); ++f) {
-        c.categories << merged.rankLabel(f);
-    }
-    return c;
-}
-
-} // namespace
-
-RankChart MergedSession::kernelMedianByRank(int maxKernels) const {
-    RankChart c = categoriesOf(*this);
-    QVector<QMap<QString, KernelFigures>> perFile;
-    QHash<QString, qint64> replayed; // kernel -> replayed dispatches over the job
-    for (const SessionSnapshot& f : files_) {
-        perFile.push_back(KernelFigures::of(f));
-        for (auto it = perFile.back().cbegin(); it != perFile.back().cend(); ++it) {
-            if (it->kernelMedianNs >= 0) {
-                replayed[it.key()] += it->replayed;
-            }
-        }
-    }
-    QStringList kernels = replayed.keys();
-    std::sort(kernels.begin(), kernels.end(), [&](const QString& a, const QString& b) {
-        return replayed[a] != replayed[b] ? replayed[a] > replayed[b] : a < b;
-    });
-    kernels = kernels.mid(0, std::max(0, maxKernels));
-    for (const QString& k : kernels) {
-        ChartSeriesBuilder::BarSet set{k, {}};
-        for (const auto& figures : perFile) {
-            const auto it = figures.constFind(k);
-            set.values << (it != figures.cend() && it->kernelMedianNs >= 0 ? it->kernelMedianNs : 0.0);
-        }
-        c.sets << set;
-    }
-    return c;
-}
-
-RankChart MergedSession::snapshotRestoreTimeByRank() const {
-    RankChart c = categoriesOf(*this);
-    ChartSeriesBuilder::BarSet snapshot{QStringLiteral("snapshot"), {}},
-        restore{QStringLiteral("restore"), {}};
-    for (const RankTotals& t : totals()) {
-        snapshot.values << double(t.snapshotNs);
-        restore.values << double(t.restoreNs);
-    }
-    c.sets << snapshot << restore;
-    return c;
-}
-
-RankChart MergedSession::bytesByRank() const {
-    RankChart c = categoriesOf(*this);
-    ChartSeriesBuilder::BarSet snapshot{QStringLiteral("snapshot"), {}};
-    ChartSeriesBuilder::BarSet host{QStringLiteral("restored over the host link"), {}};
-    ChartSeriesBuilder::BarSet device{QStringLiteral("restored inside the device"), {}};
-    for (const SessionSnapshot& f : files_) {
-        const SessionTotals t = sessionTotals(f->dispatches);
-        snapshot.values << double(t.snapshotBytes);
-        host.values << double(std::max<qint64>(t.restores.movedHost, 0));
-        device.values << double(std::max<qint64>(t.restores.movedDevice, 0));
-    }
-    c.sets << snapshot << host << device;
-    return c;
-}
-
-RankChart MergedSession::declinesByRank() const {
-    RankChart c = categoriesOf(*this);
-    QVector<QMap<QString, qint64>> perFile;
-    QStringList reasons;
-    for (const SessionSnapshot& f : files_) {
-        QMap<QString, qint64> counts;
-        for (const DispatchRow& d : f->dispatches) {
-            if (!d.replayed()) {
-                ++counts[f.enumName(QStringLiteral("decision"), d.decision)];
-            }
-        }
-        for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-            if (!reasons.contains(it.key())) {
-                reasons << it.key();
-            }
-        }
-        perFile.push_back(counts);
-    }
-    std::sort(reasons.begin(), reasons.end());
-    for (const QString& r : reasons) {
-        ChartSeriesBuilder::BarSet set{r, {}};
-        for (const auto& counts : perFile) {
-            set.values << double(counts.value(r));
-        }
-        c.sets << set;
-    }
-    return c;
-}
-
-QVector<RankTotals> MergedSession::totals() const {
-    QVector<RankTotals> out;
-    if (isNull()) {
-        return out;
-    }
-    for (int f = 0; f < ranks_.size(); ++f) {
-        RankTotals t;
-        t.rank = ranks_[f];
-        t.path = paths_.value(f);
-        t.host = f < files_.size() && !files_[f].isNull() ? files_[f]->info.hostname : QString();
-        out.push_back(t);
-    }
-    for (const DispatchRow& d : snapshot_->dispatches) {
-        const int file = fileOfProcess(d.process);
-        if (file < 0) {
-            continue;
-        }
-        RankTotals& t = out[file];
-        ++t.dispatches;
-        d.replayed() ? ++t.replayed : ++t.declined;
-        t.snapshotBytes += d.snapshotBytes;
-        if (d.restores > 0 && d.movedHost >= 0) {
-            t.restoredBytes = std::max<qint64>(t.restoredBytes, 0) + d.movedBytes();
-        }
-        t.snapshotNs += d.snapshotNs;
-        t.restoreNs += d.restoreNs;
-    }
-    if (snapshot_->hasRestoreRecords) {
-        for (RankTotals& t : out) {
-            t.restoredBytes = std::max<qint64>(t.restoredBytes, 0);
-        }
-    }
     return out;
 }
 

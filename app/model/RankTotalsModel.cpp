@@ -13,9 +13,17 @@ namespace rs::app {
 
 RankTotalsModel::RankTotalsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RankTotalsModel::setMerged(const MergedSession& merged) {
+void RankTotalsModel::setJob(const JobSummary& job, const QVector<int>& files) {
     beginResetModel();
-    totals_ = merged.totals();
+    const QVector<RankTotals> all = job.totals();
+    totals_.clear();
+    files_.clear();
+    for (int f = 0; f < all.size(); ++f) {
+        if (files.isEmpty() || files.contains(f)) {
+            totals_.push_back(all[f]);
+            files_.push_back(f);
+        }
+    }
     endResetModel();
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Per-rank totals of a merged job (MergedSession::totals()): rank, host, file, dispatches, replayed,
+// Per-rank totals of a job (JobSummary::totals()), one row per file: rank, host, file, dispatches, replayed,
 // declined, snapshot bytes, restored bytes (host link + device), snapshot and restore time.
 #pragma once
 
 #include "model/ChartSeriesBuilder.h"
-#include "model/MergedSession.h"
+#include "model/JobSummary.h"
 
 #include <QAbstractTableModel>
 
@@ -27,9 +27,13 @@ class RankTotalsModel : public QAbstractTableModel {
         ColumnCount
     };
     explicit RankTotalsModel(QObject* parent = nullptr);
-    /// Shows the totals of `merged` (model reset).
-    void setMerged(const MergedSession& merged);
+    /// Shows the totals of `job`'s files `files` (indices; rows in file order; empty: every file). Model
+    /// reset.
+    void setJob(const JobSummary& job, const QVector<int>& files = {});
+    /// The totals shown, one per row.
     const QVector<RankTotals>& totals() const { return totals_; }
+    /// The job's file index of row `row` (-1 out of range).
+    int fileOfRow(int row) const { return files_.value(row, -1); }
     /// One bar per rank ("rank N") of column `column`: counts as they are, bytes in MiB, times in ms
     /// (rounded); restored bytes not recorded count 0.
     QVector<ChartSeriesBuilder::Bar> bars(Column column) const;
@@ -42,6 +46,7 @@ class RankTotalsModel : public QAbstractTableModel {
 
   private:
     QVector<RankTotals> totals_;
+    QVector<int> files_; ///< per row: its file in the job
 };
 
 } // namespace rs::app

@@ -5,8 +5,8 @@
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
 #include "model/Format.h"
+#include "model/JobSummary.h"
 #include "model/KernelSummary.h"
-#include "model/MergedSession.h"
 #include "model/ProcessTableModel.h"
 #include "model/ReplaySettings.h"
 #include "model/SimulatedRuntime.h"
@@ -179,21 +179,20 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
     return out;
 }
 
-QString TerminalSummary::jobText(const MergedSession& job, int maxRanks) {
-    const SessionSnapshot s = job.snapshot();
-    if (s.isNull()) {
+QString TerminalSummary::jobText(const JobSummary& job, int maxRanks) {
+    if (job.isNull()) {
         return {};
     }
-    const QVector<SessionSnapshot> files = job.files();
-    QVector<RankTotals> totals = job.totals();
-    QStringList hosts;
-    qint64 missing = 0, complete = 0;
-    for (const SessionSnapshot& f : files) {
-        if (!hosts.contains(f->info.hostname)) {
-            hosts << f->info.hostname;
-        }
-        missing += f->info.missingEvents;
-        complete += f->info.complete ? 1 : 0;
+    const QVector<RankDigest>& files = job.digests();
+    const QVector<RankTotals> totals = job.totals();
+    const QStringList hosts = job.hosts();
+    qint64 missing = 0, complete = 0, dispatches = 0, replayed = 0, snapshotBytes = 0;
+    for (int i = 0; i < files.size(); ++i) {
+        missing += files[i].info.missingEvents;
+        complete += files[i].info.complete ? 1 : 0;
+        dispatches += totals[i].dispatches;
+        replayed += totals[i].replayed;
+        snapshotBytes += totals[i].snapshotBytes;
     }
     QString out;
     out += QStringLiteral("job:        %1 files, %2 ranks, %3 host%4 (%5)\n")
@@ -201,14 +200,13 @@ QString TerminalSummary::jobText(const MergedSession& job, int maxRanks) {
                .arg(job.distinctRanks().size())
                .arg(hosts.size())
                .arg(hosts.size() == 1 ? QString() : QStringLiteral("s"), hosts.join(QStringLiteral(", ")));
-    const SessionTotals t = sessionTotals(s->dispatches);
     out += QStringLiteral("status:     %1 of %2 files complete, %3 events missing\n")
                .arg(complete)
                .arg(files.size())
                .arg(format::count(missing));
     out += QStringLiteral("dispatches: %1 (%2 replayed, %3 declined), %4 snapshotted\n")
-               .arg(format::count(t.dispatches), format::count(t.replayed), format::count(t.declined()),
-                    format::bytes(t.snapshotBytes));
+               .arg(format::count(dispatches), format::count(replayed), format::count(dispatches - replayed),
+                    format::bytes(snapshotBytes));
     for (const QString& problem : job.problems()) {
         out += QStringLiteral("problem:    %1\n").arg(problem);
     }
@@ -234,7 +232,7 @@ QString TerminalSummary::jobText(const MergedSession& job, int maxRanks) {
     for (int k = 0; k < shown; ++k) {
         const int i = order[k];
         const RankTotals& r = totals[i];
-        const SessionInfo& info = files[i]->info;
+        const SessionInfo& info = files[i].info;
         out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8  %9\n")
                    .arg(r.rank, 6)
                    .arg(info.hostname, -16)
@@ -250,10 +248,38 @@ QString TerminalSummary::jobText(const MergedSession& job, int maxRanks) {
         out += QStringLiteral("  … %1 more ranks (replayscope opens them all as one job view)\n")
                    .arg(order.size() - shown);
     }
-    if (const QString kernels = KernelSummary::text(s); !kernels.isEmpty()) {
-        out += QLatin1Char('\n') + kernels;
+    // Per kernel: how the ranks compare (each rank's median pass time; the slowest rank named).
+    const QVector<JobKernel> kernels = job.kernels();
+    if (!kernels.isEmpty()) {
+        out += QStringLiteral("\nkernels over the job (pass time: each rank's median, over the ranks)\n");
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
+                   .arg(QStringLiteral("ranks"), 5)
+                   .arg(QStringLiteral("dispatches"), 10)
+                   .arg(QStringLiteral("replayed"), 9)
+                   .arg(QStringLiteral("declined"), 9)
+                   .arg(QStringLiteral("min us"), 9)
+                   .arg(QStringLiteral("median us"), 10)
+                   .arg(QStringLiteral("max us (rank)"), 18)
+                   .arg(QStringLiteral("kernel"));
+        const auto us = [](double ns) {
+            return ns >= 0 ? QString::number(ns / 1000.0, 'f', 1) : QStringLiteral("-");
+        };
+        for (const JobKernel& k : kernels) {
+            const QString slowest = k.slowestFile >= 0 ? QStringLiteral("%1 (%2)")
+                                                             .arg(us(k.rankMedianMaxNs))
+                                                             .arg(job.ranks().value(k.slowestFile))
+                                                       : QStringLiteral("-");
+            out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
+                       .arg(k.ranks, 5)
+                       .arg(k.dispatches, 10)
+                       .arg(k.replayed, 9)
+                       .arg(k.declined, 9)
+                       .arg(us(k.rankMedianMinNs), 9)
+                       .arg(us(k.rankMedianNs), 10)
+                       .arg(slowest, 18)
+                       .arg(k.name);
+        }
     }
-    out += CounterSummary::text(s);
     return out;
 }
 

@@ -11,11 +11,12 @@ namespace rs::app {
 class TerminalSummary {
   public:
     static QString text(const SessionSnapshot& snapshot);
-    /// The summary of a job (MergedSession of its rank files): files, ranks and hosts, one line per rank
-    /// (host, dispatches, replayed, declined, missing events, complete, file), the job's totals, then the
-    /// kernels and counters sections over every rank together. `maxRanks`: rank lines shown at most (the
-    /// slowest ones by snapshot and restore time first, then a line saying how many more).
-    static QString jobText(const class MergedSession& job, int maxRanks = 64);
+    /// The summary of a job (JobSummary of its rank files): files, ranks and hosts, the job's totals, one
+    /// line per rank (host, dispatches, replayed, declined, missing events, replay ms, complete, file; the
+    /// most snapshot and restore time first, at most `maxRanks`, then a line saying how many more), then per
+    /// kernel the ranks, dispatches, replayed, declined and the smallest, median and largest of the ranks'
+    /// median pass times with the slowest rank.
+    static QString jobText(const class JobSummary& job, int maxRanks = 64);
 };
 
 } // namespace rs::app

@@ -3,11 +3,14 @@
 
 #include "model/Downsampler.h"
 #include "model/NiceTicks.h"
+#include "model/ThemeColors.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
@@ -119,11 +122,38 @@ void ChartAdapter::applyTicks(const QSizeF& size) const {
         value->setMinorTickCount(0);
         value->setLabelFormat(t.labelFormat());
     }
+    // Every content change ends here, with its new axes: they take the palette's colours.
+    applyPalette();
 }
 
 void ChartAdapter::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     applyTicks(view_->size());
+}
+
+void ChartAdapter::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+    }
+}
+
+void ChartAdapter::applyPalette() const {
+    // Qt Charts draws with its own light theme whatever the widget's palette: take the palette's colours
+    // instead (a dark window gets a dark chart), on the chart and on every axis of the current content.
+    const QPalette& p = palette();
+    const QColor text = p.color(QPalette::Text);
+    QColor grid = p.color(QPalette::Mid);
+    chart_->setBackgroundBrush(p.brush(QPalette::Base));
+    chart_->setTitleBrush(text);
+    chart_->legend()->setLabelColor(text);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        axis->setLabelsColor(text);
+        axis->setTitleBrush(text);
+        axis->setLinePenColor(grid);
+        axis->setGridLineColor(
+            ThemeColors::over(QColor(grid.red(), grid.green(), grid.blue(), 110), p.color(QPalette::Base)));
+    }
 }
 
 void ChartAdapter::resetAxes(double xMin, double xMax, double yMin, double yMax) {
@@ -182,8 +212,8 @@ QVector<QVector<QPointF>> ChartAdapter::seriesPoints() const {
 
 void ChartAdapter::setPlaceholder(const QString& text) {
     chart_->removeAllSeries();
-    chart_->setTitle(
-        QStringLiteral("%1 <span style='font-weight:normal;color:#888'>— %2</span>").arg(title_, text));
+    chart_->setTitle(QStringLiteral("%1 <span style='font-weight:normal;color:%3'>— %2</span>")
+                         .arg(title_, text, palette().color(QPalette::PlaceholderText).name()));
     resetAxes(0, 1, 0, 1);
 }
 
@@ -285,7 +315,7 @@ void ChartAdapter::setBars(const QVector<ChartSeriesBuilder::Bar>& bars) {
     }
     auto* set = new QBarSet(y_title_);
     set->setColor(ChartSeriesBuilder::color(0));
-    set->setLabelColor(Qt::black);
+    set->setLabelColor(palette().color(QPalette::Text));
     QStringList labels;
     double max = 0, min = 0;
     for (const auto& b : bars) {
@@ -404,9 +434,66 @@ void ChartAdapter::setGroupedBars(const QStringList& categories,
     chart_->legend()->setAlignment(Qt::AlignRight);
 }
 
+void ChartAdapter::setBoxes(const QVector<RankDistribution::Box>& boxes, const QString& placeholder) {
+    double rawMax = 0;
+    for (const RankDistribution::Box& b : boxes) {
+        rawMax = std::max(rawMax, b.max);
+    }
+    if (boxes.isEmpty() || rawMax <= 0) {
+        setPlaceholder(placeholder);
+        return;
+    }
+    chart_->removeAllSeries();
+    chart_->setTitle(title_);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);
+        delete axis;
+    }
+    double factor = 1;
+    const QString yTitle = axisTitle(y_title_, y_unit_, y_scale_, rawMax, &factor);
+    auto* series = new QBoxPlotSeries;
+    QStringList labels;
+    for (int i = 0; i < boxes.size(); ++i) {
+        const RankDistribution::Box& b = boxes[i];
+        auto* set = new QBoxSet(b.min * factor, b.lowerQuartile * factor, b.median * factor,
+                                b.upperQuartile * factor, b.max * factor, elideLabel(b.name));
+        set->setBrush(ChartSeriesBuilder::color(i));
+        series->append(set);
+        labels << elideLabel(b.name);
+    }
+    chart_->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(labels);
+    x->setTitleText(x_title_);
+    chart_->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    chart_->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    range_[2] = 0;
+    range_[3] = rawMax * factor;
+    applyTicks(view_->size());
+    chart_->legend()->setVisible(false);
+}
+
+QVector<RankDistribution::Box> ChartAdapter::boxesShown() const {
+    QVector<RankDistribution::Box> out;
+    for (QAbstractSeries* s : chart_->series()) {
+        if (auto* boxes = qobject_cast<QBoxPlotSeries*>(s)) {
+            for (QBoxSet* set : boxes->boxSets()) {
+                out.push_back({set->label(), set->at(QBoxSet::LowerExtreme), set->at(QBoxSet::LowerQuartile),
+                               set->at(QBoxSet::Median), set->at(QBoxSet::UpperQuartile),
+                               set->at(QBoxSet::UpperExtreme)});
+            }
+        }
+    }
+    return out;
+}
+
 bool ChartAdapter::savePng(const QString& path, const QSize& size) const {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(palette().color(QPalette::Base));
     {
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/ChartSeriesBuilder.h"
+#include "model/RankDistribution.h"
 
 #include <QWidget>
 
@@ -43,13 +44,19 @@ class ChartAdapter : public QWidget {
     /// largest); `placeholder` is shown instead when there are no sets or every value is 0.
     void setGroupedBars(const QStringList& categories, const QVector<ChartSeriesBuilder::BarSet>& sets,
                         const QString& placeholder);
+    /// Replaces the content by box plots, one per box (RankDistribution::boxes: min, quartiles, median,
+    /// max of a figure over the ranks), values in the y unit of setUnits; `placeholder` when there is no
+    /// box or every value is 0.
+    void setBoxes(const QVector<RankDistribution::Box>& boxes, const QString& placeholder);
+    /// The boxes drawn (display units of the y axis; tests).
+    QVector<RankDistribution::Box> boxesShown() const;
     /// Category labels of the y axis for scatter rows 1..n (declines by reason).
     void setRowLabels(const QStringList& labels);
     /// A message instead of an empty plot ("no replayed dispatches").
     void setPlaceholder(const QString& text);
     QString title() const { return title_; }
     /// Replaces the chart's title and axis titles (a chart that follows a selection); shown from the next
-    /// setSeries, setBars, setHistogram, setGroupedBars or setPlaceholder.
+    /// setSeries, setBars, setHistogram, setGroupedBars, setBoxes or setPlaceholder.
     void setTitles(const QString& title, const QString& xTitle, const QString& yTitle);
     /// The y axis's title as last given (without the unit setUnits adds).
     QString yTitle() const { return y_title_; }
@@ -65,11 +72,15 @@ class ChartAdapter : public QWidget {
 
   protected:
     void resizeEvent(QResizeEvent* event) override;
+    /// A palette change (a theme chosen) recolours the chart (applyPalette).
+    void changeEvent(QEvent* event) override;
 
   private:
     void resetAxes(double xMin, double xMax, double yMin, double yMax);
     /// Applies nice ticks to the value axes for a chart of `size` (pixels): fewer ticks when narrow.
     void applyTicks(const QSizeF& size) const;
+    /// The palette's colours on the chart: background (Base), title, legend, axis labels and lines, grid.
+    void applyPalette() const;
     QString axisTitle(const QString& title, Unit unit, double scale, double max, double* factor) const;
 
     QString title_, x_title_, y_title_;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The merged view of one job's session files (MergedSession, RankColumnModel, RankTotalsModel, JobView,
-// MainWindow's "Job (N ranks)" tab), on two rank files the engine recorded: replayscope-run --simulate
-// -o run-%r.rsdb under OMPI_COMM_WORLD_RANK 0 and 1. Every table holds the sum of the files' rows (counted
-// with SQL on each file) with a rank column and a rank filter; the rank is the one the file records; the
-// per-rank totals and charts equal each file's own figures read with SQL.
+// The view of one job's session files (JobSummary, MergedSession, RankColumnModel, RankTotalsModel,
+// JobKernelTableModel, RankDistribution, JobView, MainWindow's "Job (N ranks)" tab), on two rank files the
+// engine recorded: replayscope-run --simulate -o run-%r.rsdb under OMPI_COMM_WORLD_RANK 0 and 1, and on
+// jobs of 20 copies of them under other ranks and hosts. Every table holds the sum of the listed files'
+// rows (counted with SQL on each file) with a rank column; the rank is the one the file records; the
+// per-rank totals, kernels and charts (bars, or boxes over many ranks) equal each file's own figures read
+// with SQL; a job over the listing budget lists the rows of the selected ranks only.
 #include "app_test_support.h"
 
 #include "model/AgentSummaryModel.h"
@@ -11,10 +13,13 @@
 #include "model/AllocationTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/Format.h"
+#include "model/JobKernelTableModel.h"
+#include "model/JobSummary.h"
 #include "model/KernelName.h"
 #include "model/MergedSession.h"
 #include "model/ModelRoles.h"
 #include "model/RankColumnModel.h"
+#include "model/RankDistribution.h"
 #include "model/RankTotalsModel.h"
 #include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
@@ -26,9 +31,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -41,6 +48,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <numeric>
 
 using namespace rs::app;
 
@@ -178,6 +186,29 @@ QString copyWith(const QString& dir, const QString& from, const QString& name, c
     return to;
 }
 
+/// Opens `paths` in `view` (its reader thread) and waits until it shows them.
+bool show(JobView& view, const QStringList& paths) {
+    QSignalSpy loaded(&view, &JobView::loaded);
+    view.open(paths);
+    return loaded.wait(60000);
+}
+
+/// Lists the rows of ranks `ranks` (empty: every rank shown) in `view` and waits until they are listed.
+bool listRanks(JobView& view, const QVector<int>& ranks) {
+    QSignalSpy listed(&view, &JobView::rowsListed);
+    view.selectRanks(ranks);
+    return !listed.isEmpty() || listed.wait(60000);
+}
+
+JobSummary summaryOf(const QStringList& paths) {
+    SessionError e;
+    const JobSummary job = JobSummary::load(paths, e);
+    if (e.isError()) {
+        qWarning("%s: %s", qPrintable(e.path), qPrintable(e.message));
+    }
+    return job;
+}
+
 } // namespace
 
 class AppMergedTest : public QObject {
@@ -265,7 +296,8 @@ class AppMergedTest : public QObject {
         QCOMPARE(reversed.rankRecorded(), (QVector<bool>{true, true}));
         QCOMPARE(reversed.rankOfProcess(1), 1);
         QCOMPARE(reversed.rankOfProcess(int(s1_->processes.size()) + 1), 0);
-        QVERIFY(reversed.problems().isEmpty());
+        QCOMPARE(summaryOf({rank1_, rank0_}).ranks(), (QVector<int>{1, 0}));
+        QVERIFY(summaryOf({rank1_, rank0_}).problems().isEmpty());
 
         // No rank recorded (NULL; and a file of a build before the column): the position.
         const QString none = copyWith(dir_.path(), rank1_, QStringLiteral("none.rsdb"),
@@ -280,12 +312,12 @@ class AppMergedTest : public QObject {
         QVERIFY(!e.isError());
         QCOMPARE(fallback.ranks(), (QVector<int>{0, 1}));
         QCOMPARE(fallback.rankRecorded(), (QVector<bool>{false, true}));
-        QVERIFY(fallback.problems().isEmpty());
+        QCOMPARE(summaryOf({old, rank1_}).ranks(), (QVector<int>{0, 1}));
+        QVERIFY(summaryOf({old, rank1_}).problems().isEmpty());
 
-        // Two files of rank 0: both kept, reported, one filter entry, a label per file in the charts.
+        // Two files of rank 0: both kept, reported, a label per file in the charts, both listed for rank 0.
         const QString twin = copyWith(dir_.path(), rank0_, QStringLiteral("twin.rsdb"), {});
-        const MergedSession twins = MergedSession::load({rank0_, twin}, e);
-        QVERIFY(!e.isError());
+        const JobSummary twins = summaryOf({rank0_, twin});
         QCOMPARE(twins.ranks(), (QVector<int>{0, 0}));
         QCOMPARE(twins.problems().size(), 1);
         QVERIFY(twins.problems()[0].contains(QFileInfo(rank0_).fileName()));
@@ -295,20 +327,16 @@ class AppMergedTest : public QObject {
         QCOMPARE(twins.totals()[1].dispatches, qint64(s0_->dispatches.size()));
         QVERIFY(twins.rankLabel(0) != twins.rankLabel(1));
         JobView view;
-        view.setMerged(twins);
+        QVERIFY(show(view, {rank0_, twin}));
         QVERIFY(!view.problems()->isHidden());
         QCOMPARE(view.problems()->text(), twins.problems()[0]);
-        QCOMPARE(view.rankFilter()->count(), 2);
-        view.rankFilter()->setCurrentIndex(1); // rank 0: both files
+        QVERIFY(listRanks(view, {0})); // rank 0: both files
         QCOMPARE(view.dispatches()->rowCount(), int(2 * s0_->dispatches.size()));
     }
 
     /// Every table of the job view (all that a session's own tab has): the rows of both files (counted with
-    /// SQL on each), a last column "Rank" with each row's rank, and the rank filter.
+    /// SQL on each), a last column "Rank" with each row's rank; selecting a rank lists its file's rows only.
     void everyTable() {
-        SessionError e;
-        const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
-        QVERIFY2(!e.isError(), qPrintable(e.message));
         JobView view;
         const QStringList names = view.rankTableNames();
         QCOMPARE(names.size(), 12);
@@ -317,13 +345,17 @@ class AppMergedTest : public QObject {
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 t, QAbstractItemModelTester::FailureReportingMode::QtTest));
         }
-        view.setMerged(m);
+        QVERIFY(show(view, {rank0_, rank1_}));
+        const MergedSession m = view.merged();
+        QVERIFY(view.rowsNotice()->isHidden());
         const QStringList perDispatch = {QStringLiteral("jobRegions"), QStringLiteral("jobPasses"),
                                          QStringLiteral("jobRestoreSkips")};
         QVERIFY(!m.isNull());
-        const SessionSnapshot merged = m.snapshot();
-        const SessionData& data = merged.data();
-        const int dispatches = int(data.dispatches.size());
+        // The dispatches of the rows listed (both files, or the one selected).
+        const auto dispatches = [&view] {
+            const SessionSnapshot listed = view.merged().snapshot();
+            return listed.isNull() ? 0 : int(listed.data().dispatches.size());
+        };
         // Rows of table `t`: for the tables of one dispatch, summed over every dispatch; and how many of
         // them show rank 1 in the rank column.
         auto rows = [&](const QString& name, int* ones) {
@@ -337,7 +369,7 @@ class AppMergedTest : public QObject {
                 }
             };
             if (perDispatch.contains(name)) {
-                for (int d = 0; d < dispatches; ++d) {
+                for (int d = 0; d < dispatches(); ++d) {
                     view.selectDispatch(d);
                     countModel();
                 }
@@ -358,7 +390,6 @@ class AppMergedTest : public QObject {
             QCOMPARE(t->rankColumn(), t->columnCount() - 1);
             QCOMPARE(t->headerData(t->rankColumn(), Qt::Horizontal).toString(), QStringLiteral("Rank"));
             int ones = 0;
-            QVERIFY(view.rankFilter()->currentIndex() == 0);
             QVERIFY2(qint64(rows(name, &ones)) == sql0 + sql1,
                      qPrintable(QStringLiteral("%1: %2 rows, SQL %3 + %4")
                                     .arg(name)
@@ -368,13 +399,13 @@ class AppMergedTest : public QObject {
             rows(name, &ones);
             QCOMPARE(qint64(ones), sql1);
             for (int rank : {0, 1}) {
-                view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(rank));
-                QCOMPARE(t->rankFilter(), std::optional<int>(rank));
+                QVERIFY(listRanks(view, {rank}));
+                QCOMPARE(view.merged().paths(), QStringList{rank == 0 ? rank0_ : rank1_});
                 QCOMPARE(qint64(rows(name, &ones)), rank == 0 ? sql0 : sql1);
                 QCOMPARE(qint64(ones), rank == 0 ? 0 : sql1);
             }
-            view.rankFilter()->setCurrentIndex(0);
-            QVERIFY(!t->rankFilter());
+            QVERIFY(listRanks(view, {}));
+            QCOMPARE(view.merged().paths(), (QStringList{rank0_, rank1_}));
         }
         // The recordings fill most tables (not async copies, restore misses or warnings, which these
         // workloads do not cause): the sums above are not all 0 = 0.
@@ -384,8 +415,8 @@ class AppMergedTest : public QObject {
         RankColumnModel* agents = view.rankTable(QStringLiteral("jobAgents"));
         const QString files[] = {rank0_, rank1_};
         for (int rank : {0, 1}) {
-            view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(rank));
-            const int firstProcess = rank == 0 ? 1 : int(s0_->processes.size()) + 1;
+            QVERIFY(listRanks(view, {rank}));
+            const int firstProcess = 1; // the rank's file alone is listed
             qint64 replayed = 0, declined = 0;
             for (int r = 0; r < agents->rowCount(); ++r) {
                 const int process = agents->index(r, 0).data(ProcessRole).toInt() - firstProcess + 1;
@@ -407,13 +438,13 @@ class AppMergedTest : public QObject {
             QCOMPARE(replayed + declined,
                      test::sqlCount(files[rank], QStringLiteral("SELECT count(*) FROM dispatches")));
         }
-        view.rankFilter()->setCurrentIndex(0);
         // A row's own columns are the source's: the rank-1 dispatches are rank 1's rows, in order.
-        view.rankFilter()->setCurrentIndex(view.rankFilter()->findData(1));
+        QVERIFY(listRanks(view, {1}));
         RankColumnModel* d = view.dispatches();
         QCOMPARE(d->rowCount(), int(s1_->dispatches.size()));
         for (int r = 0; r < d->rowCount(); ++r) {
-            QCOMPARE(d->sourceRow(r), int(s0_->dispatches.size()) + r);
+            QCOMPARE(d->index(r, DispatchTableModel::Id).data(SortRole).toLongLong(),
+                     s1_->dispatches[std::size_t(r)].id);
             QCOMPARE(d->index(r, d->rankColumn()).data().toString(), QStringLiteral("1"));
         }
     }
@@ -473,9 +504,8 @@ class AppMergedTest : public QObject {
     /// The charts per rank hold each file's own figures, read with SQL: kernel time per pass (median) by
     /// kernel, snapshot and restore time, bytes, declines by reason, dispatches.
     void perRankCharts() {
-        SessionError e;
-        const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
-        QVERIFY(!e.isError());
+        const JobSummary m = summaryOf({rank0_, rank1_});
+        QVERIFY(!m.isNull());
         const QString files[] = {rank0_, rank1_};
         const QStringList categories = {QStringLiteral("rank 0"), QStringLiteral("rank 1")};
 
@@ -529,7 +559,7 @@ class AppMergedTest : public QObject {
             }
         }
         QVERIFY(!medians.empty());
-        const RankChart kernels = m.kernelMedianByRank(100);
+        const RankChart kernels = m.kernelMedianByRank({}, 100);
         QCOMPARE(kernels.categories, categories);
         QCOMPARE(kernels.sets.size(), int(medians.size()));
         for (const auto& set : kernels.sets) {
@@ -539,23 +569,62 @@ class AppMergedTest : public QObject {
                 QCOMPARE(set.values[f], samples.empty() ? 0.0 : median(samples));
             }
         }
-        QCOMPARE(m.kernelMedianByRank(1).sets.size(), 1);
+        QCOMPARE(m.kernelMedianByRank({}, 1).sets.size(), 1);
+        // The Kernels page over the job: per kernel the smallest, median and largest of the ranks' medians,
+        // and the slowest rank.
+        JobKernelTableModel kernelTable;
+        QAbstractItemModelTester kernelTester(&kernelTable,
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        kernelTable.setJob(m);
+        int timedKernels = 0;
+        for (const JobKernel& k : kernelTable.kernels()) {
+            qint64 sqlDispatches = 0;
+            for (int f = 0; f < 2; ++f) {
+                for (const QVariantList& r : test::sqlRows(
+                         files[f], QStringLiteral("SELECT s.text FROM dispatches d JOIN strings s ON "
+                                                  "s.process = d.process AND s.id = d.kernel_name_id"))) {
+                    sqlDispatches += kernelDisplayName(r[0].toString()) == k.name;
+                }
+            }
+            QCOMPARE(k.dispatches, sqlDispatches);
+            std::vector<double> rankMedians;
+            int slowest = -1;
+            for (int f = 0; f < 2; ++f) {
+                const auto it = medians.find(k.name);
+                if (it != medians.end() && !it->second[std::size_t(f)].empty()) {
+                    rankMedians.push_back(median(it->second[std::size_t(f)]));
+                    if (slowest < 0 || rankMedians.back() > median(it->second[std::size_t(slowest)])) {
+                        slowest = f;
+                    }
+                }
+            }
+            if (rankMedians.empty()) {
+                QCOMPARE(k.rankMedianNs, -1.0);
+                continue;
+            }
+            ++timedKernels;
+            QCOMPARE(k.ranks, 1 + int(medians[k.name][1].size() > 0 && medians[k.name][0].size() > 0));
+            QCOMPARE(k.rankMedianMinNs, *std::min_element(rankMedians.begin(), rankMedians.end()));
+            QCOMPARE(k.rankMedianMaxNs, *std::max_element(rankMedians.begin(), rankMedians.end()));
+            QCOMPARE(k.rankMedianNs, median(rankMedians));
+            QCOMPARE(k.slowestFile, slowest);
+        }
+        QVERIFY(timedKernels >= 2);
 
         // The job view draws them, one chart each (and one of the dispatches replayed and declined).
         JobView view;
-        view.setMerged(m);
+        QVERIFY(show(view, {rank0_, rank1_}));
         QCOMPARE(view.charts().size(), 5);
         QVERIFY(view.charts()[0]->title().contains(QStringLiteral("Kernel time per pass")));
     }
 
     /// Per-rank totals equal each file's own session totals.
     void rankTotals() {
-        SessionError e;
-        const MergedSession m = MergedSession::load({rank0_, rank1_}, e);
-        QVERIFY(!e.isError());
+        const JobSummary m = summaryOf({rank0_, rank1_});
+        QVERIFY(!m.isNull());
         RankTotalsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setMerged(m);
+        model.setJob(m);
         QCOMPARE(model.rowCount(), 2);
         const SessionSnapshot files[] = {s0_, s1_};
         for (int r = 0; r < 2; ++r) {
@@ -589,6 +658,161 @@ class AppMergedTest : public QObject {
             QCOMPARE(model.bars(RankTotalsModel::Dispatches)[r].label, QStringLiteral("rank %1").arg(r));
         }
         QVERIFY(model.index(0, RankTotalsModel::Replayed).data(SortRole).toLongLong() > 0);
+        // What the job reads of each file (SessionLoader::loadFigures) gives the figures of a full load.
+        for (int r = 0; r < 2; ++r) {
+            SessionError e;
+            const RankDigest lean = RankDigest::read(r == 0 ? rank0_ : rank1_, e);
+            QVERIFY(!e.isError());
+            const RankDigest full = RankDigest::of(files[r]);
+            QCOMPARE(lean.recordedRank, r);
+            QCOMPARE(lean.totals.dispatches, full.totals.dispatches);
+            QCOMPARE(lean.totals.replayed, full.totals.replayed);
+            QCOMPARE(lean.totals.snapshotBytes, full.totals.snapshotBytes);
+            QCOMPARE(lean.totals.restoredBytes, full.totals.restoredBytes);
+            QCOMPARE(lean.totals.snapshotNs, full.totals.snapshotNs);
+            QCOMPARE(lean.totals.restoreNs, full.totals.restoreNs);
+            QCOMPARE(lean.movedHost, full.movedHost);
+            QCOMPARE(lean.movedDevice, full.movedDevice);
+            QCOMPARE(lean.windowNs, full.windowNs);
+            QCOMPARE(lean.declines, full.declines);
+            QCOMPARE(lean.kernels.keys(), full.kernels.keys());
+            for (auto it = full.kernels.cbegin(); it != full.kernels.cend(); ++it) {
+                const KernelFigures& k = lean.kernels[it.key()];
+                QCOMPARE(k.dispatches, it->dispatches);
+                QCOMPARE(k.replayed, it->replayed);
+                QCOMPARE(k.passes, it->passes);
+                QCOMPARE(k.kernelMedianNs, it->kernelMedianNs);
+                QCOMPARE(k.movedHost, it->movedHost);
+                QCOMPARE(k.mismatches, it->mismatches);
+            }
+        }
+    }
+
+    /// Rank sets as typed ("0-3,17"), their text, a job directory's files in natural order, and the
+    /// quantiles of the rank distributions (type 7: NumPy's default).
+    void rankSetsAndDirectories() {
+        QCOMPARE(JobSummary::parseRanks(QStringLiteral("0-3, 17,2")), (QVector<int>{0, 1, 2, 3, 17}));
+        QCOMPARE(JobSummary::parseRanks(QStringLiteral("")), QVector<int>{});
+        QCOMPARE(JobSummary::parseRanks(QStringLiteral("All")), QVector<int>{});
+        for (const char* bad : {"3-1", "-1", "1-", "a", "1,,2", "1-2-3"}) {
+            QVERIFY2(!JobSummary::parseRanks(QString::fromLatin1(bad)), bad);
+        }
+        QCOMPARE(JobSummary::rankText({17, 0, 1, 2, 3, 5, 6}), QStringLiteral("0-3,5-6,17"));
+        QTemporaryDir dir;
+        for (const char* name :
+             {"rank-10.rsdb", "rank-2.rsdb", "rank-1.rsdb", "notes.txt", "rank-02b.rsdb"}) {
+            QFile f(dir.filePath(QString::fromLatin1(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub.rsdb")));
+        QCOMPARE(JobSummary::expandDirectories({QStringLiteral("a.rsdb"), dir.path()}),
+                 (QStringList{QStringLiteral("a.rsdb"), dir.filePath(QStringLiteral("rank-1.rsdb")),
+                              dir.filePath(QStringLiteral("rank-2.rsdb")),
+                              dir.filePath(QStringLiteral("rank-02b.rsdb")),
+                              dir.filePath(QStringLiteral("rank-10.rsdb"))}));
+        const QVector<double> v{1, 2, 3, 4};
+        QCOMPARE(RankDistribution::quantile(v, 0.25), 1.75);
+        QCOMPARE(RankDistribution::quantile(v, 0.5), 2.5);
+        QCOMPARE(RankDistribution::quantile(v, 1.0), 4.0);
+        QCOMPARE(RankDistribution::quantile({7}, 0.75), 7.0);
+    }
+
+    /// A job of 20 ranks (copies of the two files under ranks 0..19; hosts node-a for ranks 0..11, node-b
+    /// after): each chart is a box per figure over the ranks, with the five numbers of the files' own figures
+    /// (SQL) and the highest and lowest ranks named; over the listing budget no row is listed until ranks are
+    /// selected, then only theirs; the host filter narrows the totals, kernels and charts (8 ranks: bars).
+    void manyRanks() {
+        QStringList files;
+        QVector<double> dispatches, replayed;
+        for (int i = 0; i < 20; ++i) {
+            const QString from = i % 3 == 0 ? rank1_ : rank0_;
+            const QString copy = copyWith(dir_.path(), from, QStringLiteral("job20-%1.rsdb").arg(i),
+                                          QStringLiteral("UPDATE session SET job_rank = %1").arg(i));
+            bool ok = false;
+            test::sqlRows(copy,
+                          QStringLiteral("UPDATE strings SET text = '%1' WHERE process = 1 AND id = "
+                                         "(SELECT hostname_id FROM session)")
+                              .arg(i < 12 ? QStringLiteral("node-a") : QStringLiteral("node-b")),
+                          true, &ok);
+            QVERIFY(ok);
+            files << copy;
+            dispatches << double(test::sqlCount(copy, QStringLiteral("SELECT count(*) FROM dispatches")));
+            replayed << double(
+                test::sqlCount(copy, QStringLiteral("SELECT count(*) FROM dispatches WHERE decision = 0")));
+        }
+        const qint64 total = qint64(std::accumulate(dispatches.begin(), dispatches.end(), 0.0));
+        JobView view;
+        view.setDetailBudget(total - 1);
+        QVERIFY(show(view, files));
+        QCOMPARE(view.hostFilter()->count(), 3);
+        QVERIFY(!view.hostFilter()->isHidden());
+        QCOMPARE(view.totalsModel()->rowCount(), 20);
+        // Over the budget: nothing listed, and the notice says why.
+        QVERIFY(view.merged().isNull());
+        QCOMPARE(view.dispatches()->rowCount(), 0);
+        QVERIFY(!view.rowsNotice()->isHidden());
+        QVERIFY2(view.rowsNotice()->text().contains(QLocale().toString(total)),
+                 qPrintable(view.rowsNotice()->text()));
+
+        // The dispatches chart: boxes "replayed" and "declined" over the 20 ranks, type-7 quartiles.
+        ChartAdapter* chart = view.charts()[4];
+        QVERIFY(chart->title().contains(QStringLiteral("distribution over 20 ranks")));
+        const auto boxes = chart->boxesShown();
+        QCOMPARE(boxes.size(), 2);
+        QVector<double> sorted = replayed;
+        std::sort(sorted.begin(), sorted.end());
+        const auto q = [&sorted](double p) {
+            const double h = p * double(sorted.size() - 1);
+            const int lo = int(h);
+            return sorted[lo] + (h - lo) * (sorted[std::min(lo + 1, int(sorted.size()) - 1)] - sorted[lo]);
+        };
+        QCOMPARE(boxes[0].name, QStringLiteral("replayed"));
+        QCOMPARE(boxes[0].min, sorted.front());
+        QCOMPARE(boxes[0].lowerQuartile, q(0.25));
+        QCOMPARE(boxes[0].median, q(0.5));
+        QCOMPARE(boxes[0].upperQuartile, q(0.75));
+        QCOMPARE(boxes[0].max, sorted.back());
+        QVERIFY(sorted.front() != sorted.back()); // the two files differ: the box is not a line
+        // The highest ranks by dispatches (ties in rank order), named under the chart.
+        QStringList highest;
+        const double most = *std::max_element(dispatches.begin(), dispatches.end());
+        for (int i = 0; i < 20 && highest.size() < 3; ++i) {
+            if (dispatches[i] == most) {
+                highest << QStringLiteral("rank %1").arg(i);
+            }
+        }
+        QVERIFY(!view.chartExtremes()[4]->isHidden());
+        QVERIFY2(view.chartExtremes()[4]->text().startsWith(
+                     QStringLiteral("Highest: %1.").arg(highest.join(QStringLiteral(", ")))),
+                 qPrintable(view.chartExtremes()[4]->text()));
+
+        // Ranks 2 and 3 selected: their rows only.
+        QVERIFY(listRanks(view, {2, 3}));
+        QCOMPARE(view.merged().paths(), (QStringList{files[2], files[3]}));
+        QCOMPARE(view.dispatches()->rowCount(), int(dispatches[2] + dispatches[3]));
+        QVERIFY(view.rowsNotice()->isHidden());
+
+        // Host node-b: its 8 ranks in the totals, the kernels and the charts (bars again); ranks 2 and 3
+        // are not on it; with no selection its 8 ranks fit the budget and are listed.
+        view.hostFilter()->setCurrentIndex(view.hostFilter()->findData(QStringLiteral("node-b")));
+        QCOMPARE(view.totalsModel()->rowCount(), 8);
+        QCOMPARE(view.shownFiles().size(), 8);
+        qint64 nodeB = 0;
+        for (int i = 12; i < 20; ++i) {
+            nodeB += qint64(dispatches[i]);
+        }
+        qint64 kernelDispatches = 0;
+        for (const JobKernel& k : view.kernelsModel()->kernels()) {
+            kernelDispatches += k.dispatches;
+        }
+        QCOMPARE(kernelDispatches, nodeB);
+        QVERIFY(view.charts()[4]->boxesShown().isEmpty());
+        QVERIFY(view.chartExtremes()[4]->isHidden());
+        QCOMPARE(view.dispatches()->rowCount(), 0);
+        QVERIFY(view.rowsNotice()->text().contains(QStringLiteral("host filter")));
+        QVERIFY(listRanks(view, {}));
+        QCOMPARE(view.merged().paths(), files.mid(12));
+        QCOMPARE(view.dispatches()->rowCount(), int(nodeB));
     }
 
     /// `replayscope --summary` of both files prints the job's summary: files, ranks and hosts, the totals,
@@ -626,7 +850,7 @@ class AppMergedTest : public QObject {
             QVERIFY2(line.match(out).hasMatch(), qPrintable(line.pattern() + QStringLiteral("\n") + out));
         }
         QVERIFY2(out.contains(QStringLiteral("dispatches: %1 (").arg(format::count(all))), qPrintable(out));
-        QVERIFY2(out.contains(QStringLiteral("\nkernels (")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\nkernels over the job")), qPrintable(out));
     }
 
     /// Opening both files: a "Job (2 ranks)" tab loaded on the reader thread, whose rank filter drives
@@ -675,15 +899,19 @@ class AppMergedTest : public QObject {
         QSignalSpy loaded(job, &JobView::loaded);
         QVERIFY(loaded.wait(30000));
         QCOMPARE(window.tabs()->tabText(window.tabs()->indexOf(job)), QStringLiteral("Job (2 ranks)"));
-        QCOMPARE(job->rankFilter()->count(), 3);
+        QVERIFY(job->hostFilter()->isHidden()); // one host
         QCOMPARE(job->rankTables().size(), 12);
         QCOMPARE(job->dispatches()->rowCount(),
                  int(test::sqlCount(rank0_, QStringLiteral("SELECT count(*) FROM dispatches")) +
                      test::sqlCount(rank1_, QStringLiteral("SELECT count(*) FROM dispatches"))));
-        job->rankFilter()->setCurrentIndex(2); // rank 1
+        // Rank 1 selected in the Ranks table: its rows alone, and the rank field says so.
+        job->ranksView()->selectRow(1);
+        QCOMPARE(job->rankSelection()->text(), QStringLiteral("1"));
+        QSignalSpy listed(job, &JobView::rowsListed);
+        QVERIFY(listed.wait(30000));
         QCOMPARE(job->dispatches()->rowCount(), int(s1_->dispatches.size()));
         QCOMPARE(job->rankTable(QStringLiteral("jobAllocations"))->rowCount(), int(s1_->allocations.size()));
-        job->rankFilter()->setCurrentIndex(0);
+        QVERIFY(listRanks(*job, {}));
         QCOMPARE(job->rankTable(QStringLiteral("jobAllocations"))->rowCount(),
                  int(s0_->allocations.size() + s1_->allocations.size()));
         QCOMPARE(job->totalsModel()->rowCount(), 2);
