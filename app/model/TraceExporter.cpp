@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QSaveFile>
 
 #include <limits>
@@ -99,10 +100,12 @@ TraceExporter::Format TraceExporter::formatOf(const QString& path) {
     return path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ? Format::json : Format::perfetto;
 }
 
-qint64 TraceExporter::origin(const std::vector<Input>& inputs) {
+qint64 TraceExporter::origin(const std::vector<Input>& inputs, const QString& host) {
     qint64 origin = std::numeric_limits<qint64>::max();
     for (const Input& in : inputs) {
-        if (in.timeline.windowCount() > 0 || !in.timeline.lanes().empty()) {
+        const bool onHost = host.isNull() || (!in.timeline.snapshot().isNull() &&
+                                              in.timeline.snapshot()->info.hostname == host);
+        if (onHost && (in.timeline.windowCount() > 0 || !in.timeline.lanes().empty())) {
             origin = std::min(origin, in.timeline.beginNs());
         }
     }
@@ -110,7 +113,14 @@ qint64 TraceExporter::origin(const std::vector<Input>& inputs) {
 }
 
 bool TraceExporter::write(const std::vector<Input>& inputs, QIODevice& out) {
-    const qint64 originNs = origin(inputs);
+    QMap<QString, qint64> hostOrigins; // each host's clock from its own earliest time
+    for (const Input& in : inputs) {
+        if (!in.timeline.snapshot().isNull() &&
+            !hostOrigins.contains(in.timeline.snapshot()->info.hostname)) {
+            const QString host = in.timeline.snapshot()->info.hostname;
+            hostOrigins.insert(host, origin(inputs, host));
+        }
+    }
     EventStream events(out);
     events.raw("{\"traceEvents\":[\n");
     int pid = 0;
@@ -121,6 +131,7 @@ bool TraceExporter::write(const std::vector<Input>& inputs, QIODevice& out) {
         if (s.isNull()) {
             continue;
         }
+        const qint64 originNs = hostOrigins.value(s->info.hostname);
         QHash<int, QByteArray> kernels; // kernel index -> its name as a JSON string
         const auto jsonKernel = [&](int row) -> const QByteArray& {
             const int k = s->dispatches[std::size_t(row)].kernel;
@@ -195,9 +206,16 @@ bool TraceExporter::write(const std::vector<Input>& inputs, QIODevice& out) {
         }
     }
     events.raw("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":");
-    const QJsonObject other{{QStringLiteral("origin_ns"), QString::number(originNs)},
-                            {QStringLiteral("sessions"), sessions},
-                            {QStringLiteral("generator"), QStringLiteral("replayscope --export-trace")}};
+    QJsonObject other{{QStringLiteral("sessions"), sessions},
+                      {QStringLiteral("generator"), QStringLiteral("replayscope --export-trace")}};
+    QJsonObject origins;
+    for (auto it = hostOrigins.cbegin(); it != hostOrigins.cend(); ++it) {
+        origins.insert(it.key(), QString::number(it.value()));
+    }
+    other.insert(QStringLiteral("host_origins_ns"), origins);
+    if (hostOrigins.size() == 1) {
+        other.insert(QStringLiteral("origin_ns"), QString::number(hostOrigins.first()));
+    }
     events.raw(QJsonDocument(other).toJson(QJsonDocument::Compact));
     events.raw("}\n");
     events.flush();

@@ -38,12 +38,15 @@ class TraceExporter {
     /// Streams the trace of `inputs` to `out` (event by event: memory does not grow with the dispatches).
     /// One trace process per (session, process of the session), one thread per timeline lane; each window
     /// a complete event ("X") with its parts nested inside, each declined dispatch an instant event ("i").
-    /// ts and dur are microseconds (three decimals: exact ns) from `originNs`, the earliest time of all
-    /// inputs (see origin()). False when `out` reports a write error.
+    /// ts and dur are microseconds (three decimals: exact ns) from the origin of the input's host (see
+    /// origin()): each host's monotonic clock is its own, so the ranks of one host line up and every host
+    /// starts at 0. otherData holds `host_origins_ns` (host -> origin) and, when every input is of one
+    /// host, `origin_ns`. False when `out` reports a write error.
     static bool write(const std::vector<Input>& inputs, QIODevice& out);
 
-    /// The earliest window start or mark over `inputs` (ns), 0 when they are all empty.
-    static qint64 origin(const std::vector<Input>& inputs);
+    /// The earliest window start or mark over the inputs recorded on `host` (their session's hostname;
+    /// every input when `host` is null), ns; 0 when they are all empty.
+    static qint64 origin(const std::vector<Input>& inputs, const QString& host = QString());
 };
 
 } // namespace rs::app

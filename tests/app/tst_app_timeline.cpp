@@ -315,9 +315,21 @@ class AppTimelineTest : public QObject {
     }
 
     void traceExport() {
+        // A third session recorded on another host (two_agents' file, its host renamed): its clock is not
+        // the others', so its events start from its own origin.
+        const QString otherHost = dir_.filePath(QStringLiteral("other-host.rsdb"));
+        QFile::remove(otherHost);
+        QVERIFY(QFile::copy(twoAgents_, otherHost));
+        QFile(otherHost).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        bool renamed = false;
+        test::sqlRows(otherHost,
+                      QStringLiteral("UPDATE strings SET text = 'other-host' WHERE process = 1 AND id = "
+                                     "(SELECT hostname_id FROM session)"),
+                      true, &renamed);
+        QVERIFY(renamed);
         const QString out = dir_.filePath(QStringLiteral("trace.json"));
         const test::RunResult r =
-            test::runInspector({QStringLiteral("--export-trace"), out, filtered_, twoAgents_});
+            test::runInspector({QStringLiteral("--export-trace"), out, filtered_, twoAgents_, otherHost});
         QVERIFY2(r.exitCode == 0, qPrintable(r.output));
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -328,24 +340,30 @@ class AppTimelineTest : public QObject {
         const QJsonArray events = doc.object().value(QStringLiteral("traceEvents")).toArray();
         QVERIFY(!events.isEmpty());
 
-        // The windows, parts and declined marks of both sessions, from the model, on the trace's origin.
+        // The windows, parts and declined marks of the sessions, from the model, each on its host's origin.
         std::vector<TraceExporter::Input> inputs;
-        for (const QString& path : {filtered_, twoAgents_}) {
+        for (const QString& path : {filtered_, twoAgents_, otherHost}) {
             SessionError error;
             inputs.push_back({path, TimelineModel(SessionLoader::loadAll(path, error))});
             QVERIFY(!error.isError());
         }
-        const qint64 origin = TraceExporter::origin(inputs);
-        QCOMPARE(doc.object()
-                     .value(QStringLiteral("otherData"))
-                     .toObject()
-                     .value(QStringLiteral("origin_ns"))
-                     .toString(),
-                 QString::number(origin));
+        const QString host = inputs[0].timeline.snapshot()->info.hostname;
+        QCOMPARE(inputs[1].timeline.snapshot()->info.hostname, host);
+        QCOMPARE(inputs[2].timeline.snapshot()->info.hostname, QStringLiteral("other-host"));
+        const QJsonObject other = doc.object().value(QStringLiteral("otherData")).toObject();
+        const QJsonObject origins = other.value(QStringLiteral("host_origins_ns")).toObject();
+        QCOMPARE(origins.size(), 2);
+        QCOMPARE(origins.value(host).toString(),
+                 QString::number(TraceExporter::origin({inputs[0], inputs[1]})));
+        QCOMPARE(origins.value(QStringLiteral("other-host")).toString(),
+                 QString::number(inputs[2].timeline.beginNs()));
+        QVERIFY(!other.contains(QStringLiteral("origin_ns"))); // two hosts: no one origin
         std::vector<Slice> windows, parts, declined;
         int processes = 0;
+        int otherDeclined = 0;
         for (const TraceExporter::Input& in : inputs) {
             const TimelineModel& t = in.timeline;
+            const qint64 origin = TraceExporter::origin(inputs, t.snapshot()->info.hostname);
             processes += int(t.snapshot()->processes.size());
             for (const TimelineLane& lane : t.lanes()) {
                 for (const TimelineWindow& w : lane.windows) {
@@ -359,6 +377,7 @@ class AppTimelineTest : public QObject {
                     if (m.declined()) {
                         declined.push_back(
                             {QStringLiteral("declined: ") + t.decisionName(m.decision), m.tsNs - origin, 0});
+                        otherDeclined += &in == &inputs[2] ? 1 : 0;
                     }
                 }
             }
@@ -399,10 +418,10 @@ class AppTimelineTest : public QObject {
         for (auto* v : {&windows, &parts, &declined, &traceWindows, &traceParts, &traceDeclined}) {
             std::sort(v->begin(), v->end());
         }
-        QCOMPARE(traceWindows.size(), std::size_t(3 + 16));
+        QCOMPARE(traceWindows.size(), std::size_t(3 + 16 + 16));
         QVERIFY(traceWindows == windows);
         QVERIFY(traceParts == parts);
-        QCOMPARE(traceDeclined.size(), std::size_t(5));
+        QCOMPARE(traceDeclined.size(), std::size_t(5) + std::size_t(otherDeclined));
         QVERIFY(traceDeclined == declined);
 
         // The fence-wait slices: one per window, at its start, lasting what the files record for the
@@ -418,7 +437,7 @@ class AppTimelineTest : public QObject {
                 fenceStarts.push_back(p.tsNs);
             }
         }
-        for (const QString& path : {filtered_, twoAgents_}) {
+        for (const QString& path : {filtered_, twoAgents_, otherHost}) {
             for (const qint64 ns : column(
                      path, QStringLiteral("SELECT s.fence_wait_ns FROM snapshots s JOIN dispatches d ON "
                                           "d.process = s.process AND d.id = s.dispatch_id JOIN enum_names e "
@@ -431,7 +450,7 @@ class AppTimelineTest : public QObject {
         for (auto* v : {&traceFence, &recordedFence, &windowStarts, &fenceStarts}) {
             std::sort(v->begin(), v->end());
         }
-        QCOMPARE(recordedFence.size(), std::size_t(3 + 16));
+        QCOMPARE(recordedFence.size(), std::size_t(3 + 16 + 16));
         QCOMPARE(traceFence, recordedFence);
         QCOMPARE(fenceStarts, windowStarts);
     }
