@@ -2,12 +2,13 @@
 #include "model/reading/ReadContext.h"
 
 #include <QSqlError>
-#include <QSqlQuery>
+
+#include <sqlite3.h>
 
 namespace rs::app {
 
 ReadContext::ReadContext(const QSqlDatabase& db, sqlite3* rows, const QString& path)
-    : db_(db), path_(path), q_(rows) {}
+    : db_(db), path_(path), rows_(rows), q_(rows) {}
 
 void ReadContext::detectLayout(int formatVersion) {
     layout_ = rs::session::detect_file_layout(formatVersion,
@@ -22,15 +23,22 @@ bool ReadContext::run(std::string_view sql) {
     return true;
 }
 
-std::vector<std::string> ReadContext::firstColumn(const std::string& sql) const {
-    QSqlQuery q(db_);
-    q.setForwardOnly(true);
+std::vector<std::string> ReadContext::firstColumn(const std::string& sql) {
+    // On the readers' connection, inside their read transaction: the schema is parsed by one connection
+    // only (each connection parses it on its first statement, a large share of reading a small file). Not
+    // through query(): these are the schema's own rows, outside the rows-per-query budget.
     std::vector<std::string> out;
-    if (q.exec(QString::fromStdString(sql))) {
-        while (q.next()) {
-            out.push_back(q.value(0).toString().toStdString());
-        }
+    sqlite3_stmt* stmt = nullptr;
+    if (rows_ == nullptr ||
+        sqlite3_prepare_v2(rows_, sql.c_str(), int(sql.size()), &stmt, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(stmt);
+        return out;
     }
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+        out.emplace_back(text != nullptr ? text : "");
+    }
+    sqlite3_finalize(stmt);
     return out;
 }
 

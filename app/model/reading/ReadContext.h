@@ -38,8 +38,9 @@ class ReadContext {
     RowCursor& query() { return q_; }
     /// Runs `sql` on query(); false with SQLite's message kept for queryError().
     bool run(std::string_view sql);
-    /// `sql` on a query of its own: the first column of every row as text (empty on error).
-    std::vector<std::string> firstColumn(const std::string& sql) const;
+    /// `sql` on the readers' connection (a statement of its own, outside the rows-per-query budget): the
+    /// first column of every row as text (empty on error).
+    std::vector<std::string> firstColumn(const std::string& sql);
 
     /// The error of the last failed run(), in words: corrupt (SQLite says malformed/corrupt), foreign
     /// (not a database), else a read error naming `what` ("dispatches").
@@ -75,6 +76,7 @@ class ReadContext {
   private:
     QSqlDatabase db_;
     QString path_;
+    sqlite3* rows_; ///< the readers' connection (not owned)
     RowCursor q_;
     QString lastError_;
     rs::session::FileLayout layout_;
