@@ -426,8 +426,10 @@ class TestEngine : public QObject {
     /// --kernel-iteration-range as rocprofv3 counts: per loaded kernel symbol, from 1, the union of the
     /// ranges. two_kernels 6 interleaves accumulate.kd and accumulate_indirect.kd, 6 dispatches each:
     /// iterations 2, 3 and 5 of each kernel replay, its other three are declined iteration-range, and every
-    /// result is that of one execution per dispatch. On two agents the same kernel is a symbol of each
-    /// agent's code object: "[1]" replays the first dispatch of each.
+    /// result is that of one execution per dispatch. Two threads submitting the same two kernels on
+    /// queues of their own at the same time still give each dispatch exactly one iteration: "[1-3]" over 8
+    /// dispatches of each kernel replays exactly 3 of each, whichever thread's. On two agents the same
+    /// kernel is a symbol of each agent's code object: "[1]" replays the first dispatch of each.
     void iterationRangeDeclines() {
         auto r = run(workload("two_kernels"), {"--kernel-iteration-range", "[2-3],[5]"}, {}, {"6"});
         QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
@@ -443,6 +445,12 @@ class TestEngine : public QObject {
                     .value(0)
                     .value(0)
                     .contains("REPLAYSCOPE_KERNEL_ITERATION_RANGE=[2-3],[5]\n"));
+        r = run(workload("two_kernels"), {"--kernel-iteration-range", "[1-3]"}, {}, {"4", "2"});
+        QVERIFY2(r->exit_code == 0 && r->stdout_text.contains("PASS"), qPrintable(r->describe()));
+        QCOMPARE(r->decisions().filter(QStringLiteral("accumulate.kd:replayed")).size(), 3);
+        QCOMPARE(r->decisions().filter(QStringLiteral("accumulate_indirect.kd:replayed")).size(), 3);
+        QCOMPARE(r->count_named("dispatches", "decision", "decision", "iteration-range"), 10);
+        QCOMPARE(r->passes(), 12);
         r = run(workload("two_agents"), {"--kernel-iteration-range", "1"}, {"HSA_SIM_GPU_AGENTS=2"});
         QVERIFY2(r->exit_code == 0, qPrintable(r->describe()));
         QCOMPARE(r->count_named("dispatches", "decision", "decision", "replayed"), 2);
