@@ -82,14 +82,14 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     const QCommandLineOption summary(
         QStringLiteral("summary"),
-        QStringLiteral("Print a summary of SESSION and exit; of several SESSION files (the "
-                       "ranks of a job), the job's summary."));
+        QStringLiteral("Print a summary of SESSION and exit; of several SESSION files or a directory of "
+                       "them (the ranks of a job), the job's summary."));
     const QCommandLineOption charts(QStringLiteral("export-charts"),
                                     QStringLiteral("Write every chart of SESSION as PNG into DIR and exit."));
     const QCommandLineOption shots(
         QStringLiteral("screenshots"),
         QStringLiteral("Write a screenshot of every page for SESSION into DIR and exit (with BASELINE: the "
-                       "comparison with it; with two or more RANK_FILEs after it: their merged job view)."));
+                       "comparison with it; with two or more RANK_FILEs after it: their job view)."));
     parser.addOption(summary);
     parser.addOption(charts);
     parser.addOption(shots);

@@ -9,6 +9,7 @@
 #include <replayscope/version.h>
 
 #include <CLI/CLI.hpp>
+#include <replayscope/cli_help_formatter.h>
 
 #include <algorithm>
 #include <cctype>
@@ -87,7 +88,7 @@ ParsedOptions parse_options(int argc, char** argv) {
         "session file.\n  replayscope-run [options] [-d DIR] -o SESSION[.rsdb] -- PROGRAM [ARGS...]\n"
         "  replayscope-run --import-spool FILE|DIR [--force-import] -o SESSION.rsdb",
         "replayscope-run"};
-    app.get_formatter()->column_width(32); // option and description two spaces apart (help2man)
+    rs::cli::use_help_formatter(app, 32); // option and description two spaces apart (help2man)
     // A value CLI11 refuses is one line too, as replayscope-run's own checks print it.
     app.failure_message([](const CLI::App*, const CLI::Error& e) {
         return "replayscope-run: " + std::string(e.what()) + " (replayscope-run --help lists the options)\n";

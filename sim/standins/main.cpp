@@ -9,6 +9,7 @@
 #include "standin_builder.h"
 
 #include <CLI/CLI.hpp>
+#include <replayscope/cli_help_formatter.h>
 
 #include <climits>
 #include <cstdio>
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
                  "runtime runs their kernels with (HSA_SIM_STANDINS).\n"
                  "  replayscope-standins -o libNAME-standins.so FILE.hip [FILE...] [-- COMPILER FLAGS...]",
                  "replayscope-standins"};
+    rs::cli::use_help_formatter(app, 32); // option and description two spaces apart (help2man)
     app.set_version_flag("--version", std::string("replayscope-standins ") + RS_VERSION);
     rs::standins::BuildOptions options;
     app.add_option("-o,--output", options.output, "Stand-in library to write (libNAME-standins.so)")
