@@ -10,6 +10,7 @@
 //     the way the comparison loaded before; and the session's rows read through Qt SQL beside SQLite's API.
 //  6. one rebuild of the charts page and the pass-to-pass spread within it (not targets).
 //   inspector_bench [DISPATCHES] [SESSION]   (runs offscreen unless a display is set)
+#include "BenchProcess.h"
 #include "model/ComparisonTableModel.h"
 #include "model/DispatchTableModel.h"
 #include "model/PassSpreadModel.h"
@@ -48,18 +49,8 @@
 
 namespace {
 
-double residentMiB() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray& line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-        }
-    }
-    return -1;
-}
+using rs::app::bench::residentMiB;
+using rs::app::bench::waitFor;
 
 qint64 count(const QString& path, rs::session::CountedRows rows) {
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bench-count"));
@@ -114,13 +105,6 @@ void benchTimeline(const rs::app::SessionSnapshot& snapshot) {
         std::printf("trace export (Perfetto protobuf): %.1f MB in %.0f ms; resident memory %.0f MiB\n",
                     double(pftrace.size()) / 1e6, written, residentMiB());
         pftrace.remove();
-    }
-}
-
-template <typename Done>
-void waitFor(Done done) {
-    while (!done()) {
-        QApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
     }
 }
 

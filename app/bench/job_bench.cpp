@@ -8,6 +8,7 @@
 //  3. the baseline in the same run: every file loaded and merged into one session (MergedSession::load, what
 //     the job view held before it kept a summary per rank), its time and the memory it adds.
 //   job_bench [RANKS] [DISPATCHES] [DIR]   (runs offscreen unless a display is set; files are reused)
+#include "BenchProcess.h"
 #include "model/MergedSession.h"
 #include "model/SessionLoader.h"
 #include "synthetic/SyntheticSession.h"
@@ -26,32 +27,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace {
-
-double residentMiB() {
-    QFile f(QStringLiteral("/proc/self/status"));
-    if (!f.open(QIODevice::ReadOnly)) {
-        return -1;
-    }
-    for (const QByteArray& line : f.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:")) {
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-        }
-    }
-    return -1;
-}
-
-template <typename Done>
-bool waitFor(Done done, int timeoutMs = 600000) {
-    QElapsedTimer t;
-    t.start();
-    while (!done() && t.elapsed() < timeoutMs) {
-        QApplication::processEvents(QEventLoop::AllEvents, 5);
-    }
-    return done();
-}
-
-} // namespace
+using rs::app::bench::residentMiB;
+using rs::app::bench::waitFor;
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&

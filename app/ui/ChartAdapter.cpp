@@ -382,6 +382,33 @@ void ChartAdapter::setHistogram(const QStringList& labels, const QVector<double>
     chart_->legend()->hide();
 }
 
+QString ChartAdapter::clearForCategories(double rawMax, double* factor) {
+    chart_->removeAllSeries();
+    chart_->setTitle(title_);
+    for (QAbstractAxis* axis : chart_->axes()) {
+        chart_->removeAxis(axis);
+        delete axis;
+    }
+    return axisTitle(y_title_, y_unit_, y_scale_, rawMax, factor);
+}
+
+void ChartAdapter::addCategorySeries(QAbstractSeries* series, const QStringList& labels,
+                                     const QString& yTitle, double yMax) {
+    chart_->addSeries(series);
+    auto* x = new QBarCategoryAxis;
+    x->append(labels);
+    x->setTitleText(x_title_);
+    chart_->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    auto* y = new QValueAxis;
+    y->setTitleText(yTitle);
+    chart_->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    range_[2] = 0;
+    range_[3] = yMax;
+    applyTicks(view_->size());
+}
+
 void ChartAdapter::setGroupedBars(const QStringList& categories,
                                   const QVector<ChartSeriesBuilder::BarSet>& sets,
                                   const QString& placeholder) {
@@ -395,14 +422,8 @@ void ChartAdapter::setGroupedBars(const QStringList& categories,
         setPlaceholder(placeholder);
         return;
     }
-    chart_->removeAllSeries();
-    chart_->setTitle(title_);
-    for (QAbstractAxis* axis : chart_->axes()) {
-        chart_->removeAxis(axis);
-        delete axis;
-    }
     double factor = 1;
-    const QString yTitle = axisTitle(y_title_, y_unit_, y_scale_, rawMax, &factor);
+    const QString yTitle = clearForCategories(rawMax, &factor);
     auto* series = new QBarSeries;
     for (int i = 0; i < sets.size(); ++i) {
         auto* set = new QBarSet(elideLabel(sets[i].name));
@@ -413,23 +434,11 @@ void ChartAdapter::setGroupedBars(const QStringList& categories,
         series->append(set);
     }
     series->setBarWidth(0.85);
-    chart_->addSeries(series);
-    auto* x = new QBarCategoryAxis;
     QStringList labels;
     for (const QString& c : categories) {
         labels << elideLabel(c);
     }
-    x->append(labels);
-    x->setTitleText(x_title_);
-    chart_->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    auto* y = new QValueAxis;
-    y->setTitleText(yTitle);
-    chart_->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    range_[2] = 0;
-    range_[3] = rawMax * factor;
-    applyTicks(view_->size());
+    addCategorySeries(series, labels, yTitle, rawMax * factor);
     chart_->legend()->setVisible(true);
     chart_->legend()->setAlignment(Qt::AlignRight);
 }
@@ -443,14 +452,8 @@ void ChartAdapter::setBoxes(const QVector<RankDistribution::Box>& boxes, const Q
         setPlaceholder(placeholder);
         return;
     }
-    chart_->removeAllSeries();
-    chart_->setTitle(title_);
-    for (QAbstractAxis* axis : chart_->axes()) {
-        chart_->removeAxis(axis);
-        delete axis;
-    }
     double factor = 1;
-    const QString yTitle = axisTitle(y_title_, y_unit_, y_scale_, rawMax, &factor);
+    const QString yTitle = clearForCategories(rawMax, &factor);
     auto* series = new QBoxPlotSeries;
     QStringList labels;
     for (int i = 0; i < boxes.size(); ++i) {
@@ -461,19 +464,7 @@ void ChartAdapter::setBoxes(const QVector<RankDistribution::Box>& boxes, const Q
         series->append(set);
         labels << elideLabel(b.name);
     }
-    chart_->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(labels);
-    x->setTitleText(x_title_);
-    chart_->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    auto* y = new QValueAxis;
-    y->setTitleText(yTitle);
-    chart_->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    range_[2] = 0;
-    range_[3] = rawMax * factor;
-    applyTicks(view_->size());
+    addCategorySeries(series, labels, yTitle, rawMax * factor);
     chart_->legend()->setVisible(false);
 }
 

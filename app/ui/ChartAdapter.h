@@ -10,6 +10,7 @@
 
 namespace QtCharts {}
 QT_BEGIN_NAMESPACE
+class QAbstractSeries;
 class QChart;
 class QChartView;
 QT_END_NAMESPACE
@@ -77,6 +78,12 @@ class ChartAdapter : public QWidget {
 
   private:
     void resetAxes(double xMin, double xMax, double yMin, double yMax);
+    /// Empties the chart (series, axes) for content over categories whose largest value is `rawMax`;
+    /// returns the y axis title with its unit and sets `factor` (setUnits' scale to display units).
+    QString clearForCategories(double rawMax, double* factor);
+    /// Adds `series` over category axis `labels` (bottom) and a value axis titled `yTitle` from 0 to `yMax`.
+    void addCategorySeries(QAbstractSeries* series, const QStringList& labels, const QString& yTitle,
+                           double yMax);
     /// Applies nice ticks to the value axes for a chart of `size` (pixels): fewer ticks when narrow.
     void applyTicks(const QSizeF& size) const;
     /// The palette's colours on the chart: background (Base), title, legend, axis labels and lines, grid.
