@@ -5,7 +5,7 @@
 # a 2.1 MB host-memory budget so that the larger snapshots (2.25 MiB at the peak) are declined, the hardware
 # counters of packaging/demo.sh counted by the interpreter), then every page grabbed offscreen (replayscope
 # --screenshots, with the timeline, the Counters page and its chart, the compare page against a 2-pass run
-# and the merged view of two rank files), and the bytes-moved and pass-spread charts (replayscope
+# and the job view of 64 rank files with its Kernels page), and the bytes-moved and pass-spread charts (replayscope
 # --export-charts).
 #   app/screenshots.sh [--theme light|dark] [BUILD_DIR]
 #                                     (default build/default; targets replayscope, replayscope-run,
@@ -32,18 +32,21 @@ trap 'rm -rf "$tmp"' EXIT
 pmc=(--pmc SQ_WAVES SQ_INSTS_VALU SQ_INSTS_SALU SQ_INSTS_LDS GRBM_GUI_ACTIVE)
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 --fidelity-check \
     --host-memory-budget 2200000 "${pmc[@]}" -o "$tmp/demo.rsdb" -- "$build/workloads/hip/demo" --iterations 40
-# The baseline of the compare page: the same run with 2 passes. The job view: two ranks of the demo, as an
-# MPI launcher would start them (the rank in OMPI_COMM_WORLD_RANK, -o run-%r.rsdb).
+# The baseline of the compare page: the same run with 2 passes. The job view: 64 ranks of the demo, as an
+# MPI launcher would start them (the rank in OMPI_COMM_WORLD_RANK, -o run-%r.rsdb), each a few iterations
+# long (2 to 6: the ranks differ, as a real job's do).
 HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 2 --fidelity-check \
     --host-memory-budget 2200000 "${pmc[@]}" -o "$tmp/demo-2-passes.rsdb" -- "$build/workloads/hip/demo" \
     --iterations 40
-for rank in 0 1; do
-    OMPI_COMM_WORLD_RANK=$rank HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --passes 3 \
-        --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/run-%r.rsdb" -- \
-        "$build/workloads/hip/demo" --iterations $((20 + 20 * rank))
+ranks=()
+for rank in $(seq 0 63); do
+    OMPI_COMM_WORLD_RANK=$rank HSA_SIM_GPU_AGENTS=2 "$build/bin/replayscope-run" --simulate --no-progress --quiet \
+        --passes 3 --standins "$build/workloads/hip/libdemo-standins.so" -o "$tmp/run-%r.rsdb" -- \
+        "$build/workloads/hip/demo" --iterations $((2 + rank % 5)) >/dev/null
+    ranks+=("$tmp/run-$rank.rsdb")
 done
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --theme "$theme" --screenshots "$tmp/demo.rsdb" \
-    "$tmp/demo-2-passes.rsdb" "$tmp/run-0.rsdb" "$tmp/run-1.rsdb" "$tmp/shots"
+    "$tmp/demo-2-passes.rsdb" "${ranks[@]}" "$tmp/shots"
 # The bytes-moved chart (full restore against what the dirty restores moved) and the pass-to-pass spread of
 # kernel time, as --export-charts writes them.
 QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME="$tmp/config" "$build/bin/replayscope" --theme "$theme" --export-charts "$tmp/demo.rsdb" "$tmp/charts" >/dev/null

@@ -40,8 +40,8 @@ QVariant JobKernelTableModel::headerData(int section, Qt::Orientation orientatio
         return {};
     }
     static const char* const titles[] = {
-        "Kernel",       "Ranks",   "Dispatches", "Replayed",    "Declined",   "Fastest rank", "Median",
-        "Slowest rank", "Slowest", "Imbalance",  "Snapshot ms", "Restore ms", "Bytes moved"};
+        "Kernel",     "Ranks",        "Dispatches", "Replayed",    "Declined",   "Fastest µs", "Median µs",
+        "Slowest µs", "Slowest rank", "Imbalance",  "Snapshot ms", "Restore ms", "Bytes moved"};
     static const char* const tips[] = {
         "Kernel (demangled as the Kernels page of a session shows it)",
         "Ranks that dispatched the kernel",
@@ -58,7 +58,7 @@ QVariant JobKernelTableModel::headerData(int section, Qt::Orientation orientatio
         "Time restoring them, over the ranks",
         "Bytes the restores copied back (host link and device), over the ranks"};
     if (role == Qt::DisplayRole) {
-        return QString::fromLatin1(titles[section]);
+        return QString::fromUtf8(titles[section]);
     }
     if (role == Qt::ToolTipRole) {
         return QString::fromLatin1(tips[section]);

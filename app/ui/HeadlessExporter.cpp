@@ -4,6 +4,7 @@
 #include "model/ChartSeriesBuilder.h"
 #include "model/CounterSummary.h"
 #include "model/CounterTableModel.h"
+#include "model/JobKernelTableModel.h"
 #include "model/SessionLoader.h"
 #include "model/SessionReader.h"
 #include "ui/AuditPage.h"
@@ -258,6 +259,14 @@ bool HeadlessExporter::screenshots(const QString& session, const QString& dir, Q
             return false;
         }
         grab(QStringLiteral("job.png"));
+        // The job's Kernels page: the ranks compared per kernel, the slowest first.
+        job->pages()->setCurrentIndex(1);
+        if (auto* table = job->pages()->currentWidget()->findChild<QTableView*>()) {
+            table->sortByColumn(JobKernelTableModel::Imbalance, Qt::DescendingOrder);
+        }
+        settle(200);
+        grab(QStringLiteral("job-kernels.png"));
+        job->pages()->setCurrentIndex(0);
     }
     window.tabs()->setCurrentWidget(view);
     auto* launch = window.launchDialog();

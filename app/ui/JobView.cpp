@@ -87,7 +87,10 @@ JobView::JobView(QWidget* parent)
     rows_notice_->setStyleSheet(ThemeColors::bannerStyleSheet(palette(), ThemeColors::Banner::notice));
     problems_->hide();
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Host:"), this));
+    auto* hostLabel = new QLabel(tr("Host:"), this);
+    hostLabel->setBuddy(host_);
+    host_label_ = hostLabel; // shown with the filter only: a job of one host has nothing to choose
+    top->addWidget(hostLabel);
     top->addWidget(host_);
     top->addWidget(new QLabel(tr("Ranks listed:"), this));
     top->addWidget(rank_selection_);
@@ -161,6 +164,7 @@ JobView::JobView(QWidget* parent)
     pages_->addTab(totalsPage, tr("Ranks"));
     auto* kernelPanel = new TablePanel(kernels_, QStringLiteral("jobKernels"), this);
     kernelPanel->addTextFilter(tr("Filter by kernel (substring or regex)"));
+    kernelPanel->setColumnWidths({48});
     pages_->addTab(kernelPanel, tr("Kernels"));
 
     auto addTable = [this](QAbstractItemModel* source, const QString& name, QWidget* owner) {
@@ -290,6 +294,7 @@ void JobView::setJob(const JobSummary& job) {
             host_->addItem(h, h);
         }
         host_->setVisible(job.hosts().size() > 1);
+        host_label_->setVisible(job.hosts().size() > 1);
     }
     QSignalBlocker block(rank_selection_);
     rank_selection_->clear();

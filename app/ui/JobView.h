@@ -135,6 +135,7 @@ class JobView : public QWidget {
     QVector<int> shown_;    ///< files of the host filter
     QVector<int> selected_; ///< ranks selected (empty: every rank shown)
     QComboBox* host_;
+    QLabel* host_label_ = nullptr;
     QLineEdit* rank_selection_;
     QLabel* status_;
     QLabel* rows_notice_;

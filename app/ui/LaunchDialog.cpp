@@ -41,6 +41,8 @@ QWidget* withBrowse(QLineEdit* edit, QWidget* parent, bool directory) {
         }
     });
     l->addWidget(b);
+    // As tall as the line edit: a form row does not stretch it when the dialog is taller than its rows.
+    w->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     return w;
 }
 
@@ -63,6 +65,8 @@ QWidget* withLibraryBrowse(QLineEdit* edit, QWidget* parent) {
         }
     });
     l->addWidget(b);
+    // As tall as the line edit: a form row does not stretch it when the dialog is taller than its rows.
+    w->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     return w;
 }
 } // namespace
@@ -375,6 +379,9 @@ void LaunchDialog::updateCommand() {
         o.output = QFileInfo(QDir(o.workingDirectory).filePath(o.output)).absoluteFilePath();
     }
     command_->setText(RunCommand::commandLine(o, runner_));
+    command_->setCursorPosition(0); // the program and its first options in view, not the tail
+    command_->setToolTip(
+        tr("%1\n\nThe command Run starts (select and copy it to run it elsewhere)").arg(command_->text()));
 }
 
 void LaunchDialog::updateButtons() {
