@@ -79,6 +79,10 @@ class AgentContext {
         std::vector<std::shared_ptr<Window>> pending;
         /// The window the agent is gating for (between its drain and its release), or null.
         std::shared_ptr<Window> gating;
+        /// Synchronous copies into or out of the agent's memory that are running, counted when no window
+        /// gated the agent or after their wait timed out (SyncCopyWait, async_copy_fence.h): the drain
+        /// waits for them before the snapshot.
+        uint32_t sync_copies = 0;
         /// Fences of windows declined before their fence fired (destroyed once fired).
         std::vector<hsa_signal_t> unfired_fences;
         bool stopping = false;

@@ -4,8 +4,12 @@
 #include "agent_context.h"
 #include "engine.h"
 #include "hsa_api.h"
+#include "window_worker.h"
 
 #include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
 
 namespace rs::engine {
 
@@ -95,7 +99,146 @@ AsyncCopyFence::~AsyncCopyFence() {
     engine_->sink->async_copy(ev);
 }
 
+SyncCopyWait::SyncCopyWait(const void* dst, const void* src, uint64_t size) noexcept
+    : dst_(reinterpret_cast<uint64_t>(dst)), src_(reinterpret_cast<uint64_t>(src)), size_(size) {
+    if (!g_recording.load(std::memory_order_relaxed) || g_finalized.load(std::memory_order_acquire) ||
+        on_window_worker()) {
+        return;
+    }
+    Engine* e = engine();
+    if (!e) {
+        return;
+    }
+    engine_ = e;
+    // Counted before open_windows is read (both seq_cst): a window counted open after this load sees the
+    // copy in its drain; one counted before is seen here, and the copy takes the watched path.
+    e->unwatched_sync_copies.fetch_add(1);
+    if (e->open_windows.load() == 0) {
+        unwatched_ = true;
+        return;
+    }
+    e->unwatched_sync_copies.fetch_sub(1);
+    try {
+        std::vector<uint64_t> handles{owner_of(dst), owner_of(src)};
+        std::sort(handles.begin(), handles.end());
+        handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
+        const auto start = Clock::now();
+        const auto deadline = start + e->config.drain_timeout;
+        auto slice = std::chrono::microseconds(20);
+        std::vector<AgentContext*> contexts;
+        std::vector<std::unique_lock<std::mutex>> locks;
+        contexts.reserve(handles.size());
+        locks.reserve(handles.size());
+        counted_.reserve(handles.size());
+        for (;;) {
+            // Found again on every check: the wait below holds no pointer, no lock, no signal.
+            contexts.clear();
+            uint64_t gating_agent = 0, gating_dispatch = 0;
+            for (uint64_t h : handles) {
+                AgentContext* c = h != 0 ? e->agents.find(h) : nullptr;
+                if (!c || !c->selected()) {
+                    continue;
+                }
+                locks.emplace_back(c->mutex());
+                contexts.push_back(c);
+                if (const std::shared_ptr<Window>& w = c->state().gating) {
+                    gating_agent = c->agent().handle;
+                    gating_dispatch = w->dispatch_id;
+                }
+            }
+            const bool open = gating_agent != 0;
+            if (open) {
+                waited_ = true;
+                agent_ = gating_agent;
+                dispatch_id_ = gating_dispatch;
+            }
+            if (!open || Clock::now() >= deadline) {
+                // Counted under the mutexes that showed no gating window: the drain of the next window
+                // waits for this copy (after a timeout too, for the windows that follow).
+                timed_out_ = open;
+                for (AgentContext* c : contexts) {
+                    ++c->state().sync_copies;
+                    counted_.push_back(c->agent().handle);
+                }
+                locks.clear();
+                break;
+            }
+            locks.clear();
+            std::this_thread::sleep_for(std::min<Clock::duration>(slice, deadline - Clock::now()));
+            slice = std::min<std::chrono::microseconds>(slice * 2, std::chrono::milliseconds(2));
+        }
+        if (waited_) {
+            waited_ns_ = static_cast<uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        }
+    } catch (...) {
+        // Only the lists throw, before any count was taken: the copy runs counted as unwatched, so a
+        // window's drain still waits for it, unreported.
+        note_internal_error(*e, "synchronous copy wrapper (the copy is issued without waiting)");
+        counted_.clear();
+        waited_ = timed_out_ = false;
+        e->unwatched_sync_copies.fetch_add(1);
+        unwatched_ = true;
+    }
+}
+
+SyncCopyWait::~SyncCopyWait() {
+    if (!engine_) {
+        return;
+    }
+    if (unwatched_) {
+        engine_->unwatched_sync_copies.fetch_sub(1);
+        return;
+    }
+    try {
+        for (uint64_t h : counted_) {
+            if (AgentContext* c = engine_->agents.find(h)) {
+                std::lock_guard lock(c->mutex());
+                uint32_t& count = c->state().sync_copies;
+                if (count != 0) { // 0: the agents were forgotten (OnUnload) while the copy ran
+                    --count;
+                }
+            }
+        }
+    } catch (...) {
+        note_internal_error(*engine_, "synchronous copy wrapper (a count of running copies stays taken)");
+    }
+    if (!waited_) {
+        return;
+    }
+    AsyncCopyEvent ev{};
+    ev.agent = agent_;
+    ev.dst = dst_;
+    ev.src = src_;
+    ev.size = size_;
+    ev.dispatch_id = dispatch_id_;
+    ev.waited_ns = waited_ns_;
+    ev.outcome = timed_out_ ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited;
+    engine_->sink->async_copy(ev);
+    if (timed_out_) {
+        try {
+            engine_->sink->warning(WarningCode::drain_timeout, dispatch_id_,
+                                   "drain-timeout: a synchronous copy waited " +
+                                       std::to_string(waited_ns_ / 1000000) +
+                                       " ms (REPLAYSCOPE_DRAIN_TIMEOUT_MS) for the replay window and ran "
+                                       "while it was still open: its restore may have undone the copy");
+        } catch (...) {
+            note_internal_error(*engine_, "synchronous copy wrapper's warning", dispatch_id_);
+        }
+    }
+}
+
 namespace {
+
+hsa_status_t memory_copy(void* dst, const void* src, size_t size) {
+    SyncCopyWait wait(dst, src, size);
+    return hsa().core.hsa_memory_copy_fn(dst, src, size);
+}
+
+hsa_status_t memory_fill(void* ptr, uint32_t value, size_t count) {
+    SyncCopyWait wait(ptr, nullptr, uint64_t{count} * sizeof(uint32_t));
+    return hsa().amd.hsa_amd_memory_fill_fn(ptr, value, count);
+}
 
 hsa_status_t async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent, size_t size,
                         uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
@@ -130,6 +273,15 @@ hsa_status_t async_copy_on_engine(void* dst, hsa_agent_t dst_agent, const void* 
 #endif
 
 } // namespace
+
+void install_sync_copy_wait(CoreApiTable& core, AmdExtTable& amd) {
+    if (core.hsa_memory_copy_fn && core.hsa_memory_copy_fn != memory_copy) {
+        core.hsa_memory_copy_fn = memory_copy;
+    }
+    if (amd.hsa_amd_memory_fill_fn && amd.hsa_amd_memory_fill_fn != memory_fill) {
+        amd.hsa_amd_memory_fill_fn = memory_fill;
+    }
+}
 
 void install_async_copy_fence(AmdExtTable& amd) {
     if (amd.hsa_amd_memory_async_copy_fn && amd.hsa_amd_memory_async_copy_fn != async_copy) {

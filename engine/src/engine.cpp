@@ -457,6 +457,7 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         install_memory_tracker(core, amd);
         install_vmem_tracker(amd);
         install_async_copy_fence(amd);
+        install_sync_copy_wait(core, amd);
         if (core.hsa_executable_freeze_fn != executable_freeze) {
             core.hsa_executable_freeze_fn = executable_freeze;
             core.hsa_executable_destroy_fn = executable_destroy;

@@ -57,6 +57,11 @@ struct Engine {
     std::atomic<uint64_t> next_dispatch_id{1};
     /// Dispatch handlers between taking an id and reporting the decision (see forward_packet).
     std::atomic<uint64_t> open_windows{0};
+    /// Synchronous copies (hsa_memory_copy, hsa_amd_memory_fill) that found no window open (this count
+    /// was 0) and still run: a window's drain waits for it to be 0 before its snapshot, since such a copy
+    /// looked at no agent (docs/replay-window.md, "Synchronous copies"). Incremented before the copy reads
+    /// open_windows, both seq_cst, so either the copy sees a window's count or the drain sees the copy.
+    std::atomic<uint64_t> unwatched_sync_copies{0};
     /// Engine-internal errors (exceptions) caught and swallowed so that the application never sees
     /// them; every such catch site increments it. Reported in the session-end record and by the log sink.
     std::atomic<uint64_t> internal_errors{0};

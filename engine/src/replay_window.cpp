@@ -235,6 +235,12 @@ bool ReplayWindow::drain() {
                 return false;
             }
             const auto check = [&](AgentContext::State& s) {
+                // A synchronous copy into (or out of) the agent's memory still running: the snapshot
+                // would capture it half written (docs/replay-window.md, "Synchronous copies").
+                if (s.sync_copies != 0) {
+                    drained = false;
+                    return;
+                }
                 for (QueueContext* q : s.queues) {
                     q->gates.prune(unreferenced);
                     if (!q->gates.drained(&agent_)) {
@@ -247,6 +253,9 @@ bool ReplayWindow::drain() {
             for (size_t i = 0; drained && i < peers.size(); ++i) {
                 check(peers[i].agent->state());
             }
+            // Copies that began before this window counted as open looked at no agent; none starts
+            // unwatched while it is open (engine.h, unwatched_sync_copies).
+            drained = drained && engine_.unwatched_sync_copies.load() == 0;
             // Phase 1 ends by gating in the same critical section as a successful check, so no packet
             // can be forwarded ungated in between; phase 2 gates first and then waits for the drain. An
             // agent that gates for another window (one that opened before peer access was recorded) is

@@ -24,6 +24,9 @@ struct WindowWorker::Done {
 
 namespace {
 
+/// Set at the start of each worker thread (on_window_worker).
+thread_local bool t_on_window_worker = false;
+
 /// Agents whose worker runs, so that process exit can stop them (the engine object itself is never
 /// destroyed). A function-local static: constructed with the first worker, after the runtime's statics,
 /// so destroyed before them.
@@ -73,6 +76,10 @@ uint64_t ticks_per_ms() {
 
 } // namespace
 
+bool on_window_worker() noexcept {
+    return t_on_window_worker;
+}
+
 void stop_all_workers() noexcept {
     // In a forked child the registry's mutex may have been held by a parent thread at the fork, and the
     // workers it lists never existed here: nothing to stop.
@@ -105,6 +112,7 @@ WindowWorker::~WindowWorker() {
 bool WindowWorker::start() noexcept {
     try {
         thread_ = std::thread([this, done = done_] {
+            t_on_window_worker = true;
             loop();
             std::lock_guard lock(done->mutex);
             done->done = true;

@@ -57,4 +57,9 @@ class WindowWorker {
 /// engine before the runtime's statics go).
 void stop_all_workers() noexcept;
 
+/// True on a window worker's thread. Its copies (snapshot, restores, hashing) call the saved originals;
+/// should one still reach a copy wrapper (a runtime that calls its own exported entry), the wrapper must
+/// not wait for the window that very thread runs (docs/replay-window.md, "Synchronous copies").
+bool on_window_worker() noexcept;
+
 } // namespace rs::engine
