@@ -177,6 +177,30 @@ class TestReplayWindow : public QObject {
         QVERIFY2(apart.isEmpty(), qPrintable(apart + "\n" + r->stdout_text));
     }
 
+    /// No lost copy, raw HSA (docs/replay-window.md, "Synchronous copies"): a second thread copies into 16
+    /// buffers of the agent with hsa_memory_copy, 5 ms apart, while the first thread's accumulate.kd (20
+    /// ms) is replayed with 3 passes, dispatch after dispatch, until every copy returned. A copy meeting a
+    /// window waits in its call until the window's final restore is done: every buffer holds its copy and
+    /// a holds one execution per dispatch (the workload checks both), and each copy that met a window is
+    /// an async_copies row, outcome waited, naming a replayed dispatch of the agent, the copy's 4096
+    /// bytes and a wait; none timed out. The first copy is issued 10 ms into the first window.
+    void syncCopyWaitsForWindow() {
+        const auto r = run("sync_copy_during_dispatch", {"--passes", "3"},
+                           {"HSA_SIM_KERNEL_TIME_NS=accumulate.kd=20000000"});
+        VERIFY_PASSED(r);
+        const int dispatches = r->printed(QStringLiteral("(\\d+) dispatches, 16 copies")).toInt();
+        QVERIFY2(dispatches >= 4, qPrintable(r->stdout_text));
+        QCOMPARE(r->decisions(), QStringList(dispatches, QStringLiteral("accumulate.kd:replayed")));
+        const auto copies = r->rows("SELECT e.name, c.size, c.waited_ns > 0, c.agent = d.agent, d.decision "
+                                    "FROM async_copies c JOIN enum_names e ON e.enum = 'async_copy_outcome' "
+                                    "AND e.code = c.outcome LEFT JOIN dispatches d ON d.id = c.dispatch_id");
+        QVERIFY2(!copies.isEmpty(), qPrintable(r->stdout_text));
+        for (const QStringList& c : copies) {
+            QCOMPARE(c, (QStringList{"waited", "4096", "1", "1", "0"}));
+        }
+        QVERIFY(r->warnings("drain-timeout").isEmpty());
+    }
+
     /// Agents that share memory, raw HSA (docs/replay-window.md, "Agents that share memory"): agent 1 is
     /// granted agent 0's buffers; a second thread submits set_values into agent 0's x on a queue of agent 1
     /// 40 ms into the window of agent 0's add_one (4 passes of 100 ms). The window gates agent 1 too:
