@@ -5,8 +5,9 @@
 // each runs its N rounds at the same time on a queue and buffers of its own, on the one agent, so that
 // every thread submits the same two kernel objects. Each kernel thus has the iterations 1..N*THREADS
 // (--kernel-iteration-range, tests/engine/tst_engine.cpp). Every buffer is allocated and written before
-// the threads start and read back after they end, so that the threads only submit dispatches: a host copy
-// into device memory is not held behind another thread's replay window. Neither kernel is idempotent:
+// the threads start and read back after they end, so that the threads only submit dispatches (a
+// synchronous host copy that meets another thread's replay window waits for it: that case is
+// sync_copy_during_dispatch). Neither kernel is idempotent:
 // after the run every a[i] and b[i] of every thread must equal its initial value + N, however often a tool
 // replayed each dispatch.
 #include "hsa_session.h"
