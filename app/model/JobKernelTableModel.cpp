@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/JobKernelTableModel.h"
 
+#include "model/CounterSummary.h"
 #include "model/Format.h"
 #include "model/ModelRoles.h"
 
@@ -20,6 +21,7 @@ JobKernelTableModel::JobKernelTableModel(QObject* parent) : QAbstractTableModel(
 void JobKernelTableModel::setJob(const JobSummary& job, const QVector<int>& files) {
     beginResetModel();
     kernels_ = job.kernels(files);
+    counters_ = job.counterNames(files);
     slowest_rank_.clear();
     for (const JobKernel& k : kernels_) {
         slowest_rank_.push_back(k.slowestFile >= 0 ? job.ranks().value(k.slowestFile, -1) : -1);
@@ -32,11 +34,22 @@ int JobKernelTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int JobKernelTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
+    return parent.isValid() ? 0 : ColumnCount + int(counters_.size());
 }
 
 QVariant JobKernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) {
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) {
+        return {};
+    }
+    if (section >= ColumnCount) {
+        const QString counter = counters_[section - ColumnCount];
+        if (role == Qt::DisplayRole) {
+            return counter;
+        }
+        if (role == Qt::ToolTipRole) {
+            return tr("%1: the median over the ranks of each rank's median over the kernel's dispatches")
+                .arg(counter);
+        }
         return {};
     }
     static const char* const titles[] = {
@@ -67,10 +80,22 @@ QVariant JobKernelTableModel::headerData(int section, Qt::Orientation orientatio
 }
 
 QVariant JobKernelTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= kernels_.size() || index.column() >= ColumnCount) {
+    if (!index.isValid() || index.row() >= kernels_.size() || index.column() >= columnCount()) {
         return {};
     }
     const JobKernel& k = kernels_[index.row()];
+    if (index.column() >= ColumnCount) {
+        const auto it = k.counterMedians.constFind(counters_[index.column() - ColumnCount]);
+        if (it == k.counterMedians.cend()) {
+            return {};
+        }
+        if (role == Qt::TextAlignmentRole) {
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return role == SortRole          ? QVariant(*it)
+               : role == Qt::DisplayRole ? QVariant(CounterSummary::valueText(*it))
+                                         : QVariant();
+    }
     const int slowest = slowest_rank_.value(index.row(), -1);
     if (role == FilterTextRole) {
         return k.name;

@@ -2,7 +2,8 @@
 // The job view's Kernels page: one row per kernel over the ranks shown (JobSummary::kernels): how many
 // ranks ran it, dispatches, replayed, declined, the smallest, median and largest of the ranks' median pass
 // times with the slowest rank and the imbalance (largest over median), snapshot and restore time, bytes
-// restores moved.
+// restores moved, then one column per counter (or derived metric) collected: the median over the ranks of
+// each rank's median.
 #pragma once
 
 #include "model/JobSummary.h"
@@ -34,6 +35,8 @@ class JobKernelTableModel : public QAbstractTableModel {
     /// Shows the kernels of `job` over its files `files` (empty: every file). Model reset.
     void setJob(const JobSummary& job, const QVector<int>& files = {});
     const QVector<JobKernel>& kernels() const { return kernels_; }
+    /// The counter of column `column` (ColumnCount and after), empty for the other columns.
+    QString counterOfColumn(int column) const { return counters_.value(column - ColumnCount); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -45,6 +48,7 @@ class JobKernelTableModel : public QAbstractTableModel {
   private:
     QVector<JobKernel> kernels_;
     QVector<int> slowest_rank_; ///< per row: the rank of JobKernel::slowestFile (-1 none)
+    QStringList counters_;      ///< the counter columns, after ColumnCount
 };
 
 } // namespace rs::app

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/JobSummary.h"
 
+#include "model/CounterSummary.h"
 #include "model/SessionLoader.h"
 
 #include <QDir>
@@ -103,6 +104,12 @@ RankDigest RankDigest::of(const SessionSnapshot& snapshot) {
         d.totals.restoredBytes = std::max<qint64>(d.totals.restoredBytes, 0);
     }
     d.kernels = KernelFigures::of(snapshot);
+    for (const CounterSummary::Stat& c : CounterSummary::stats(snapshot, CounterSummary::Grouping::kernel)) {
+        d.counterMedians[c.kernel].insert(c.counter, c.median());
+        if (!d.counterNames.contains(c.counter)) {
+            d.counterNames << c.counter;
+        }
+    }
     return d;
 }
 
@@ -296,6 +303,18 @@ qint64 JobSummary::dispatches() const {
     return n;
 }
 
+QStringList JobSummary::counterNames(const QVector<int>& only) const {
+    QStringList out;
+    for (int f : fileList(only)) {
+        for (const QString& c : digests_[f].counterNames) {
+            if (!out.contains(c)) {
+                out << c;
+            }
+        }
+    }
+    return out;
+}
+
 QVector<int> JobSummary::fileList(const QVector<int>& files) const {
     if (!files.isEmpty()) {
         return files;
@@ -432,12 +451,28 @@ QVector<JobKernel> JobSummary::kernels(const QVector<int>& only) const {
             }
         }
     }
+    // Counters: per kernel and counter, the ranks' medians.
+    QMap<QString, QMap<QString, QVector<double>>> counters;
+    for (int f : files) {
+        const auto& perKernel = digests_[f].counterMedians;
+        for (auto k = perKernel.cbegin(); k != perKernel.cend(); ++k) {
+            for (auto c = k->cbegin(); c != k->cend(); ++c) {
+                counters[k.key()][c.key()] << c.value();
+            }
+        }
+    }
     QVector<JobKernel> out;
     for (auto it = byName.begin(); it != byName.end(); ++it) {
         QVector<double>& m = medians[it.key()];
         if (!m.isEmpty()) {
             it->rankMedianMinNs = *std::min_element(m.cbegin(), m.cend());
             it->rankMedianNs = medianOf(m);
+        }
+        auto c = counters.find(it.key());
+        if (c != counters.end()) {
+            for (auto v = c->begin(); v != c->end(); ++v) {
+                it->counterMedians.insert(v.key(), medianOf(*v));
+            }
         }
         out.push_back(*it);
     }

@@ -50,6 +50,11 @@ struct RankDigest {
     QMap<QString, qint64> declines;       ///< decline reason (the file's vocabulary) -> dispatches
     QMap<QString, KernelFigures> kernels; ///< by kernel name as shown (KernelFigures::of)
     qint64 windowNs = 0;                  ///< time in replay windows (the sum over agents)
+    /// Per kernel (as the counters name it: CounterSummary::Stat::kernel) each counter's and derived
+    /// metric's median over the kernel's dispatches (CounterSummary, Grouping::kernel).
+    QMap<QString, QMap<QString, double>> counterMedians;
+    QStringList
+        counterNames; ///< the counters and derived metrics of counterMedians, in CounterSummary's order
 
     /// The digest of a loaded session (every figure above from its rows).
     static RankDigest of(const SessionSnapshot& snapshot);
@@ -71,6 +76,9 @@ struct JobKernel {
     int slowestFile = -1;                 ///< file whose median is rankMedianMaxNs (-1 none)
     qint64 snapshotNs = 0, restoreNs = 0; ///< over the job
     qint64 movedBytes = 0;                ///< restores' bytes over the job (host link + device)
+    /// Per counter (and derived metric) collected for the kernel: the median over the ranks of each rank's
+    /// median (RankDigest::counterMedians).
+    QMap<QString, double> counterMedians;
 };
 
 class JobSummary {
@@ -126,6 +134,8 @@ class JobSummary {
     RankChart dispatchesByRank(const QVector<int>& files = {}) const;
     /// Per kernel over files `files` (empty: every file), most dispatches first.
     QVector<JobKernel> kernels(const QVector<int>& files = {}) const;
+    /// The counters and derived metrics of files `files` (empty: every file), in order of first appearance.
+    QStringList counterNames(const QVector<int>& files = {}) const;
 
   private:
     QVector<int> fileList(const QVector<int>& files) const;

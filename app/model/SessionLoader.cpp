@@ -354,8 +354,8 @@ SessionError SessionLoader::loadFigures(SessionData& out) {
     out.info.openedCopy = p_->copyPath;
     return readAll(context, out, Probe::layout,
                    {&StringReader::read, &SessionInfoReader::read, &ProcessReader::read, &AgentReader::read,
-                    &DispatchReader::read, &PassReader::read, &RestoreReader::read,
-                    &RestoreSkipReader::read});
+                    &DispatchReader::read, &PassReader::read, &RestoreReader::read, &RestoreSkipReader::read,
+                    &CounterValueReader::read});
 }
 
 SessionError SessionLoader::loadDetails(SessionData& out, bool regions) {

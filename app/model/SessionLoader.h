@@ -45,7 +45,7 @@ class SessionLoader {
     SessionError load(SessionData& out);
     /// What a job's view reads of each rank's file instead of load(): session, processes, agents, kernel
     /// names, dispatches with their snapshots, passes, restore records, restore skips and fidelity
-    /// mismatches: enough for the rank's totals and per-kernel figures (JobSummary). No counter values,
+    /// mismatches, counter values: enough for the rank's totals and per-kernel figures (JobSummary). No
     /// allocations, module variables, warnings or async copies, no implausible-value scan.
     SessionError loadFigures(SessionData& out);
     /// The second phase (after load(), on the data it filled): restore misses and placements (format 4;

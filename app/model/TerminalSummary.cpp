@@ -279,6 +279,21 @@ QString TerminalSummary::jobText(const JobSummary& job, int maxRanks) {
                        .arg(slowest, 18)
                        .arg(k.name);
         }
+        // Counters per kernel: the median over the ranks of each rank's median.
+        bool header = false;
+        for (const JobKernel& k : kernels) {
+            for (auto c = k.counterMedians.cbegin(); c != k.counterMedians.cend(); ++c) {
+                if (!header) {
+                    out += QStringLiteral("\ncounters over the job (each rank's median over the kernel's "
+                                          "dispatches, their median over the ranks)\n");
+                    header = true;
+                }
+                out += QStringLiteral("%1  %2  %3\n")
+                           .arg(CounterSummary::valueText(c.value()), 14)
+                           .arg(c.key(), -24)
+                           .arg(k.name);
+            }
+        }
     }
     return out;
 }

@@ -23,7 +23,9 @@
 #include "model/RankTotalsModel.h"
 #include "model/SessionFilterProxyModel.h"
 #include "model/SessionLoader.h"
+#include "model/TerminalSummary.h"
 #include "model/WarningTableModel.h"
+#include "synthetic/SyntheticSession.h"
 #include "ui/ChartAdapter.h"
 #include "ui/JobView.h"
 #include "ui/MainWindow.h"
@@ -686,6 +688,63 @@ class AppMergedTest : public QObject {
                 QCOMPARE(k.mismatches, it->mismatches);
             }
         }
+    }
+
+    /// Counters over a job of three ranks (synthetic sessions collecting two counters): per kernel and
+    /// counter, the median over the ranks of each rank's median over the kernel's dispatches (SQL on each
+    /// file), in the Kernels page's counter columns and in the job's --summary text.
+    void countersOverTheJob() {
+        QStringList files;
+        for (int r = 0; r < 3; ++r) {
+            SyntheticSession::Options o;
+            o.dispatches = 60 + 20 * r;
+            o.seed = unsigned(7 + r);
+            o.jobRank = r;
+            o.counters = {{"SQ_WAVES", 100}, {"SQ_INSTS_VALU", 1000 + 10 * std::uint64_t(r)}};
+            files << dir_.filePath(QStringLiteral("counters-%1.rsdb").arg(r));
+            QString error;
+            QVERIFY2(SyntheticSession::write(files.back(), o, &error), qPrintable(error));
+        }
+        const JobSummary job = summaryOf(files);
+        QCOMPARE(job.counterNames().size(), 2);
+        JobKernelTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setJob(job);
+        QCOMPARE(model.columnCount(), int(JobKernelTableModel::ColumnCount) + 2);
+        int checked = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const JobKernel& k = model.kernels()[row];
+            for (int column = JobKernelTableModel::ColumnCount; column < model.columnCount(); ++column) {
+                const QString counter = model.counterOfColumn(column);
+                std::vector<double> rankMedians;
+                for (const QString& f : files) {
+                    std::vector<double> values;
+                    for (const QVariantList& v : test::sqlRows(
+                             f, QStringLiteral(
+                                    "SELECT s.text, v.value FROM pass_counter_values v JOIN dispatches "
+                                    "d ON d.process = v.process AND d.id = v.dispatch JOIN strings s "
+                                    "ON s.process = d.process AND s.id = d.kernel_name_id WHERE "
+                                    "v.counter = '%1'")
+                                    .arg(counter))) {
+                        if (kernelDisplayName(v[0].toString()) == k.name) {
+                            values.push_back(v[1].toDouble());
+                        }
+                    }
+                    if (!values.empty()) {
+                        rankMedians.push_back(median(values));
+                    }
+                }
+                const QVariant shown = model.index(row, column).data(SortRole);
+                if (rankMedians.empty()) {
+                    QVERIFY(!shown.isValid());
+                    continue;
+                }
+                QCOMPARE(shown.toDouble(), median(rankMedians));
+                ++checked;
+            }
+        }
+        QVERIFY2(checked >= 4, qPrintable(QString::number(checked)));
+        QVERIFY(TerminalSummary::jobText(job).contains(QStringLiteral("\ncounters over the job")));
     }
 
     /// Rank sets as typed ("0-3,17"), their text, a job directory's files in natural order, and the
