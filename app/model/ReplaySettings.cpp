@@ -24,6 +24,7 @@ constexpr Known kKnown[] = {
     {env::kPasses, "--passes", Kind::count},
     {env::kKernelIncludeRegex, "--kernel-include-regex", Kind::text},
     {env::kKernelExcludeRegex, "--kernel-exclude-regex", Kind::text},
+    {env::kKernelIterationRange, "--kernel-iteration-range", Kind::text},
     {env::kDispatchSkip, "--dispatch-skip", Kind::count},
     {env::kDispatchCount, "--dispatch-count", Kind::limit},
     {env::kAgentFilter, "--agent", Kind::text},

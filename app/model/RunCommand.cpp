@@ -20,6 +20,9 @@ QStringList RunCommand::arguments(const Options& o) {
     if (!o.kernelExclude.isEmpty()) {
         a << QStringLiteral("--kernel-exclude-regex") << o.kernelExclude;
     }
+    if (!o.kernelIterationRange.trimmed().isEmpty()) {
+        a << QStringLiteral("--kernel-iteration-range") << o.kernelIterationRange.trimmed();
+    }
     if (o.dispatchSkip > 0) {
         a << QStringLiteral("--dispatch-skip") << QString::number(o.dispatchSkip);
     }

@@ -17,6 +17,10 @@ class RunCommand {
         int passes = 2;
         QString kernelInclude, kernelExclude;
         qint64 dispatchSkip = 0, dispatchCount = 0;
+        /// --kernel-iteration-range: rocprofv3's per-kernel iteration ranges ("[1-3],[5]"); empty = every
+        /// iteration. replayscope-run checks the text (a refused one ends the run with exit 125 and its
+        /// line).
+        QString kernelIterationRange;
         QString agents;           ///< comma-separated indices or names
         QString hostMemoryBudget; ///< bytes, K/M/G/T suffix allowed; empty = none
         bool fidelityCheck = false;

@@ -112,6 +112,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     include_ = new QLineEdit(replay);
     include_->setPlaceholderText(tr("ECMAScript regex; empty: all kernels"));
     exclude_ = new QLineEdit(replay);
+    iterations_ = new QLineEdit(replay);
+    iterations_->setObjectName(QStringLiteral("kernelIterations"));
+    iterations_->setPlaceholderText(tr("rocprofv3 ranges, e.g. [1-3],[5]; empty: all"));
+    iterations_->setToolTip(tr("Replay only these dispatches of each kernel, counted from 1 per kernel "
+                               "(--kernel-iteration-range); the others run once, declined iteration-range"));
     skip_ = new QSpinBox(replay);
     skip_->setRange(0, 1'000'000'000);
     count_ = new QSpinBox(replay);
@@ -153,6 +158,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent), runner_(RunComman
     rf->addRow(tr("Passes:"), passes_);
     rf->addRow(tr("Kernel include:"), include_);
     rf->addRow(tr("Kernel exclude:"), exclude_);
+    rf->addRow(tr("Kernel iterations:"), iterations_);
     rf->addRow(tr("Skip dispatches:"), skip_);
     rf->addRow(tr("Replay at most:"), count_);
     rf->addRow(tr("Agents:"), agents_);
@@ -259,6 +265,7 @@ RunCommand::Options LaunchDialog::options() const {
     o.passes = passes_->value();
     o.kernelInclude = include_->text();
     o.kernelExclude = exclude_->text();
+    o.kernelIterationRange = iterations_->text();
     o.dispatchSkip = skip_->value();
     o.dispatchCount = count_->value();
     o.agents = agents_->text();
@@ -286,6 +293,7 @@ void LaunchDialog::setOptions(const RunCommand::Options& o) {
     passes_->setValue(o.passes);
     include_->setText(o.kernelInclude);
     exclude_->setText(o.kernelExclude);
+    iterations_->setText(o.kernelIterationRange);
     skip_->setValue(int(o.dispatchSkip));
     count_->setValue(int(o.dispatchCount));
     agents_->setText(o.agents);

@@ -67,6 +67,7 @@ class LaunchDialog : public QDialog {
     QSpinBox* passes_;
     QLineEdit* include_;
     QLineEdit* exclude_;
+    QLineEdit* iterations_;
     QSpinBox* skip_;
     QSpinBox* count_;
     QLineEdit* agents_;

@@ -498,7 +498,8 @@ class AppModelsTest : public QObject {
         const QString config = QStringLiteral(
             "REPLAYSCOPE_PASSES=2\nREPLAYSCOPE_DISPATCH_COUNT=0\nREPLAYSCOPE_HOST_MEMORY_BUDGET=0\n"
             "REPLAYSCOPE_DEVICE_STORE_RESERVE=1073741824\nREPLAYSCOPE_RESTORE_CHUNK_SIZE=65536\n"
-            "REPLAYSCOPE_FIDELITY_CHECK=1\nREPLAYSCOPE_DRAIN_TIMEOUT_MS=10000\nREPLAYSCOPE_NEW_THING=x\n");
+            "REPLAYSCOPE_FIDELITY_CHECK=1\nREPLAYSCOPE_DRAIN_TIMEOUT_MS=10000\n"
+            "REPLAYSCOPE_KERNEL_ITERATION_RANGE=[1-3],[5]\nREPLAYSCOPE_NEW_THING=x\n");
         QStringList shown;
         for (const ReplaySettings::Setting& s : ReplaySettings::describe(config)) {
             shown << s.shown;
@@ -506,7 +507,8 @@ class AppModelsTest : public QObject {
         QCOMPARE(shown, QStringList({"--passes 2", "--dispatch-count no limit", "--host-memory-budget none",
                                      "--device-store-reserve " + format::bytes(1073741824),
                                      "--restore-chunk-size " + format::bytes(65536), "--fidelity-check on",
-                                     "--replay-drain-timeout-ms 10000 (10 s)", "new-thing x"}));
+                                     "--replay-drain-timeout-ms 10000 (10 s)",
+                                     "--kernel-iteration-range [1-3],[5]", "new-thing x"}));
         QCOMPARE(ReplaySettings::describe(config)[4].stored,
                  QStringLiteral("REPLAYSCOPE_RESTORE_CHUNK_SIZE=65536"));
         QVERIFY(!ReplaySettings::text(config).contains(QStringLiteral("REPLAYSCOPE_")));
@@ -518,16 +520,32 @@ class AppModelsTest : public QObject {
         o.arguments = {QStringLiteral("-n"), QStringLiteral("3")};
         o.passes = 4;
         o.kernelInclude = QStringLiteral("^Calc");
+        o.kernelIterationRange = QStringLiteral(" [1-3],[5] ");
         o.dispatchCount = 10;
         o.hostMemoryBudget = QStringLiteral("2G");
         o.fidelityCheck = true;
         o.simulate = true;
         o.output = QStringLiteral("/tmp/x.rsdb");
-        QCOMPARE(
-            RunCommand::arguments(o),
-            QStringList({"--force", "--no-progress", "-o", "/tmp/x.rsdb", "--passes", "4",
-                         "--kernel-include-regex", "^Calc", "--dispatch-count", "10", "--host-memory-budget",
-                         "2G", "--fidelity-check", "--simulate", "--", "/bin/app", "-n", "3"}));
+        QCOMPARE(RunCommand::arguments(o), QStringList({"--force",
+                                                        "--no-progress",
+                                                        "-o",
+                                                        "/tmp/x.rsdb",
+                                                        "--passes",
+                                                        "4",
+                                                        "--kernel-include-regex",
+                                                        "^Calc",
+                                                        "--kernel-iteration-range",
+                                                        "[1-3],[5]",
+                                                        "--dispatch-count",
+                                                        "10",
+                                                        "--host-memory-budget",
+                                                        "2G",
+                                                        "--fidelity-check",
+                                                        "--simulate",
+                                                        "--",
+                                                        "/bin/app",
+                                                        "-n",
+                                                        "3"}));
     }
 
     void runCommandStores() {
