@@ -141,9 +141,10 @@ ParsedOptions parse_options(int argc, char** argv) {
     app.add_option("--passes", replay.passes, "Passes per replayed dispatch")
         ->check(CLI::Range(1u, 1000u))
         ->capture_default_str();
-    app.add_option("--kernel-include-regex", replay.kernel_include_regex,
-                   "Replay only kernels whose name matches (ECMAScript regex; an invalid one stops the run "
-                   "before the program starts, exit 125)");
+    app.add_option(
+        "--kernel-include-regex", replay.kernel_include_regex,
+        "Replay only kernels whose name matches, demangled as rocprofv3 matches it or as the "
+        "symbol (ECMAScript regex; an invalid one stops the run before the program starts, exit 125)");
     app.add_option("--kernel-exclude-regex", replay.kernel_exclude_regex,
                    "Never replay kernels whose name matches (ECMAScript regex, checked as the include one)");
     app.add_option("--dispatch-skip,--launch-skip", replay.dispatch_skip,

@@ -174,11 +174,14 @@ Configuration Configuration::from_environment() {
     return c;
 }
 
-bool Configuration::kernel_selected(const std::string& name) const {
-    if (kernel_include && !std::regex_search(name, *kernel_include)) {
+bool Configuration::kernel_selected(const std::string& name, const std::string& shown) const {
+    const auto matches = [&](const std::regex& re) {
+        return std::regex_search(name, re) || (shown != name && std::regex_search(shown, re));
+    };
+    if (kernel_include && !matches(*kernel_include)) {
         return false;
     }
-    if (kernel_exclude && std::regex_search(name, *kernel_exclude)) {
+    if (kernel_exclude && matches(*kernel_exclude)) {
         return false;
     }
     return true;

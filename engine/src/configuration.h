@@ -64,8 +64,10 @@ struct Configuration {
     /// Replay is configured: allocation recording and queue interception are on (two passes or more, or
     /// counters to collect, which need at least one pass).
     bool replay_enabled() const { return passes >= 2 || (passes >= 1 && !counters.empty()); }
-    /// True when kernel `name` passes the include/exclude regexes.
-    bool kernel_selected(const std::string& name) const;
+    /// True when a kernel passes the include/exclude regexes: included when the include regex matches its
+    /// symbol `name` or its name as shown `shown` (demangled, as rocprofv3 matches; ExecutableRegistry),
+    /// excluded when the exclude regex matches either.
+    bool kernel_selected(const std::string& name, const std::string& shown) const;
     /// True when dispatch ordinal `n` (0-based) is inside the skip/count window.
     bool dispatch_selected(uint64_t n) const;
     /// True when a kernel's `iteration` (1-based; 0 when it could not be counted) may be replayed: no

@@ -5,6 +5,8 @@
 #include "kernel_metadata.h"
 #include "memory_snapshot.h"
 
+#include <replayscope/session/kernel_name.h>
+
 #include <string_view>
 
 namespace rs::engine {
@@ -63,6 +65,7 @@ hsa_status_t collect_kernel(hsa_executable_t, hsa_executable_symbol_t symbol, vo
                                                              name.data()) != HSA_STATUS_SUCCESS) {
         name.clear();
     }
+    kernel.shown = rs::session::kernel_display_name(name, rs::session::KernelNameStyle::demangled);
     kernel.name = std::move(name);
     scan->kernels.emplace_back(object, std::move(kernel));
     return HSA_STATUS_SUCCESS;

@@ -40,6 +40,9 @@ class ExecutableRegistry {
     struct Kernel {
         uint64_t executable = 0;
         std::string name; ///< symbol name ("" when unknown)
+        /// The name as rocprofv3 shows it (rs::session::kernel_display_name: ".kd" dropped, demangled),
+        /// which the kernel regexes match besides the symbol.
+        std::string shown;
         uint32_t kernarg_size =
             0; ///< HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, bytes (0: unknown)
         /// Ascending kernarg byte offsets of the pointer arguments the code object's metadata declares

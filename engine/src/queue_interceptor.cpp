@@ -306,7 +306,7 @@ void intercept_handler(const void* packets, uint64_t count, uint64_t index, void
             }
         } else if (is_runtime_kernel(kernel)) {
             decision = DispatchDecision::declined_runtime_kernel;
-        } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel)) {
+        } else if (!e->config.dispatch_selected(id - 1) || !e->config.kernel_selected(kernel, symbol.shown)) {
             decision = DispatchDecision::declined_filtered;
         } else if (!e->config.iteration_selected(iteration)) {
             decision = DispatchDecision::declined_iteration_range;

@@ -295,6 +295,26 @@ class TestHipReplay : public QObject {
         QCOMPARE(r->warnings("drain-timeout"), QStringList{});
     }
 
+    /// The kernel regexes match the name rocprofv3 matches, the demangled one ("update(int*, int)"), as
+    /// well as the symbol: '^update\\(' selects update only (its symbol _Z6updatePii does not start so),
+    /// and an exclude regex on a demangled name keeps that kernel out.
+    void kernelRegexesMatchTheShownName() {
+        const auto r =
+            run("hip_event_dependents",
+                {"--passes", "2", "--kernel-include-regex", "^update\\(int\\*, int\\)$"}, {}, {}, 60000);
+        VERIFY_PASSED(r);
+        QCOMPARE(
+            r->program_decisions(),
+            (QStringList{"_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered",
+                         "_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered",
+                         "_Z7preparePiii:filtered", "_Z6updatePii:replayed", "_Z6followPKiPii:filtered"}));
+        const auto excluded =
+            run("hip_event_dependents", {"--passes", "2", "--kernel-exclude-regex", "^(prepare|follow)\\("},
+                {}, {}, 60000);
+        VERIFY_PASSED(excluded);
+        QCOMPARE(excluded->program_decisions(), r->program_decisions());
+    }
+
     /// No stall on the window's own dependents (hip_event_dependents): stream B waits for the event of
     /// update on stream A, then runs follow (filtered), a device-to-host copy and a fill, all forwarded
     /// while update's window waits for prepare (filtered, 200 ms) before it. They can only run after update,
