@@ -4,6 +4,7 @@
 #include "model/Format.h"
 
 #include <replayscope/ipc/environment.h>
+#include <replayscope/ipc/records.h>
 
 namespace rs::app {
 
@@ -71,7 +72,17 @@ QString valueText(Kind kind, const QString& value) {
 
 QList<ReplaySettings::Setting> ReplaySettings::describe(const QString& configuration) {
     QList<Setting> out;
-    for (const QString& raw : configuration.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+    // The engine ends every line with '\n': text without it was cut (a session keeps the first
+    // kMaxStringBytes bytes of a string), and its last line is a fragment, not a setting.
+    QStringList lines = configuration.split(QLatin1Char('\n'));
+    const bool cut = !configuration.isEmpty() && !configuration.endsWith(QLatin1Char('\n'));
+    if (cut) {
+        lines.removeLast();
+    }
+    for (const QString& raw : lines) {
+        if (raw.trimmed().isEmpty()) {
+            continue;
+        }
         const QString line = raw.trimmed();
         const int eq = line.indexOf(QLatin1Char('='));
         if (eq <= 0) {
@@ -93,6 +104,12 @@ QList<ReplaySettings::Setting> ReplaySettings::describe(const QString& configura
                                                 value);
         }
         out.push_back({shown, line});
+    }
+    if (cut) {
+        out.push_back({QStringLiteral("… (the session keeps the first %1 bytes of the settings; the rest "
+                                      "is not recorded)")
+                           .arg(rs::ipc::kMaxStringBytes),
+                       QString()});
     }
     return out;
 }

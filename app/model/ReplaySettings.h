@@ -21,6 +21,9 @@ class ReplaySettings {
     /// The settings of `configuration` in its order. A variable this build does not know is shown without
     /// the REPLAYSCOPE_ prefix, lower-cased with '-' for '_', its value as stored; a line that is not
     /// "KEY=value" is shown as it is.
+    /// A configuration cut short (the session keeps the first rs::ipc::kMaxStringBytes bytes; the engine
+    /// ends every line with a newline) loses its last, partial line and ends with a setting saying so
+    /// (`stored` empty).
     static QList<Setting> describe(const QString& configuration);
     /// describe()'s shown texts joined by " · ".
     static QString text(const QString& configuration);

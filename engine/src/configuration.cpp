@@ -207,6 +207,9 @@ bool Configuration::agent_selected(uint32_t gpu_index, const std::string& name) 
 }
 
 std::string Configuration::describe() const {
+    // What a user chose first, the defaults they rarely change last: a session keeps the first
+    // ipc::kMaxStringBytes bytes of this text, and a long regex or counter list must not push the passes,
+    // the counters or the fidelity check out of it (the inspector marks a cut text).
     std::ostringstream out;
     out << env::kPasses << '=' << passes << '\n';
     if (!kernel_include_text.empty()) {
@@ -215,10 +218,15 @@ std::string Configuration::describe() const {
     if (!kernel_exclude_text.empty()) {
         out << env::kKernelExcludeRegex << '=' << kernel_exclude_text << '\n';
     }
-    out << env::kDispatchSkip << '=' << dispatch_skip << '\n';
-    out << env::kDispatchCount << '=' << dispatch_count << '\n';
     if (!iteration_ranges.empty()) {
         out << env::kKernelIterationRange << '=' << ipc::format_iteration_ranges(iteration_ranges) << '\n';
+    }
+    if (!counters.empty()) {
+        out << env::kPmc << '=' << counters::encode_request(counters) << '\n';
+    }
+    out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
+    if (fidelity_check) {
+        out << env::kFidelityUnrestorableBudget << '=' << fidelity_unrestorable_budget << '\n';
     }
     if (!agent_filter.empty()) {
         out << env::kAgentFilter << '=';
@@ -228,19 +236,14 @@ std::string Configuration::describe() const {
         out << '\n';
     }
     out << env::kHostMemoryBudget << '=' << host_memory_budget << '\n';
+    out << env::kDispatchSkip << '=' << dispatch_skip << '\n';
+    out << env::kDispatchCount << '=' << dispatch_count << '\n';
     out << env::kSnapshotStore << '=' << option_name(snapshot_store) << '\n';
     out << env::kDeviceStoreReserve << '=' << device_store_reserve << '\n';
     out << env::kRestore << '=' << option_name(restore) << '\n';
     out << env::kRestoreChunkSize << '=' << chunk_size << '\n';
-    out << env::kFidelityCheck << '=' << (fidelity_check ? 1 : 0) << '\n';
-    if (fidelity_check) {
-        out << env::kFidelityUnrestorableBudget << '=' << fidelity_unrestorable_budget << '\n';
-    }
     if (!track_vmem) {
         out << env::kTrackVmem << "=0\n";
-    }
-    if (!counters.empty()) {
-        out << env::kPmc << '=' << counters::encode_request(counters) << '\n';
     }
     out << env::kDrainTimeoutMs << '=' << drain_timeout.count() << '\n';
     out << env::kPassTimeoutMs << '=' << pass_timeout.count() << '\n';

@@ -512,6 +512,13 @@ class AppModelsTest : public QObject {
         QCOMPARE(ReplaySettings::describe(config)[4].stored,
                  QStringLiteral("REPLAYSCOPE_RESTORE_CHUNK_SIZE=65536"));
         QVERIFY(!ReplaySettings::text(config).contains(QStringLiteral("REPLAYSCOPE_")));
+        // Cut by the session's string limit (no final newline): the fragment is dropped, and said.
+        const QList<ReplaySettings::Setting> cut =
+            ReplaySettings::describe(QStringLiteral("REPLAYSCOPE_PASSES=3\nREPLAYSCOPE_SNAPSHOT_STORE=aut"));
+        QCOMPARE(cut.size(), 2);
+        QCOMPARE(cut[0].shown, QStringLiteral("--passes 3"));
+        QVERIFY(cut[1].shown.startsWith(QStringLiteral("… (the session keeps the first 400 bytes")));
+        QVERIFY(cut[1].stored.isEmpty());
     }
 
     void runCommand() {
