@@ -33,7 +33,23 @@ bool parse_counter_options(const CounterOptionText& text, ReplayOptions& options
         return false;
     }
     if (!text.pmc.empty()) {
-        request.push_back(text.pmc);
+        // rocprofv3 takes the names comma or space separated ("--pmc A,B C"): one group either way.
+        std::vector<std::string> names;
+        for (const std::string& value : text.pmc) {
+            std::size_t start = 0;
+            for (std::size_t comma = value.find(',');; comma = value.find(',', start)) {
+                const std::string name =
+                    value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                if (!name.empty()) {
+                    names.push_back(name);
+                }
+                if (comma == std::string::npos) {
+                    break;
+                }
+                start = comma + 1;
+            }
+        }
+        request.push_back(names);
     }
     if (request.empty()) {
         return true;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diagnostics.h"
 
+#include <cctype>
+
 #include <atomic>
 #include <cstdio>
 
@@ -16,7 +18,12 @@ void print(const char* prefix, const std::string& message) {
 
 } // namespace
 
-std::optional<LogLevel> parse_log_level(const std::string& text) {
+std::optional<LogLevel> parse_log_level(const std::string& given) {
+    // Any case, as rocprofv3 lowers the value it is given (argparse type=str.lower).
+    std::string text = given;
+    for (char& c : text) {
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
     if (text == "fatal") {
         return LogLevel::fatal;
     }

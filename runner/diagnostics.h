@@ -21,7 +21,7 @@ enum class LogLevel {
     trace,   ///< also the environment given to the program
 };
 
-/// The level a --log-level value names: fatal, error, warning, info or trace (lower case), and
+/// The level a --log-level value names: fatal, error, warning, info or trace (any case), and
 /// rocprofv3's env and config, both taken as trace (they print what the program is given). Nullopt for
 /// anything else.
 std::optional<LogLevel> parse_log_level(const std::string& text);

@@ -102,7 +102,9 @@ ParsedOptions parse_options(int argc, char** argv) {
                    "Session file name, as rocprofv3's -o (default %hostname%/%pid%); a name without an "
                    "extension gets .rsdb; a path with a directory part works alone. Placeholders: %h "
                    "%hostname%, %r %rank% (MPI/Slurm rank, else the pid), %p %pid%, %j %job% (batch job "
-                   "id), %q{VAR} %env{VAR}% (environment variable), %% (a %)");
+                   "id), %q{VAR} %env{VAR}% (environment variable), %% (a %)")
+        ->multi_option_policy(
+            CLI::MultiOptionPolicy::TakeLast); // given twice: the last, as rocprofv3's argparse
     app.add_option("-d,--output-directory", output_directory,
                    "Directory of the session file and its exports (created, with every missing parent); "
                    "the same placeholders as -o");

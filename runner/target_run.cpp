@@ -158,7 +158,7 @@ std::optional<TargetRun> run_target(const RunOptions& o) {
     // (--quiet among them) they are not printed.
     options.log = [](const std::string& line) {
         if (logs(LogLevel::info)) {
-            std::fprintf(stderr, "replayscope: %s\n", line.c_str());
+            std::fprintf(stderr, "replayscope-run: %s\n", line.c_str());
         }
     };
     // The run id names this run's spools and goes into their hello and the session: 16 hex characters of

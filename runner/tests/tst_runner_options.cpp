@@ -481,6 +481,12 @@ class RunnerOptionsTest : public QObject {
                  "0"});
         QCOMPARE(r.exit_code, 0);
         QVERIFY2(QFileInfo(dir.filePath("c/d/run.db")).size() > 0, qPrintable(r.err));
+        // -o given twice: the last, as rocprofv3's argparse keeps it.
+        r = run({"--engine", RS_PROBE, "--no-progress", "-o", dir.filePath("first"), "-o",
+                 dir.filePath("last"), "--", RS_PROBE, "1", "0"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY2(QFileInfo(dir.filePath("last.rsdb")).size() > 0, qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("first.rsdb")));
         // Relative to the working directory, the pid placeholder expanded.
         QProcess p;
         p.setWorkingDirectory(dir.path());
@@ -530,8 +536,9 @@ class RunnerOptionsTest : public QObject {
         QCOMPARE(r.exit_code, 3); // the program's
         QCOMPARE(r.err, QString());
         QVERIFY(QFileInfo(session).size() > 0);
+        // Any case, as rocprofv3 lowers the value.
         r = run(
-            {"--engine", RS_PROBE, "--log-level", "warning", "-f", "-o", session, "--", RS_PROBE, "1", "0"});
+            {"--engine", RS_PROBE, "--log-level", "WARNING", "-f", "-o", session, "--", RS_PROBE, "1", "0"});
         QCOMPARE(r.exit_code, 0);
         QCOMPARE(r.err.trimmed().count('\n'), 0); // the deprecation warning only
         QVERIFY2(r.err.contains("warning: -f alone"), qPrintable(r.err));
@@ -718,6 +725,13 @@ class RunnerOptionsTest : public QObject {
         ReplayOptions plain;
         QVERIFY(rs::runner::parse_counter_options({eight, {}}, plain, error));
         QCOMPARE(plain.counter_plan.size(), size_t{1});
+        // rocprofv3 takes the names comma or space separated: "--pmc A,B C" is one group of three.
+        ReplayOptions commas;
+        QVERIFY2(
+            rs::runner::parse_counter_options({{"SQ_WAVES,SQ_INSTS_VALU,", "GRBM_COUNT"}, {}}, commas, error),
+            error.c_str());
+        QCOMPARE(commas.counters,
+                 (rs::counters::CounterRequest{{"SQ_WAVES", "SQ_INSTS_VALU", "GRBM_COUNT"}}));
         ReplayOptions checked;
         checked.fidelity_check = true;
         QVERIFY(rs::runner::parse_counter_options({eight, {}}, checked, error));

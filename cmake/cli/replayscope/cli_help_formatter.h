@@ -22,6 +22,11 @@ class help_formatter : public CLI::Formatter {
         }
         return name;
     }
+    /// CLI11's value text ("TEXT", "UINT") and a space: a name exactly one short of the column would
+    /// otherwise run into its description with a single space, which help2man keeps as one paragraph.
+    std::string make_option_opts(const CLI::Option* option) const override {
+        return CLI::Formatter::make_option_opts(option) + " ";
+    }
 };
 
 /// Gives `app` the help_formatter, options and descriptions `column_width` characters apart.
