@@ -157,9 +157,14 @@ int main(int argc, char** argv) {
         rs::app::Theme::apply(themeChoice.value_or(rs::app::Theme::saved()));
     }
 
-    // A directory among the sessions to summarise or open stands for its *.rsdb files (a job's ranks).
-    const QStringList sessions =
-        (parser.isSet(summary) || !parser.isSet(trace)) ? rs::app::JobSummary::expandDirectories(args) : args;
+    // A directory among the sessions to summarise, open, trace or screenshot stands for its *.rsdb files
+    // (a job's ranks); --screenshots keeps its last argument, the output directory, as it is.
+    QStringList sessions = args;
+    if (parser.isSet(shots) && !args.isEmpty()) {
+        sessions = rs::app::JobSummary::expandDirectories(args.mid(0, args.size() - 1)) << args.last();
+    } else if (!parser.isSet(charts) && !parser.isSet(compare) && !parser.isSet(counters)) {
+        sessions = rs::app::JobSummary::expandDirectories(args);
+    }
     if (parser.isSet(summary) && sessions.size() > 1) {
         // Several files: the ranks of a job, summarised as one.
         rs::app::SessionError error;
@@ -192,7 +197,7 @@ int main(int argc, char** argv) {
             return usageError(
                 QStringLiteral("--export-trace takes FILE.pftrace|FILE.json SESSION [SESSION...]"));
         }
-        if (!rs::app::TraceExporter::exportFiles(args, parser.value(trace), error)) {
+        if (!rs::app::TraceExporter::exportFiles(sessions, parser.value(trace), error)) {
             std::fprintf(stderr, "replayscope: %s\n", qPrintable(error));
             return 1;
         }
@@ -226,16 +231,17 @@ int main(int argc, char** argv) {
         return rs::app::CompareCommand::run(args[0], args[1], args.value(2), stdout, stderr);
     }
     if (parser.isSet(charts) || parser.isSet(shots)) {
-        if (parser.isSet(charts) ? args.size() != 2 : args.size() < 2) {
+        if (parser.isSet(charts) ? args.size() != 2 : sessions.size() < 2) {
             return usageError(QStringLiteral("--export-charts takes SESSION DIR, --screenshots SESSION "
                                              "[BASELINE [RANK_FILE RANK_FILE...]] DIR"));
         }
         QStringList written;
         QString error;
-        const bool ok = parser.isSet(charts)
-                            ? rs::app::HeadlessExporter::exportCharts(args[0], args[1], written, error)
-                            : rs::app::HeadlessExporter::screenshots(args[0], args.last(), written, error,
-                                                                     args.mid(1, args.size() - 2));
+        const bool ok =
+            parser.isSet(charts)
+                ? rs::app::HeadlessExporter::exportCharts(args[0], args[1], written, error)
+                : rs::app::HeadlessExporter::screenshots(sessions[0], sessions.last(), written, error,
+                                                         sessions.mid(1, sessions.size() - 2));
         for (const QString& f : written) {
             std::printf("%s\n", qPrintable(f));
         }

@@ -167,12 +167,23 @@ JobSummary JobSummary::load(const QStringList& paths, SessionError& error) {
     return of(digests);
 }
 
-JobSummary JobSummary::of(const QVector<RankDigest>& digests) {
+JobSummary JobSummary::of(const QVector<RankDigest>& given) {
     JobSummary out;
+    // Files in rank order (a shell glob gives run-10 before run-2); ties keep the order given.
+    QVector<int> ranks(given.size()), order(given.size());
+    for (int i = 0; i < given.size(); ++i) {
+        ranks[i] = given[i].recordedRank >= 0 ? given[i].recordedRank : i;
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ranks[a] < ranks[b]; });
+    QVector<RankDigest> digests;
+    for (int i : order) {
+        digests.push_back(given[i]);
+        out.ranks_.push_back(ranks[i]);
+    }
     out.digests_ = digests;
     for (int i = 0; i < digests.size(); ++i) {
-        const int rank = digests[i].recordedRank >= 0 ? digests[i].recordedRank : i;
-        out.ranks_.push_back(rank);
+        const int rank = out.ranks_[i];
         for (int g = 0; g < i; ++g) {
             if (out.ranks_[g] == rank) {
                 auto origin = [&](int f) {

@@ -86,8 +86,9 @@ class JobSummary {
     /// Reads `paths` (RankDigest::read) on up to QThread::idealThreadCount() threads, in the order given;
     /// the first refused file (in that order) sets `error` and gives an empty summary. Runs on any thread.
     static JobSummary load(const QStringList& paths, SessionError& error);
-    /// The summary of `digests` (file i's rank: its recorded rank, else i). Two files of one rank keep it
-    /// and are named in problems().
+    /// The summary of `digests` (file i's rank: its recorded rank, else its position i among them), its
+    /// files ordered by rank (ties in the order given). Two files of one rank keep it and are named in
+    /// problems().
     static JobSummary of(const QVector<RankDigest>& digests);
 
     /// `paths` with each directory replaced by the session files in it (`*.rsdb`, not its subdirectories)

@@ -251,7 +251,8 @@ QString TerminalSummary::jobText(const JobSummary& job, int maxRanks) {
     // Per kernel: how the ranks compare (each rank's median pass time; the slowest rank named).
     const QVector<JobKernel> kernels = job.kernels();
     if (!kernels.isEmpty()) {
-        out += QStringLiteral("\nkernels over the job (pass time: each rank's median, over the ranks)\n");
+        out += QStringLiteral("\nkernels over the job (pass time per rank: the median over its dispatches of "
+                              "each dispatch's median pass; min, median and max over the ranks)\n");
         out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
                    .arg(QStringLiteral("ranks"), 5)
                    .arg(QStringLiteral("dispatches"), 10)

@@ -298,7 +298,9 @@ class AppMergedTest : public QObject {
         QCOMPARE(reversed.rankRecorded(), (QVector<bool>{true, true}));
         QCOMPARE(reversed.rankOfProcess(1), 1);
         QCOMPARE(reversed.rankOfProcess(int(s1_->processes.size()) + 1), 0);
-        QCOMPARE(summaryOf({rank1_, rank0_}).ranks(), (QVector<int>{1, 0}));
+        // The job's summary orders its files by rank, whatever order they are given in.
+        QCOMPARE(summaryOf({rank1_, rank0_}).ranks(), (QVector<int>{0, 1}));
+        QCOMPARE(summaryOf({rank1_, rank0_}).paths(), (QStringList{rank0_, rank1_}));
         QVERIFY(summaryOf({rank1_, rank0_}).problems().isEmpty());
 
         // No rank recorded (NULL; and a file of a build before the column): the position.
@@ -910,6 +912,25 @@ class AppMergedTest : public QObject {
         }
         QVERIFY2(out.contains(QStringLiteral("dispatches: %1 (").arg(format::count(all))), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("\nkernels over the job")), qPrintable(out));
+        // A directory of the files (a job's output directory) is the same job, also for --export-trace.
+        const QString job = dir_.filePath(QStringLiteral("jobdir"));
+        QVERIFY(QDir().mkpath(job));
+        QFile::remove(job + QStringLiteral("/run-1.rsdb"));
+        QFile::remove(job + QStringLiteral("/run-10.rsdb"));
+        QVERIFY(QFile::copy(rank1_, job + QStringLiteral("/run-1.rsdb")));
+        QVERIFY(QFile::copy(rank0_, job + QStringLiteral("/run-10.rsdb")));
+        p.start(QStringLiteral(RS_REPLAYSCOPE), {QStringLiteral("--summary"), job});
+        QVERIFY(p.waitForFinished(60000));
+        const QString fromDirectory = QString::fromLocal8Bit(p.readAllStandardOutput());
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(fromDirectory.section(QStringLiteral("\n\n"), 2), out.section(QStringLiteral("\n\n"), 2));
+        QVERIFY2(fromDirectory.startsWith(QStringLiteral("job:        2 files, 2 ranks")),
+                 qPrintable(fromDirectory));
+        const QString trace = dir_.filePath(QStringLiteral("job.json"));
+        p.start(QStringLiteral(RS_REPLAYSCOPE), {QStringLiteral("--export-trace"), trace, job});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QFileInfo(trace).size() > 0);
     }
 
     /// Opening both files: a "Job (2 ranks)" tab loaded on the reader thread, whose rank filter drives
