@@ -24,6 +24,10 @@
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -42,6 +46,39 @@ bool choosePlatform(bool headless) {
         return true;
     }
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+/// Qt wants a private runtime directory and warns on every start without XDG_RUNTIME_DIR (root, ssh,
+/// cron, CI): hand it the one it falls back to, /tmp/runtime-<uid>, once it is made (0700) or found ours
+/// and private; otherwise Qt's own fallback and warning stand.
+void ensureRuntimeDirectory() {
+    if (!qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        return;
+    }
+    const QByteArray dir = "/tmp/runtime-" + QByteArray::number(getuid());
+    if (mkdir(dir.constData(), 0700) != 0 && errno != EEXIST) {
+        return;
+    }
+    struct stat st{};
+    if (lstat(dir.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+        (st.st_mode & 077) == 0) {
+        qputenv("XDG_RUNTIME_DIR", dir);
+    }
+}
+
+/// Qt's messages, less the offscreen platform's "does not support propagateSizeHints()" that every
+/// headless window printed (a capability it lacks, which changes nothing drawn).
+QtMessageHandler previousHandler = nullptr; ///< Qt's, which dropPlatformNoise passes the rest to
+
+void dropPlatformNoise(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("does not support propagateSizeHints"))) {
+        return;
+    }
+    if (previousHandler != nullptr) {
+        previousHandler(type, context, message);
+    } else {
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+    }
 }
 
 int usageError(const QString& message) {
@@ -69,6 +106,10 @@ int main(int argc, char** argv) {
                              "--export-charts SESSION DIR, --compare BASE NEW, --export-trace FILE.pftrace "
                              "SESSION (replayscope --help).\n");
         return 2;
+    }
+    ensureRuntimeDirectory();
+    if (headless) {
+        previousHandler = qInstallMessageHandler(dropPlatformNoise);
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("replayscope"));
