@@ -13,7 +13,8 @@
 #                                                 kernel's stand-in, for --simulate)
 #   lib/replayscope/sim/libhsa-runtime64.so.1     (sim/CMakeLists.txt)
 #   share/man/man1, share/applications, share/icons/hicolor, share/mime/packages
-#   share/doc/replayscope/copyright               (packaging/debian/copyright), README.md and the user docs
+#   share/doc/replayscope/copyright               (packaging/debian/copyright), README.md
+#   share/doc/replayscope/docs/                   every document README.md links to, with their images
 # replayscope-run finds the engine and the simulator relative to its own binary (runner/install_layout.h),
 # so the programs carry no RUNPATH and no build path.
 
@@ -86,11 +87,15 @@ install(FILES "${PROJECT_SOURCE_DIR}/packaging/debian/copyright"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope" COMPONENT doc
         PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 
-# The user documentation beside it (the inspector's Help > Documentation opens this directory).
-install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/docs/inspector.md"
-              "${PROJECT_SOURCE_DIR}/docs/counters.md" "${PROJECT_SOURCE_DIR}/docs/reliability.md"
-        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope" COMPONENT doc
-        PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+# The documentation beside it (the inspector's Help > Documentation opens this directory): README.md and
+# docs/ as in the repository (every document README.md links to, with their images), so that the links
+# hold where they are installed.
+install(FILES "${PROJECT_SOURCE_DIR}/README.md" DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope"
+        COMPONENT doc PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/" DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/replayscope/docs"
+        COMPONENT doc FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
+        DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ
+                              WORLD_EXECUTE)
 
 add_custom_target(rs_package_files ALL DEPENDS ${_rs_package_files})
 
