@@ -83,6 +83,13 @@ void report_run(const TargetRun& run, const SpoolImport& imported,
             start = end + 1;
         }
     }
+    // What the engine could not apply of the options (an --agent naming no GPU, a value it refused): the
+    // run went on without it, which the counts above alone would not say.
+    if (std::vector<std::string> warnings; rs::ipc::read_configuration_warnings(output, warnings, error)) {
+        for (const std::string& w : warnings) {
+            std::fprintf(stderr, "replayscope-run: warning: %s\n", rs::session::shown_text(w).c_str());
+        }
+    }
     if (!summary.error.empty()) {
         std::fprintf(stderr, "replayscope-run: session file error: %s\n", summary.error.c_str());
         // A full disk may have kept the end of the session out of the file: the counts above are the

@@ -379,6 +379,35 @@ AgentContext* AgentDirectory::find(uint64_t agent) const {
     });
 }
 
+std::vector<std::string> AgentDirectory::unmatched_filters(const Configuration& config) {
+    std::vector<std::string> out;
+    if (config.agent_filter.empty()) {
+        return out;
+    }
+    std::vector<hsa_agent_t> gpus;
+    (void)hsa().core.hsa_iterate_agents_fn(collect_gpu, &gpus);
+    std::vector<std::string> names;
+    std::string listed;
+    for (uint32_t i = 0; i < gpus.size(); ++i) {
+        names.push_back(agent_name(gpus[i]));
+        listed += (i ? ", " : "") + std::to_string(i) + " " + names.back();
+    }
+    for (const std::string& entry : config.agent_filter) {
+        bool matched = false;
+        for (uint32_t i = 0; i < gpus.size() && !matched; ++i) {
+            Configuration one;
+            one.agent_filter = {entry};
+            matched = one.agent_selected(i, names[i]);
+        }
+        if (!matched) {
+            out.push_back(
+                entry + ": " +
+                (gpus.empty() ? std::string("the runtime has no GPU agent") : "GPUs are " + listed));
+        }
+    }
+    return out;
+}
+
 AgentContext* AgentDirectory::get(hsa_agent_t agent, const Configuration& config) {
     AgentContext* found = agents_.rlock([&](const auto& m) -> AgentContext* {
         auto it = m.find(agent.handle);

@@ -176,6 +176,10 @@ class AgentDirectory {
   public:
     /// The context of `agent`, or nullptr for a non-GPU agent.
     AgentContext* get(hsa_agent_t agent, const Configuration& config);
+    /// The --agent entries (Configuration::agent_filter) that name none of the runtime's GPU agents, by
+    /// index in hsa_iterate_agents order or by name, as get() selects them; each with the GPUs there are
+    /// ("7: GPUs are 0 gfx90a, 1 gfx90a"). Empty without a filter. OnLoad, once the runtime is up.
+    static std::vector<std::string> unmatched_filters(const Configuration& config);
     /// The context of `agent` if one exists (never creates one: an agent without intercepted queues
     /// has no replay window).
     AgentContext* find(uint64_t agent) const;

@@ -454,6 +454,10 @@ extern "C" __attribute__((visibility("default"))) bool OnLoad(HsaApiTable* table
         Engine& e = *g_holder.engine;
         g_engine.store(&e, std::memory_order_release);
         report_agents(*e.sink);
+        for (const std::string& entry : AgentDirectory::unmatched_filters(e.config)) {
+            e.sink->warning(WarningCode::configuration, 0,
+                            "--agent " + entry + ": it names no GPU agent, so nothing on it is replayed");
+        }
         install_memory_tracker(core, amd);
         install_vmem_tracker(amd);
         install_async_copy_fence(amd);

@@ -200,6 +200,26 @@ bool read_job_rank(const std::string& path, int& rank, std::string& error) {
     });
 }
 
+bool read_configuration_warnings(const std::string& path, std::vector<std::string>& texts,
+                                 std::string& error) {
+    texts.clear();
+    return read_finished_session(
+        path, "the configuration warnings", error, [&](sqlite3* db, const session::FileCheck&) {
+            sqlite3_stmt* st = nullptr;
+            if (sqlite3_prepare_v2(db, session::kConfigurationWarningsQuery, -1, &st, nullptr) != SQLITE_OK) {
+                sqlite3_finalize(st);
+                return false;
+            }
+            int rc = SQLITE_ROW;
+            while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+                const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+                texts.emplace_back(text != nullptr ? text : "");
+            }
+            sqlite3_finalize(st);
+            return rc == SQLITE_DONE;
+        });
+}
+
 bool read_restore_totals(const std::string& path, RestoreTotals& totals, std::string& error) {
     totals = RestoreTotals{};
     return read_finished_session(

@@ -292,6 +292,14 @@ class ReplayScopeRunTest : public QObject {
         QCOMPARE(scalar(session, "SELECT s.text FROM processes p JOIN strings s ON s.process = p.process AND "
                                  "s.id = p.engine_version_id"),
                  QStringLiteral(RS_PROJECT_VERSION));
+        // What the engine could not apply of the options is said at the end of the run, not only recorded:
+        // an --agent entry naming no GPU replays nothing.
+        const QString unmatched = dir.path() + "/agent.rsdb";
+        const Run agent = run({"--simulate", "--engine", RS_ENGINE, "--no-progress", "--agent", "9", "-o",
+                               unmatched, "--", RS_HSA_INFO});
+        QVERIFY2(agent.exit_code == 0, qPrintable(agent.err));
+        QVERIFY2(agent.err.contains("replayscope-run: warning: --agent 9: GPUs are 0 "),
+                 qPrintable(agent.err));
     }
 
     /// --standins: the libraries reach the target as HSA_SIM_STANDINS, absolute and ':'-separated in the

@@ -483,6 +483,16 @@ class TestEngine : public QObject {
         QCOMPARE(r->value("SELECT count(DISTINCT agent) FROM dispatches"), 1);
         QCOMPARE(r->value("SELECT g.node FROM dispatches d JOIN agents g ON g.handle = d.agent LIMIT 1"),
                  r->value("SELECT max(node) FROM agents"));
+        QCOMPARE(r->warnings("configuration"), QStringList{});
+        // An entry that names no GPU (an index past the last, a name no agent has) is said, once each.
+        const auto none = run(workload("two_agents"), {"--agent", "7,gfx1100"}, {"HSA_SIM_GPU_AGENTS=2"});
+        QVERIFY2(none->exit_code == 0, qPrintable(none->describe()));
+        QCOMPARE(none->count_named("dispatches", "decision", "decision", "replayed"), 0);
+        const QStringList warned = none->warnings("configuration");
+        QCOMPARE(warned.size(), 2);
+        QVERIFY2(warned[0].startsWith("--agent 7: GPUs are 0 ") && warned[0].contains(", 1 "),
+                 qPrintable(warned[0]));
+        QVERIFY2(warned[1].startsWith("--agent gfx1100: GPUs are 0 "), qPrintable(warned[1]));
     }
 
     /// 9. The fidelity check hashes every tracked region after each pass: a correctly restored kernel

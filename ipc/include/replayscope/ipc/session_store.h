@@ -89,6 +89,12 @@ struct EventTotals {
 /// query fails.
 bool read_event_totals(const std::string& path, EventTotals& totals, std::string& error);
 
+/// The texts of the `configuration` warnings of session file `path` (what the engine could not apply of
+/// its settings: an invalid value, an --agent entry naming no GPU), in the order recorded, each once.
+/// False with `error` set when the file cannot be read.
+bool read_configuration_warnings(const std::string& path, std::vector<std::string>& texts,
+                                 std::string& error);
+
 /// Identity of one process of a session (one emitter instance, from its Hello record).
 struct ProcessIdentity {
     std::uint64_t instance = 0; ///< random per emitter instance, never 0 on protocol 4 (0: legacy/synthetic)

@@ -139,6 +139,14 @@ std::string exit_status_query(const FileLayout& layout);
 /// rank by replayscope-run), else 0.
 inline constexpr const char* kSessionHasJobRankQuery =
     "SELECT count(*) FROM pragma_table_info('session') WHERE name = 'job_rank'";
+/// The distinct texts of the `configuration` warnings, in the order first recorded (replayscope-run's
+/// report).
+inline constexpr const char* kConfigurationWarningsQuery =
+    "SELECT s.text FROM warnings w JOIN enum_names e ON e.enum = 'warning' AND e.code = w.code JOIN strings "
+    "s "
+    "ON s.process = w.process AND s.id = w.text_id WHERE e.name = 'configuration' GROUP BY s.text "
+    "ORDER BY min(w.process), min(w.seq)";
+
 /// The rank of the MPI/Slurm job process that recorded the session (NULL: none recorded).
 inline constexpr const char* kSessionJobRankQuery = "SELECT job_rank FROM session WHERE id = 1";
 
