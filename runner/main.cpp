@@ -10,6 +10,7 @@
 //
 // main only wires the steps, one file each: parse (options.cpp), run (target_run.cpp), import
 // (spool_import_step.cpp), report (run_report.cpp) and exports (output_exports.cpp).
+#include "command_line.h"
 #include "diagnostics.h"
 #include "install_layout.h"
 #include "options.h"
@@ -23,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 int main(int argc, char** argv) {
     using namespace rs::runner;
@@ -61,6 +63,11 @@ int main(int argc, char** argv) {
     // The derived metrics asked for, so the inspector computes and shows them.
     if (std::string error;
         !rs::ipc::record_derived_counters(run->session_path, options.replay.derived_counters, error)) {
+        error_line(error);
+    }
+    // The command line whole: the engine's settings string is cut at the protocol's string limit.
+    if (std::string error; !rs::ipc::record_runner_command(
+            run->session_path, shell_command_line(std::vector<std::string>(argv, argv + argc)), error)) {
         error_line(error);
     }
     // The rank of a job process (the one -o's %r names) reaches the file for the inspector's job view.

@@ -54,6 +54,9 @@ struct SessionInfo {
     /// The job rank replayscope-run recorded (`session.job_rank`), -1 when none
     /// (MergedSession::recordedRank).
     int jobRank = -1;
+    /// The replayscope-run command line that recorded the session (`session.runner_command`, its options
+    /// whole), empty when none was recorded (an earlier build, an import).
+    QString runnerCommand;
 };
 
 /// One instrumented process (one emitter instance) of the session: a `processes` row of format 3, or

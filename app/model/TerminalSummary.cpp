@@ -31,6 +31,9 @@ QString TerminalSummary::text(const SessionSnapshot& s) {
     if (!i.configuration.isEmpty()) {
         line(QStringLiteral("settings"), ReplaySettings::text(i.configuration));
     }
+    if (!i.runnerCommand.isEmpty()) {
+        line(QStringLiteral("run with"), i.runnerCommand);
+    }
     line(QStringLiteral("recorded"), format::wallTime(i.startWallNs > 0 ? i.startWallNs : i.createdWallNs));
     line(QStringLiteral("status"),
          QStringLiteral("%1 (%2), %3 events, %4 missing")

@@ -189,7 +189,10 @@ void SummaryPage::refresh() {
     }
     // The runner's options with readable values; the lines as recorded in the tooltip.
     config_->setText(ReplaySettings::text(i.configuration));
-    config_->setToolTip(i.configuration);
+    // The recorded command line, whole, where the session holds it (the settings string may be cut).
+    config_->setToolTip(i.runnerCommand.isEmpty()
+                            ? i.configuration
+                            : tr("%1\n\nRecorded with: %2").arg(i.configuration, i.runnerCommand));
 }
 
 void SummaryPage::changeEvent(QEvent* event) {

@@ -159,6 +159,28 @@ bool record_job_rank(const std::string& path, int rank, std::string& error) {
     });
 }
 
+bool record_runner_command(const std::string& path, const std::string& command, std::string& error) {
+    return edit_finished_session(path, "the runner's command line", error, [&command](sqlite3* db) {
+        sqlite3_int64 has_column = 0;
+        std::string text;
+        if (!session::query_scalar(db, session::kSessionHasRunnerCommandQuery, has_column, text)) {
+            return false;
+        }
+        if (has_column == 0 &&
+            sqlite3_exec(db, session::kAddSessionRunnerCommand, nullptr, nullptr, nullptr) != SQLITE_OK) {
+            return false;
+        }
+        sqlite3_stmt* st = nullptr;
+        bool ok = sqlite3_prepare_v2(db, session::kUpdateSessionRunnerCommand, -1, &st, nullptr) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_text(st, 1, command.data(), static_cast<int>(command.size()), SQLITE_TRANSIENT);
+            ok = sqlite3_step(st) == SQLITE_DONE;
+        }
+        sqlite3_finalize(st);
+        return ok;
+    });
+}
+
 bool record_derived_counters(const std::string& path, const std::vector<std::string>& names,
                              std::string& error) {
     if (names.empty()) {

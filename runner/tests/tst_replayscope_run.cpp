@@ -292,6 +292,10 @@ class ReplayScopeRunTest : public QObject {
         QCOMPARE(scalar(session, "SELECT s.text FROM processes p JOIN strings s ON s.process = p.process AND "
                                  "s.id = p.engine_version_id"),
                  QStringLiteral(RS_PROJECT_VERSION));
+        // The command line is recorded whole (the engine's settings string is cut at the string limit).
+        QCOMPARE(scalar(session, "SELECT runner_command FROM session"),
+                 QString(RS_REPLAYSCOPE_RUN) + " --simulate --engine " + RS_ENGINE + " --no-progress -o " +
+                     session + " -- " + RS_HSA_INFO);
         // What the engine could not apply of the options is said at the end of the run, not only recorded:
         // an --agent entry naming no GPU replays nothing.
         const QString unmatched = dir.path() + "/agent.rsdb";

@@ -7,6 +7,7 @@
 // --quiet, -M/-T, --kernel-iteration-range; every unusable value stops the run before the program starts
 // (exit 125, one line).
 #include "byte_size.h"
+#include "command_line.h"
 #include "counter_options.h"
 #include "kernel_stats.h"
 #include "output_exports.h"
@@ -345,6 +346,14 @@ class RunnerOptionsTest : public QObject {
     /// --kernel-iteration-range reaches the engine as REPLAYSCOPE_KERNEL_ITERATION_RANGE in its canonical
     /// text: values given together and repeated options add up, in the order given; without the option the
     /// variable is not set (every iteration).
+    /// The command line replayscope-run records of itself reads back in a shell as it was given.
+    void commandLineIsShellQuoted() {
+        QCOMPARE(rs::runner::shell_command_line({"replayscope-run", "--kernel-include-regex", "^add\\(", "-o",
+                                                 "run-%r.rsdb", "--", "./app", "it's", ""}),
+                 std::string("replayscope-run --kernel-include-regex '^add\\(' -o run-%r.rsdb -- ./app "
+                             "'it'\\''s' ''"));
+    }
+
     void iterationRangesReachTheEngine() {
         QTemporaryDir dir;
         const QString session = dir.filePath("run.rsdb");

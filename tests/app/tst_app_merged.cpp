@@ -290,6 +290,11 @@ class AppMergedTest : public QObject {
             qint64(0));
         QCOMPARE(MergedSession::recordedRank(rank0_), 0);
         QCOMPARE(MergedSession::recordedRank(rank1_), 1);
+        // replayscope-run also records its command line whole, which --summary shows.
+        QVERIFY2(s1_->info.runnerCommand.contains(QStringLiteral(" --simulate --passes 2 -o ")),
+                 qPrintable(s1_->info.runnerCommand));
+        QVERIFY(
+            TerminalSummary::text(s1_).contains(QStringLiteral("\nrun with:    ") + s1_->info.runnerCommand));
         SessionError e;
         // Reversed: the ranks follow the files, not their positions.
         const MergedSession reversed = MergedSession::load({rank1_, rank0_}, e);

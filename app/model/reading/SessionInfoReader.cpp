@@ -64,6 +64,10 @@ SessionError SessionInfoReader::read(ReadContext& context, SessionData& out) {
         const qint64 rank = q.int64(0);
         s.jobRank = rank >= 0 && rank <= std::numeric_limits<int>::max() ? int(rank) : -1;
     }
+    if (context.run(rs::session::kSessionHasRunnerCommandQuery) && q.next() && q.int64(0) > 0 &&
+        context.run(rs::session::kSessionRunnerCommandQuery) && q.next() && !q.isNull(0)) {
+        s.runnerCommand = q.text(0);
+    }
     if (const std::string sql = rs::session::session_counts_query(layout);
         !sql.empty() && context.run(sql) && q.next()) {
         using N = rs::session::SessionCountColumn;

@@ -35,6 +35,11 @@ bool record_exit_status(const std::string& path, int exit_status, int exit_signa
 /// fails.
 bool record_job_rank(const std::string& path, int rank, std::string& error);
 
+/// Stores `command` (the replayscope-run command line that recorded the session, its options whole) in the
+/// `session` row's `runner_command`, adding the column to a file created without it. Ends in
+/// journal_mode=DELETE. False with `error` set when the file is refused or the update fails.
+bool record_runner_command(const std::string& path, const std::string& command, std::string& error);
+
 /// Adds `names` (derived metric names, rocprofv3's spelling: "VALUInsts", asked for with replayscope-run's
 /// --pmc / -i) to the `derived_counters` table of the finished session file `path`, creating the table
 /// when the file has none (docs/counters.md, "Derived metrics"). Nothing to do when `names` is empty.

@@ -147,6 +147,12 @@ inline constexpr const char* kConfigurationWarningsQuery =
     "ON s.process = w.process AND s.id = w.text_id WHERE e.name = 'configuration' GROUP BY s.text "
     "ORDER BY min(w.process), min(w.seq)";
 
+/// 1 when the `session` row has the `runner_command` column (a command was recorded), else 0.
+inline constexpr const char* kSessionHasRunnerCommandQuery =
+    "SELECT count(*) FROM pragma_table_info('session') WHERE name = 'runner_command'";
+/// The replayscope-run command line that recorded the session (NULL: none recorded).
+inline constexpr const char* kSessionRunnerCommandQuery = "SELECT runner_command FROM session WHERE id = 1";
+
 /// The rank of the MPI/Slurm job process that recorded the session (NULL: none recorded).
 inline constexpr const char* kSessionJobRankQuery = "SELECT job_rank FROM session WHERE id = 1";
 

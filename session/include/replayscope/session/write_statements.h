@@ -202,6 +202,11 @@ inline constexpr const char* kUpdateSessionExit =
 inline constexpr const char* kUpdateSessionJobRank = "UPDATE session SET job_rank=?1 WHERE id=1";
 /// Adds the `job_rank` column to the `session` row of a file created before it existed.
 inline constexpr const char* kAddSessionJobRank = "ALTER TABLE session ADD COLUMN job_rank INTEGER";
+/// The command line of the replayscope-run that recorded the session (its options whole: the engine's
+/// settings string is cut at the protocol's string limit).
+inline constexpr const char* kUpdateSessionRunnerCommand = "UPDATE session SET runner_command=?1 WHERE id=1";
+/// Adds the `runner_command` column to the `session` row (added when a command is recorded).
+inline constexpr const char* kAddSessionRunnerCommand = "ALTER TABLE session ADD COLUMN runner_command TEXT";
 /// The same in the latest process image of pid ?3 (an exec'd program follows the shell that exec'd it).
 inline constexpr const char* kUpdateProcessExit =
     "UPDATE processes SET exit_status=?1, exit_signal=?2 WHERE process = "
