@@ -100,13 +100,30 @@ void launch(const std::vector<DeviceWork>& work) {
     }
 }
 
+/// Set by the thread that ends the process, just before it does.
+std::atomic<bool> g_ending{false};
+
+/// HIP_CHECK, except once the process is ending: exit()'s handlers tear HIP down (its context destroyed
+/// under a thread still synchronising, with or without a tool), and a failure then is the teardown, not
+/// the program's. The thread waits for the end instead of calling exit() a second time, which would race
+/// the first.
+void check_unless_ending(hipError_t status, const char* call) {
+    if (status != hipSuccess && g_ending.load(std::memory_order_acquire)) {
+        for (;;) {
+            ::pause();
+        }
+    }
+    ::rs_hip::check(kProgram, status, call);
+}
+
 /// Synchronises every stream and compares each buffer with 5 * i + 1; the first wrong element, or "".
 std::string wait_and_check(const std::vector<DeviceWork>& work) {
     std::vector<int> result(kCount);
     for (const DeviceWork& w : work) {
-        HIP_CHECK(hipSetDevice(w.device));
-        HIP_CHECK(hipStreamSynchronize(w.stream));
-        HIP_CHECK(hipMemcpy(result.data(), w.data, kCount * sizeof(int), hipMemcpyDeviceToHost));
+        check_unless_ending(hipSetDevice(w.device), "hipSetDevice(w.device)");
+        check_unless_ending(hipStreamSynchronize(w.stream), "hipStreamSynchronize(w.stream)");
+        check_unless_ending(hipMemcpy(result.data(), w.data, kCount * sizeof(int), hipMemcpyDeviceToHost),
+                            "hipMemcpy(result)");
         for (int i = 0; i < kCount; ++i) {
             if (result[i] != 5 * i + 1) {
                 return "device " + std::to_string(w.device) + " data[" + std::to_string(i) +
@@ -195,6 +212,7 @@ int main(int argc, char** argv) {
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         std::printf("%s: calling %s(3)\n", kProgram, mode.c_str());
         std::fflush(stdout);
+        g_ending.store(true, std::memory_order_release);
         if (mode == "exit") {
             std::exit(3);
         } else if (mode == "quick_exit") {
