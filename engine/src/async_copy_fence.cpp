@@ -88,15 +88,8 @@ AsyncCopyFence::~AsyncCopyFence() {
     if (!engine_) {
         return;
     }
-    AsyncCopyEvent ev{};
-    ev.agent = agent_;
-    ev.dst = dst_;
-    ev.src = src_;
-    ev.size = size_;
-    ev.dispatch_id = dispatch_id_;
-    ev.waited_ns = 0;
-    ev.outcome = AsyncCopyOutcome::held;
-    engine_->sink->async_copy(ev);
+    engine_->sink->async_copy(
+        AsyncCopyEvent{agent_, dst_, src_, size_, dispatch_id_, 0, AsyncCopyOutcome::held});
 }
 
 SyncCopyWait::SyncCopyWait(const void* dst, const void* src, uint64_t size) noexcept
@@ -206,15 +199,9 @@ SyncCopyWait::~SyncCopyWait() {
     if (!waited_) {
         return;
     }
-    AsyncCopyEvent ev{};
-    ev.agent = agent_;
-    ev.dst = dst_;
-    ev.src = src_;
-    ev.size = size_;
-    ev.dispatch_id = dispatch_id_;
-    ev.waited_ns = waited_ns_;
-    ev.outcome = timed_out_ ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited;
-    engine_->sink->async_copy(ev);
+    engine_->sink->async_copy(
+        AsyncCopyEvent{agent_, dst_, src_, size_, dispatch_id_, waited_ns_,
+                       timed_out_ ? AsyncCopyOutcome::timed_out : AsyncCopyOutcome::waited});
     if (timed_out_) {
         try {
             engine_->sink->warning(WarningCode::drain_timeout, dispatch_id_,
