@@ -98,7 +98,6 @@ RankDigest RankDigest::of(const SessionSnapshot& snapshot) {
         }
         d.totals.snapshotNs += r.snapshotNs;
         d.totals.restoreNs += r.restoreNs;
-        d.windowNs += std::max<qint64>(r.windowNs, 0);
     }
     if (snapshot->hasRestoreRecords) {
         d.totals.restoredBytes = std::max<qint64>(d.totals.restoredBytes, 0);
@@ -125,11 +124,7 @@ RankDigest RankDigest::read(const QString& path, SessionError& error) {
     if (error.isError()) {
         return {};
     }
-    RankDigest d = of(snapshot);
-    d.path = path;
-    d.totals.path = path;
-    d.recordedRank = d.info.jobRank; // read on the loader's connection: one schema parse per file
-    return d;
+    return of(snapshot); // the rank with it: SessionInfo::jobRank, read on the loader's connection
 }
 
 JobSummary JobSummary::load(const QStringList& paths, SessionError& error) {
@@ -172,7 +167,7 @@ JobSummary JobSummary::of(const QVector<RankDigest>& given) {
     // Files in rank order (a shell glob gives run-10 before run-2); ties keep the order given.
     QVector<int> ranks(given.size()), order(given.size());
     for (int i = 0; i < given.size(); ++i) {
-        ranks[i] = given[i].recordedRank >= 0 ? given[i].recordedRank : i;
+        ranks[i] = given[i].info.jobRank >= 0 ? given[i].info.jobRank : i;
         order[i] = i;
     }
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return ranks[a] < ranks[b]; });
@@ -187,7 +182,7 @@ JobSummary JobSummary::of(const QVector<RankDigest>& given) {
         for (int g = 0; g < i; ++g) {
             if (out.ranks_[g] == rank) {
                 auto origin = [&](int f) {
-                    return digests[f].recordedRank >= 0 ? QStringLiteral("recorded")
+                    return digests[f].info.jobRank >= 0 ? QStringLiteral("recorded")
                                                         : QStringLiteral("by position");
                 };
                 out.problems_ << QStringLiteral("%1 and %2 are both rank %3 (%4, %5): they may be of "
@@ -374,32 +369,31 @@ RankChart JobSummary::kernelMedianByRank(const QVector<int>& only, int maxKernel
     return c;
 }
 
-RankChart JobSummary::snapshotRestoreTimeByRank(const QVector<int>& only) const {
+RankChart JobSummary::figuresByRank(const QVector<int>& only, const QList<Figure>& figures) const {
     const QVector<int> files = fileList(only);
     RankChart c = categoriesOf(files);
-    ChartSeriesBuilder::BarSet snapshot{QStringLiteral("snapshot"), {}},
-        restore{QStringLiteral("restore"), {}};
-    for (int f : files) {
-        snapshot.values << double(digests_[f].totals.snapshotNs);
-        restore.values << double(digests_[f].totals.restoreNs);
+    for (const Figure& figure : figures) {
+        ChartSeriesBuilder::BarSet set{figure.name, {}};
+        for (int f : files) {
+            set.values << double(figure.of(digests_[f]));
+        }
+        c.sets << set;
     }
-    c.sets << snapshot << restore;
     return c;
 }
 
-RankChart JobSummary::bytesByRank(const QVector<int>& only) const {
-    const QVector<int> files = fileList(only);
-    RankChart c = categoriesOf(files);
-    ChartSeriesBuilder::BarSet snapshot{QStringLiteral("snapshot"), {}};
-    ChartSeriesBuilder::BarSet host{QStringLiteral("restored over the host link"), {}};
-    ChartSeriesBuilder::BarSet device{QStringLiteral("restored inside the device"), {}};
-    for (int f : files) {
-        snapshot.values << double(digests_[f].totals.snapshotBytes);
-        host.values << double(digests_[f].movedHost);
-        device.values << double(digests_[f].movedDevice);
-    }
-    c.sets << snapshot << host << device;
-    return c;
+RankChart JobSummary::snapshotRestoreTimeByRank(const QVector<int>& files) const {
+    return figuresByRank(
+        files, {{QStringLiteral("snapshot"), [](const RankDigest& d) { return d.totals.snapshotNs; }},
+                {QStringLiteral("restore"), [](const RankDigest& d) { return d.totals.restoreNs; }}});
+}
+
+RankChart JobSummary::bytesByRank(const QVector<int>& files) const {
+    return figuresByRank(
+        files,
+        {{QStringLiteral("snapshot"), [](const RankDigest& d) { return d.totals.snapshotBytes; }},
+         {QStringLiteral("restored over the host link"), [](const RankDigest& d) { return d.movedHost; }},
+         {QStringLiteral("restored inside the device"), [](const RankDigest& d) { return d.movedDevice; }}});
 }
 
 RankChart JobSummary::declinesByRank(const QVector<int>& only) const {
@@ -424,17 +418,10 @@ RankChart JobSummary::declinesByRank(const QVector<int>& only) const {
     return c;
 }
 
-RankChart JobSummary::dispatchesByRank(const QVector<int>& only) const {
-    const QVector<int> files = fileList(only);
-    RankChart c = categoriesOf(files);
-    ChartSeriesBuilder::BarSet replayed{QStringLiteral("replayed"), {}},
-        declined{QStringLiteral("declined"), {}};
-    for (int f : files) {
-        replayed.values << double(digests_[f].totals.replayed);
-        declined.values << double(digests_[f].totals.declined);
-    }
-    c.sets << replayed << declined;
-    return c;
+RankChart JobSummary::dispatchesByRank(const QVector<int>& files) const {
+    return figuresByRank(
+        files, {{QStringLiteral("replayed"), [](const RankDigest& d) { return d.totals.replayed; }},
+                {QStringLiteral("declined"), [](const RankDigest& d) { return d.totals.declined; }}});
 }
 
 QVector<JobKernel> JobSummary::kernels(const QVector<int>& only) const {

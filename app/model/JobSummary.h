@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
 #include <optional>
 
 namespace rs::app {
@@ -42,14 +43,14 @@ struct RankChart {
 /// What a job's summary keeps of one rank's session file.
 struct RankDigest {
     QString path;
-    int recordedRank = -1; ///< MergedSession::recordedRank of the file (-1: none recorded)
-    SessionInfo info;      ///< the file's session row (host, start, end, missing events, complete)
-    RankTotals totals;     ///< rank not set here (JobSummary assigns it)
+    /// The file's session row (host, start, end, missing events, complete; jobRank: the rank
+    /// replayscope-run recorded, -1 none).
+    SessionInfo info;
+    RankTotals totals; ///< rank not set here (JobSummary assigns it)
     /// Bytes restores copied back over the host link and inside the device (0 when none recorded).
     qint64 movedHost = 0, movedDevice = 0;
     QMap<QString, qint64> declines;       ///< decline reason (the file's vocabulary) -> dispatches
     QMap<QString, KernelFigures> kernels; ///< by kernel name as shown (KernelFigures::of)
-    qint64 windowNs = 0;                  ///< time in replay windows (the sum over agents)
     /// Per kernel (as the counters name it: CounterSummary::Stat::kernel) each counter's and derived
     /// metric's median over the kernel's dispatches (CounterSummary, Grouping::kernel).
     QMap<QString, QMap<QString, double>> counterMedians;
@@ -139,6 +140,13 @@ class JobSummary {
     QStringList counterNames(const QVector<int>& files = {}) const;
 
   private:
+    /// One set of a chart by rank: its name and the figure it takes of each rank's digest.
+    struct Figure {
+        QString name;
+        std::function<qint64(const RankDigest&)> of;
+    };
+    /// Files `files` (empty: every file) as categories, a set per figure.
+    RankChart figuresByRank(const QVector<int>& files, const QList<Figure>& figures) const;
     QVector<int> fileList(const QVector<int>& files) const;
     RankChart categoriesOf(const QVector<int>& files) const;
 

@@ -58,7 +58,6 @@ MergedSession MergedSession::merge(const QVector<SessionSnapshot>& files, const 
         out.ranks_.push_back(rank);
         out.recorded_.push_back(fromFile);
         out.paths_ << s.info.path;
-        out.files_.push_back(file);
         const int processOffset = int(d->processes.size());
         const int dispatchOffset = int(d->dispatches.size());
         const int passOffset = int(d->passes.size());
@@ -203,13 +202,6 @@ int MergedSession::rankOfProcess(int process) const {
 
 int MergedSession::fileOfProcess(int process) const {
     return process >= 1 && process <= process_file_.size() ? process_file_[process - 1] : -1;
-}
-
-QVector<int> MergedSession::distinctRanks() const {
-    QVector<int> out = ranks_;
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
 }
 
 } // namespace rs::app

@@ -43,11 +43,7 @@ class MergedSession {
     QVector<int> ranks() const { return ranks_; }
     /// Whether rank of file i came from the file (else: its position).
     QVector<bool> rankRecorded() const { return recorded_; }
-    /// Each rank once, ascending (the rank filter's entries).
-    QVector<int> distinctRanks() const;
     QStringList paths() const { return paths_; }
-    /// The files as loaded, in file order.
-    QVector<SessionSnapshot> files() const { return files_; }
 
   private:
     SessionSnapshot snapshot_;
@@ -56,7 +52,6 @@ class MergedSession {
     QVector<int> process_rank_; ///< per merged process (index process - 1)
     QVector<int> process_file_; ///< per merged process (index process - 1)
     QStringList paths_;
-    QVector<SessionSnapshot> files_;
 };
 
 } // namespace rs::app

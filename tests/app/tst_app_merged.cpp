@@ -673,7 +673,7 @@ class AppMergedTest : public QObject {
             const RankDigest lean = RankDigest::read(r == 0 ? rank0_ : rank1_, e);
             QVERIFY(!e.isError());
             const RankDigest full = RankDigest::of(files[r]);
-            QCOMPARE(lean.recordedRank, r);
+            QCOMPARE(lean.info.jobRank, r);
             QCOMPARE(lean.totals.dispatches, full.totals.dispatches);
             QCOMPARE(lean.totals.replayed, full.totals.replayed);
             QCOMPARE(lean.totals.snapshotBytes, full.totals.snapshotBytes);
@@ -682,7 +682,6 @@ class AppMergedTest : public QObject {
             QCOMPARE(lean.totals.restoreNs, full.totals.restoreNs);
             QCOMPARE(lean.movedHost, full.movedHost);
             QCOMPARE(lean.movedDevice, full.movedDevice);
-            QCOMPARE(lean.windowNs, full.windowNs);
             QCOMPARE(lean.declines, full.declines);
             QCOMPARE(lean.kernels.keys(), full.kernels.keys());
             for (auto it = full.kernels.cbegin(); it != full.kernels.cend(); ++it) {
